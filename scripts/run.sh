@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Set up a virtualenv and open the Sandtable window.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python3 -m venv .venv
+.venv/bin/python -m pip install --quiet --upgrade pip
+.venv/bin/python -m pip install --quiet -e .
+exec .venv/bin/sandtable "$@"

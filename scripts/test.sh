@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Set up a virtualenv with the test extras and run the whole test suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python3 -m venv .venv
+.venv/bin/python -m pip install --quiet --upgrade pip
+.venv/bin/python -m pip install --quiet -e ".[test]"
+export QT_QPA_PLATFORM="${QT_QPA_PLATFORM:-offscreen}"
+.venv/bin/lint-imports
+.venv/bin/python -m pytest -q "$@"
