@@ -1,0 +1,223 @@
+"""What a player does, turned into ops.
+
+The UI, game setup, scripts and the JSON importer call these; each picks the right op for the
+situation, as a person at a table would expect: a card put into a hand or a deck re-handles that
+zone (so nobody can follow it), a hidden card turned face up carries its reveal, a draw takes the
+top card. They raise ActionError, with a message a player understands, when this peer cannot do
+the action itself (it does not know a hidden card: only its owner's peer can move it).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from . import commit
+from .errors import CoreError
+from .objects import PUBLIC, ROOT, Obj
+from .ops import Op
+from .replica import Replica
+
+
+class ActionError(CoreError):
+    """The local peer cannot perform this action (a message for the player)."""
+
+
+def _obj(r: Replica, obj_id: str) -> Obj:
+    obj = r.state.live(obj_id)
+    if obj is None:
+        raise ActionError(f"there is no {obj_id!r} on the table")
+    return obj
+
+
+def _identity(r: Replica, obj: Obj) -> str:
+    card = obj.card or r.knowledge.card_of(obj.id)
+    if card is None:
+        raise ActionError(f"only its owner's software knows card {obj.id}; ask them")
+    return card
+
+
+def _commit_outputs(r: Replica, cards: list[str]) -> tuple[list[list[str]], dict[str, Any]]:
+    out: list[list[str]] = []
+    secrets: dict[str, list[str]] = {}
+    for card in cards:
+        handle, salt = "h" + r.rng.token(8), r.rng.token(16)
+        out.append([handle, commit.commitment(handle, card, salt)])
+        secrets[handle] = [card, salt]
+    return out, {"cards": secrets}
+
+
+def new_cards(r: Replica, pile_id: str, cards: list[str], *, owner: int | None = None,
+              seat: int | None = None, face_up: bool = False) -> Op:
+    """Put new cards into a zone. In a hidden zone they are committed handles from the start."""
+    pile = _obj(r, pile_id)
+    owner = pile.owner if owner is None else owner
+    if pile.visibility == PUBLIC and face_up:
+        ops = [r.issue("create", {"id": "c" + r.rng.token(8), "kind": "card", "to": pile_id,
+                                  "owner": owner, "card": card}, seat=seat) for card in cards]
+        return ops[-1]
+    out, private = _commit_outputs(r, cards)
+    return r.issue("consume", {"in": [], "to": pile_id, "out": out, "owner": owner,
+                               "why": "create"}, seat=seat, private=private)
+
+
+def rehandle_into(r: Replica, zone: Obj, incoming: list[Obj], *, at: Any = "top",
+                  seat: int | None = None, why: str = "move", shuffle: bool = False) -> Op:
+    """Cards entering a hidden zone: consume the zone and the newcomers, commit afresh."""
+    kept = [r.state.objs[c] for c in zone.children if r.state.objs[c].kind == "card"]
+    kept_ids = {o.id for o in kept}
+    incoming = [o for o in incoming if o.id not in kept_ids]
+    names_in = [_identity(r, o) for o in incoming]
+    names_kept = [_identity(r, o) for o in kept]
+    if shuffle:
+        order = r.rng.shuffled(names_kept + names_in)
+    elif zone.visibility == PUBLIC or zone.props.get("kind") == "pile" or zone.kind == "pile":
+        index = len(names_kept) if at in (None, "top") else 0 if at == "bottom" else \
+            max(0, min(len(names_kept), int(at)))
+        order = names_kept[:index] + names_in + names_kept[index:]
+    else:  # a hand: its order is the owner's business, so publish none
+        order = r.rng.shuffled(names_kept + names_in)
+    out, private = _commit_outputs(r, order)
+    inputs = incoming + kept
+    return r.issue("consume", {"in": [o.id for o in inputs],
+                               "expect": [o.container for o in inputs], "to": zone.id,
+                               "at": "bottom", "out": out, "owner": zone.owner, "why": why},
+                   seat=seat, private=private)
+
+
+def shuffle(r: Replica, pile_id: str, *, seat: int | None = None) -> Op:
+    pile = _obj(r, pile_id)
+    return rehandle_into(r, pile, [], seat=seat, why="shuffle", shuffle=True)
+
+
+def draw(r: Replica, pile_id: str, to_id: str, count: int = 1, *, seat: int | None = None,
+         face_up: bool | None = None) -> Op:
+    """Take the top `count` cards of a pile into a zone (a hand, a Battle Hand, the table)."""
+    pile, dest = _obj(r, pile_id), _obj(r, to_id)
+    cards = [r.state.objs[c] for c in pile.children if r.state.objs[c].kind == "card"]
+    if not cards:
+        raise ActionError(f"{pile.props.get('name', pile_id)} is empty")
+    taken = list(reversed(cards[-count:]))  # top first
+    if dest.visibility != PUBLIC:
+        return rehandle_into(r, dest, taken, seat=seat, why="draw")
+    op = None
+    for card in taken:
+        op = move(r, card.id, to_id, seat=seat, face_up=face_up)
+    assert op is not None
+    return op
+
+
+def move(r: Replica, obj_id: str, to_id: str, *, at: Any = None, pos: Any = None,
+         face_up: bool | None = None, rot: int | None = None, seat: int | None = None) -> Op:
+    obj, dest = _obj(r, obj_id), _obj(r, to_id)
+    if obj.kind == "card" and dest.visibility != PUBLIC:
+        if obj.container == dest.id:
+            raise ActionError("the card is already there")
+        return rehandle_into(r, dest, [obj], at=at if at is not None else "top", seat=seat)
+    args: dict[str, Any] = {"id": obj_id, "to": to_id}
+    if at is not None:
+        args["at"] = at
+    if pos is not None:
+        args["pos"] = [float(v) for v in pos]
+    if face_up is not None:
+        args["face_up"] = face_up
+    if rot is not None:
+        args["rot"] = rot
+    if face_up and obj.is_secret:
+        args["card"], args["salt"] = _secret(r, obj)
+    return r.issue("move", args, seat=seat)
+
+
+def _secret(r: Replica, obj: Obj) -> tuple[str, str]:
+    card, salt = r.knowledge.card_of(obj.id), r.knowledge.salt_of(obj.id)
+    if card is None or salt is None:
+        raise ActionError(f"only its owner's software can turn up card {obj.id}")
+    return card, salt
+
+
+def flip(r: Replica, obj_id: str, face_up: bool | None = None, *, seat: int | None = None) -> Op:
+    """Turn an object over; `face_up` None means 'the other side' (stated as a result)."""
+    obj = _obj(r, obj_id)
+    target = (not obj.face_up) if face_up is None else face_up
+    args: dict[str, Any] = {"id": obj_id, "field": "face_up", "value": target}
+    if target and obj.is_secret:
+        args["card"], args["salt"] = _secret(r, obj)
+    return r.issue("set", args, seat=seat)
+
+
+def reveal(r: Replica, obj_id: str, *, face_up: bool | None = None, seat: int | None = None) -> Op:
+    obj = _obj(r, obj_id)
+    card, salt = _secret(r, obj)
+    args: dict[str, Any] = {"id": obj_id, "card": card, "salt": salt}
+    if face_up is not None:
+        args["face_up"] = face_up
+    return r.issue("reveal", args, seat=seat)
+
+
+def show(r: Replica, obj_id: str, to_seat: int, *, seat: int | None = None) -> Op:
+    """Show a hidden card to one seat only (or peek at one's own pile card: to_seat = own)."""
+    obj = _obj(r, obj_id)
+    card, salt = _secret(r, obj) if obj.is_secret else (obj.card or "", "")
+    private = {"cards": {obj_id: [card, salt]}, "shown": {obj_id: [to_seat]}}
+    op = r.issue("show", {"id": obj_id, "to": to_seat}, seat=seat, private=private)
+    if r.private_out is not None and to_seat not in r.my_seats:
+        r.private_out(to_seat, private)
+    return op
+
+
+def set_field(r: Replica, obj_id: str, field: str, value: Any, *, seat: int | None = None) -> Op:
+    return r.issue("set", {"id": obj_id, "field": field, "value": value}, seat=seat)
+
+
+def rotate(r: Replica, obj_id: str, degrees: int, *, seat: int | None = None) -> Op:
+    return set_field(r, obj_id, "rotation", degrees % 360, seat=seat)
+
+
+def counter(r: Replica, obj_id: str, *, add: int | None = None, value: int | None = None,
+            key: str = "value", seat: int | None = None) -> Op:
+    args: dict[str, Any] = {"id": obj_id}
+    if key != "value":
+        args["key"] = key
+    if add is not None:
+        args["add"] = add
+    if value is not None:
+        args["value"] = value
+    return r.issue("counter", args, seat=seat)
+
+
+def roll(r: Replica, *, die_id: str | None = None, sides: int = 6, count: int = 1,
+         why: str | None = None, seat: int | None = None) -> Op:
+    args: dict[str, Any] = {"sides": sides, "values": r.rng.roll(sides, count)}
+    if die_id is not None:
+        args["id"] = die_id
+    if why:
+        args["why"] = why
+    return r.issue("roll", args, seat=seat)
+
+
+def mark(r: Replica, what: str, *, value: Any = None, for_seat: int | None = None,
+         fields: dict[str, Any] | None = None, seat: int | None = None) -> Op:
+    args: dict[str, Any] = {"what": what}
+    if value is not None:
+        args["value"] = value
+    if for_seat is not None:
+        args["seat"] = for_seat
+    if fields:
+        args["fields"] = fields
+    return r.issue("mark", args, seat=seat)
+
+
+def create(r: Replica, obj_id: str, kind: str, *, to: str = ROOT, seat: int | None = None,
+           **fields: Any) -> Op:
+    return r.issue("create", {"id": obj_id, "kind": kind, "to": to, **fields}, seat=seat)
+
+
+def undo_last(r: Replica, *, seat: int | None = None) -> Op:
+    """Undo this peer's (and seat's) latest op that took effect and can be undone."""
+    undone = {tuple(rec.op.args["target"]) for rec in r.records()
+              if rec.op.kind == "undo" and rec.void is None}
+    for rec in reversed(r.records()):
+        op = rec.op
+        if (op.author == r.peer_id and (seat is None or op.seat == seat) and rec.void is None
+                and op.kind in ("move", "set", "counter", "create", "delete", "mark")
+                and op.ref not in undone):
+            return r.issue("undo", {"target": list(op.ref)}, seat=seat)
+    raise ActionError("nothing of yours to undo")

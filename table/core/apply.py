@@ -1,0 +1,417 @@
+"""Apply one op to the state at its canonical place.
+
+Each handler first checks everything that could make the op void, then mutates through the
+state's journaled primitives, so a void op changes nothing (all or nothing). Handlers never look
+at the receiver's "current" situation beyond the state they are given: at replay, at rollback and
+live they see the same state, which is what keeps every peer identical.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from . import commit
+from .errors import Void
+from .objects import KINDS, PUBLIC, ROOT, Obj
+from .ops import Op
+from .state import MISSING, Journal, Seat, State
+
+# finds an op applied earlier in canonical order, with its journal (None when it was void)
+Lookup = Callable[[tuple[str, int]], "tuple[Op, Journal | None] | None"]
+
+
+def _live(state: State, obj_id: str, what: str = "object") -> Obj:
+    obj = state.objs.get(obj_id)
+    if obj is None:
+        raise Void(f"{what} {obj_id!r} does not exist")
+    if not obj.alive:
+        raise Void(f"{what} {obj_id!r} is gone")
+    return obj
+
+
+def _require_authority(state: State, op: Op, seat: int | None, why: str) -> None:
+    """Hidden objects are owner-authoritative: only the peer playing their seat may touch them."""
+    if seat is None:
+        return
+    holder = state.seats.get(seat)
+    if holder is None or holder.peer != op.author:
+        raise Void(f"only seat {seat}'s player may {why}")
+
+
+def _index(state: State, parent: Obj, at: Any) -> int:
+    """Resolve a pile position at apply time: 'top', 'bottom', an index, or after/before an id."""
+    size = len(parent.children)
+    if at is None or at == "top":
+        return size
+    if at == "bottom":
+        return 0
+    if isinstance(at, int) and not isinstance(at, bool):
+        return max(0, min(size, at if at >= 0 else size + 1 + at))
+    if isinstance(at, dict) and len(at) == 1:
+        (where, ref), = at.items()
+        if where in ("after", "before") and isinstance(ref, str):
+            if ref not in parent.children:
+                raise Void(f"{ref!r} is not in {parent.id!r}")
+            i = parent.children.index(ref)
+            return i + 1 if where == "after" else i
+    raise Void(f"bad position {at!r}")
+
+
+def _pos(value: Any) -> tuple[float, ...] | None:
+    if value is None:
+        return None
+    if not 1 <= len(value) <= 3 or not all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
+        raise Void(f"bad position {value!r}")
+    return tuple(value)
+
+
+def _place(state: State, obj: Obj, parent: Obj, at: Any, pos: Any) -> None:
+    if parent.id == obj.id or obj.id in state.ancestors(parent):
+        raise Void(f"{obj.id!r} cannot go inside itself")
+    new_pos = _pos(pos)
+    state.remove_child(obj)
+    index = _index(state, parent, at)
+    state.set_field(obj, "container", parent.id, "loc")
+    state.set_field(obj, "pos", new_pos, "loc")
+    state.insert_child(parent, obj, index)
+
+
+def _check_reveal(obj: Obj, card: Any, salt: Any) -> None:
+    if not isinstance(card, str) or not isinstance(salt, str):
+        raise Void(f"{obj.id!r} is face down and hidden: turning it up needs its card and salt")
+    if not commit.verify(obj.id, card, salt, obj.commitment or ""):
+        raise Void(f"reveal of {obj.id!r} does not match its commitment")
+
+
+def _enters_hidden(obj: Obj, parent: Obj) -> bool:
+    return obj.kind == "card" and parent.visibility != PUBLIC
+
+
+# --- handlers --------------------------------------------------------------------------------
+def _hello(state: State, op: Op, lookup: Lookup) -> None:
+    if op.author in state.peers:
+        raise Void("this peer has already said hello")
+    state.set_peer(op.author, {"key": op.args.get("key"), "name": op.args.get("name") or ""})
+
+
+def _seat(state: State, op: Op, lookup: Lookup) -> None:
+    number = op.args["seat"]
+    if not 1 <= number <= 16:
+        raise Void(f"seat {number} is out of range")
+    held = state.seats.get(number)
+    if op.args.get("release"):
+        if held is None or held.peer != op.author:
+            raise Void(f"seat {number} is not this peer's to release")
+        state.set_seat(number, None)
+        return
+    if held is not None and held.peer != op.author and not op.args.get("force"):
+        raise Void(f"seat {number} is already taken")
+    state.set_seat(number, Seat(op.author, op.args.get("name") or f"Seat {number}",
+                                op.args.get("colour") or ""))
+
+
+def _create(state: State, op: Op, lookup: Lookup) -> None:
+    a = op.args
+    if a["id"] in state.objs:
+        raise Void(f"{a['id']!r} already exists")
+    if a["kind"] not in KINDS:
+        raise Void(f"unknown object kind {a['kind']!r}")
+    parent = _live(state, a.get("to") or ROOT, "container")
+    owner = a.get("owner")
+    if a.get("commitment") is not None:
+        _require_authority(state, op, owner, "create its hidden cards")
+    obj = Obj(a["id"], a["kind"], owner=owner, face_up=a.get("face_up", True),
+              rotation=a.get("rot", 0), counters=dict(a.get("counters") or {}),
+              props=dict(a.get("props") or {}), card=a.get("card"),
+              commitment=a.get("commitment"))
+    if obj.is_secret and obj.face_up:
+        raise Void("a hidden card cannot be created face up")
+    state.add_obj(obj)
+    index = _index(state, parent, a.get("at"))
+    obj.container, obj.pos = parent.id, _pos(a.get("pos"))
+    state.insert_child(parent, obj, index)
+
+
+def _delete(state: State, op: Op, lookup: Lookup) -> None:
+    obj = _live(state, op.args["id"])
+    if obj.id == ROOT:
+        raise Void("the table itself cannot be deleted")
+    if obj.is_secret:
+        _require_authority(state, op, obj.owner, "delete a hidden card")
+    root = state.objs[ROOT]
+    for child_id in list(obj.children):  # orphans stay visible on the table
+        child = state.objs[child_id]
+        state.remove_child(child)
+        state.set_field(child, "container", ROOT, "loc")
+        state.insert_child(root, child, len(root.children))
+    state.remove_child(obj)
+    state.set_field(obj, "alive", False)
+
+
+def _move(state: State, op: Op, lookup: Lookup) -> None:
+    a = op.args
+    obj = _live(state, a["id"])
+    parent = _live(state, a["to"], "container")
+    source = state.objs.get(obj.container or ROOT)
+    if _enters_hidden(obj, parent):
+        raise Void(f"a card entering {parent.id!r} must be re-handled (consume), not moved")
+    face_up = a.get("face_up")
+    if obj.is_secret:
+        if source is not None and source.visibility != PUBLIC:
+            _require_authority(state, op, obj.owner, "take a hidden card out of its zone")
+        if face_up:
+            _require_authority(state, op, obj.owner, "turn up their hidden card")
+            _check_reveal(obj, a.get("card"), a.get("salt"))
+    _place(state, obj, parent, a.get("at"), a.get("pos"))
+    if obj.is_secret and face_up:
+        state.set_field(obj, "card", a["card"])
+    if face_up is not None:
+        state.set_field(obj, "face_up", face_up)
+    if a.get("rot") is not None:
+        state.set_field(obj, "rotation", a["rot"] % 360)
+
+
+_SETTABLE = {"face_up": (bool,), "rotation": (int,), "pos": (list, tuple, type(None)),
+             "owner": (int, type(None))}
+
+
+def _set(state: State, op: Op, lookup: Lookup) -> None:
+    a = op.args
+    obj = _live(state, a["id"])
+    name, value = a["field"], a["value"]
+    if name.startswith("props."):
+        key = name[len("props."):]
+        if not key or key == "visibility" and value not in ("public", "owner", "hidden"):
+            raise Void(f"bad property {name!r}={value!r}")
+        state.set_prop(obj, key, value)
+        return
+    types = _SETTABLE.get(name)
+    if types is None:
+        raise Void(f"field {name!r} cannot be set (one of {sorted(_SETTABLE)} or props.NAME)")
+    if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+        raise Void(f"bad value {value!r} for {name!r}")
+    if name == "face_up" and value and obj.is_secret:
+        _require_authority(state, op, obj.owner, "turn up their hidden card")
+        _check_reveal(obj, a.get("card"), a.get("salt"))
+        state.set_field(obj, "card", a["card"])
+    elif name == "owner" and obj.is_secret:
+        raise Void("a hidden card changes owner only by being re-handled")
+    if name == "rotation":
+        value = value % 360
+    elif name == "pos":
+        value = _pos(value)
+        name_key = "loc"
+        state.set_field(obj, "pos", value, name_key)
+        return
+    state.set_field(obj, name, value)
+
+
+def _counter(state: State, op: Op, lookup: Lookup) -> None:
+    a = op.args
+    obj = _live(state, a["id"])
+    key = a.get("key") or "value"
+    if (a.get("add") is None) == (a.get("value") is None):
+        raise Void("a counter op states exactly one of add or value")
+    value = a["value"] if a.get("value") is not None else obj.counters.get(key, 0) + a["add"]
+    state.set_counter(obj, key, value)  # raw values: the table never clamps
+
+
+def _consume(state: State, op: Op, lookup: Lookup) -> None:
+    a = op.args
+    parent = _live(state, a["to"], "container")
+    expect = a.get("expect") or [None] * len(a["in"])
+    if len(expect) != len(a["in"]):
+        raise Void("consume: 'expect' must name a container per input")
+    inputs: list[Obj] = []
+    for obj_id, where in zip(a["in"], expect):
+        if not isinstance(obj_id, str):
+            raise Void("consume: inputs are object ids")
+        obj = _live(state, obj_id, "input")
+        if where is not None and obj.container != where:
+            raise Void(f"input {obj_id!r} is no longer in {where!r}")
+        if obj.kind != "card":
+            raise Void(f"input {obj_id!r} is not a card")
+        holder = state.objs.get(obj.container or ROOT)
+        if obj.is_secret:
+            _require_authority(state, op, obj.owner, "re-handle their hidden card")
+        elif holder is not None and holder.visibility != PUBLIC:
+            _require_authority(state, op, holder.owner, "take a card from their zone")
+        inputs.append(obj)
+    if len({o.id for o in inputs}) != len(inputs):
+        raise Void("consume: an input is named twice")
+    if parent.visibility != PUBLIC and parent.owner is not None:
+        holder_seat = state.seats.get(parent.owner)
+        mine = holder_seat is not None and holder_seat.peer == op.author
+        if not mine and any(c in parent.children for c in a["in"]):
+            raise Void(f"only seat {parent.owner}'s player may re-handle {parent.id!r}")
+    outputs: list[tuple[str, str]] = []
+    for item in a["out"]:
+        if (not isinstance(item, (list, tuple)) or len(item) != 2
+                or not all(isinstance(x, str) for x in item)):
+            raise Void("consume: each output is [handle, commitment]")
+        if item[0] in state.objs:
+            raise Void(f"consume: handle {item[0]!r} is not fresh")
+        outputs.append((item[0], item[1]))
+    if len({h for h, _ in outputs}) != len(outputs):
+        raise Void("consume: an output handle is named twice")
+    owner = a.get("owner", parent.owner)
+    for obj in inputs:
+        state.remove_child(obj)
+        state.set_field(obj, "alive", False)
+    index = _index(state, parent, a.get("at"))
+    face_up = bool(a.get("face_up", False))
+    for offset, (handle, digest) in enumerate(outputs):
+        card = Obj(handle, "card", owner=owner, container=parent.id, face_up=face_up,
+                   commitment=digest)
+        state.add_obj(card)
+        state.insert_child(parent, card, index + offset)
+
+
+def _reveal(state: State, op: Op, lookup: Lookup) -> None:
+    a = op.args
+    obj = _live(state, a["id"])
+    if not obj.is_secret:
+        raise Void(f"{obj.id!r} is not hidden")
+    _require_authority(state, op, obj.owner, "reveal their hidden card")
+    _check_reveal(obj, a["card"], a["salt"])
+    state.set_field(obj, "card", a["card"])
+    if a.get("face_up") is not None:
+        state.set_field(obj, "face_up", a["face_up"])
+
+
+def _show(state: State, op: Op, lookup: Lookup) -> None:
+    obj = _live(state, op.args["id"])
+    if obj.is_secret:
+        _require_authority(state, op, obj.owner, "show their hidden card")
+    state.journal.touched.add(obj.id)
+
+
+def _roll(state: State, op: Op, lookup: Lookup) -> None:
+    a = op.args
+    sides, values = a["sides"], a["values"]
+    if sides < 2 or not values or not all(
+            isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= sides for v in values):
+        raise Void(f"bad roll {values!r} on d{sides}")
+    if a.get("id") is not None:
+        die = _live(state, a["id"], "die")
+        state.set_counter(die, "value", sum(values))
+        state.set_prop(die, "values", list(values))
+
+
+def _mark(state: State, op: Op, lookup: Lookup) -> None:
+    a = op.args
+    what = a["what"]
+    if what == "turn":
+        seat = a.get("seat")
+        if seat is None:
+            raise Void("a turn marker names the active seat")
+        state.set_global("turn", {"seat": seat, "number": state.turn["number"] + 1})
+        state.set_global("phase", None)
+    elif what in ("phase", "step"):
+        value = a.get("value")
+        if value is not None and not isinstance(value, str):
+            raise Void("a phase marker's value is the phase name")
+        state.set_global("phase", value)
+    # declarations, setup and winner live in the history; the assist reads them there
+
+
+def _noop(state: State, op: Op, lookup: Lookup) -> None:
+    """Notes and chat change nothing on the table; the timeline keeps them."""
+
+
+def _ack(state: State, op: Op, lookup: Lookup) -> None:
+    state.set_ack(op.args["flag"], op.args["reason"])
+
+
+_NOT_UNDOABLE = {"consume", "reveal", "roll", "show", "hello", "seat", "undo", "note", "chat",
+                 "ack"}
+
+
+def _undo(state: State, op: Op, lookup: Lookup) -> None:
+    target = op.args["target"]
+    if len(target) != 2 or not isinstance(target[0], str) or not isinstance(target[1], int):
+        raise Void("undo names its target as [author, seq]")
+    ref = (target[0], target[1])
+    found = lookup(ref)
+    if found is None:
+        raise Void(f"undo target {ref} is not an applied op before this one")
+    target_op, journal = found
+    if target_op.kind in _NOT_UNDOABLE:
+        raise Void(f"a {target_op.kind} is not undone; going back is a new op")
+    if journal is None:
+        raise Void(f"undo target {ref} was void")
+    restored = False
+    moved: dict[str, dict[str, Any]] = {}
+    for entry in journal.entries:
+        tag = entry[0]
+        if tag == "f":
+            obj, name, old = entry[1], entry[2], entry[3]
+            wkey = "loc" if name in ("container", "pos") else name
+            if name == "card" or state.writers.get((obj.id, wkey)) != ref:  # reveals stay
+                continue
+            if wkey == "loc":
+                moved.setdefault(obj.id, {})[name] = old
+            else:
+                state.set_field(obj, name, old)
+                restored = True
+        elif tag == "rm":
+            parent, index, obj_id = entry[1], entry[2], entry[3]
+            moved.setdefault(obj_id, {}).setdefault("index", index)
+            moved[obj_id].setdefault("parent", parent.id)
+        elif tag == "c":
+            obj, key, old = entry[1], entry[2], entry[3]
+            if state.writers.get((obj.id, "c:" + key)) == ref:
+                state.set_counter(obj, key, old if isinstance(old, int) else 0)
+                restored = True
+        elif tag == "p":
+            obj, key, old = entry[1], entry[2], entry[3]
+            if state.writers.get((obj.id, "p:" + key)) == ref and old is not MISSING:
+                state.set_prop(obj, key, old)
+                restored = True
+        elif tag == "new":
+            obj = state.objs[entry[1]]
+            if state.writers.get((obj.id, "alive")) == ref and obj.alive:
+                state.remove_child(obj)
+                state.set_field(obj, "alive", False)
+                restored = True
+        elif tag == "g":
+            name, old = entry[1], entry[2]
+            if state.writers.get(("#", name)) == ref:
+                state.set_global(name, old)
+                restored = True
+    for obj_id, where in moved.items():
+        obj = state.objs[obj_id]
+        if not obj.alive or state.writers.get((obj_id, "loc")) != ref or "parent" not in where:
+            continue
+        parent = state.objs.get(where["parent"])
+        if parent is None or not parent.alive or _enters_hidden(obj, parent):
+            continue
+        state.remove_child(obj)
+        state.set_field(obj, "container", parent.id, "loc")
+        state.set_field(obj, "pos", where.get("pos", obj.pos), "loc")
+        state.insert_child(parent, obj, min(where["index"], len(parent.children)))
+        restored = True
+    if not restored:
+        raise Void(f"nothing of {ref} is still current")
+
+
+HANDLERS: dict[str, Callable[[State, Op, Lookup], None]] = {
+    "hello": _hello, "seat": _seat, "create": _create, "delete": _delete, "move": _move,
+    "set": _set, "counter": _counter, "consume": _consume, "reveal": _reveal, "show": _show,
+    "roll": _roll, "mark": _mark, "note": _noop, "chat": _noop, "ack": _ack, "undo": _undo,
+}
+
+
+def apply_op(state: State, op: Op, lookup: Lookup) -> tuple[Journal, str | None]:
+    """Apply `op`; return its journal and, when it was void, the reason (the journal is empty)."""
+    journal = state.begin(op.ref)
+    try:
+        HANDLERS[op.kind](state, op, lookup)
+    except Void as void:
+        state.revert(journal)  # a handler may fail after its first write (e.g. a bad index)
+        journal.entries.clear()
+        state.current = None
+        return journal, str(void)
+    state.current = None
+    return journal, None

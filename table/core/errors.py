@@ -1,0 +1,25 @@
+"""Errors raised by the table core. Each carries enough context to point a person at the problem."""
+from __future__ import annotations
+
+
+class CoreError(Exception):
+    """Base class for every error the core raises on purpose."""
+
+
+class BadOp(CoreError):
+    """An op record is malformed (wrong fields or types). Raised before anything is applied."""
+
+
+class Void(CoreError):
+    """An op is well formed but does nothing at its canonical place (target gone, input consumed...).
+
+    Void is not a failure: it is recorded in the timeline with its reason, as DESIGN.md requires.
+    """
+
+
+class CausalityError(CoreError):
+    """An op breaks the causal rules (a stamp not above its dependencies, a reused sequence number)."""
+
+
+class LogError(CoreError):
+    """A log file cannot be read or written; the message names the file and record."""

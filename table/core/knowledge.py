@@ -1,0 +1,36 @@
+"""Private knowledge: what this peer's software knows that the public state does not.
+
+The identities (card + salt) of hidden cards whose owner this peer plays, cards another peer
+showed privately, and secrets merged from other peers' logs. Nothing here is ever sent to other
+peers except by the owner's own choice (a reveal, a private show, or a gift of a card).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+
+class Knowledge:
+    def __init__(self) -> None:
+        self.cards: dict[str, tuple[str, str]] = {}  # handle -> (card id, salt)
+        self.shown: dict[str, set[int]] = {}  # handle -> seats it was shown to privately
+
+    def learn(self, handle: str, card: str, salt: str) -> None:
+        self.cards[handle] = (card, salt)
+
+    def card_of(self, handle: str) -> str | None:
+        known = self.cards.get(handle)
+        return known[0] if known is not None else None
+
+    def salt_of(self, handle: str) -> str | None:
+        known = self.cards.get(handle)
+        return known[1] if known is not None else None
+
+    def absorb(self, secrets: dict[str, Any]) -> None:
+        """Merge a private record: {"cards": {handle: [card, salt]}, "shown": {handle: [seats]}}."""
+        for handle, pair in (secrets.get("cards") or {}).items():
+            if isinstance(handle, str) and isinstance(pair, (list, tuple)) and len(pair) == 2:
+                self.cards[handle] = (str(pair[0]), str(pair[1]))
+        for handle, seats in (secrets.get("shown") or {}).items():
+            if isinstance(handle, str) and isinstance(seats, (list, tuple)):
+                self.shown.setdefault(handle, set()).update(
+                    s for s in seats if isinstance(s, int))

@@ -1,0 +1,133 @@
+"""The append-only log: one file per peer per session.
+
+Layout: the 8-byte magic `SANDLOG1`, then frames of [u32 length][u32 crc32][msgpack map]. The
+first frame is the header (format version, table id, peer id, game module id and content hash,
+creation time). Then one frame per record:
+  {"op": WIRE}                       an op (this peer's, written before it is sent; or received)
+  {"op": WIRE, "private": {...}}     this peer's op with the secrets only it holds
+  {"secret": {...}}                  secrets received privately from another peer
+Frames are flushed as written, so a crash loses nothing that was shown. The CRC lets a reader
+skip a damaged frame and keep every complete one; see docs/log-format.md.
+"""
+from __future__ import annotations
+
+import os
+import time
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, BinaryIO
+
+import msgpack
+
+from .errors import LogError
+
+MAGIC = b"SANDLOG1"
+FORMAT_VERSION = 1
+MAX_RECORD = 16 * 1024 * 1024
+_HEAD = 8
+
+
+def make_header(table_id: str, peer_id: str, game: str = "", game_hash: str = "",
+                **extra: Any) -> dict[str, Any]:
+    header = {"format": "sandtable-log", "version": FORMAT_VERSION, "table": table_id,
+              "peer": peer_id, "game": game, "game_hash": game_hash,
+              "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    header.update(extra)
+    return header
+
+
+class LogWriter:
+    """Appends records to a log file, flushing each one."""
+
+    def __init__(self, path: str | Path, header: dict[str, Any] | None = None) -> None:
+        self.path = Path(path)
+        exists = self.path.exists() and self.path.stat().st_size > 0
+        if not exists and header is None:
+            raise LogError(f"{self.path}: a new log needs a header")
+        self._file: BinaryIO = open(self.path, "ab")
+        if not exists:
+            self._file.write(MAGIC)
+            self.append(header or {})
+
+    def append(self, record: dict[str, Any]) -> None:
+        payload = msgpack.packb(record, use_bin_type=True)
+        self._file.write(len(payload).to_bytes(4, "big") + zlib.crc32(payload).to_bytes(4, "big")
+                         + payload)
+        self._file.flush()
+
+    def sync(self) -> None:
+        self._file.flush()
+        os.fsync(self._file.fileno())
+
+    def close(self) -> None:
+        if not self._file.closed:
+            self._file.flush()
+            self._file.close()
+
+
+@dataclass
+class LogContents:
+    path: Path
+    header: dict[str, Any]
+    records: list[dict[str, Any]] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # damaged or truncated frames, by position
+
+
+def read_log(path: str | Path) -> LogContents:
+    """Read every complete record; report (not raise) damaged frames and a truncated tail.
+
+    Raises LogError only when the file is not a Sandtable log at all or has another version.
+    """
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise LogError(f"{path}: cannot read: {err.strerror}") from None
+    if not data.startswith(MAGIC):
+        if data[:7] == MAGIC[:7]:
+            raise LogError(f"{path}: log format {data[7:8]!r} is not supported "
+                           f"(this Sandtable reads format {FORMAT_VERSION})")
+        raise LogError(f"{path}: not a Sandtable log (bad magic bytes)")
+    records: list[dict[str, Any]] = []
+    problems: list[str] = []
+    offset, number = len(MAGIC), 0
+    while offset < len(data):
+        number += 1
+        if offset + _HEAD > len(data):
+            problems.append(f"{path}: record {number} at byte {offset}: truncated frame header; "
+                            f"stopped there")
+            break
+        length = int.from_bytes(data[offset:offset + 4], "big")
+        crc = int.from_bytes(data[offset + 4:offset + 8], "big")
+        end = offset + _HEAD + length
+        if length > MAX_RECORD or end > len(data):
+            what = "truncated" if end > len(data) and length <= MAX_RECORD else "damaged length"
+            problems.append(f"{path}: record {number} at byte {offset}: {what}; stopped there")
+            break
+        payload = data[offset + _HEAD:end]
+        if zlib.crc32(payload) != crc:
+            problems.append(f"{path}: record {number} at byte {offset}: checksum mismatch; "
+                            f"skipped")
+        else:
+            try:
+                record = msgpack.unpackb(payload, raw=False, strict_map_key=True)
+            except Exception as err:  # noqa: BLE001 - any decode failure is a damaged record
+                problems.append(f"{path}: record {number} at byte {offset}: undecodable ({err}); "
+                                f"skipped")
+            else:
+                if isinstance(record, dict):
+                    records.append(record)
+                else:
+                    problems.append(f"{path}: record {number} at byte {offset}: not a map; "
+                                    f"skipped")
+        offset = end
+    if not records:
+        raise LogError(f"{path}: no readable header record")
+    header = records.pop(0)
+    if header.get("format") != "sandtable-log":
+        raise LogError(f"{path}: record 1 is not a Sandtable log header")
+    if header.get("version") != FORMAT_VERSION:
+        raise LogError(f"{path}: log format version {header.get('version')!r} is not supported "
+                       f"(this Sandtable reads version {FORMAT_VERSION})")
+    return LogContents(path, header, records, problems)

@@ -1,0 +1,207 @@
+"""A peer's replica of the table: ops in, state out, everything logged.
+
+The replica ties the pieces together: local ops are stamped (seq, Lamport, version vector), written
+to the log before anyone sees them, applied and handed to listeners (netplay broadcasts them);
+remote ops are validated, delivered causally and folded in canonical order. It is the only object
+netplay and the UI talk to, and it knows nothing of either.
+"""
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from .causal import CausalStore
+from .errors import BadOp, CausalityError, LogError
+from .knowledge import Knowledge
+from .logfile import LogWriter, make_header, read_log
+from .ops import Op, check_args, from_wire
+from .rng import Rng
+from .state import State
+from .statehash import public_state_hash
+from .timeline import Change, Record, Timeline
+
+log = logging.getLogger(__name__)
+
+Listener = Callable[[Change], None]
+Signer = Callable[[bytes], bytes]
+Verifier = Callable[[Op, "str | None"], bool]  # (op, announced key of its author) -> valid?
+
+
+class Replica:
+    def __init__(self, table_id: str | None = None, peer_id: str | None = None, *,
+                 rng: Rng | None = None, log_path: str | Path | None = None,
+                 game: str = "", game_hash: str = "", signer: Signer | None = None,
+                 verifier: Verifier | None = None, header_extra: dict[str, Any] | None = None,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.table_id = table_id or secrets.token_hex(8)
+        self.peer_id = peer_id or secrets.token_hex(8)
+        self.rng = rng or Rng()
+        self.game, self.game_hash = game, game_hash
+        self.timeline = Timeline()
+        self.store = CausalStore()
+        self.knowledge = Knowledge()
+        self.signer, self.verifier, self.clock = signer, verifier, clock
+        self.listeners: list[Listener] = []
+        self.reports: list[str] = []  # problems a person should see (bad reveals, bad peers)
+        self.report_listeners: list[Callable[[str], None]] = []
+        self.private_out: Callable[[int, dict[str, Any]], None] | None = None
+        self.header_extra = dict(header_extra or {})
+        self.log: LogWriter | None = None
+        if log_path is not None:
+            header = make_header(self.table_id, self.peer_id, game, game_hash, **self.header_extra)
+            self.log = LogWriter(log_path, header)
+
+    # --- reading -------------------------------------------------------------------------
+    @property
+    def state(self) -> State:
+        return self.timeline.state
+
+    def version_vector(self) -> dict[str, int]:
+        return self.store.version_vector()
+
+    def public_state_hash(self) -> str:
+        return public_state_hash(self.state)
+
+    def ops_missing_for(self, vector: dict[str, int]) -> list[dict[str, Any]]:
+        return [op.to_wire() for op in self.store.missing_for(vector)]
+
+    def records(self) -> list[Record]:
+        return self.timeline.records
+
+    @property
+    def my_seats(self) -> set[int]:
+        return self.state.seats_of(self.peer_id)
+
+    # --- writing -------------------------------------------------------------------------
+    def issue(self, kind: str, args: dict[str, Any], *, seat: int | None = None,
+              private: dict[str, Any] | None = None) -> Op:
+        """Stamp, log, apply and publish a local op. Raises BadOp for malformed arguments."""
+        check_args(kind, args)
+        seq = self.store.delivered(self.peer_id) + 1
+        op = Op(self.peer_id, seq, self.store.max_lamport + 1, kind, args,
+                self.store.version_vector(), round(self.clock(), 3), seat)
+        op.vv[self.peer_id] = seq - 1
+        if self.signer is not None:
+            op = replace(op, sig=self.signer(op.signing_bytes()))
+        if private:
+            self.knowledge.absorb(private)
+        if self.log is not None:  # write-ahead: on disk before applied or sent
+            self.log.append({"op": op.to_wire(), "private": private} if private
+                            else {"op": op.to_wire()})
+        self.store.add_local(op)
+        self._fold([op])
+        return op
+
+    def receive(self, wire: Any, from_peer: str = "") -> list[Op]:
+        """Take one remote op (wire form). Returns the ops it made deliverable."""
+        return self.receive_many([wire], from_peer)
+
+    def receive_many(self, wires: list[Any], from_peer: str = "") -> list[Op]:
+        """Take a batch (catch-up): validate each, deliver causally, fold with one rollback.
+
+        A malformed op or one breaking causality raises BadOp/CausalityError after the valid ones
+        before it were taken; the caller (netplay) drops the link that sent it.
+        """
+        delivered: list[Op] = []
+        try:
+            for wire in wires:
+                op = wire if isinstance(wire, Op) else from_wire(wire)
+                if op.author == self.peer_id and self.store.get(op.author, op.seq) is None:
+                    raise CausalityError(f"peer {from_peer or '?'} sent an op in this peer's name")
+                for ready in self.store.offer(op):
+                    if not self._verified(ready):
+                        raise CausalityError(f"op {ready.author}#{ready.seq} has a bad signature")
+                    delivered.append(ready)
+                    if self.log is not None:
+                        self.log.append({"op": ready.to_wire()})
+        finally:
+            if delivered:
+                self._fold(delivered)
+        return delivered
+
+    def receive_private(self, secrets_record: dict[str, Any]) -> None:
+        """Secrets another peer sent this one directly (a gift, a private show)."""
+        self.knowledge.absorb(secrets_record)
+        if self.log is not None:
+            self.log.append({"secret": secrets_record})
+
+    def _verified(self, op: Op) -> bool:
+        if self.verifier is None:
+            return True
+        key = op.args.get("key") if op.kind == "hello" and op.seq == 1 else \
+            self.state.peers.get(op.author, {}).get("key")
+        return self.verifier(op, key)
+
+    def _fold(self, ops: list[Op]) -> None:
+        change = self.timeline.insert_many(ops)
+        for record in change.records:
+            if record.void and "does not match its commitment" in record.void:
+                self.report(f"peer {record.op.author}: {record.void}")
+        for listener in list(self.listeners):
+            listener(change)
+
+    def report(self, message: str) -> None:
+        log.warning(message)
+        self.reports.append(message)
+        for listener in list(self.report_listeners):
+            listener(message)
+
+    def close(self) -> None:
+        if self.log is not None:
+            self.log.close()
+
+    # --- restoring -----------------------------------------------------------------------
+    @classmethod
+    def from_log(cls, path: str | Path, *, reopen: bool = False, **kwargs: Any) -> "Replica":
+        """Rebuild a replica from a log. With `reopen`, keep appending to the same file.
+
+        Damaged records are skipped and reported in `replica.reports`; raises LogError when the
+        file is not a log at all.
+        """
+        contents = read_log(path)
+        head = contents.header
+        replica = cls(str(head.get("table", "")), str(head.get("peer", "")),
+                      game=str(head.get("game", "")), game_hash=str(head.get("game_hash", "")),
+                      **kwargs)
+        replica.header_extra = {k: v for k, v in head.items() if k not in
+                                ("format", "version", "table", "peer", "game", "game_hash",
+                                 "created")}
+        replica.load_records(contents.records, str(path))
+        for problem in contents.problems:
+            replica.report(problem)
+        if reopen:
+            replica.log = LogWriter(path)
+        return replica
+
+    def load_records(self, records: list[dict[str, Any]], source: str = "log") -> None:
+        ops: list[Op] = []
+        for number, record in enumerate(records, start=2):
+            try:
+                if "private" in record and isinstance(record["private"], dict):
+                    self.knowledge.absorb(record["private"])
+                if "secret" in record and isinstance(record["secret"], dict):
+                    self.knowledge.absorb(record["secret"])
+                if "op" in record:
+                    op = from_wire(record["op"])
+                    if not self.store.has(op):
+                        ops.extend(self.store.offer(op))
+            except (BadOp, CausalityError) as err:
+                self.report(f"{source}: record {number}: {err}")
+        if ops:
+            self._fold(ops)
+        waiting = sum(len(p) for p in self.store.pending.values())
+        if waiting:
+            self.report(f"{source}: {waiting} op(s) wait for ops this log lacks")
+
+
+def replay_log(path: str | Path) -> Replica:
+    """The state a log describes (no file is written)."""
+    try:
+        return Replica.from_log(path)
+    except LogError:
+        raise

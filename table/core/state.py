@@ -1,0 +1,182 @@
+"""The table state, changed only through journaled primitives.
+
+Every primitive records what it replaced in the current Journal, so any applied op can be taken
+back exactly (rollback when an op arrives late) without snapshots. The state also remembers, per
+(object, field), which op wrote it last: undo uses that to restore only writes that are still
+current.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .objects import ROOT, Obj
+
+MISSING = object()  # marks 'there was no value' in a journal entry
+OpRef = tuple[str, int]
+
+
+@dataclass(slots=True)
+class Seat:
+    peer: str | None = None  # author id of the peer that plays this seat
+    name: str = ""
+    colour: str = ""
+
+
+class Journal:
+    """The undo record of one applied op: a list of (primitive, args) to reverse."""
+
+    __slots__ = ("entries", "touched")
+
+    def __init__(self) -> None:
+        self.entries: list[tuple[Any, ...]] = []
+        self.touched: set[str] = set()  # object ids changed, for the UI to refresh
+
+
+class State:
+    def __init__(self) -> None:
+        self.objs: dict[str, Obj] = {ROOT: Obj(ROOT, "zone", props={"name": "Table"})}
+        self.seats: dict[int, Seat] = {}
+        self.peers: dict[str, dict[str, Any]] = {}  # author -> {"key": hex, "name": str}
+        self.turn: dict[str, Any] = {"seat": None, "number": 0}
+        self.phase: str | None = None
+        self.acks: dict[str, str] = {}  # flag id -> reason
+        self.writers: dict[tuple[str, str], OpRef] = {}
+        self.journal: Journal = Journal()
+        self.current: OpRef | None = None  # the op being applied
+
+    # --- reading -------------------------------------------------------------------------
+    def get(self, obj_id: str) -> Obj | None:
+        return self.objs.get(obj_id)
+
+    def live(self, obj_id: str) -> Obj | None:
+        obj = self.objs.get(obj_id)
+        return obj if obj is not None and obj.alive else None
+
+    def seats_of(self, author: str) -> set[int]:
+        return {n for n, s in self.seats.items() if s.peer == author}
+
+    def ancestors(self, obj: Obj) -> list[str]:
+        chain, cur = [], obj.container
+        while cur is not None:
+            chain.append(cur)
+            parent = self.objs.get(cur)
+            cur = parent.container if parent is not None else None
+        return chain
+
+    # --- journaled primitives ------------------------------------------------------------
+    def _write(self, obj_id: str, name: str) -> None:
+        key = (obj_id, name)
+        self.journal.entries.append(("w", key, self.writers.get(key)))
+        if self.current is not None:
+            self.writers[key] = self.current
+        self.journal.touched.add(obj_id)
+
+    def add_obj(self, obj: Obj) -> None:
+        self.objs[obj.id] = obj
+        self.journal.entries.append(("new", obj.id))
+        self._write(obj.id, "alive")
+        self._write(obj.id, "loc")
+
+    def set_field(self, obj: Obj, name: str, value: Any, writer_key: str | None = None) -> None:
+        old = getattr(obj, name)
+        if old == value and type(old) is type(value):
+            return
+        self.journal.entries.append(("f", obj, name, old))
+        setattr(obj, name, value)
+        self._write(obj.id, writer_key or name)
+
+    def set_counter(self, obj: Obj, key: str, value: int) -> None:
+        self.journal.entries.append(("c", obj, key, obj.counters.get(key, MISSING)))
+        obj.counters[key] = value
+        self._write(obj.id, "c:" + key)
+
+    def set_prop(self, obj: Obj, key: str, value: Any) -> None:
+        self.journal.entries.append(("p", obj, key, obj.props.get(key, MISSING)))
+        obj.props[key] = value
+        self._write(obj.id, "p:" + key)
+
+    def remove_child(self, obj: Obj) -> None:
+        if obj.container is None:
+            return
+        parent = self.objs[obj.container]
+        index = parent.children.index(obj.id)
+        del parent.children[index]
+        self.journal.entries.append(("rm", parent, index, obj.id))
+        self.journal.touched.add(parent.id)
+
+    def insert_child(self, parent: Obj, obj: Obj, index: int) -> None:
+        parent.children.insert(index, obj.id)
+        self.journal.entries.append(("ins", parent, index))
+        self.journal.touched.add(parent.id)
+
+    def set_global(self, name: str, value: Any) -> None:
+        self.journal.entries.append(("g", name, getattr(self, name)))
+        setattr(self, name, value)
+        self._write("#", name)
+
+    def set_seat(self, number: int, seat: Seat | None) -> None:
+        self.journal.entries.append(("seat", number, self.seats.get(number)))
+        if seat is None:
+            self.seats.pop(number, None)
+        else:
+            self.seats[number] = seat
+
+    def set_peer(self, author: str, info: dict[str, Any]) -> None:
+        self.journal.entries.append(("peer", author, self.peers.get(author)))
+        self.peers[author] = info
+
+    def set_ack(self, flag: str, reason: str) -> None:
+        self.journal.entries.append(("ack", flag, self.acks.get(flag)))
+        self.acks[flag] = reason
+
+    # --- rollback ------------------------------------------------------------------------
+    def begin(self, ref: OpRef) -> Journal:
+        self.journal = Journal()
+        self.current = ref
+        return self.journal
+
+    def revert(self, journal: Journal) -> None:
+        """Take back everything `journal` recorded, newest first."""
+        for entry in reversed(journal.entries):
+            tag = entry[0]
+            if tag == "f":
+                setattr(entry[1], entry[2], entry[3])
+            elif tag == "w":
+                if entry[2] is None:
+                    self.writers.pop(entry[1], None)
+                else:
+                    self.writers[entry[1]] = entry[2]
+            elif tag == "c":
+                if entry[3] is MISSING:
+                    entry[1].counters.pop(entry[2], None)
+                else:
+                    entry[1].counters[entry[2]] = entry[3]
+            elif tag == "p":
+                if entry[3] is MISSING:
+                    entry[1].props.pop(entry[2], None)
+                else:
+                    entry[1].props[entry[2]] = entry[3]
+            elif tag == "rm":
+                entry[1].children.insert(entry[2], entry[3])
+            elif tag == "ins":
+                del entry[1].children[entry[2]]
+            elif tag == "new":
+                del self.objs[entry[1]]
+            elif tag == "g":
+                setattr(self, entry[1], entry[2])
+            elif tag == "seat":
+                if entry[2] is None:
+                    self.seats.pop(entry[1], None)
+                else:
+                    self.seats[entry[1]] = entry[2]
+            elif tag == "peer":
+                if entry[2] is None:
+                    self.peers.pop(entry[1], None)
+                else:
+                    self.peers[entry[1]] = entry[2]
+            elif tag == "ack":
+                if entry[2] is None:
+                    self.acks.pop(entry[1], None)
+                else:
+                    self.acks[entry[1]] = entry[2]

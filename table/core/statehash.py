@@ -1,0 +1,29 @@
+"""A hash of the public state, to detect divergence between peers.
+
+It covers each live object's handle, kind, owner, location and order, face, rotation, counters,
+properties, commitment and public card, plus seats, turn and phase. Never private knowledge,
+stamps or history. Compare hashes only between peers at equal version vectors.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+
+from .state import State
+
+
+def public_state_hash(state: State) -> str:
+    digest = hashlib.sha256()
+    for obj_id in sorted(state.objs):
+        o = state.objs[obj_id]
+        if not o.alive:
+            continue
+        digest.update(json.dumps(
+            [o.id, o.kind, o.owner, o.container, o.children, list(o.pos) if o.pos else None,
+             o.face_up, o.rotation, sorted(o.counters.items()), o.card, o.commitment,
+             sorted(o.props.items(), key=lambda kv: kv[0])],
+            separators=(",", ":"), default=str).encode())
+    digest.update(json.dumps(
+        [sorted((n, s.peer, s.name) for n, s in state.seats.items()), state.turn, state.phase,
+         sorted(state.acks.items())], separators=(",", ":"), default=str).encode())
+    return digest.hexdigest()[:32]
