@@ -1,0 +1,343 @@
+"""The mesh: every peer of a table directly linked to every other (at most 15 links for 6).
+
+A :class:`Mesh` listens on a TCP port, dials the peers it is given, and gossips its list of
+linked peers (``peers`` message) on every new link and every ``gossip_interval``. A peer
+that learns of a peer it has no link to dials it: at once if its own id is lower, after
+``dial_grace`` otherwise, so usually only one side dials.
+
+Two links between the same pair (both dialed at once) are deduplicated deterministically:
+the link *initiated by the lower peer id* is kept, on both sides, and the other closed.
+
+Identity pinning: the first handshake with a peer id pins its Ed25519 key; a later link
+claiming that peer id with another key is refused.
+
+Events (:attr:`Mesh.events`): :class:`PeerJoined` (also with ``relinked=True`` when a
+duplicate link replaced the current one, so that callers can re-synchronise), :class:`PeerLeft`
+and :class:`MessageReceived` for every message type above the mesh (replication and others).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from .events import EventHub
+from .identity import PUBLIC_KEY_BYTES, Identity, is_valid_peer_id
+from .link import Link, LinkConfig
+from .wire import ProtocolError
+
+log = logging.getLogger(__name__)
+
+MAX_GOSSIP_ENTRIES = 64
+
+
+@dataclass(frozen=True, slots=True)
+class PeerJoined:
+    peer_id: str
+    relinked: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PeerLeft:
+    peer_id: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class MessageReceived:
+    peer_id: str
+    message: dict[str, Any]
+
+
+MeshEvent = PeerJoined | PeerLeft | MessageReceived
+
+
+@dataclass(frozen=True, slots=True)
+class MeshConfig:
+    link: LinkConfig = field(default_factory=LinkConfig)
+    gossip_interval: float = 5.0
+    dial_grace: float = 1.0
+    max_peers: int = 16
+    max_pending_handshakes: int = 16
+
+
+@dataclass(slots=True)
+class PeerAddress:
+    peer_id: str
+    host: str
+    port: int
+
+
+class Mesh:
+    """Links to every peer of one table. ``host=None`` listens on all interfaces."""
+
+    def __init__(
+        self,
+        identity: Identity,
+        table_id: str,
+        passphrase: str | None = None,
+        *,
+        host: str | None = None,
+        port: int = 0,
+        config: MeshConfig | None = None,
+    ) -> None:
+        self.identity = identity
+        self.table_id = table_id
+        self._passphrase = passphrase
+        self._host = host
+        self._requested_port = port
+        self.config = config or MeshConfig()
+        self.events: EventHub[MeshEvent] = EventHub()
+
+        self._server: asyncio.base_events.Server | None = None
+        self._port = 0
+        self._links: dict[str, Link] = {}
+        self._pinned_keys: dict[str, bytes] = {}
+        self._hearsay_keys: dict[str, bytes] = {}
+        self._addresses: dict[str, PeerAddress] = {}
+        self._dialing: set[tuple[str, int]] = set()
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._pending = 0
+        self._running = False
+
+    # ------------------------------------------------------------------ lifecycle
+    @property
+    def peer_id(self) -> str:
+        return self.identity.peer_id
+
+    @property
+    def port(self) -> int:
+        return self._port
+
+    async def start(self) -> None:
+        self._server = await asyncio.start_server(self._on_accept, self._host, self._requested_port)
+        sockets = self._server.sockets or ()
+        self._port = sockets[0].getsockname()[1] if sockets else self._requested_port
+        self._running = True
+        self._spawn(self._gossip_loop())
+        log.info("mesh %s listening on %s:%d", self.peer_id, self._host or "*", self._port)
+
+    async def stop(self, graceful: bool = True) -> None:
+        """Leave the table: close the listener and every link (``graceful=False``: drop them
+        without a bye, as a crash would)."""
+        self._running = False
+        if self._server is not None:
+            self._server.close()
+        for task in list(self._tasks):
+            task.cancel()
+        links = list(self._links.values())
+        for link in links:
+            if graceful:
+                link.close("leaving the table")
+            else:
+                link.abort("mesh stopped")
+        for link in links:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(link.wait_closed(), 2.0)
+        for task in list(self._tasks):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if self._server is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._server.wait_closed(), 2.0)
+            self._server = None
+        log.info("mesh %s stopped", self.peer_id)
+
+    def _spawn(self, coro: Any) -> asyncio.Task[Any]:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    # ------------------------------------------------------------------ queries
+    def peers(self) -> list[str]:
+        """Peer ids with an open link, sorted."""
+        return sorted(pid for pid, link in self._links.items() if link.is_open)
+
+    def link(self, peer_id: str) -> Link | None:
+        return self._links.get(peer_id)
+
+    def peer_key(self, peer_id: str) -> bytes | None:
+        """The peer's Ed25519 key: pinned from a direct handshake, else as gossiped."""
+        if peer_id == self.peer_id:
+            return self.identity.public_key
+        return self._pinned_keys.get(peer_id) or self._hearsay_keys.get(peer_id)
+
+    async def wait_for_peers(self, count: int, timeout: float) -> bool:
+        """Wait until ``count`` peers are linked; False on timeout."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while len(self.peers()) < count:
+            if loop.time() > deadline:
+                return False
+            await asyncio.sleep(0.02)
+        return True
+
+    # ------------------------------------------------------------------ sending
+    def send(self, peer_id: str, msg: dict[str, Any]) -> bool:
+        link = self._links.get(peer_id)
+        return link.send(msg) if link is not None else False
+
+    def broadcast(self, msg: dict[str, Any]) -> int:
+        """Send to every linked peer; returns how many links took it."""
+        return sum(1 for link in list(self._links.values()) if link.send(msg))
+
+    # ------------------------------------------------------------------ links
+    def _new_link(self) -> Link:
+        return Link(
+            self.identity, self.table_id, self._passphrase,
+            config=self.config.link, listen_port=self._port,
+            on_message=self._on_link_message, on_open=self._on_link_open,
+            on_closed=self._on_link_closed,
+        )
+
+    async def connect(self, host: str, port: int) -> str | None:
+        """Dial a peer (manual host:port connect). Returns its peer id once linked, else None."""
+        key = (host, port)
+        if not self._running or key in self._dialing:
+            return None
+        self._dialing.add(key)
+        try:
+            link = self._new_link()
+            if await link.connect(host, port):
+                return link.peer_id
+            return None
+        finally:
+            self._dialing.discard(key)
+
+    async def _on_accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            if not self._running or self._pending >= self.config.max_pending_handshakes:
+                log.warning("mesh %s: refusing a connection (busy or stopping)", self.peer_id)
+                writer.close()
+                return
+            self._pending += 1
+            try:
+                await self._new_link().accept(reader, writer)
+            finally:
+                self._pending -= 1
+        except asyncio.CancelledError:
+            writer.close()
+        except Exception:  # never let one connection take the listener down
+            log.exception("mesh %s: unexpected error on an incoming connection", self.peer_id)
+            writer.close()
+
+    def _on_link_open(self, link: Link) -> bool:
+        pid = link.peer_id
+        assert pid is not None and link.peer_key is not None
+        if not self._running:
+            link.close_reason = "mesh is stopping"
+            return False
+        pinned = self._pinned_keys.get(pid)
+        if pinned is not None and pinned != link.peer_key:
+            link.close_reason = "identity key differs from the key pinned for this peer id"
+            log.warning("mesh %s: peer %s presented a different identity key; refused", self.peer_id, pid)
+            return False
+        existing = self._links.get(pid)
+        if existing is None and len(self._links) >= self.config.max_peers:
+            link.close_reason = "table full"
+            return False
+        self._pinned_keys[pid] = link.peer_key
+        hearsay = self._hearsay_keys.pop(pid, None)
+        if hearsay is not None and hearsay != link.peer_key:
+            log.warning("mesh %s: gossiped key for %s was wrong; using the handshake's", self.peer_id, pid)
+        if link.remote_host is not None and link.peer_port:
+            self._addresses[pid] = PeerAddress(pid, link.remote_host, link.peer_port)
+        relinked = existing is not None
+        if existing is not None and existing.is_open:
+            preferred = min(self.peer_id, pid)
+            initiator = self.peer_id if link.initiator else pid
+            if initiator != preferred:
+                link.close_reason = "duplicate link (keeping the one the lower peer id dialed)"
+                return False
+            existing_initiator = self.peer_id if existing.initiator else pid
+            if existing_initiator == preferred:  # both claim to be preferred: keep the older
+                link.close_reason = "duplicate link"
+                return False
+            self._links[pid] = link
+            existing.close("duplicate link replaced (keeping the one the lower peer id dialed)")
+        else:
+            self._links[pid] = link
+        self.events.emit(PeerJoined(pid, relinked=relinked))
+        link.send(self._gossip_message())
+        if not relinked:
+            # Tell everyone else about the newcomer so the mesh closes quickly.
+            msg = self._gossip_message()
+            for other_id, other in list(self._links.items()):
+                if other_id != pid:
+                    other.send(msg)
+        return True
+
+    def _on_link_closed(self, link: Link) -> None:
+        pid = link.peer_id
+        if pid is None or self._links.get(pid) is not link:
+            return
+        del self._links[pid]
+        reason = link.close_reason or "closed"
+        log.info("mesh %s: peer %s left (%s)", self.peer_id, pid, reason)
+        self.events.emit(PeerLeft(pid, reason))
+
+    def _on_link_message(self, link: Link, msg: dict[str, Any]) -> None:
+        pid = link.peer_id
+        if pid is None or self._links.get(pid) is not link:
+            return  # a duplicate link on its way out
+        if msg["t"] == "peers":
+            self._handle_peers(link, msg["peers"])
+            return
+        self.events.emit(MessageReceived(pid, msg), propagate=(ProtocolError,))
+
+    # ------------------------------------------------------------------ gossip
+    def _gossip_message(self) -> dict[str, Any]:
+        entries = []
+        for pid, link in self._links.items():
+            addr = self._addresses.get(pid)
+            key = self._pinned_keys.get(pid)
+            if link.is_open and addr is not None and key is not None:
+                entries.append({"id": pid, "host": addr.host, "port": addr.port, "key": key})
+        return {"t": "peers", "peers": entries[:MAX_GOSSIP_ENTRIES]}
+
+    def _handle_peers(self, link: Link, entries: list[Any]) -> None:
+        if len(entries) > MAX_GOSSIP_ENTRIES:
+            raise ProtocolError("peers: too many entries")
+        parsed: list[tuple[str, str, int, bytes]] = []
+        for entry in entries:
+            if not isinstance(entry, dict):
+                raise ProtocolError("peers: entry is not a map")
+            pid, host, port, key = entry.get("id"), entry.get("host"), entry.get("port"), entry.get("key")
+            if not is_valid_peer_id(pid):
+                raise ProtocolError("peers: bad peer id")
+            if not isinstance(host, str) or not 0 < len(host) <= 255:
+                raise ProtocolError("peers: bad host")
+            if not isinstance(port, int) or isinstance(port, bool) or not 0 < port <= 65535:
+                raise ProtocolError("peers: bad port")
+            if not isinstance(key, bytes) or len(key) != PUBLIC_KEY_BYTES:
+                raise ProtocolError("peers: bad key")
+            assert isinstance(pid, str)
+            parsed.append((pid, host, port, key))
+        for pid, host, port, key in parsed:
+            if pid == self.peer_id:
+                continue
+            if pid not in self._pinned_keys:
+                self._hearsay_keys.setdefault(pid, key)
+            current = self._links.get(pid)
+            if current is not None and current.is_open:
+                continue
+            if self.peer_id < pid:
+                self._spawn(self.connect(host, port))
+            else:
+                self._spawn(self._dial_later(pid, host, port))
+
+    async def _dial_later(self, pid: str, host: str, port: int) -> None:
+        await asyncio.sleep(self.config.dial_grace)
+        current = self._links.get(pid)
+        if current is None or not current.is_open:
+            await self.connect(host, port)
+
+    async def _gossip_loop(self) -> None:
+        while self._running:
+            await asyncio.sleep(self.config.gossip_interval)
+            if self._links:
+                self.broadcast(self._gossip_message())

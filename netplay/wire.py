@@ -1,0 +1,156 @@
+"""Wire format: msgpack messages in length-prefixed frames, with explicit limits.
+
+A frame on a TCP stream is a 4-byte big-endian unsigned length followed by that many bytes of
+payload. During the handshake the payload is one msgpack map; afterwards it is the AEAD
+ciphertext of one msgpack map (see ``netplay.secure``). Every decoded message is a map with
+string keys and a string field ``t`` naming its type; ``netplay.messages`` holds the schema of
+each type.
+
+Anything that breaks a limit raises :class:`FrameError` (framing or decoding) or
+:class:`ProtocolError` (a well-formed message that is not allowed), each with a human-readable
+``reason``. Callers drop the link on either; neither is ever fatal to the program.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+import msgpack
+
+log = logging.getLogger(__name__)
+
+HEADER_SIZE = 4
+MAX_FRAME = 1 << 20  # 1 MiB of payload per frame, on the wire (ciphertext included)
+
+
+class ProtocolError(Exception):
+    """A peer sent something the protocol does not allow. ``reason`` says what."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class FrameError(ProtocolError):
+    """A frame could not be read or decoded: bad length, truncated, not msgpack, too big or deep."""
+
+
+@dataclass(frozen=True, slots=True)
+class WireLimits:
+    """Limits applied to every frame and every decoded message."""
+
+    max_frame: int = MAX_FRAME
+    max_str_len: int = 64 * 1024
+    max_bin_len: int = 512 * 1024
+    max_array_len: int = 16 * 1024
+    max_map_len: int = 1024
+    max_depth: int = 16
+
+
+DEFAULT_LIMITS = WireLimits()
+
+
+def _no_ext(code: int, data: bytes) -> Any:
+    raise FrameError(f"msgpack ext type {code} is not allowed")
+
+
+def pack(msg: Any) -> bytes:
+    """Encode a message (or any msgpack-able value) without ext types; bytes stay binary."""
+    try:
+        return msgpack.packb(msg, use_bin_type=True, strict_types=False)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise ProtocolError(f"cannot encode message: {exc}") from exc
+
+
+def unpack(data: bytes, limits: WireLimits = DEFAULT_LIMITS) -> Any:
+    """Decode exactly one msgpack value from ``data`` under ``limits``; check nesting depth."""
+    if len(data) > limits.max_frame:
+        raise FrameError(f"payload of {len(data)} bytes exceeds limit {limits.max_frame}")
+    try:
+        value = msgpack.unpackb(
+            data,
+            raw=False,
+            use_list=True,
+            strict_map_key=True,
+            max_str_len=limits.max_str_len,
+            max_bin_len=limits.max_bin_len,
+            max_array_len=limits.max_array_len,
+            max_map_len=limits.max_map_len,
+            max_ext_len=0,
+            ext_hook=_no_ext,
+        )
+    except FrameError:
+        raise
+    except msgpack.ExtraData:
+        raise FrameError("trailing bytes after the message") from None
+    except msgpack.StackError:
+        raise FrameError("msgpack nesting too deep") from None
+    except UnicodeDecodeError:
+        raise FrameError("string is not valid UTF-8") from None
+    except Exception as exc:  # msgpack raises ValueError, TypeError, OutOfData, FormatError...
+        raise FrameError(f"not a valid msgpack value ({type(exc).__name__}: {exc})") from None
+    check_depth(value, limits.max_depth)
+    return value
+
+
+def check_depth(value: Any, max_depth: int) -> None:
+    """Raise FrameError if containers nest deeper than ``max_depth`` or a map key is not a str."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            if depth > max_depth:
+                raise FrameError(f"nesting deeper than {max_depth}")
+            for key, sub in item.items():
+                if not isinstance(key, str):
+                    raise FrameError("map key is not a string")
+                if isinstance(sub, (dict, list)):
+                    stack.append((sub, depth + 1))
+        elif isinstance(item, list):
+            if depth > max_depth:
+                raise FrameError(f"nesting deeper than {max_depth}")
+            for sub in item:
+                if isinstance(sub, (dict, list)):
+                    stack.append((sub, depth + 1))
+
+
+def encode_frame(payload: bytes, limits: WireLimits = DEFAULT_LIMITS) -> bytes:
+    """Prefix ``payload`` with its 4-byte big-endian length; refuse payloads past the limit."""
+    if not payload:
+        raise FrameError("empty frame")
+    if len(payload) > limits.max_frame:
+        raise FrameError(f"frame of {len(payload)} bytes exceeds limit {limits.max_frame}")
+    return len(payload).to_bytes(HEADER_SIZE, "big") + payload
+
+
+async def read_frame(reader: asyncio.StreamReader, limits: WireLimits = DEFAULT_LIMITS) -> bytes:
+    """Read one frame's payload. Raises EOFError on a clean end of stream before a header,
+    FrameError on a bad length or a stream that ends inside a frame."""
+    try:
+        header = await reader.readexactly(HEADER_SIZE)
+    except asyncio.IncompleteReadError as exc:
+        if not exc.partial:
+            raise EOFError("connection closed") from None
+        raise FrameError("connection closed inside a frame header") from None
+    length = int.from_bytes(header, "big")
+    if length == 0:
+        raise FrameError("empty frame")
+    if length > limits.max_frame:
+        raise FrameError(f"frame length {length} exceeds limit {limits.max_frame}")
+    try:
+        return await reader.readexactly(length)
+    except asyncio.IncompleteReadError as exc:
+        raise FrameError(
+            f"connection closed inside a frame ({len(exc.partial)} of {length} bytes)"
+        ) from None
+
+
+async def write_frame(
+    writer: asyncio.StreamWriter, payload: bytes, limits: WireLimits = DEFAULT_LIMITS
+) -> None:
+    """Write one frame and wait for the transport buffer to drain."""
+    writer.write(encode_frame(payload, limits))
+    await writer.drain()
