@@ -1,0 +1,319 @@
+"""Finding tables on the LAN with mDNS/DNS-SD (python-zeroconf, asyncio API).
+
+Every peer of a table registers one ``_sandtable._tcp.local.`` service: its TCP port and a
+short TXT record (never a secret):
+
+====== ===========================================
+key    value
+====== ===========================================
+v      protocol version (decimal)
+tid    table id
+name   table name (at most 100 bytes)
+game   game module id
+pl     players seated (decimal)
+free   free seats (decimal)
+pw     ``1`` if the table needs a passphrase, else ``0``
+pid    the announcing peer's id
+====== ===========================================
+
+:class:`TableBrowser` lists the tables grouped by table id, each with the ``host:port`` of its
+announcing peers, and drops entries whose service goes away.
+
+``interfaces`` defaults to all interfaces for the product; tests and demos must pass
+``["127.0.0.1"]``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable
+
+from zeroconf import InterfaceChoice, InterfacesType, IPVersion, ServiceStateChange, get_all_addresses
+from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
+
+from .handshake import PROTOCOL_VERSION
+
+log = logging.getLogger(__name__)
+
+SERVICE_TYPE = "_sandtable._tcp.local."
+RESOLVE_TIMEOUT_MS = 3000
+
+
+@dataclass(frozen=True, slots=True)
+class TableAnnouncement:
+    table_id: str
+    table_name: str
+    game: str
+    peer_id: str
+    port: int
+    players: int = 0
+    free_seats: int = 0
+    passphrase_needed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TablePeer:
+    peer_id: str
+    host: str
+    port: int
+
+
+@dataclass(slots=True)
+class TableListing:
+    table_id: str
+    name: str
+    game: str
+    players: int
+    free_seats: int
+    passphrase_needed: bool
+    version: int
+    peers: list[TablePeer] = field(default_factory=list)
+
+
+def _truncate(text: str, limit: int) -> str:
+    data = text.encode("utf-8")[:limit]
+    return data.decode("utf-8", errors="ignore")
+
+
+def txt_record(a: TableAnnouncement) -> dict[str, str]:
+    return {
+        "v": str(PROTOCOL_VERSION),
+        "tid": _truncate(a.table_id, 64),
+        "name": _truncate(a.table_name, 100),
+        "game": _truncate(a.game, 64),
+        "pl": str(a.players),
+        "free": str(a.free_seats),
+        "pw": "1" if a.passphrase_needed else "0",
+        "pid": a.peer_id,
+    }
+
+
+def _instance_name(a: TableAnnouncement) -> str:
+    label = re.sub(r"[^0-9A-Za-z _-]", "", a.table_name)[:30].strip() or "table"
+    return f"{label} {a.peer_id}.{SERVICE_TYPE}"
+
+
+def _default_addresses(interfaces: InterfacesType) -> list[str]:
+    if isinstance(interfaces, list):
+        return [str(i) for i in interfaces if isinstance(i, str)]
+    return [a for a in get_all_addresses() if not a.startswith("127.")] or ["127.0.0.1"]
+
+
+class TableAnnouncer:
+    """Announces this peer's table; :meth:`update` republishes the TXT when players change."""
+
+    def __init__(
+        self,
+        announcement: TableAnnouncement,
+        *,
+        interfaces: InterfacesType = InterfaceChoice.All,
+        addresses: list[str] | None = None,
+        aiozc: AsyncZeroconf | None = None,
+    ) -> None:
+        self.announcement = announcement
+        self._interfaces = interfaces
+        self._addresses = addresses
+        self._aiozc = aiozc
+        self._owns_zc = aiozc is None
+        self._info: AsyncServiceInfo | None = None
+
+    def _build_info(self) -> AsyncServiceInfo:
+        a = self.announcement
+        return AsyncServiceInfo(
+            SERVICE_TYPE,
+            _instance_name(a),
+            port=a.port,
+            properties=txt_record(a),
+            server=f"sandtable-{a.peer_id}.local.",
+            parsed_addresses=self._addresses or _default_addresses(self._interfaces),
+        )
+
+    async def start(self) -> None:
+        if self._aiozc is None:
+            self._aiozc = AsyncZeroconf(interfaces=self._interfaces, ip_version=IPVersion.V4Only)
+        self._info = self._build_info()
+        await self._aiozc.async_register_service(self._info)
+        log.info("announcing table %s on port %d", self.announcement.table_id, self.announcement.port)
+
+    async def update(self, **changes: Any) -> None:
+        """Change announced fields (e.g. ``players=3, free_seats=1``) and republish."""
+        self.announcement = replace(self.announcement, **changes)
+        if self._aiozc is None or self._info is None:
+            return
+        self._info = self._build_info()
+        await self._aiozc.async_update_service(self._info)
+
+    async def stop(self) -> None:
+        if self._aiozc is not None and self._info is not None:
+            with contextlib.suppress(Exception):
+                await self._aiozc.async_unregister_service(self._info)
+            self._info = None
+        if self._owns_zc and self._aiozc is not None:
+            await self._aiozc.async_close()
+            self._aiozc = None
+
+
+@dataclass(slots=True)
+class _Entry:
+    listing: TableListing  # a one-peer listing
+    updated: float
+
+
+def _parse_info(info: AsyncServiceInfo) -> TableListing | None:
+    props = {
+        (k.decode("utf-8", "replace") if isinstance(k, bytes) else str(k)):
+        (v.decode("utf-8", "replace") if isinstance(v, bytes) else "")
+        for k, v in (info.properties or {}).items()
+    }
+    try:
+        version = int(props.get("v", ""))
+        players = int(props.get("pl", "0"))
+        free = int(props.get("free", "0"))
+    except ValueError:
+        return None
+    tid, pid = props.get("tid", ""), props.get("pid", "")
+    addresses = info.parsed_addresses(IPVersion.V4Only) or info.parsed_addresses()
+    if not tid or not pid or not addresses or not info.port:
+        return None
+    return TableListing(
+        table_id=tid, name=props.get("name", ""), game=props.get("game", ""),
+        players=players, free_seats=free, passphrase_needed=props.get("pw") == "1",
+        version=version, peers=[TablePeer(pid, addresses[0], int(info.port))],
+    )
+
+
+class TableBrowser:
+    """Lists the tables announced on the LAN, grouped by table id."""
+
+    def __init__(
+        self,
+        *,
+        interfaces: InterfacesType = InterfaceChoice.All,
+        aiozc: AsyncZeroconf | None = None,
+        on_change: Callable[[], None] | None = None,
+    ) -> None:
+        self._interfaces = interfaces
+        self._aiozc = aiozc
+        self._owns_zc = aiozc is None
+        self.on_change = on_change
+        self._browser: AsyncServiceBrowser | None = None
+        self._entries: dict[str, _Entry] = {}
+        self._resolving: dict[str, asyncio.Task[None]] = {}
+        self._changed = asyncio.Event()
+
+    async def start(self) -> None:
+        if self._aiozc is None:
+            self._aiozc = AsyncZeroconf(interfaces=self._interfaces, ip_version=IPVersion.V4Only)
+        self._browser = AsyncServiceBrowser(
+            self._aiozc.zeroconf, SERVICE_TYPE, handlers=[self._on_state_change]
+        )
+
+    async def stop(self) -> None:
+        for task in self._resolving.values():
+            task.cancel()
+        self._resolving.clear()
+        if self._browser is not None:
+            await self._browser.async_cancel()
+            self._browser = None
+        if self._owns_zc and self._aiozc is not None:
+            await self._aiozc.async_close()
+            self._aiozc = None
+
+    def _on_state_change(
+        self, zeroconf: Any, service_type: str, name: str, state_change: ServiceStateChange
+    ) -> None:
+        if state_change is ServiceStateChange.Removed:
+            task = self._resolving.pop(name, None)
+            if task is not None:
+                task.cancel()
+            if self._entries.pop(name, None) is not None:
+                self._notify()
+            return
+        old = self._resolving.pop(name, None)
+        if old is not None:
+            old.cancel()
+        self._resolving[name] = asyncio.ensure_future(self._resolve(service_type, name))
+
+    async def _resolve(self, service_type: str, name: str) -> None:
+        assert self._aiozc is not None
+        try:
+            info = AsyncServiceInfo(service_type, name)
+            if not await info.async_request(self._aiozc.zeroconf, RESOLVE_TIMEOUT_MS):
+                log.debug("could not resolve %s", name)
+                return
+            listing = _parse_info(info)
+            if listing is None:
+                log.info("ignoring malformed table announcement %s", name)
+                return
+            self._entries[name] = _Entry(listing, asyncio.get_running_loop().time())
+            self._notify()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("resolving %s failed", name)
+        finally:
+            if self._resolving.get(name) is asyncio.current_task():
+                del self._resolving[name]
+
+    def _notify(self) -> None:
+        self._changed.set()
+        if self.on_change is not None:
+            try:
+                self.on_change()
+            except Exception:
+                log.exception("table browser on_change handler failed")
+
+    def tables(self) -> list[TableListing]:
+        """Current tables, by table id; each lists every announcing peer's host:port."""
+        grouped: dict[str, TableListing] = {}
+        for entry in sorted(self._entries.values(), key=lambda e: e.updated):
+            one = entry.listing
+            table = grouped.get(one.table_id)
+            if table is None:
+                table = grouped[one.table_id] = replace(one, peers=[])
+            else:  # the latest announcement wins for table-wide fields
+                table.name, table.game = one.name, one.game
+                table.players, table.free_seats = one.players, one.free_seats
+                table.passphrase_needed, table.version = one.passphrase_needed, one.version
+            table.peers.extend(one.peers)
+        return sorted(grouped.values(), key=lambda t: (t.name, t.table_id))
+
+    async def wait_until(self, predicate: Callable[[list[TableListing]], bool], timeout: float) -> bool:
+        """Wait until ``predicate(self.tables())`` holds; False on timeout."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not predicate(self.tables()):
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                return False
+            self._changed.clear()
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), remaining)
+        return True
+
+    async def check_stale(self, timeout: float = 1.0) -> list[str]:
+        """Try a TCP connect to every listed peer; drop those that refuse. Returns the
+        service names dropped."""
+
+        async def alive(peer: TablePeer) -> bool:
+            try:
+                _, writer = await asyncio.wait_for(asyncio.open_connection(peer.host, peer.port), timeout)
+            except (OSError, asyncio.TimeoutError):
+                return False
+            writer.close()
+            with contextlib.suppress(Exception):
+                await writer.wait_closed()
+            return True
+
+        names = list(self._entries)
+        results = await asyncio.gather(*(alive(self._entries[n].listing.peers[0]) for n in names))
+        dropped = [n for n, ok in zip(names, results) if not ok and n in self._entries]
+        for name in dropped:
+            del self._entries[name]
+        if dropped:
+            self._notify()
+        return dropped
