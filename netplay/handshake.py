@@ -44,7 +44,7 @@ log = logging.getLogger(__name__)
 PROTOCOL_VERSION = 1
 NONCE_BYTES = 16
 MAX_TABLE_ID_LEN = 64
-WRONG_PASSPHRASE = "handshake failed: the table passphrases do not match"
+WRONG_PASSPHRASE = "handshake failed: wrong table passphrase (or the connection was tampered with)"
 
 
 class HandshakeError(ProtocolError):
