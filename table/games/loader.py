@@ -1,0 +1,373 @@
+"""``load_module``: read ``assets/<id>/`` (game.toml, cards.csv, decks/) into a GameModule,
+reporting every problem at once with its file and line."""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from .cards import read_cards
+from .declarations import (
+    read_boards, read_components, read_counters, read_dice, read_templates, read_tiles,
+    read_tokens, read_zones,
+)
+from .decks import deck_problems, parse_deck
+from .hashing import content_hash
+from .model import SEAT, CardType, Column, DeckRules, HeaderSpec, PlayerRange, Seat
+from .module import GameModule
+from .problems import ModuleError, Problem, ProblemSink
+from .setup_reader import check_setup_refs, read_setup
+from .toml_reader import LineIndex, Table, parse_toml
+
+TOP_KEYS = ("game", "seats", "cards", "card_types", "decks", "boards", "tiles", "zones",
+            "counters", "tokens", "dice", "components", "card_counters", "templates", "setup",
+            "rules")
+COLUMN_TYPES = ("int", "str", "bool", "list")
+DECK_RULE_KEYS = ("min_cards", "max_cards", "cards", "max_copies", "unique_flag", "value_field",
+                  "max_value", "distinct", "max_flagged", "own_group_only", "allow_neutral")
+SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+
+
+def load_module(path: str | Path) -> GameModule:
+    """Load the module in folder ``path``; raise ModuleError listing every problem."""
+    problems: list[Problem] = []
+    module = read_module(Path(path), problems)
+    if problems or module is None:
+        raise ModuleError(problems or [Problem(str(path), 0, "not a game module")])
+    return module
+
+
+def read_module(root: Path, problems: list[Problem]) -> GameModule | None:
+    """Read a module, appending problems; returns what could be built (None if nothing)."""
+    label = root.name
+    toml_file = root / "game.toml"
+    sink = ProblemSink(f"{label}/game.toml", problems)
+    if not toml_file.is_file():
+        sink.add(0, "missing game.toml")
+        return None
+    text = toml_file.read_text(encoding="utf-8-sig").replace("\r\n", "\n")
+    data = parse_toml(text, sink)
+    if data is None:
+        return None
+    root_t = Table(sink, LineIndex(text), (), data, "game.toml")
+    root_t.check_keys(TOP_KEYS)
+
+    # [game] and [seats]
+    g = root_t.table("game", required=True, label="[game]")
+    gid = name = version = rulebook = None
+    pmin, pmax = 1, 1
+    if g is not None:
+        g.check_keys(("id", "name", "version", "rulebook", "players", "description"))
+        gid = g.str("id", required=True)
+        if gid is not None and not SLUG.match(gid):
+            g.problem("id", f"game id '{gid}' must be a slug (lower-case letters, digits, '-')")
+        elif gid is not None and gid != root.name:
+            g.problem("id", f"game id '{gid}' does not match its folder name '{root.name}'")
+        name, version = g.str("name", required=True), g.str("version", required=True)
+        rulebook = g.str("rulebook", default="")
+        g.str("description")
+        p = g.table("players", required=True, label="[game.players]")
+        if p is not None:
+            p.check_keys(("min", "max"))
+            pmin, pmax = p.int("min", required=True) or 1, p.int("max", required=True) or 1
+            if pmin < 1 or pmin > pmax:
+                p.problem("min", f"players: min {pmin} must be between 1 and max {pmax}")
+                pmin, pmax = 1, max(pmax, 1)
+    seats = _read_seats(root_t, pmax)
+
+    # cards: columns, types, groups
+    cards_t = root_t.table("cards", required=True, label="[cards]")
+    columns: list[Column] = []
+    group_column, groups, neutral, cards_file = "group", [], None, "cards.csv"
+    if cards_t is not None:
+        cards_t.check_keys(("file", "group", "groups", "neutral", "columns"))
+        cards_file = cards_t.str("file", default="cards.csv") or "cards.csv"
+        group_column = cards_t.str("group", required=True) or "group"
+        groups = cards_t.str_list("groups", required=True) or []
+        neutral = cards_t.str("neutral")
+        cols = cards_t.table("columns")
+        for cname, spec in (cols.data.items() if cols else []):
+            assert cols is not None
+            columns.extend(_read_column(cols, cname, spec))
+    card_types = _read_card_types(root_t)
+
+    # deck lists
+    sections, headers, group_header = _read_deck_config(root_t, set(card_types))
+    for ct in card_types.values():
+        for s in ct.sections:
+            if s not in sections and s != "none":
+                root_t.sink.add(root_t.index.line_of(("card_types", ct.name, "sections")),
+                                f"card type {ct.name}: '{s}' is not a deck-list section "
+                                f"([decks] sections = {sections})")
+
+    header_names = list(headers)
+    boards = read_boards(root_t, pmax, header_names)
+    tiles = read_tiles(root_t)
+    zones = read_zones(root_t, header_names)
+    counters = read_counters(root_t, (pmin, pmax), header_names)
+    tokens = read_tokens(root_t, header_names)
+    dice = read_dice(root_t)
+    components = read_components(root_t)
+    card_counters = _read_card_counters(root_t)
+    col_names = {"id", "name", "type", "text", "side_b", "text_b", "image", "sample", "group",
+                 group_column, *(c.name for c in columns)}
+    back, front = read_templates(root_t, col_names, {*groups, *([neutral] if neutral else [])},
+                                 set(card_types), group_column)
+    rules, deck_rules = _read_rules(root_t, sections, columns)
+    setup = read_setup(root_t, (pmin, pmax), header_names)
+
+    # cards.csv
+    csv_path = root / cards_file
+    csv_sink = sink.for_file(f"{label}/{cards_file}")
+    cards: dict[str, Any] = {}
+    if not csv_path.is_file():
+        csv_sink.add(0, f"missing {cards_file}")
+    else:
+        cards = read_cards(csv_path.read_text(encoding="utf-8"), csv_sink, tuple(columns),
+                           group_column, tuple(groups), neutral, card_types)
+    if gid is None or name is None or version is None:
+        return None
+    module = GameModule(
+        id=gid, name=name, version=version, path=root, content_hash=content_hash(root),
+        players=PlayerRange(pmin, pmax), seats=tuple(seats), rulebook=rulebook or "",
+        boards=tuple(boards), zones=tuple(zones), counters=tuple(counters),
+        tokens=tuple(tokens), dice=tuple(dice), tiles=tuple(tiles), components=tuple(components),
+        card_types=card_types, columns=tuple(columns), group_column=group_column,
+        groups=tuple(groups), neutral=neutral, cards=cards, card_counters=tuple(card_counters),
+        back=back, front=front, deck_sections=tuple(sections), deck_headers=headers,
+        group_header=group_header, deck_rules=deck_rules, setup=tuple(setup), rules=rules)
+    _check_declarations(module, root_t)
+    check_setup_refs(module, root_t)
+    decks = _read_decks(module, root, sink)
+    return replace(module, starter_decks=decks)
+
+
+def _read_seats(root_t: Table, pmax: int) -> list[Seat]:
+    s = root_t.table("seats", required=True, label="[seats]")
+    if s is None:
+        return [Seat(i, f"Seat {i}", "#888888") for i in range(1, pmax + 1)]
+    s.check_keys(("names", "colours"))
+    names = s.str_list("names", required=True) or []
+    colours = s.str_list("colours", required=True) or []
+    for key, values in (("names", names), ("colours", colours)):
+        if s.has(key) and len(values) < pmax:
+            s.problem(key, f"[seats] {key}: {len(values)} given, but up to {pmax} players "
+                      f"can play")
+    for i, c in enumerate(colours):
+        if not re.match(r"^#[0-9a-fA-F]{6}$", c):
+            s.sink.add(s.index.line_of(("seats", "colours", i)),
+                       f"[seats] colour {i + 1} must be like \"#a83232\", not '{c}'")
+    return [Seat(i, names[i - 1] if i <= len(names) else f"Seat {i}",
+                 colours[i - 1] if i <= len(colours) else "#888888") for i in range(1, pmax + 1)]
+
+
+def _read_column(cols: Table, cname: str, spec: Any) -> list[Column]:
+    if not re.match(r"^[a-z][a-z0-9_]*$", cname):
+        cols.problem(cname, f"column name '{cname}' must be lower_case letters, digits and _")
+        return []
+    if isinstance(spec, str):
+        spec = {"type": spec}
+    if not isinstance(spec, dict):
+        cols.problem(cname, f"column '{cname}' must be a type name (\"int\", \"str\", \"bool\", "
+                     f"\"list\") or a table {{ type = .., required = .. }}")
+        return []
+    ct = cols.sub(cname, spec, f"column '{cname}'")
+    ct.check_keys(("type", "required"))
+    ctype = ct.str("type", required=True, choices=COLUMN_TYPES)
+    if ctype is None:
+        return []
+    return [Column(cname, ctype, ct.bool("required"))]  # type: ignore[arg-type]
+
+
+def _read_card_types(root_t: Table) -> dict[str, CardType]:
+    out: dict[str, CardType] = {}
+    ct = root_t.table("card_types", required=True, label="[card_types]")
+    for tname, spec in (ct.data.items() if ct else []):
+        assert ct is not None
+        if not isinstance(spec, dict):
+            ct.problem(tname, f"card type '{tname}' must be a table, e.g. [card_types.{tname}]")
+            continue
+        t = ct.sub(tname, spec, f"[card_types.{tname}]")
+        t.check_keys(("sides", "sections", "counters"))
+        sides = tuple(t.str_list("sides") or ())
+        if sides and len(sides) != 2:
+            t.problem("sides", f"card type {tname}: 'sides' must name exactly 2 sides")
+            sides = ()
+        sections = tuple(t.str_list("sections") or ("main",))
+        out[tname] = CardType(tname, sides, sections, tuple(t.str_list("counters") or ()))
+    return out
+
+
+def _read_deck_config(root_t: Table, types: set[str]
+                      ) -> tuple[list[str], dict[str, HeaderSpec], str | None]:
+    d = root_t.table("decks", label="[decks]")
+    if d is None:
+        return ["main"], {}, None
+    d.check_keys(("sections", "headers", "group_header"))
+    sections = d.str_list("sections") or ["main"]
+    if "main" not in sections:
+        d.problem("sections", "[decks] sections must include \"main\"")
+    headers: dict[str, HeaderSpec] = {}
+    ht = d.table("headers")
+    for key, spec in (ht.data.items() if ht else []):
+        assert ht is not None
+        if not isinstance(spec, dict):
+            ht.problem(key, f"deck header '{key}' must be a table, e.g. {{ required = true }}")
+            continue
+        h = ht.sub(key, spec, f"deck header '{key}'")
+        h.check_keys(("required", "card_type", "group"))
+        ctype = h.str("card_type")
+        if ctype is not None and ctype not in types:
+            h.problem("card_type", f"deck header '{key}': unknown card type '{ctype}'")
+        headers[key] = HeaderSpec(key, h.bool("required"), ctype, h.bool("group"))
+    group_header = d.str("group_header")
+    if group_header is not None and group_header not in headers:
+        d.problem("group_header", f"group_header '{group_header}' is not a declared header")
+        group_header = None
+    return sections, headers, group_header
+
+
+def _read_card_counters(root_t: Table) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    for t in root_t.tables("card_counters", "[[card_counters]]"):
+        t.check_keys(("id", "name"))
+        cid = t.str("id", required=True)
+        if cid:
+            out.append((cid, t.str("name", default=cid) or cid))
+    return out
+
+
+def _read_rules(root_t: Table, sections: list[str], columns: list[Column]
+                ) -> tuple[dict[str, Any], dict[str, DeckRules]]:
+    r = root_t.table("rules", label="[rules]")
+    if r is None:
+        return {}, {}
+    rules = {k: v for k, v in r.data.items() if k != "deck"}
+    deck_rules: dict[str, DeckRules] = {}
+    d = r.table("deck", label="[rules.deck]")
+    cols = {c.name: c for c in columns}
+    for section, spec in (d.data.items() if d else []):
+        assert d is not None
+        if section not in sections:
+            d.problem(section, f"[rules.deck.{section}]: '{section}' is not a deck-list "
+                      f"section ({', '.join(sections)})")
+            continue
+        if not isinstance(spec, dict):
+            d.problem(section, f"[rules.deck.{section}] must be a table")
+            continue
+        t = d.sub(section, spec, f"[rules.deck.{section}]")
+        t.check_keys(DECK_RULE_KEYS)
+        exact = t.int("cards")
+        lo, hi = t.int("min_cards", default=exact), t.int("max_cards", default=exact)
+        if lo is not None and hi is not None and lo > hi:
+            t.problem("min_cards", f"[rules.deck.{section}]: min_cards {lo} > max_cards {hi}")
+        for key, want in (("unique_flag", "bool"), ("value_field", "int")):
+            col = t.str(key)
+            if col is not None and (col not in cols or cols[col].type != want):
+                t.problem(key, f"[rules.deck.{section}] {key}: '{col}' is not a {want} column")
+        flagged: dict[str, int] = {}
+        mf = t.table("max_flagged")
+        for flag, limit in (mf.data.items() if mf else []):
+            assert mf is not None
+            if flag not in cols or cols[flag].type != "bool":
+                mf.problem(flag, f"max_flagged: '{flag}' is not a bool column")
+            elif not isinstance(limit, int) or isinstance(limit, bool):
+                mf.problem(flag, f"max_flagged.{flag} must be an integer")
+            else:
+                flagged[flag] = limit
+        deck_rules[section] = DeckRules(
+            section=section, min_cards=lo, max_cards=hi, max_copies=t.int("max_copies"),
+            unique_flag=t.str("unique_flag"), value_field=t.str("value_field"),
+            max_value=t.int("max_value"), distinct=t.bool("distinct"), max_flagged=flagged,
+            own_group_only=t.bool("own_group_only"), allow_neutral=t.bool("allow_neutral", True))
+    return rules, deck_rules
+
+
+def _check_declarations(module: GameModule, root_t: Table) -> None:
+    """Cross-references and unique ids, checked for the largest seat count."""
+    n = module.players.max
+    idx = root_t.index
+
+    def line(section: str, i: int, key: str = "id") -> int:
+        return idx.line_of((section, i, key))
+
+    # template positions, so problems in expanded ids point at the declaring line
+    origin: dict[str, int] = {}
+    for section, items in (("zones", module.zones), ("counters", module.counters),
+                           ("dice", module.dice), ("boards", module.boards)):
+        for i, item in enumerate(items):
+            for s in range(1, n + 1):
+                origin.setdefault(item.id.replace(SEAT, str(s)), line(section, i))
+    for i, (tk, count) in enumerate(module.tokens):
+        for s in range(1, n + 1):
+            origin.setdefault(tk.id.replace(SEAT, str(s)), line("tokens", i))
+    for i, b in enumerate(module.boards):
+        for j, sl in enumerate(b.slots):
+            for s in range(1, n + 1):
+                origin.setdefault(sl.id.replace(SEAT, str(s)), idx.line_of(("boards", i, "slots", j)))
+    seen: dict[str, str] = {}
+    objs: list[tuple[str, str]] = (
+        [(z.id, "zone") for z in module.zones_for(n)]
+        + [(c.id, "counter") for c in module.counters_for(n)]
+        + [(t.id, "token") for t in module.tokens_for(n)]
+        + [(d.id, "die") for d in module.dice_for(n)]
+        + [(b.id, "board") for b in module.boards_for(n)])
+    for oid, kind in objs:
+        if oid in seen:
+            root_t.sink.add(origin.get(oid, 0), f"duplicate id '{oid}' (a {seen[oid]} and a "
+                            f"{kind})")
+        seen.setdefault(oid, kind)
+    zones = {z.id for z in module.zones_for(n)}
+    boards = {b.id for b in module.boards_for(n)}
+    for i, z in enumerate(module.zones):
+        if z.board is not None and z.board.replace(SEAT, "1") not in {
+                b.replace(SEAT, "1") for b in boards} | {b.id.replace(SEAT, "1")
+                                                        for b in module.boards}:
+            root_t.sink.add(line("zones", i, "board"), f"zone '{z.id}': no board '{z.board}'")
+        if z.keeper is not None and not 1 <= z.keeper <= module.players.min:
+            root_t.sink.add(line("zones", i, "keeper"), f"zone '{z.id}': keeper {z.keeper} "
+                            f"is not a seat in every game")
+    board_templates = {b.id for b in module.boards}
+    for i, c in enumerate(module.counters):
+        if c.board is not None and c.board not in board_templates and c.board not in boards:
+            root_t.sink.add(line("counters", i, "board"), f"counter '{c.id}': no board "
+                            f"'{c.board}'")
+    for i, (tk, _) in enumerate(module.tokens):
+        for s in range(1, n + 1):
+            home = tk.home.replace(SEAT, str(s)) if tk.home else None
+            if home is not None and home not in zones:
+                root_t.sink.add(line("tokens", i, "home"), f"token '{tk.id}': no zone '{tk.home}'")
+                break
+    for i, d in enumerate(module.dice):
+        if d.home is not None and d.home.replace(SEAT, "1") not in zones:
+            root_t.sink.add(line("dice", i, "home"), f"die '{d.id}': no zone '{d.home}'")
+    # card types and counters named by cards
+    counter_ids = {c for c, _ in module.card_counters}
+    for ct in module.card_types.values():
+        for c in ct.counters:
+            if c not in counter_ids:
+                root_t.sink.add(idx.line_of(("card_types", ct.name, "counters")),
+                                f"card type {ct.name}: no card counter '{c}' "
+                                f"(declare it in [[card_counters]])")
+    for i, c in enumerate(module.counters):
+        if c.max_from is not None and c.max_from[1] not in {col.name for col in module.columns}:
+            root_t.sink.add(idx.line_of(("counters", i, "max_from", "column")),
+                            f"counter '{c.id}': max_from column '{c.max_from[1]}' is not a "
+                            f"card column")
+
+
+def _read_decks(module: GameModule, root: Path, sink: ProblemSink) -> dict[str, Any]:
+    decks: dict[str, Any] = {}
+    folder = root / "decks"
+    if not folder.is_dir():
+        return decks
+    for path in sorted(folder.glob("*.txt")):
+        file = f"{root.name}/decks/{path.name}"
+        before = len(sink.problems)
+        deck = parse_deck(module, path.read_text(encoding="utf-8-sig"), file, sink)
+        if len(sink.problems) == before:
+            sink.problems.extend(deck_problems(module, deck))
+        decks[path.stem] = deck
+    return decks
+

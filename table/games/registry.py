@@ -1,0 +1,66 @@
+"""Finding the built-in game modules: in a source checkout, an installed copy or a bundle."""
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from pathlib import Path
+
+from .loader import load_module
+from .module import GameModule
+
+log = logging.getLogger(__name__)
+
+ENV_VAR = "SANDTABLE_ASSETS"
+
+
+def asset_dirs() -> list[Path]:
+    """Folders that may hold game modules, in order of preference.
+
+    1. ``$SANDTABLE_ASSETS`` (one or more folders, separated by ``os.pathsep``);
+    2. ``<repo>/assets`` next to the packages (a source checkout or editable install);
+    3. ``assets`` inside a frozen bundle (PyInstaller ``sys._MEIPASS``, or next to the
+       executable);
+    4. ``<prefix>/share/sandtable/assets`` (a data-files install).
+    """
+    found: list[Path] = []
+    env = os.environ.get(ENV_VAR)
+    if env:
+        found.extend(Path(p) for p in env.split(os.pathsep) if p)
+    found.append(Path(__file__).resolve().parents[2] / "assets")
+    meipass = getattr(sys, "_MEIPASS", None)
+    if meipass:
+        found.append(Path(meipass) / "assets")
+    if getattr(sys, "frozen", False):
+        found.append(Path(sys.executable).resolve().parent / "assets")
+    found.append(Path(sys.prefix) / "share" / "sandtable" / "assets")
+    out: list[Path] = []
+    for p in found:
+        if p.is_dir() and p not in out:
+            out.append(p)
+    return out
+
+
+def module_dirs() -> dict[str, Path]:
+    """Module id (folder name) -> folder; an earlier asset folder wins over a later one."""
+    out: dict[str, Path] = {}
+    for base in asset_dirs():
+        for child in sorted(base.iterdir()):
+            if (child / "game.toml").is_file():
+                out.setdefault(child.name, child)
+    return out
+
+
+def builtin_modules() -> list[GameModule]:
+    """Every module found (see :func:`asset_dirs`), sorted by id. Raises ModuleError if a
+    built-in module is broken."""
+    return [load_module(path) for _, path in sorted(module_dirs().items())]
+
+
+def find_module(module_id: str) -> GameModule:
+    """The module with this id; KeyError if there is none."""
+    path = module_dirs().get(module_id)
+    if path is None:
+        raise KeyError(f"no game module '{module_id}' (looked in: "
+                       f"{', '.join(str(p) for p in asset_dirs()) or 'nowhere'})")
+    return load_module(path)

@@ -1,0 +1,55 @@
+"""``validate_path``: check a module folder, or one deck list against its module."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from .decks import deck_problems, parse_deck
+from .loader import read_module
+from .module import GameModule
+from .problems import Problem, ProblemSink
+
+
+def find_module_dir(path: Path) -> Path | None:
+    """The module folder enclosing ``path`` (the nearest parent holding game.toml)."""
+    for parent in [path, *path.parents]:
+        if (parent / "game.toml").is_file():
+            return parent
+    return None
+
+
+def validate_path(path: str | Path, module: GameModule | str | Path | None = None
+                  ) -> list[Problem]:
+    """Every problem in a module folder, or in a deck list file.
+
+    For a deck list, the module is ``module`` (a GameModule or a module folder) if given, else
+    the module folder enclosing the file. The deck is checked for both format and the game's
+    construction rules.
+    """
+    p = Path(path)
+    if p.is_dir():
+        problems: list[Problem] = []
+        read_module(p, problems)
+        return problems
+    if not p.is_file():
+        return [Problem(str(p), 0, "no such file or folder")]
+    if isinstance(module, GameModule):
+        mod = module
+    else:
+        mdir = Path(module) if module is not None else find_module_dir(p.resolve().parent)
+        if mdir is None:
+            return [Problem(str(p), 0, "cannot tell which game this deck list is for: put it "
+                            "in assets/<game>/decks/ or name the module")]
+        problems = []
+        loaded = read_module(mdir, problems)
+        if problems or loaded is None:
+            return problems
+        mod = loaded
+    try:
+        file = p.resolve().relative_to(mod.path.resolve().parent).as_posix()
+    except ValueError:
+        file = str(p)
+    sink = ProblemSink(file)
+    deck = parse_deck(mod, p.read_text(encoding="utf-8-sig"), file, sink)
+    if sink.problems:
+        return sink.problems
+    return deck_problems(mod, deck)
