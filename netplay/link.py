@@ -203,7 +203,11 @@ class Link:
                     keep = False
                 if not keep:
                     if self._state is LinkState.OPEN:
-                        self._begin_close(self.close_reason or "refused after handshake", graceful=True)
+                        reason = self.close_reason or "refused after the handshake"
+                        with contextlib.suppress(Exception):  # tell the peer why, best effort
+                            bye = {"t": "bye", "reason": reason[:200]}
+                            writer.write(encode_frame(self._cipher.seal(pack(bye)), self.config.limits))
+                        self._begin_close(reason, graceful=False, quiet=True)
                     return False
             if self._state is not LinkState.OPEN:
                 return False
