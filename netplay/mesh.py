@@ -9,7 +9,9 @@ Two links between the same pair (both dialed at once) are deduplicated determini
 the link *initiated by the lower peer id* is kept, on both sides, and the other closed.
 
 Identity pinning: the first handshake with a peer id pins its Ed25519 key; a later link
-claiming that peer id with another key is refused.
+claiming that peer id with another key is refused. Gossip also carries the keys of every peer
+met so far (departed ones too), kept as "hearsay" (first heard wins, a handshake overrides),
+so that ops relayed during catch-up can be verified.
 
 Events (:attr:`Mesh.events`): :class:`PeerJoined` (also with ``relinked=True`` when a
 duplicate link replaced the current one, so that callers can re-synchronise), :class:`PeerLeft`
@@ -32,6 +34,7 @@ from .wire import ProtocolError
 log = logging.getLogger(__name__)
 
 MAX_GOSSIP_ENTRIES = 64
+MAX_KNOWN_KEYS = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,6 +288,7 @@ class Mesh:
         if pid is None or self._links.get(pid) is not link:
             return  # a duplicate link on its way out
         if msg["t"] == "peers":
+            self._handle_keys(msg.get("keys", []))
             self._handle_peers(link, msg["peers"])
             return
         self.events.emit(MessageReceived(pid, msg), propagate=(ProtocolError,))
@@ -297,7 +301,11 @@ class Mesh:
             key = self._pinned_keys.get(pid)
             if link.is_open and addr is not None and key is not None:
                 entries.append({"id": pid, "host": addr.host, "port": addr.port, "key": key})
-        return {"t": "peers", "peers": entries[:MAX_GOSSIP_ENTRIES]}
+        # Keys of every peer met so far, departed ones too: a late joiner needs them to check
+        # the signatures of their ops during catch-up.
+        known = {**self._hearsay_keys, **self._pinned_keys}
+        keys = [{"id": pid, "key": key} for pid, key in sorted(known.items())]
+        return {"t": "peers", "peers": entries[:MAX_GOSSIP_ENTRIES], "keys": keys[:MAX_KNOWN_KEYS]}
 
     def _handle_peers(self, link: Link, entries: list[Any]) -> None:
         if len(entries) > MAX_GOSSIP_ENTRIES:
@@ -329,6 +337,19 @@ class Mesh:
                 self._spawn(self.connect(host, port))
             else:
                 self._spawn(self._dial_later(pid, host, port))
+
+    def _handle_keys(self, entries: list[Any]) -> None:
+        if len(entries) > MAX_KNOWN_KEYS:
+            raise ProtocolError("peers: too many keys")
+        for entry in entries:
+            if not isinstance(entry, dict):
+                raise ProtocolError("peers: key entry is not a map")
+            pid, key = entry.get("id"), entry.get("key")
+            if not is_valid_peer_id(pid) or not isinstance(key, bytes) or len(key) != PUBLIC_KEY_BYTES:
+                raise ProtocolError("peers: bad key entry")
+            assert isinstance(pid, str)
+            if pid != self.peer_id and pid not in self._pinned_keys:
+                self._hearsay_keys.setdefault(pid, key)
 
     async def _dial_later(self, pid: str, host: str, port: int) -> None:
         await asyncio.sleep(self.config.dial_grace)

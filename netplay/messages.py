@@ -52,7 +52,7 @@ SCHEMAS: dict[str, dict[str, Field]] = {
     "hb": {},
     "bye": {"reason": Field("str")},
     # --- mesh (netplay.mesh) ---
-    "peers": {"peers": Field("list")},
+    "peers": {"peers": Field("list"), "keys": Field("list", required=False)},
     # --- replication (netplay.replication) ---
     "vv": {"vv": Field("map")},
     "op": {"op": Field("map")},
