@@ -12,7 +12,7 @@ from .model import (
 )
 from .toml_reader import Table
 
-ID = re.compile(r"^[a-z0-9][a-z0-9._@-]*$")
+ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@-]*$")
 COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 VISIBILITIES = ("public", "owner", "hidden")
 ZONE_KINDS = ("pile", "zone", "slot")
@@ -25,7 +25,7 @@ def check_id(t: Table, key: str, value: str | None) -> str | None:
     if SEAT in value and not value.replace(SEAT, "1"):
         return value
     if not ID.match(value.replace(SEAT, "1")):
-        t.problem(key, f"'{value}' is not a valid id: use lower-case letters, digits, '-', "
+        t.problem(key, f"'{value}' is not a valid id: use letters, digits, '-', "
                   f"'.', and {SEAT} for per-seat ids")
         return None
     return value

@@ -23,7 +23,7 @@ def _type_ok(kind: str, value: Any) -> str | None:
         return None if isinstance(value, int) and not isinstance(value, bool) else "an integer"
     if kind == "bool":
         return None if isinstance(value, bool) else "true or false"
-    if kind in ("zone_list", "counter_list"):
+    if kind in ("zone_list", "counter_list", "die_list"):
         ok = isinstance(value, list) and all(isinstance(v, str) for v in value)
         return None if ok else "an array of strings"
     if kind == "cell":
@@ -176,8 +176,10 @@ def _check_ref(module: "GameModule", bad: Any, t: StepTemplate, key: str, label:
                 bad(t, key, f"{label}: no counter '{c}'{where}")
     elif fkind == "token" and value not in tokens:
         bad(t, key, f"{label}: no token or die '{value}'{where}")
-    elif fkind == "die" and value not in dice:
-        bad(t, key, f"{label}: no die '{value}'")
+    elif fkind == "die_list":
+        for d in value:
+            if d not in dice:
+                bad(t, key, f"{label}: no die '{d}'")
     elif fkind == "zone_or_board" and value not in zones and value not in boards:
         bad(t, key, f"{label}: no zone, slot or board '{value}'{where}")
     elif fkind == "grid_board":

@@ -114,14 +114,14 @@ class Rotate(Step):
 class FirstPlayer(Step):
     """Decide who takes the first turn.
 
-    ``method`` "roll": every player rolls ``die``; highest (or lowest) wins; ties reroll if
+    ``method`` "roll": every player rolls (their die from ``dice``, or the one shared die); highest (or lowest) wins; ties reroll if
     ``reroll_ties``. "random": the table picks a seat at random. If ``assigns_seats``, seats
     are numbered clockwise from the first player (seat 1 = first player), which is what later
     seat-dependent steps (starting Favor by seat...) count from.
     """
 
     method: Literal["roll", "random"]
-    die: str | None = None
+    dice: tuple[str, ...] = ()  # the dice rolled ("roll"): one shared die, or one per seat
     highest_wins: bool = True
     reroll_ties: bool = True
     assigns_seats: bool = False
@@ -158,7 +158,7 @@ STEP_FIELDS: dict[str, dict[str, tuple[FieldKind, bool]]] = {
     "reveal": {"zones": ("zone_list", True)},
     "hide": {"zones": ("zone_list", True)},
     "rotate": {"zone": ("zone", True), "degrees": ("int", True)},
-    "first_player": {"method": ("method", True), "die": ("die", False),
+    "first_player": {"method": ("method", True), "dice": ("die_list", False),
                      "highest_wins": ("bool", False), "reroll_ties": ("bool", False),
                      "assigns_seats": ("bool", False)},
     "prompt": {"text": ("str", True)},
@@ -254,7 +254,7 @@ def build_step(t: StepTemplate, seats: int, seat: int | None,
     if k == "rotate":
         return [Rotate(**common, zone=v("zone"), degrees=v("degrees"))]
     if k == "first_player":
-        return [FirstPlayer(**common, method=v("method"), die=v("die"),
+        return [FirstPlayer(**common, method=v("method"), dice=tuple(v("dice") or ()),
                             highest_wins=v("highest_wins", True),
                             reroll_ties=v("reroll_ties", True),
                             assigns_seats=v("assigns_seats", False))]
