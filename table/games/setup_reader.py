@@ -72,48 +72,49 @@ def read_setup(root: Table, players: tuple[int, int], headers: list[str]) -> lis
                     t.problem(None, f"{t.label} ({kind}) is missing '{name}'")
                     ok = False
                 continue
-            if len(given) > 1:
-                t.problem(given[1], f"{t.label}: give only one of {', '.join(given)}")
+            if name + "_by_seat" in given and name + "_by_seat_count" in given:
+                t.problem(name + "_by_seat_count", f"{t.label}: give '{name}_by_seat' or "
+                          f"'{name}_by_seat_count', not both")
                 ok = False
                 continue
-            key = given[0]
-            raw = t.data[key]
-            if key == name:
-                want = _type_ok(fkind, raw)
-                if want:
-                    t.problem(key, f"'{key}' in {t.label} must be {want}")
-                    ok = False
-                values[name] = raw
-            elif key.endswith("_by_seat"):
-                if not isinstance(raw, list) or len(raw) < players[1]:
-                    t.problem(key, f"'{key}' in {t.label} must be an array with one value per "
-                              f"seat ({players[1]})")
-                    ok = False
-                    continue
-                for j, item in enumerate(raw):
-                    want = _type_ok(fkind, item)
+            for key in given:
+                raw = t.data[key]
+                if key == name:
+                    want = _type_ok(fkind, raw)
                     if want:
-                        t.sink.add(t.index.line_of(t.path + (key, j)),
-                                   f"'{key}' in {t.label}: item {j + 1} must be {want}")
+                        t.problem(key, f"'{key}' in {t.label} must be {want}")
                         ok = False
-                by_seat[name] = tuple(raw)
-            else:
-                sub = t.table(key)
-                if sub is None:
-                    ok = False
-                    continue
-                table: dict[int, tuple[Any, ...]] = {}
-                for n, seq in sub.data.items():
-                    if not n.isdigit() or not players[0] <= int(n) <= players[1]:
-                        sub.problem(n, f"'{key}': '{n}' is not a player count of this game")
+                    values[name] = raw
+                elif key.endswith("_by_seat"):
+                    if not isinstance(raw, list) or len(raw) < players[1]:
+                        t.problem(key, f"'{key}' in {t.label} must be an array with one value "
+                                  f"per seat ({players[1]})")
                         ok = False
-                    elif not isinstance(seq, list) or len(seq) != int(n) or \
-                            any(_type_ok(fkind, v) for v in seq):
-                        sub.problem(n, f"'{key}.{n}' must be an array of {n} values")
+                        continue
+                    for j, item in enumerate(raw):
+                        want = _type_ok(fkind, item)
+                        if want:
+                            t.sink.add(t.index.line_of(t.path + (key, j)),
+                                       f"'{key}' in {t.label}: item {j + 1} must be {want}")
+                            ok = False
+                    by_seat[name] = tuple(raw)
+                else:
+                    sub = t.table(key)
+                    if sub is None:
                         ok = False
-                    else:
-                        table[int(n)] = tuple(seq)
-                by_count[name] = table
+                        continue
+                    table: dict[int, tuple[Any, ...]] = {}
+                    for n, seq in sub.data.items():
+                        if not n.isdigit() or not players[0] <= int(n) <= players[1]:
+                            sub.problem(n, f"'{key}': '{n}' is not a player count of this game")
+                            ok = False
+                        elif not isinstance(seq, list) or len(seq) != int(n) or \
+                                any(_type_ok(fkind, v) for v in seq):
+                            sub.problem(n, f"'{key}.{n}' must be an array of {n} values")
+                            ok = False
+                        else:
+                            table[int(n)] = tuple(seq)
+                    by_count[name] = table
         per_seat = each or bool(by_seat) or bool(by_count) or _has_seat(list(values.values()))
         if ok:
             out.append(StepTemplate(index=i, kind=kind, per_seat=per_seat, values=values,
