@@ -150,7 +150,8 @@ class TableAnnouncer:
     async def stop(self) -> None:
         if self._aiozc is not None and self._info is not None:
             with contextlib.suppress(Exception):
-                await self._aiozc.async_unregister_service(self._info)
+                goodbyes = await self._aiozc.async_unregister_service(self._info)
+                await goodbyes  # let the goodbye packets go out before closing
             self._info = None
         if self._owns_zc and self._aiozc is not None:
             await self._aiozc.async_close()

@@ -1,0 +1,85 @@
+"""Zeroconf discovery, on the loopback interface only."""
+
+import asyncio
+import time
+
+from netplay.discovery import TableAnnouncement, TableAnnouncer, TableBrowser
+from netplay.identity import new_peer_id
+
+from conftest import LOOPBACK, run
+
+ONLY_LOOPBACK = [LOOPBACK]
+TARGET_SECONDS = 1.5
+
+
+async def measure_announce_to_listed(browser: TableBrowser, announcer: TableAnnouncer,
+                                     table_id: str, timeout: float = 5.0) -> float:
+    """Seconds from starting the announcement to the browser listing the table."""
+    t0 = time.monotonic()
+    await announcer.start()
+    ok = await browser.wait_until(lambda ts: any(t.table_id == table_id for t in ts), timeout)
+    assert ok, "table never listed"
+    return time.monotonic() - t0
+
+
+def test_table_listed_quickly_updated_and_dropped():
+    async def scenario():
+        server = await asyncio.start_server(lambda r, w: w.close(), LOOPBACK, 0)
+        port = server.sockets[0].getsockname()[1]
+        browser = TableBrowser(interfaces=ONLY_LOOPBACK)
+        await browser.start()
+        pid = new_peer_id()
+        ann = TableAnnouncer(
+            TableAnnouncement("tid-" + pid, "Friday playtest", "gauntlet", pid, port,
+                              players=1, free_seats=1, passphrase_needed=True),
+            interfaces=ONLY_LOOPBACK)
+        elapsed = await measure_announce_to_listed(browser, ann, "tid-" + pid)
+        print(f"announce-to-listed: {elapsed:.3f} s")
+        assert elapsed <= TARGET_SECONDS, elapsed
+        (table,) = [t for t in browser.tables() if t.table_id == "tid-" + pid]
+        assert (table.name, table.game, table.players, table.free_seats) == ("Friday playtest", "gauntlet", 1, 1)
+        assert table.passphrase_needed and table.version == 1
+        assert [(p.peer_id, p.host, p.port) for p in table.peers] == [(pid, LOOPBACK, port)]
+
+        # A second peer of the same table is grouped under the same table id.
+        pid2 = new_peer_id()
+        ann2 = TableAnnouncer(TableAnnouncement("tid-" + pid, "Friday playtest", "gauntlet", pid2, port,
+                                                players=2, free_seats=0, passphrase_needed=True),
+                              interfaces=ONLY_LOOPBACK)
+        await ann2.start()
+        assert await browser.wait_until(
+            lambda ts: any(len(t.peers) == 2 for t in ts if t.table_id == "tid-" + pid), 5)
+
+        await ann.update(players=2, free_seats=0)
+        assert await browser.wait_until(
+            lambda ts: any(t.players == 2 and t.free_seats == 0 for t in ts), 5)
+        assert await browser.check_stale(0.5) == []  # the port answers
+
+        t0 = time.monotonic()
+        await ann.stop()
+        await ann2.stop()
+        assert await browser.wait_until(lambda ts: not any(t.table_id == "tid-" + pid for t in ts), 3)
+        print(f"unregister-to-dropped: {time.monotonic() - t0:.3f} s")
+        await browser.stop()
+        server.close()
+    run(scenario())
+
+
+def test_stale_entries_can_be_dropped():
+    async def scenario():
+        server = await asyncio.start_server(lambda r, w: w.close(), LOOPBACK, 0)
+        port = server.sockets[0].getsockname()[1]
+        server.close()
+        await server.wait_closed()  # nothing listens on port any more
+        browser = TableBrowser(interfaces=ONLY_LOOPBACK)
+        await browser.start()
+        pid = new_peer_id()
+        ann = TableAnnouncer(TableAnnouncement("stale-" + pid, "Ghost", "mantle", pid, port),
+                             interfaces=ONLY_LOOPBACK)
+        await measure_announce_to_listed(browser, ann, "stale-" + pid)
+        dropped = await browser.check_stale(0.5)
+        assert len(dropped) == 1
+        assert not any(t.table_id == "stale-" + pid for t in browser.tables())
+        await ann.stop()
+        await browser.stop()
+    run(scenario())
