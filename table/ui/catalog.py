@@ -1,0 +1,81 @@
+"""What the renderer needs to draw a card: its face data and the game's back, from the module.
+
+The UI never reads a hidden card's identity itself: it asks the core's views which card id a seat
+may know, then looks that id up here.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class CardFace:
+    id: str
+    name: str
+    type: str = ""
+    subtitle: str = ""           # "Champion · Iron Court"
+    corner: str = ""             # the big number (cost, value, block)
+    stats: tuple[tuple[str, str], ...] = ()  # (label, value)
+    text: str = ""
+    flags: tuple[str, ...] = ()  # badges: Unique, Arena...
+    colour: str = "#777777"
+    image: str = ""              # absolute path, when the data names one
+    group: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class BackStyle:
+    colour: str = "#2b3a67"
+    label: str = ""
+
+
+@dataclass(slots=True)
+class Catalog:
+    game_id: str = ""
+    game_name: str = "Table"
+    faces: dict[str, CardFace] = field(default_factory=dict)
+    back: BackStyle = BackStyle()
+    seat_names: dict[int, str] = field(default_factory=dict)
+    seat_colours: dict[int, str] = field(default_factory=dict)
+    module: Any = None  # the GameModule, when there is one
+
+    def face(self, card_id: str) -> CardFace:
+        found = self.faces.get(card_id)
+        return found if found is not None else CardFace(card_id, card_id.replace("_", " ").title())
+
+    def name_of(self, card_id: str | None) -> str:
+        return self.face(card_id).name if card_id else "a card"
+
+    @classmethod
+    def from_module(cls, module: Any) -> "Catalog":
+        """Build from a table.games GameModule (duck-typed: only its data is read)."""
+        front = module.front
+        faces: dict[str, CardFace] = {}
+        base = Path(module.path)
+        for card in module.cards.values():
+            subtitle = " · ".join(str(v) for v in (card.get(c) for c in front.subtitle)
+                                  if v not in (None, "", False))
+            corner = card.get(front.corner) if front.corner else None
+            stats = tuple((col.replace("_", " ").title(), _text(card.get(col)))
+                          for col in front.stats if card.get(col) not in (None, ""))
+            flags = tuple(col.replace("_", " ").title() for col in front.flags if card.flag(col))
+            image = str(base / card.image) if card.image else ""
+            faces[card.id] = CardFace(
+                id=card.id, name=str(card.get(front.title) or card.name), type=card.type,
+                subtitle=subtitle, corner="" if corner in (None, "", False) else _text(corner),
+                stats=stats, text=str(card.get(front.body) or ""), flags=flags,
+                colour=front.colour_for(card), image=image, group=card.group)
+        seats = {s.number: s.name for s in module.seats}
+        colours = {s.number: s.colour for s in module.seats}
+        return cls(module.id, module.name, faces, BackStyle(module.back.colour, module.back.label),
+                   seats, colours, module)
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(v) for v in value)
+    if isinstance(value, bool):
+        return "yes" if value else ""
+    return str(value)

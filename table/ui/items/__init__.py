@@ -1,0 +1,1 @@
+"""Graphics items of the table: one module per kind of thing on it."""

@@ -1,0 +1,60 @@
+"""The background of one seat's area: a tinted mat with the seat's name plate."""
+from __future__ import annotations
+
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
+
+from .. import theme
+
+
+class SeatAreaItem(QGraphicsItem):
+    def __init__(self, seat: int) -> None:
+        super().__init__()
+        self.seat = seat
+        self.rect = QRectF()
+        self.name = ""
+        self.colour = QColor("#999")
+        self.active = False
+        self.flipped = False
+        self.summary = ""
+        self.setZValue(-40)
+
+    def configure(self, rect: QRectF, name: str, colour: QColor, active: bool, flipped: bool,
+                  summary: str) -> None:
+        if rect != self.rect:
+            self.prepareGeometryChange()
+        self.rect, self.name, self.colour = QRectF(rect), name, colour
+        self.active, self.flipped, self.summary = active, flipped, summary
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        return self.rect.adjusted(-6, -6, 6, 6)
+
+    def paint(self, p: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        tint = QColor(self.colour)
+        tint.setAlpha(40 if self.active else 22)
+        edge = QColor(self.colour)
+        edge.setAlpha(230 if self.active else 110)
+        p.setPen(QPen(edge, 4 if self.active else 2))
+        p.setBrush(tint)
+        p.drawRoundedRect(self.rect, 16, 16)
+        # name plate on the table-edge side of the area
+        p.setFont(theme.font(16, bold=True))
+        fm = p.fontMetrics()
+        text = self.name + ("  (you)" if self.active else "")
+        w = fm.horizontalAdvance(text) + 28
+        y = self.rect.top() + 4 if self.flipped else self.rect.bottom() - 30
+        plate = QRectF(self.rect.left() + 14, y, w, 26)
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(self.colour)
+        p.drawRoundedRect(plate, 13, 13)
+        p.setPen(theme.readable_on(self.colour))
+        p.drawText(plate, Qt.AlignmentFlag.AlignCenter, text)
+        if self.summary:
+            p.setFont(theme.font(13))
+            p.setPen(QColor(255, 255, 255, 170))
+            p.drawText(QRectF(plate.right() + 12, y, self.rect.width() - w - 40, 26),
+                       Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, self.summary)

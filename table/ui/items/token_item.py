@@ -1,0 +1,86 @@
+"""A token: a player marker, standee, hazard or cube; dragged like a card, snaps to grid cells."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtWidgets import (
+    QGraphicsItem, QGraphicsSceneMouseEvent, QStyleOptionGraphicsItem, QWidget,
+)
+
+from .. import theme
+
+if TYPE_CHECKING:
+    from ..scene import TableScene
+
+R = theme.TOKEN / 2
+
+
+class TokenItem(QGraphicsItem):
+    def __init__(self, obj_id: str) -> None:
+        super().__init__()
+        self.obj_id = obj_id
+        self.colour = QColor("#9e9e9e")
+        self.shape = "disc"
+        self.label = ""
+        self.name = ""
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, True)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsMovable, True)
+        self.setZValue(50)
+        self.setToolTip("")
+
+    def set_look(self, colour: QColor, shape: str, label: str, name: str) -> None:
+        self.colour, self.shape, self.label, self.name = colour, shape, label, name
+        self.setToolTip(name)
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        return QRectF(-R - 4, -R - 4, 2 * R + 8, 2 * R + 8)
+
+    def paint(self, p: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        rect = QRectF(-R, -R, 2 * R, 2 * R)
+        # a soft shadow lifts the piece off the table
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(QColor(0, 0, 0, 90))
+        self._shape(p, rect.translated(2, 3))
+        p.setPen(QPen(self.colour.darker(170), 2.0))
+        p.setBrush(self.colour)
+        self._shape(p, rect)
+        if self.isSelected():
+            p.setPen(QPen(theme.SELECT, 3.0))
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            self._shape(p, rect.adjusted(-2, -2, 2, 2))
+        text = self.label or self.name[:2]
+        if text:
+            p.setPen(theme.readable_on(self.colour))
+            p.setFont(theme.font(14 if len(text) <= 2 else 10, bold=True))
+            p.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
+
+    def _shape(self, p: QPainter, rect: QRectF) -> None:
+        if self.shape in ("square", "cube"):
+            p.drawRoundedRect(rect.adjusted(4, 4, -4, -4), 5, 5)
+        elif self.shape in ("triangle", "hazard"):
+            poly = QPolygonF([QPointF(rect.center().x(), rect.top()), rect.bottomRight(),
+                              rect.bottomLeft()])
+            p.drawPolygon(poly)
+        elif self.shape in ("hex", "turret"):
+            path = QPainterPath()
+            c, r = rect.center(), rect.width() / 2
+            pts = [QPointF(c.x() + r * dx, c.y() + r * dy) for dx, dy in
+                   ((1, 0), (0.5, 0.87), (-0.5, 0.87), (-1, 0), (-0.5, -0.87), (0.5, -0.87))]
+            p.drawPolygon(QPolygonF(pts))
+        else:
+            p.drawEllipse(rect)
+
+    def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:
+        scene: TableScene = self.scene()  # type: ignore[assignment]
+        scene.drag_started(self, event)
+        super().mousePressEvent(event)
+
+    def mouseReleaseEvent(self, event: QGraphicsSceneMouseEvent) -> None:
+        super().mouseReleaseEvent(event)
+        scene: TableScene = self.scene()  # type: ignore[assignment]
+        scene.drag_finished(self, event)

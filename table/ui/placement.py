@@ -1,0 +1,75 @@
+"""Where a piece sits inside its container: fanned in a hand, on top of a pile, free in a zone.
+
+Pure geometry (no items), so the scene can place one card without rearranging its neighbours
+when the container allows it (free zones, grids), and the rules are testable on their own.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QPointF, QRectF
+
+from . import theme
+from .layout import CELL, LABEL, PAD
+
+PILE_SHOWN = 2  # a pile shows its top two cards, so lifting the top reveals the next back
+
+
+@dataclass(slots=True)
+class Spot:
+    pos: QPointF
+    rotation: float = 0.0
+    z: float = 0.0
+    visible: bool = True
+    scale: float = 1.0
+
+
+def pile_spot(rect: QRectF, index: int, count: int) -> Spot:
+    c = QPointF(rect.center().x(), rect.top() + LABEL + PAD + theme.CARD_H / 2)
+    return Spot(c, 0.0, index * 0.001, index >= count - PILE_SHOWN)
+
+
+def slot_spot(rect: QRectF, index: int, count: int) -> Spot:
+    """Cards in a slot overlap downward (a Territory with Overlays), newest on top."""
+    c = QPointF(rect.center().x(), rect.top() + LABEL + PAD + theme.CARD_H / 2)
+    step = min(22.0, 60.0 / max(1, count - 1)) if count > 1 else 0.0
+    return Spot(QPointF(c.x(), c.y() + index * step - (count - 1) * step / 2), 0.0, index * 0.01)
+
+
+def hand_spot(rect: QRectF, index: int, count: int, fan: bool) -> Spot:
+    """A fan for the viewing seat's own hand; a tight row of backs for the others'."""
+    usable = rect.width() - 2 * PAD - theme.CARD_W
+    natural = theme.CARD_W + 8 if fan else theme.CARD_W * 0.35
+    step = min(natural, usable / max(1, count - 1)) if count > 1 else 0.0
+    width = step * (count - 1)
+    x = rect.left() + PAD + theme.CARD_W / 2 + (usable - width) / 2 + index * step
+    y = rect.top() + LABEL + PAD + theme.CARD_H / 2
+    rot = 0.0
+    if fan and count > 1:
+        t = (index - (count - 1) / 2) / max(1.0, (count - 1) / 2)  # -1 .. 1
+        rot = t * min(8.0, 1.5 * count)
+        y += abs(t) * abs(t) * 10
+    return Spot(QPointF(x, y), rot, index * 0.01)
+
+
+def free_spot(rect: QRectF, pos: tuple[float, ...] | None, index: int, auto_index: int) -> Spot:
+    """A stated position (centre, relative to the zone) or, without one, the next free place."""
+    if pos is not None and len(pos) >= 2:
+        return Spot(QPointF(rect.left() + pos[0], rect.top() + pos[1]), 0.0, index * 0.01)
+    per_row = max(1, int((rect.width() - PAD) // (theme.CARD_W * 0.55)))
+    col, row = auto_index % per_row, auto_index // per_row
+    x = rect.left() + PAD + theme.CARD_W / 2 + col * theme.CARD_W * 0.55
+    y = rect.top() + LABEL + PAD + theme.CARD_H / 2 + row * 36
+    return Spot(QPointF(x, min(y, rect.bottom() - theme.CARD_H / 2)), 0.0, index * 0.01)
+
+
+def grid_spot(rect: QRectF, pos: tuple[float, ...] | None, index: int, is_card: bool) -> Spot:
+    col, row = (pos[0], pos[1]) if pos is not None and len(pos) >= 2 else (index, 0)
+    c = QPointF(rect.left() + PAD + (col + 0.5) * CELL, rect.top() + LABEL + PAD + (row + 0.5) * CELL)
+    scale = (CELL - 6) / theme.CARD_H if is_card else (CELL - 8) / theme.TOKEN
+    return Spot(c, 0.0, index * 0.01, True, min(1.0, scale))
+
+
+def free_pos(rect: QRectF, centre: QPointF) -> list[float]:
+    """The stored position of a piece dropped with its centre at `centre`."""
+    return [round(centre.x() - rect.left(), 1), round(centre.y() - rect.top(), 1)]

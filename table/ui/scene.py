@@ -1,0 +1,464 @@
+"""The table scene: mirrors the core state, as one seat may see it, in graphics items.
+
+It is built once, then updated from each Change the replica hands its listeners: only the
+touched objects and the containers they left or entered are redrawn (also after a rollback:
+the scene remembers which objects each applied op touched, so an op that turned void on
+re-application is still refreshed). Cards are read only through `table.core.views`.
+"""
+from __future__ import annotations
+
+import logging
+
+from PySide6.QtCore import QPoint, QPointF, QRectF, Signal
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsSceneMouseEvent
+
+from table.core import actions
+from table.core.objects import HIDDEN, PUBLIC, ROOT, Obj
+from table.core.timeline import Change
+from table.core.views import view_object
+
+from . import layout as lay
+from . import placement, theme
+from .controller import TableController
+from .dragdrop import DropHandler
+from .items.card_item import CardItem
+from .items.die_item import DieItem
+from .items.seat_area_item import SeatAreaItem
+from .items.token_item import TokenItem
+from .items.tracker_item import TrackerItem
+from .items.zone_item import ZoneItem
+
+log = logging.getLogger(__name__)
+
+PieceItem = CardItem | TokenItem
+
+
+class TableScene(QGraphicsScene):
+    cardHovered = Signal(str)            # object id, "" when the cursor leaves
+    menuRequested = Signal(str, QPoint)  # object id, screen position
+    changed_by_ops = Signal()            # after every applied Change (panels refresh)
+
+    def __init__(self, controller: TableController) -> None:
+        super().__init__()
+        self.ctl = controller
+        self.replica = controller.replica
+        self.setBackgroundBrush(QBrush(theme.TABLE_BG))
+        self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)  # pieces move a lot
+        self.cards: dict[str, CardItem] = {}
+        self.tokens: dict[str, TokenItem] = {}
+        self.zones: dict[str, ZoneItem] = {}
+        self.trackers: dict[str, TrackerItem] = {}
+        self.dice: dict[str, DieItem] = {}
+        self.areas: dict[int, SeatAreaItem] = {}
+        self.where: dict[str, str] = {}     # piece id -> container it is drawn in
+        self.layout = lay.Layout()
+        self._journals: list[set[str]] = []  # per applied record, what it touched
+        self.drops = DropHandler(self)
+        self._dirty: set[str] = set()       # containers to re-arrange after this change
+        self._pile_shown: dict[str, set[str]] = {}  # pile -> ids of its visible cards
+        self.rebuild()
+        self._journals = [r.journal.touched for r in self.replica.records()]
+        self.replica.listeners.append(self.on_change)
+        controller.seatChanged.connect(self.refresh_view)
+
+    def detach(self) -> None:
+        if self.on_change in self.replica.listeners:
+            self.replica.listeners.remove(self.on_change)
+
+    @property
+    def state(self):  # type: ignore[no-untyped-def]
+        return self.replica.state
+
+    # --- building ----------------------------------------------------------------------------
+    def rebuild(self) -> None:
+        """Lay the table out again and place everything (new seats or containers, seat switch)."""
+        state = self.state
+        self.layout = lay.compute(state, self.ctl.seats)
+        live = {oid for oid, o in state.objs.items() if o.alive}
+        for registry in (self.cards, self.tokens, self.zones, self.trackers, self.dice):
+            for oid in [k for k in registry if k not in live]:
+                self.removeItem(registry.pop(oid))
+                self.where.pop(oid, None)
+        for oid in live:
+            obj = state.objs[oid]
+            if oid == ROOT or obj.kind in lay.CONTAINERS:
+                self._configure_zone(obj)
+            elif obj.kind in lay.PIECES:
+                self._configure_piece(obj)
+        for oid in live:
+            obj = state.objs[oid]
+            if obj.kind in ("card", "token"):
+                self._update_piece(obj)
+        for oid in live:
+            obj = state.objs[oid]
+            if oid == ROOT or obj.kind in lay.CONTAINERS:
+                self.arrange(oid)
+        self._configure_areas()
+        self.setSceneRect(self.layout.bounds)
+
+    def refresh_view(self, *_: object) -> None:
+        """The viewing seat changed: faces, hands and plates change, positions mostly not."""
+        for oid in list(self.cards):
+            obj = self.state.objs.get(oid)
+            if obj is not None:
+                self._update_piece(obj)
+        for oid in self.zones:
+            obj = self.state.objs[oid]
+            self._configure_zone(obj)
+            if lay.role(obj) == "hand":
+                self.arrange(oid)
+        self._configure_areas()
+        self.update()
+
+    def _configure_areas(self) -> None:
+        for seat, rect in self.layout.seat_areas.items():
+            item = self.areas.get(seat)
+            if item is None:
+                item = self.areas[seat] = SeatAreaItem(seat)
+                self.addItem(item)
+            item.configure(rect, self.ctl.seat_name(seat),
+                           theme.seat_colour(seat, self.ctl.seat_colour(seat)),
+                           seat == self.ctl.seat, seat in self.layout.flipped,
+                           self._seat_summary(seat))
+        for seat in [s for s in self.areas if s not in self.layout.seat_areas]:
+            self.removeItem(self.areas.pop(seat))
+
+    def _seat_summary(self, seat: int) -> str:
+        hand = deck = 0
+        for z in self.zones.values():
+            obj = self.state.objs[z.obj_id]
+            if lay.seat_of(obj) != seat:
+                continue
+            n = sum(1 for c in obj.children if self.state.objs[c].kind == "card")
+            if z.role == "hand":
+                hand += n
+            elif obj.visibility == HIDDEN:
+                deck += n
+        return f"{hand} in hand · {deck} in deck"
+
+    def _configure_zone(self, obj: Obj) -> None:
+        item = self.zones.get(obj.id)
+        if item is None:
+            item = self.zones[obj.id] = ZoneItem(obj.id)
+            self.addItem(item)
+        rect = self.layout.rects.get(obj.id, QRectF(0, 0, 10, 10))
+        role = "table" if obj.id == ROOT else lay.role(obj)
+        seat = lay.seat_of(obj)
+        note = {PUBLIC: "", HIDDEN: "face down"}.get(obj.visibility, "")
+        if role == "hand":
+            note = "only you see these" if seat == self.ctl.seat else "hidden from you"
+        count = sum(1 for c in obj.children if self.state.objs[c].kind == "card")
+        item.configure(role, rect, str(obj.props.get("name", obj.id)), count,
+                       theme.seat_colour(seat, self.ctl.seat_colour(seat)), note,
+                       seat == self.ctl.seat, lay.grid_size(obj) if role == "grid" else (0, 0))
+        item.setVisible(obj.id in self.layout.rects)
+
+    def _configure_piece(self, obj: Obj) -> None:
+        rect = self.layout.rects.get(obj.id)
+        seat = lay.seat_of(obj)
+        accent = theme.seat_colour(seat, self.ctl.seat_colour(seat))
+        name = str(obj.props.get("name", obj.id))
+        if rect is None:  # inside a container the layout does not know: park it on the table
+            root = self.layout.rects.get(ROOT, QRectF())
+            rect = QRectF(root.right() - lay.TRACKER_W - 8, root.top() + 30, lay.TRACKER_W,
+                          lay.TRACKER_H)
+        if obj.kind == "counter":
+            tracker = self.trackers.get(obj.id)
+            if tracker is None:
+                tracker = self.trackers[obj.id] = TrackerItem(obj.id)
+                self.addItem(tracker)
+            lo, hi = obj.props.get("min"), obj.props.get("max")
+            tracker.configure(rect, name, obj.counters.get("value", 0),
+                              lo if isinstance(lo, int) else None,
+                              hi if isinstance(hi, int) else None, accent)
+        else:
+            die = self.dice.get(obj.id)
+            if die is None:
+                die = self.dice[obj.id] = DieItem(obj.id)
+                self.addItem(die)
+            sides = obj.props.get("sides", 6)
+            die.configure(QRectF(rect.topLeft(), QPointF(rect.left() + lay.DIE,
+                                                         rect.top() + lay.DIE)),
+                          sides if isinstance(sides, int) else 6,
+                          obj.counters.get("value", 0), name, accent)
+
+    # --- pieces ------------------------------------------------------------------------------
+    def _update_piece(self, obj: Obj) -> None:
+        """Refresh a card's or token's look and put it where its container wants it."""
+        if obj.kind == "card":
+            item = self.cards.get(obj.id)
+            if item is None:
+                item = self.cards[obj.id] = CardItem(obj.id)
+                self.addItem(item)
+            view = view_object(self.state, self.replica.knowledge, obj, self.ctl.seat)
+            parent = self.state.objs.get(obj.container or ROOT)
+            role = lay.role(parent) if parent is not None and parent.id != ROOT else "zone"
+            in_hand = role == "hand"
+            face = None
+            if view.card is not None and (view.shows_face or in_hand):
+                face = self.ctl.catalog.face(view.card)
+            owner_colour = theme.seat_colour(obj.owner, self.ctl.seat_colour(obj.owner)) \
+                if obj.owner is not None else None
+            private = face is not None and not obj.face_up
+            item.set_look(face, self.ctl.catalog.back, owner_colour, dict(obj.counters), private)
+            item.container_role = role
+            # others' hidden hand cards are not ours to pick up
+            item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsMovable,
+                         not (in_hand and face is None) and not self.ctl.read_only)
+            item.base_rotation = float(obj.rotation)
+        elif obj.kind == "token":
+            tok = self.tokens.get(obj.id)
+            if tok is None:
+                tok = self.tokens[obj.id] = TokenItem(obj.id)
+                self.addItem(tok)
+            colour = obj.props.get("colour") or self.ctl.seat_colour(obj.owner)
+            tok.set_look(theme.seat_colour(obj.owner, str(colour or "")),
+                         str(obj.props.get("shape", "disc")), str(obj.props.get("label", "")),
+                         str(obj.props.get("name", obj.id)))
+            tok.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsMovable, not self.ctl.read_only)
+        else:
+            return
+        old = self.where.get(obj.id)
+        self.where[obj.id] = obj.container or ROOT
+        if old is not None and old != obj.container:
+            self._dirty.add(old)
+        self._place_one(obj)
+
+    def _item(self, oid: str) -> CardItem | TokenItem | None:
+        return self.cards.get(oid) or self.tokens.get(oid)
+
+    def _place_one(self, obj: Obj) -> None:
+        """Place a piece alone when its container allows it; else re-arrange the container."""
+        parent = self.state.objs.get(obj.container or ROOT)
+        if parent is None:
+            return
+        role = "table" if parent.id == ROOT else lay.role(parent)
+        if role == "pile":
+            item = self._item(obj.id)
+            if item is not None and obj.id in parent.children and \
+                    parent.children.index(obj.id) < len(parent.children) - placement.PILE_SHOWN:
+                item.setVisible(False)  # deep in a pile: hidden, the pile shows its top
+                self._pile_shown.get(parent.id, set()).discard(obj.id)
+                return
+            self._dirty.add(parent.id)
+            return
+        if role in ("zone", "table", "grid", "board") and obj.pos is not None:
+            item = self._item(obj.id)
+            rect = self.layout.rects.get(parent.id)
+            if item is None or rect is None:
+                return
+            index = parent.children.index(obj.id) if obj.id in parent.children else 0
+            if role == "grid":
+                spot = placement.grid_spot(rect, obj.pos, index, obj.kind == "card")
+            else:
+                spot = placement.free_spot(rect, obj.pos, index, 0)
+            self._apply_spot(item, spot, obj)
+        else:
+            self._dirty.add(parent.id)
+
+    def arrange(self, container_id: str) -> None:
+        """Position every piece of a container whose layout depends on the others (order)."""
+        parent = self.state.objs.get(container_id)
+        zone = self.zones.get(container_id)
+        if parent is None or not parent.alive:
+            return
+        rect = self.layout.rects.get(container_id)
+        kids = [self.state.objs[c] for c in parent.children]
+        cards = [k for k in kids if k.kind in ("card", "token") and k.alive]
+        if zone is not None:
+            zone.set_count(sum(1 for k in cards if k.kind == "card"))
+        if rect is None:
+            if parent.kind == "card":  # overlays on a card: tuck them under it
+                host = self.cards.get(parent.id)
+                if host is not None:
+                    for i, k in enumerate(cards):
+                        item = self._item(k.id)
+                        if item is not None:
+                            self._apply_spot(item, placement.Spot(
+                                host.pos() + QPointF(0, 24 * (i + 1)), 0, host.zValue() - 0.001
+                                * (i + 1)), k)
+            return
+        role = "table" if container_id == ROOT else lay.role(parent)
+        n = len(cards)
+        if role == "pile":
+            self._arrange_pile(container_id, rect, cards)
+            return
+        auto = 0
+        for i, k in enumerate(cards):
+            item = self._item(k.id)
+            if item is None:
+                continue
+            if role == "slot":
+                spot = placement.slot_spot(rect, i, n)
+            elif role == "hand":
+                fan = lay.seat_of(parent) == self.ctl.seat
+                spot = placement.hand_spot(rect, i, n, fan)
+            elif role == "grid":
+                spot = placement.grid_spot(rect, k.pos, i, k.kind == "card")
+            else:
+                if k.pos is not None:
+                    if not item.isVisible() or item.scale() != 1.0:
+                        spot = placement.free_spot(rect, k.pos, i, 0)
+                    else:
+                        item.setZValue(i * 0.01)
+                        continue
+                else:
+                    spot = placement.free_spot(rect, None, i, auto)
+                    auto += 1
+            self._apply_spot(item, spot, k)
+
+    def _arrange_pile(self, pile_id: str, rect: QRectF, cards: list[Obj]) -> None:
+        """Only the top cards of a pile are shown; touch just those (piles can be long)."""
+        n = len(cards)
+        top = cards[max(0, n - placement.PILE_SHOWN):]
+        shown = {k.id for k in top}
+        for oid in self._pile_shown.get(pile_id, set()) - shown:
+            item = self._item(oid)
+            obj = self.state.objs.get(oid)
+            if item is not None and obj is not None and obj.container == pile_id:
+                item.setVisible(False)
+        for i, k in enumerate(top, start=n - len(top)):
+            item = self._item(k.id)
+            if item is not None:
+                self._apply_spot(item, placement.pile_spot(rect, i, n), k)
+        self._pile_shown[pile_id] = shown
+
+    def _apply_spot(self, item: CardItem | TokenItem, spot: placement.Spot, obj: Obj) -> None:
+        if item.pos() != spot.pos:
+            item.setPos(spot.pos)
+        rotation = spot.rotation + (obj.rotation if isinstance(item, CardItem)
+                                    and item.container_role != "hand" else 0)
+        if item.rotation() != rotation:
+            item.setRotation(rotation)
+        if item.zValue() != spot.z:
+            item.setZValue(spot.z)
+        if item.scale() != spot.scale:
+            item.setScale(spot.scale)
+        if item.isVisible() != spot.visible:
+            item.setVisible(spot.visible)
+
+    # --- following the replica ---------------------------------------------------------------
+    def on_change(self, change: Change) -> None:
+        touched = set(change.touched)
+        if change.rolled_back:  # an op voided on re-application left no journal: use ours
+            for old in self._journals[change.first:]:
+                touched |= old
+        del self._journals[change.first:]
+        self._journals.extend(r.journal.touched for r in change.records)
+        self.apply_touched(touched)
+        self.changed_by_ops.emit()
+
+    def apply_touched(self, touched: set[str]) -> None:
+        state = self.state
+        self._dirty = set()
+        relayout = False
+        for oid in touched:
+            obj = state.objs.get(oid)
+            if obj is None or not obj.alive:
+                relayout |= self._forget(oid)
+                continue
+            if oid == ROOT or obj.kind in lay.CONTAINERS:
+                if oid not in self.zones:
+                    relayout = True
+                self._dirty.add(oid)
+            elif obj.kind in lay.PIECES:
+                if oid not in self.trackers and oid not in self.dice:
+                    relayout = True
+                else:
+                    self._configure_piece(obj)
+            else:
+                self._update_piece(obj)
+        if relayout or self._root_layout_changed(touched):
+            self.rebuild()
+            return
+        for cid in self._dirty:
+            self.arrange(cid)
+        if any(self.zones.get(c) is not None and self.zones[c].role in ("hand", "pile")
+               for c in self._dirty):
+            self._configure_areas()  # hand and deck counts on the name plates
+
+    def _root_layout_changed(self, touched: set[str]) -> bool:
+        """A container or tracker joined or left the table's top level."""
+        if ROOT not in touched:
+            return False
+        root = self.state.objs[ROOT]
+        laid = {oid for oid in self.layout.rects if oid != ROOT}
+        now = {c for c in root.children if self.state.objs[c].kind in lay.CONTAINERS + lay.PIECES}
+        return not now <= laid
+
+    def _forget(self, oid: str) -> bool:
+        for registry in (self.cards, self.tokens):
+            item = registry.pop(oid, None)  # type: ignore[attr-defined]
+            if item is not None:
+                self.removeItem(item)
+                old = self.where.pop(oid, None)
+                if old is not None:
+                    self._dirty.add(old)
+                return False
+        for registry in (self.zones, self.trackers, self.dice):
+            if oid in registry:
+                return True
+        return False
+
+    # --- gestures (called by items) -------------------------------------------------------------
+    def hovered(self, item: CardItem | None) -> None:
+        self.cardHovered.emit(item.obj_id if item is not None else "")
+
+    def menu_requested(self, obj_id: str, screen_pos: QPoint) -> None:
+        self.menuRequested.emit(obj_id, screen_pos)
+
+    def drag_started(self, item: QGraphicsItem, event: QGraphicsSceneMouseEvent) -> None:
+        self.drops.press(item, event)
+
+    def drag_finished(self, item: QGraphicsItem, event: QGraphicsSceneMouseEvent) -> None:
+        self.drops.release(item, event)
+
+    def mouseMoveEvent(self, event: QGraphicsSceneMouseEvent) -> None:
+        super().mouseMoveEvent(event)
+        self.drops.moving(event)
+
+    def selected_ids(self) -> list[str]:
+        return [i.obj_id for i in self.selectedItems() if isinstance(i, (CardItem, TokenItem))]
+
+    def flip_items(self, items: list[CardItem]) -> None:
+        for item in items:
+            self.ctl.act(actions.flip, item.obj_id)
+
+    def rotate_items(self, ids: list[str]) -> None:
+        for oid in ids:
+            obj = self.state.live(oid)
+            if obj is not None:
+                self.ctl.act(actions.rotate, oid, 90 if obj.rotation == 0 else 0)
+
+    def bump_counter(self, obj_id: str, delta: int) -> None:
+        self.ctl.act(actions.counter, obj_id, add=delta)
+
+    def roll_die(self, obj_id: str) -> None:
+        obj = self.state.live(obj_id)
+        sides = obj.props.get("sides", 6) if obj is not None else 6
+        op = self.ctl.act(actions.roll, die_id=obj_id, sides=sides if isinstance(sides, int) else 6)
+        if op is not None:
+            self.ctl.status.emit(f"Rolled {op.args['values'][0]} on d{op.args['sides']}")
+
+    def own_zone(self, role: str, name_hint: str = "") -> str | None:
+        """The viewing seat's hand (or deck, with name_hint 'deck')."""
+        for oid, item in self.zones.items():
+            obj = self.state.objs[oid]
+            if lay.seat_of(obj) != self.ctl.seat or item.role != role:
+                continue
+            if name_hint and name_hint not in str(obj.props.get("name", oid)).lower() + oid:
+                continue
+            return oid
+        return None
+
+    def draw_from(self, pile_id: str, count: int) -> None:
+        hand = self.own_zone("hand") or ROOT
+        self.ctl.act(actions.draw, pile_id, hand, count)
+
+    def item_for(self, obj_id: str) -> QGraphicsItem | None:
+        return (self.cards.get(obj_id) or self.tokens.get(obj_id) or self.zones.get(obj_id)
+                or self.trackers.get(obj_id) or self.dice.get(obj_id))
+
+    def piece_colour(self, seat: int | None) -> QColor:
+        return theme.seat_colour(seat, self.ctl.seat_colour(seat))
