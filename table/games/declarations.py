@@ -196,7 +196,8 @@ def read_counters(root: Table, players: tuple[int, int], headers: Iterable[str])
         cid = check_id(t, "id", t.str("id", required=True))
         lo, hi = t.int("min", default=0), t.int("max")
         start = t.int("start", default=lo if lo is not None else 0)
-        if lo is not None and hi is not None and lo > hi:
+        crossed = lo is not None and hi is not None and lo > hi
+        if crossed:
             t.problem("min", f"counter '{cid}': min {lo} is greater than max {hi}")
         by_seat = tuple(t.int_list("start_by_seat") or ())
         if by_seat and len(by_seat) < players[1]:
@@ -207,7 +208,7 @@ def read_counters(root: Table, players: tuple[int, int], headers: Iterable[str])
         if (by_seat or by_count) and cid and SEAT not in cid:
             t.problem("id", f"counter '{cid}' has starts by seat, so its id needs {SEAT}")
         for value in (start, *by_seat, *(v for vs in by_count.values() for v in vs)):
-            if value is None:
+            if value is None or crossed:
                 continue
             if (lo is not None and value < lo) or (hi is not None and value > hi):
                 t.problem("start", f"counter '{cid}': start {value} is outside {lo}..{hi}")

@@ -38,8 +38,12 @@ def load_module(path: str | Path) -> GameModule:
     return module
 
 
-def read_module(root: Path, problems: list[Problem]) -> GameModule | None:
-    """Read a module, appending problems; returns what could be built (None if nothing)."""
+def read_module(root: Path, problems: list[Problem], with_decks: bool = True
+                ) -> GameModule | None:
+    """Read a module, appending problems; returns what could be built (None if nothing).
+
+    ``with_decks=False`` skips the deck lists in ``decks/`` (to check one deck on its own).
+    """
     label = root.name
     toml_file = root / "game.toml"
     sink = ProblemSink(f"{label}/game.toml", problems)
@@ -139,6 +143,8 @@ def read_module(root: Path, problems: list[Problem]) -> GameModule | None:
         group_header=group_header, deck_rules=deck_rules, setup=tuple(setup), rules=rules)
     _check_declarations(module, root_t)
     check_setup_refs(module, root_t)
+    if not with_decks:
+        return module
     decks = _read_decks(module, root, sink)
     return replace(module, starter_decks=decks)
 

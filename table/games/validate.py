@@ -40,7 +40,7 @@ def validate_path(path: str | Path, module: GameModule | str | Path | None = Non
             return [Problem(str(p), 0, "cannot tell which game this deck list is for: put it "
                             "in assets/<game>/decks/ or name the module")]
         problems = []
-        loaded = read_module(mdir, problems)
+        loaded = read_module(mdir, problems, with_decks=False)
         if problems or loaded is None:
             return problems
         mod = loaded
