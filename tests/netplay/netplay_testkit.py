@@ -1,12 +1,10 @@
-"""Helpers for netplay tests. Everything binds and connects to 127.0.0.1 only."""
+"""Shared helpers for the netplay tests. Everything binds and connects to 127.0.0.1 only."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 from typing import Any, Awaitable, Callable, TypeVar
-
-import pytest
 
 from netplay.link import LinkConfig
 from netplay.mesh import Mesh, MeshConfig
@@ -99,8 +97,3 @@ class RecordingRelay:
         for t in self._tasks:
             with contextlib.suppress(BaseException):
                 await t
-
-
-@pytest.fixture(autouse=True)
-def _no_proxy_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")

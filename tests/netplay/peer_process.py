@@ -14,7 +14,7 @@ from netplay.identity import Identity
 from netplay.mesh import Mesh
 from netplay.replication import Replication, ReplicationConfig
 
-from conftest import FAST_MESH, LOOPBACK
+from netplay_testkit import FAST_MESH, LOOPBACK
 from fake_replica import FakeReplica
 
 

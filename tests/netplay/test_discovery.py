@@ -6,7 +6,7 @@ import time
 from netplay.discovery import TableAnnouncement, TableAnnouncer, TableBrowser
 from netplay.identity import new_peer_id
 
-from conftest import LOOPBACK, run
+from netplay_testkit import LOOPBACK, run
 
 ONLY_LOOPBACK = [LOOPBACK]
 TARGET_SECONDS = 1.5

@@ -14,7 +14,7 @@ from netplay.replication import Replication, ReplicationConfig
 from netplay.secure import FrameCipher, X25519Exchange, derive_keys
 from netplay.wire import encode_frame, pack, unpack
 
-from conftest import FAST_MESH, LOOPBACK, run, start_meshes, stop_all, wait_until
+from netplay_testkit import FAST_MESH, LOOPBACK, run, start_meshes, stop_all, wait_until
 from fake_replica import FakeReplica
 
 PRE_CASES = 1500

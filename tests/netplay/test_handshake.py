@@ -7,7 +7,7 @@ from netplay.identity import Identity
 from netplay.link import Link, LinkState
 from netplay.wire import pack, unpack
 
-from conftest import FAST_LINK, LOOPBACK, RecordingRelay, run
+from netplay_testkit import FAST_LINK, LOOPBACK, RecordingRelay, run
 
 MARKER = "PLAINTEXT-MARKER-7f3a9c"
 

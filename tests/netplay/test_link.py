@@ -7,7 +7,7 @@ from netplay.identity import Identity
 from netplay.link import Link, LinkConfig, LinkState
 from netplay.wire import encode_frame, pack
 
-from conftest import FAST_LINK, LOOPBACK, run
+from netplay_testkit import FAST_LINK, LOOPBACK, run
 
 
 async def _raw_peer(behaviour, passphrase=None):

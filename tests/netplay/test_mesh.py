@@ -7,7 +7,7 @@ import pytest
 from netplay.identity import Identity
 from netplay.mesh import Mesh, MessageReceived, PeerJoined, PeerLeft
 
-from conftest import FAST_MESH, LOOPBACK, run, start_meshes, stop_all, wait_until
+from netplay_testkit import FAST_MESH, LOOPBACK, run, start_meshes, stop_all, wait_until
 
 
 def _full(meshes):

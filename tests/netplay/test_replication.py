@@ -7,7 +7,7 @@ from netplay.replication import (Divergence, PrivateReceived, Replication, Repli
                                  sign_op)
 from netplay.wire import ProtocolError
 
-from conftest import LOOPBACK, run, start_meshes, stop_all, wait_until
+from netplay_testkit import LOOPBACK, run, start_meshes, stop_all, wait_until
 from fake_replica import FakeReplica
 
 FAST_REPL = ReplicationConfig(hash_interval=0.2)
