@@ -210,9 +210,9 @@ def deck_problems(module: "GameModule", deck: Deck) -> list[Problem]:
                 sink.add(name_line[key], f"{module.find_cards(key)[0].name} appears {n} times; "
                          f"{label} must all have different titles")
         if rules.value_field and rules.max_value is not None:
-            value = sum(module.cards[c].number(rules.value_field) * n for c, n in entries)
-            if value > rules.max_value:
-                sink.add(first, f"{label} has total {rules.value_field} {value}; "
+            total_value = sum(module.cards[c].number(rules.value_field) * n for c, n in entries)
+            if total_value > rules.max_value:
+                sink.add(first, f"{label} has total {rules.value_field} {total_value}; "
                          f"at most {rules.max_value} allowed")
         for flag, limit in rules.max_flagged.items():
             flagged = [(c, n) for c, n in entries if module.cards[c].flag(flag)]

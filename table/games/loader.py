@@ -300,8 +300,10 @@ def _check_declarations(module: GameModule, root_t: Table) -> None:
 
     # template positions, so problems in expanded ids point at the declaring line
     origin: dict[str, int] = {}
-    for section, items in (("zones", module.zones), ("counters", module.counters),
-                           ("dice", module.dice), ("boards", module.boards)):
+    declared: list[tuple[str, tuple[Any, ...]]] = [
+        ("zones", module.zones), ("counters", module.counters), ("dice", module.dice),
+        ("boards", module.boards)]
+    for section, items in declared:
         for i, item in enumerate(items):
             for s in range(1, n + 1):
                 origin.setdefault(item.id.replace(SEAT, str(s)), line(section, i))
@@ -349,12 +351,12 @@ def _check_declarations(module: GameModule, root_t: Table) -> None:
         if d.home is not None and d.home.replace(SEAT, "1") not in zones:
             root_t.sink.add(line("dice", i, "home"), f"die '{d.id}': no zone '{d.home}'")
     # card types and counters named by cards
-    counter_ids = {c for c, _ in module.card_counters}
+    counter_ids = {cc for cc, _ in module.card_counters}
     for ct in module.card_types.values():
-        for c in ct.counters:
-            if c not in counter_ids:
+        for cc in ct.counters:
+            if cc not in counter_ids:
                 root_t.sink.add(idx.line_of(("card_types", ct.name, "counters")),
-                                f"card type {ct.name}: no card counter '{c}' "
+                                f"card type {ct.name}: no card counter '{cc}' "
                                 f"(declare it in [[card_counters]])")
     for i, c in enumerate(module.counters):
         if c.max_from is not None and c.max_from[1] not in {col.name for col in module.columns}:

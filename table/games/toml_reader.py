@@ -6,6 +6,7 @@ the parsed data uses (array-of-tables and array elements are addressed by their 
 """
 from __future__ import annotations
 
+import builtins
 import re
 import tomllib
 from collections.abc import Iterable, Iterator
@@ -178,7 +179,7 @@ class LineIndex:
 _TOML_POS = re.compile(r"\(at line (\d+), column \d+\)")
 
 
-def parse_toml(text: str, sink: ProblemSink) -> dict[str, Any] | None:
+def parse_toml(text: str, sink: ProblemSink) -> dict[builtins.str, Any] | None:
     """Parse TOML text; on a syntax error report it (with its line) and return None."""
     try:
         return tomllib.loads(text)
@@ -213,18 +214,18 @@ def _kind(value: Any) -> str:
 class Table:
     """A TOML table with typed getters; every problem is reported with its line."""
 
-    def __init__(self, sink: ProblemSink, index: LineIndex, path: Path, data: dict[str, Any],
-                 label: str) -> None:
+    def __init__(self, sink: ProblemSink, index: LineIndex, path: Path, data: dict[builtins.str, Any],
+                 label: builtins.str) -> None:
         self.sink = sink
         self.index = index
         self.path = path
         self.data = data
         self.label = label  # how the table is named in messages, e.g. "[[zones]] #3"
 
-    def line(self, key: str | int | None = None) -> int:
+    def line(self, key: builtins.str | builtins.int | None = None) -> builtins.int:
         return self.index.line_of(self.path + ((key,) if key is not None else ()))
 
-    def problem(self, key: str | int | None, message: str) -> None:
+    def problem(self, key: builtins.str | builtins.int | None, message: builtins.str) -> None:
         self.sink.add(self.line(key), message)
 
     def check_keys(self, allowed: Iterable[str]) -> None:
@@ -234,24 +235,24 @@ class Table:
                 self.problem(key, f"unknown key '{key}' in {self.label}"
                              f" (expected one of: {', '.join(sorted(allowed))})")
 
-    def has(self, key: str) -> bool:
+    def has(self, key: builtins.str) -> builtins.bool:
         return key in self.data
 
-    def _typed(self, key: str, typ: type, required: bool, what: str) -> Any:
+    def _typed(self, key: builtins.str, typ: type, required: builtins.bool, what: builtins.str) -> Any:
         if key not in self.data:
             if required:
                 self.problem(None, f"missing required key '{key}' in {self.label}")
             return None
         value = self.data[key]
-        ok = isinstance(value, typ) and not (typ is int and isinstance(value, bool))
+        ok = isinstance(value, typ) and not (typ is int and isinstance(value, builtins.bool))
         if not ok:
             self.problem(key, f"'{key}' in {self.label} must be {what}, not {_kind(value)}")
             return None
         return value
 
-    def str(self, key: str, required: bool = False, default: str | None = None,
-            choices: Iterable[str] | None = None) -> str | None:
-        value = self._typed(key, str, required, "a string")
+    def str(self, key: builtins.str, required: builtins.bool = False, default: builtins.str | None = None,
+            choices: Iterable[str] | None = None) -> builtins.str | None:
+        value = self._typed(key, builtins.str, required, "a string")
         if value is None:
             return default
         if choices is not None:
@@ -262,21 +263,21 @@ class Table:
                 return default
         return str(value)
 
-    def int(self, key: str, required: bool = False, default: int | None = None) -> int | None:
-        value = self._typed(key, int, required, "an integer")
+    def int(self, key: builtins.str, required: builtins.bool = False, default: builtins.int | None = None) -> builtins.int | None:
+        value = self._typed(key, builtins.int, required, "an integer")
         return default if value is None else int(value)
 
-    def bool(self, key: str, default: bool = False) -> bool:
-        value = self._typed(key, bool, False, "true or false")
+    def bool(self, key: builtins.str, default: builtins.bool = False) -> builtins.bool:
+        value = self._typed(key, builtins.bool, False, "true or false")
         return default if value is None else bool(value)
 
-    def str_list(self, key: str, required: bool = False) -> list[str] | None:
+    def str_list(self, key: builtins.str, required: builtins.bool = False) -> list[builtins.str] | None:
         value = self._typed(key, list, required, "an array of strings")
         if value is None:
             return None
         out: list[str] = []
         for i, item in enumerate(value):
-            if not isinstance(item, str):
+            if not isinstance(item, builtins.str):
                 self.sink.add(self.index.line_of(self.path + (key, i)),
                               f"'{key}' in {self.label}: item {i + 1} must be a string, "
                               f"not {_kind(item)}")
@@ -284,13 +285,13 @@ class Table:
                 out.append(item)
         return out
 
-    def int_list(self, key: str, required: bool = False) -> list[int] | None:
+    def int_list(self, key: builtins.str, required: builtins.bool = False) -> list[builtins.int] | None:
         value = self._typed(key, list, required, "an array of integers")
         if value is None:
             return None
         out: list[int] = []
         for i, item in enumerate(value):
-            if not isinstance(item, int) or isinstance(item, bool):
+            if not isinstance(item, builtins.int) or isinstance(item, builtins.bool):
                 self.sink.add(self.index.line_of(self.path + (key, i)),
                               f"'{key}' in {self.label}: item {i + 1} must be an integer, "
                               f"not {_kind(item)}")
@@ -298,14 +299,14 @@ class Table:
             out.append(item)
         return out
 
-    def table(self, key: str, required: bool = False, label: str | None = None) -> "Table | None":
+    def table(self, key: builtins.str, required: builtins.bool = False, label: builtins.str | None = None) -> "Table | None":
         value = self._typed(key, dict, required, "a table")
         if value is None:
             return None
         return Table(self.sink, self.index, self.path + (key,), value,
                      label or f"[{'.'.join(str(p) for p in self.path + (key,))}]")
 
-    def tables(self, key: str, label: str) -> Iterator["Table"]:
+    def tables(self, key: builtins.str, label: builtins.str) -> Iterator["Table"]:
         """The elements of an array of tables (``[[key]]``), each labelled ``label #n``."""
         value = self._typed(key, list, False, "an array of tables")
         for i, item in enumerate(value or []):
@@ -313,8 +314,8 @@ class Table:
                 self.sink.add(self.index.line_of(self.path + (key, i)),
                               f"{label} #{i + 1} must be a table, not {_kind(item)}")
                 continue
-            name = item.get("id") if isinstance(item.get("id"), str) else f"#{i + 1}"
+            name = item.get("id") if isinstance(item.get("id"), builtins.str) else f"#{i + 1}"
             yield Table(self.sink, self.index, self.path + (key, i), item, f"{label} '{name}'")
 
-    def sub(self, key: str | int, value: dict[str, Any], label: str) -> "Table":
+    def sub(self, key: builtins.str | builtins.int, value: dict[builtins.str, Any], label: builtins.str) -> "Table":
         return Table(self.sink, self.index, self.path + (key,), value, label)

@@ -168,3 +168,12 @@ def test_problem_format():
     from table.games import Problem
     assert str(Problem("g/game.toml", 12, "bad")) == "g/game.toml:12: bad"
     assert str(Problem("g/cards.csv", 0, "missing cards.csv")) == "g/cards.csv: missing cards.csv"
+
+
+def test_env_var_assets_folder_wins(copy_module, monkeypatch):
+    from table.games import find_module
+    root = copy_module("gauntlet")
+    edit(root / "game.toml", 'name = "Gauntlet"', 'name = "Gauntlet (local copy)"')
+    monkeypatch.setenv("SANDTABLE_ASSETS", str(root.parent))
+    assert find_module("gauntlet").name == "Gauntlet (local copy)"
+    assert find_module("dead-to-rites").path.parent.name == "assets"
