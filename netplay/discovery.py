@@ -32,7 +32,8 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
-from zeroconf import InterfaceChoice, InterfacesType, IPVersion, ServiceStateChange, get_all_addresses
+from zeroconf import InterfaceChoice, IPVersion, ServiceStateChange
+from zeroconf import InterfacesType, get_all_addresses  # type: ignore[attr-defined]
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 from .handshake import PROTOCOL_VERSION

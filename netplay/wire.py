@@ -60,7 +60,8 @@ def _no_ext(code: int, data: bytes) -> Any:
 def pack(msg: Any) -> bytes:
     """Encode a message (or any msgpack-able value) without ext types; bytes stay binary."""
     try:
-        return msgpack.packb(msg, use_bin_type=True, strict_types=False)
+        data: bytes = msgpack.packb(msg, use_bin_type=True, strict_types=False)
+        return data
     except (TypeError, ValueError, OverflowError) as exc:
         raise ProtocolError(f"cannot encode message: {exc}") from exc
 
