@@ -45,7 +45,7 @@ class CausalStore:
         """
         known = self.get(op.author, op.seq)
         if known is not None:
-            if known.to_wire() != op.to_wire() and known.sig != op.sig:
+            if known.signing_bytes() != op.signing_bytes():
                 raise CausalityError(f"peer {op.author} sent two different ops as #{op.seq}")
             return []
         waiting = self.pending.setdefault(op.author, {})

@@ -100,10 +100,14 @@ class State:
         if obj.container is None:
             return
         parent = self.objs[obj.container]
-        index = parent.children.index(obj.id)
+        try:
+            index = parent.children.index(obj.id)
+        except ValueError:
+            return  # already out of the list (a deleted object being restored)
         del parent.children[index]
         self.journal.entries.append(("rm", parent, index, obj.id))
         self.journal.touched.add(parent.id)
+        self._write(obj.id, "loc")
 
     def insert_child(self, parent: Obj, obj: Obj, index: int) -> None:
         parent.children.insert(index, obj.id)

@@ -1,0 +1,65 @@
+"""The `sandtable` command.
+
+Each area registers its own subcommands from a module in `table/commands/`, so this file only
+assembles them. With no subcommand, the table window opens on its start screen.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import sys
+
+from table import __version__
+
+# Modules that add subcommands; each defines register(subparsers).
+COMMAND_MODULES = [
+    "table.commands.log",
+    "table.commands.games",
+    "table.commands.window",
+    "table.commands.net",
+    "table.commands.assist",
+    "table.commands.report",
+    "table.commands.bench",
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="sandtable",
+        description="A virtual table for playtesting card games on a LAN. "
+                    "Run with no command to open the table window.")
+    parser.add_argument("--version", action="version", version=f"sandtable {__version__}")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as err:
+            if err.name == name:  # that area has no commands yet
+                continue
+            raise
+        module.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
+                        format="%(levelname)s %(name)s: %(message)s")
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        from table.app import run_app  # the window is the default command
+
+        return run_app([])
+    try:
+        return int(handler(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,177 @@
+"""`sandtable log ...`: build, read, export, hash and merge table logs."""
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from table.core.errors import LogError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("log", help="build, read, export, hash and merge table logs",
+                            description="Work with .sandlog files (one per peer per session).")
+    logs = parser.add_subparsers(dest="log_command", metavar="ACTION", required=True)
+
+    p = logs.add_parser("import", help="build a log from JSON Lines ops",
+                        description="Build a log from JSON Lines ops in the documented hand-"
+                                    "writable form (docs/ops.md). The first line may describe the "
+                                    'table: {"table": {"game": "gauntlet", "seats": 2, "seed": 1}}.')
+    p.add_argument("ops", help="the JSON Lines file")
+    p.add_argument("--out", required=True, help="the .sandlog file to write")
+    p.set_defaults(handler=cmd_import)
+
+    p = logs.add_parser("show", help="print a log, one line per op, from a seat's view")
+    p.add_argument("file")
+    who = p.add_mutually_exclusive_group()
+    who.add_argument("--seat", type=int, help="show what this seat may know (default: the "
+                                              "log's own peer's first seat)")
+    who.add_argument("--all", action="store_true", help="show everything the log knows")
+    p.set_defaults(handler=cmd_show)
+
+    p = logs.add_parser("export", help="export the ops as JSON Lines or CSV")
+    p.add_argument("file")
+    p.add_argument("--format", choices=("jsonl", "csv"), default="jsonl")
+    p.add_argument("--seat", type=int, help="render card names as this seat may know them")
+    p.add_argument("--out", help="write here instead of standard output")
+    p.set_defaults(handler=cmd_export)
+
+    p = logs.add_parser("hash", help="replay a log and print its public state hash")
+    p.add_argument("file")
+    p.set_defaults(handler=cmd_hash)
+
+    p = logs.add_parser("merge", help="merge several peers' logs of one table, with all secrets")
+    p.add_argument("files", nargs="+")
+    p.add_argument("--out", required=True)
+    p.set_defaults(handler=cmd_merge)
+
+
+def _fail(message: str) -> int:
+    print(f"sandtable: {message}", file=sys.stderr)
+    return 1
+
+
+def _open(path: str) -> Any:
+    from table.core.replica import Replica
+
+    replica = Replica.from_log(path)
+    for problem in replica.reports:
+        print(f"warning: {problem}", file=sys.stderr)
+    return replica
+
+
+def _namer(game: str) -> Any:
+    """Card id -> name from the log's game module, when that module is installed."""
+    try:
+        from table.games import find_module
+
+        module = find_module(game)
+    except Exception:  # noqa: BLE001 - an unknown module just means ids are shown
+        return None
+    cards = getattr(module, "cards", {})
+    return lambda card_id: getattr(cards.get(card_id), "name", card_id) if card_id in cards \
+        else card_id
+
+
+def _seat_for(replica: Any, seat: int | None, all_seats: bool) -> int:
+    from table.core.views import ALL
+
+    if all_seats or replica.peer_id == "merged":
+        return ALL
+    if seat is not None:
+        return seat
+    mine = sorted(replica.my_seats)
+    if len(mine) > 1:
+        return ALL  # a hot-seat log: its one player knew every seat
+    return mine[0] if mine else 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from table.games.scenario import ScenarioError, build_log
+
+    try:
+        count = build_log(Path(args.ops), Path(args.out))
+    except ScenarioError as err:
+        return _fail(str(err))
+    print(f"wrote {args.out}: {count} ops")
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from table.core.render import Renderer
+
+    try:
+        replica = _open(args.file)
+    except LogError as err:
+        return _fail(str(err))
+    seat = _seat_for(replica, args.seat, args.all)
+    renderer = Renderer(replica.state, replica.knowledge, seat, _namer(replica.game))
+    for number, record in enumerate(replica.records(), start=1):
+        print(f"{number:5d}  {renderer.line(record)}")
+    return 0
+
+
+def export_rows(replica: Any, seat: int, namer: Any) -> list[dict[str, Any]]:
+    from table.core.render import Renderer
+
+    renderer = Renderer(replica.state, replica.knowledge, seat, namer)
+    rows, turn, active, phase = [], 0, None, None
+    for number, record in enumerate(replica.records(), start=1):
+        op = record.op
+        if op.kind == "mark" and record.void is None:
+            if op.args["what"] == "turn":
+                turn, active, phase = turn + 1, op.args.get("seat"), None
+            elif op.args["what"] in ("phase", "step"):
+                phase = op.args.get("value")
+        rows.append({"n": number, "time": op.time, "lamport": op.lamport, "author": op.author,
+                     "seq": op.seq, "seat": op.seat, "turn": turn, "active_seat": active,
+                     "phase": phase, "kind": op.kind, "text": renderer.line(record),
+                     "void": record.void, "args": op.args})
+    return rows
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    try:
+        replica = _open(args.file)
+    except LogError as err:
+        return _fail(str(err))
+    rows = export_rows(replica, _seat_for(replica, args.seat, False), _namer(replica.game))
+    out = open(args.out, "w", newline="", encoding="utf-8") if args.out else sys.stdout
+    try:
+        if args.format == "jsonl":
+            for row in rows:
+                out.write(json.dumps(row, ensure_ascii=False, default=str) + "\n")
+        else:
+            writer = csv.DictWriter(out, fieldnames=list(rows[0]) if rows else ["n"])
+            writer.writeheader()
+            for row in rows:
+                writer.writerow({**row, "args": json.dumps(row["args"], default=str)})
+    finally:
+        if args.out:
+            out.close()
+    return 0
+
+
+def cmd_hash(args: argparse.Namespace) -> int:
+    try:
+        replica = _open(args.file)
+    except LogError as err:
+        return _fail(str(err))
+    print(replica.public_state_hash())
+    return 0
+
+
+def cmd_merge(args: argparse.Namespace) -> int:
+    from table.core.merge import MergeError, merge_logs
+
+    try:
+        summary = merge_logs([Path(f) for f in args.files], Path(args.out))
+    except (MergeError, LogError) as err:
+        return _fail(str(err))
+    print(summary)
+    return 0
+
+

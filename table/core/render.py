@@ -1,0 +1,204 @@
+"""One readable line per op, as a given seat may know it.
+
+Used by `sandtable log show`, the log panel and exports. Card names appear only where `views`
+says the seat may know the card; everything else is "a card". The record's journal tells where
+things came from and what a counter was before.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .knowledge import Knowledge
+from .objects import HIDDEN, OWNER
+from .state import State
+from .timeline import Record
+from .views import ALL
+
+Namer = Callable[[str], str]
+
+
+class Renderer:
+    def __init__(self, state: State, knowledge: Knowledge | None, seat: int,
+                 card_name: Namer | None = None) -> None:
+        self.state, self.knowledge, self.seat = state, knowledge, seat
+        self.card_name = card_name or (lambda card: card)
+
+    # --- names ---------------------------------------------------------------------------
+    def who(self, record: Record) -> str:
+        op = record.op
+        if op.seat is not None:
+            seat = self.state.seats.get(op.seat)
+            return seat.name if seat is not None and seat.name else f"Seat {op.seat}"
+        peer = self.state.peers.get(op.author, {})
+        return str(peer.get("name") or f"peer {op.author[:6]}")
+
+    def place(self, obj_id: str | None) -> str:
+        if obj_id is None:
+            return "nowhere"
+        obj = self.state.objs.get(obj_id)
+        if obj is None:
+            return obj_id
+        return str(obj.props.get("name") or obj_id)
+
+    def _card_identity(self, handle: str) -> str | None:
+        obj = self.state.objs.get(handle)
+        if obj is None:
+            return None
+        if obj.card is not None:
+            return obj.card
+        if self.knowledge is None:
+            return None
+        if self.seat == ALL:
+            return self.knowledge.card_of(handle)
+        parent = self.state.objs.get(obj.container or "")
+        hidden_pile = parent is not None and parent.visibility == HIDDEN and obj.alive
+        if obj.owner == self.seat and not hidden_pile:
+            return self.knowledge.card_of(handle)
+        if self.seat in self.knowledge.shown.get(handle, ()):
+            return self.knowledge.card_of(handle)
+        return None
+
+    def thing(self, obj_id: str, revealed: str | None = None) -> str:
+        obj = self.state.objs.get(obj_id)
+        if obj is None:
+            return obj_id
+        if obj.kind != "card":
+            return str(obj.props.get("name") or obj_id)
+        card = revealed or self._card_identity(obj_id)
+        return self.card_name(card) if card else "a card"
+
+    # --- lines ---------------------------------------------------------------------------
+    def line(self, record: Record) -> str:
+        text = self._describe(record)
+        if record.void:
+            text += f"  [void: {record.void}]"
+        return text
+
+    def _old(self, record: Record, tag: str, obj_id: str, name: str) -> Any:
+        for entry in record.journal.entries:
+            if entry[0] == tag and entry[1].id == obj_id and entry[2] == name:
+                return entry[3]
+        return None
+
+    def _describe(self, record: Record) -> str:
+        op, a, who = record.op, record.op.args, self.who(record)
+        kind = op.kind
+        if kind == "hello":
+            return f"{a.get('name') or 'a peer'} joined the table"
+        if kind == "seat":
+            if a.get("release"):
+                return f"{who} left seat {a['seat']}"
+            return f"{a.get('name') or who} took seat {a['seat']}"
+        if kind == "create":
+            where = self.place(a.get("to"))
+            return f"{who} put {self.thing(a['id'], a.get('card'))} on {where}"
+        if kind == "delete":
+            return f"{who} removed {self.thing(a['id'])}"
+        if kind == "move":
+            source = self._old(record, "f", a["id"], "container")
+            text = f"{who} moved {self.thing(a['id'], a.get('card'))}"
+            if source is not None and source != a["to"]:
+                text += f" from {self.place(source)}"
+            text += f" to {self.place(a['to'])}"
+            if a.get("face_up") is True:
+                text += " face up"
+            elif a.get("face_up") is False:
+                text += " face down"
+            return text
+        if kind == "set":
+            field, value = a["field"], a["value"]
+            if field == "face_up":
+                return f"{who} turned {self.thing(a['id'], a.get('card'))} face {'up' if value else 'down'}"
+            if field == "rotation":
+                return f"{who} rotated {self.thing(a['id'])} to {value}°"
+            return f"{who} set {field} of {self.thing(a['id'])} to {value!r}"
+        if kind == "counter":
+            key = a.get("key") or "value"
+            old = self._old(record, "c", a["id"], key)
+            before = old if isinstance(old, int) else 0
+            label = self.place(a["id"]) + ("" if key == "value" else f" {key}")
+            if a.get("add") is not None:
+                after = "" if record.void else f" ({before} → {before + a['add']})"
+                return f"{who} changed {label} by {a['add']:+d}{after}"
+            return f"{who} set {label} to {a['value']}" + ("" if record.void else f" (was {before})")
+        if kind == "consume":
+            return self._consume(record, who)
+        if kind == "reveal":
+            return f"{who} revealed {self.card_name(a['card'])}"
+        if kind == "show":
+            target = self.state.seats.get(a["to"])
+            seat_name = target.name if target and target.name else f"Seat {a['to']}"
+            shown = None
+            if self.knowledge is not None and (self.seat in (ALL, a["to"], op.seat)):
+                shown = self.knowledge.card_of(a["id"])
+            what = self.card_name(shown) if shown else "a card"
+            if op.seat == a["to"]:
+                return f"{who} looked at {what} in {self.place(self._container(a['id']))}"
+            return f"{who} showed {what} to {seat_name}"
+        if kind == "roll":
+            values = ", ".join(str(v) for v in a["values"])
+            why = f" for {a['why']}" if a.get("why") else ""
+            return f"{who} rolled {len(a['values'])}d{a['sides']}{why}: {values}"
+        if kind == "mark":
+            return self._mark(record, who)
+        if kind == "note":
+            return f"{who} noted: {a['text']}"
+        if kind == "chat":
+            return f"{who}: {a['text']}"
+        if kind == "ack":
+            return f"{who} acknowledged flag {a['flag']} ({a['reason']})"
+        if kind == "undo":
+            return f"{who} undid their op #{a['target'][1]}"
+        return f"{who}: {kind} {a}"
+
+    def _container(self, obj_id: str) -> str | None:
+        obj = self.state.objs.get(obj_id)
+        return obj.container if obj is not None else None
+
+    def _mark(self, record: Record, who: str) -> str:
+        a = record.op.args
+        what = a["what"]
+        if what == "turn":
+            seat = self.state.seats.get(a.get("seat") or 0)
+            name = seat.name if seat and seat.name else f"Seat {a.get('seat')}"
+            return f"— {name}'s turn begins —"
+        if what in ("phase", "step"):
+            return f"{who} moved to the {a.get('value')} {what}"
+        if what == "winner":
+            return f"{who} declared the winner: {a.get('value') or a.get('seat')}"
+        fields = a.get("fields") or {}
+        detail = ", ".join(f"{k}={v}" for k, v in fields.items())
+        label = a.get("value") or what
+        return f"{who} declared {label}" + (f" ({detail})" if detail else "")
+
+    def _consume(self, record: Record, who: str) -> str:
+        a = record.op.args
+        why = a.get("why") or "move"
+        dest = self.state.objs.get(a["to"])
+        n_out = len(a["out"])
+        if why == "create":
+            return f"{who} put {n_out} card(s) face down into {self.place(a['to'])}"
+        if why == "shuffle":
+            return f"{who} shuffled {self.place(a['to'])}"
+        expect = a.get("expect") or [None] * len(a["in"])
+        incoming = [cid for cid, where in zip(a["in"], expect) if where != a["to"]]
+        sources = {where for cid, where in zip(a["in"], expect) if where != a["to"]}
+        src = ", ".join(sorted(self.place(s) for s in sources if s)) or "the table"
+        may_see = dest is not None and (self.seat == ALL or (
+            dest.owner == self.seat and dest.visibility == OWNER))
+        names = [self._incoming_name(cid, may_see) for cid in incoming]
+        if any(n is None for n in names) or not names:
+            what = f"{len(incoming)} card(s)" if len(incoming) != 1 else "a card"
+        else:
+            what = ", ".join(self.card_name(n) for n in names if n)
+        verb = "drew" if why == "draw" else "put"
+        return f"{who} {verb} {what} from {src} into {self.place(a['to'])}"
+
+    def _incoming_name(self, handle: str, may_see: bool) -> str | None:
+        obj = self.state.objs.get(handle)
+        if obj is not None and obj.card is not None:
+            return obj.card
+        if may_see and self.knowledge is not None:
+            return self.knowledge.card_of(handle)
+        return None
