@@ -62,8 +62,8 @@ class DropHandler:
         self._highlight(None)
         if not was_drag:
             return
+        target = self.target_at(event.scenePos())  # while the carried items are still skipped
         dragged, self.dragged = self.dragged, []
-        target = self.target_at(event.scenePos())
         shift = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
         self.drop(dragged, target, face_down=shift)
 
@@ -111,7 +111,9 @@ class DropHandler:
                 continue
             kwargs: dict[str, Any] = {}
             if role in ("zone", "table", "board") and rect is not None:
-                kwargs["pos"] = placement.free_pos(rect, item.pos())
+                if rect.contains(item.pos()) or role == "table":
+                    kwargs["pos"] = placement.free_pos(rect, item.pos())
+                # else: sent here without being carried over it: take the next free place
             elif role == "grid" and target is not None:
                 cell = target.cell_at(item.pos())
                 if cell is None:

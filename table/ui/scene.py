@@ -421,6 +421,18 @@ class TableScene(QGraphicsScene):
     def selected_ids(self) -> list[str]:
         return [i.obj_id for i in self.selectedItems() if isinstance(i, (CardItem, TokenItem))]
 
+    def card_double_clicked(self, item: CardItem) -> None:
+        """Draw from a pile, play from the hand to one's play area, else flip."""
+        where = self.where.get(item.obj_id, ROOT)
+        if item.container_role == "pile":
+            self.draw_from(where, 1)
+        elif item.container_role == "hand":
+            play = self.own_zone("zone")
+            if play is not None and lay.seat_of(self.state.objs[where]) == self.ctl.seat:
+                self.drops.drop([item], self.zones[play])
+        else:
+            self.flip_items([item])
+
     def flip_items(self, items: list[CardItem]) -> None:
         for item in items:
             self.ctl.act(actions.flip, item.obj_id)

@@ -107,4 +107,4 @@ class CardItem(QGraphicsItem):
         self._scene().drag_finished(self, event)
 
     def mouseDoubleClickEvent(self, event: QGraphicsSceneMouseEvent) -> None:
-        self._scene().flip_items([self])
+        self._scene().card_double_clicked(self)

@@ -22,7 +22,7 @@ class TokenItem(QGraphicsItem):
         super().__init__()
         self.obj_id = obj_id
         self.colour = QColor("#9e9e9e")
-        self.shape = "disc"
+        self.form = "disc"
         self.label = ""
         self.name = ""
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, True)
@@ -31,7 +31,7 @@ class TokenItem(QGraphicsItem):
         self.setToolTip("")
 
     def set_look(self, colour: QColor, shape: str, label: str, name: str) -> None:
-        self.colour, self.shape, self.label, self.name = colour, shape, label, name
+        self.colour, self.form, self.label, self.name = colour, shape, label, name
         self.setToolTip(name)
         self.update()
 
@@ -60,13 +60,13 @@ class TokenItem(QGraphicsItem):
             p.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
 
     def _shape(self, p: QPainter, rect: QRectF) -> None:
-        if self.shape in ("square", "cube"):
+        if self.form in ("square", "cube"):
             p.drawRoundedRect(rect.adjusted(4, 4, -4, -4), 5, 5)
-        elif self.shape in ("triangle", "hazard"):
+        elif self.form in ("triangle", "hazard"):
             poly = QPolygonF([QPointF(rect.center().x(), rect.top()), rect.bottomRight(),
                               rect.bottomLeft()])
             p.drawPolygon(poly)
-        elif self.shape in ("hex", "turret"):
+        elif self.form in ("hex", "turret"):
             path = QPainterPath()
             c, r = rect.center(), rect.width() / 2
             pts = [QPointF(c.x() + r * dx, c.y() + r * dy) for dx, dy in

@@ -1,0 +1,89 @@
+"""Which games the start screen offers, and starting or reopening one as a replica.
+
+Game modules come from `table.games` (Qt-free); the built-in sample game is always there, so the
+window works even with no module installed.
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from table.core.replica import Replica
+
+from .catalog import Catalog
+from .sample import SAMPLE_ID, sample_catalog, sample_table
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(slots=True)
+class GameChoice:
+    id: str
+    name: str
+    min_seats: int
+    max_seats: int
+    decks: list[str] = field(default_factory=list)   # starter deck names
+    default_decks: list[str] = field(default_factory=list)  # per seat, in seat order
+    module: Any = None
+
+
+def available_games() -> list[GameChoice]:
+    out: list[GameChoice] = []
+    for module in _modules():
+        decks = sorted(getattr(module, "starter_decks", {}) or {})
+        out.append(GameChoice(module.id, module.name, module.players.min, module.players.max,
+                              decks, _default_decks(decks, module.players.max), module))
+    out.append(GameChoice(SAMPLE_ID, "Sample game (built in)", 1, 4))
+    return out
+
+
+def _default_decks(decks: list[str], seats: int) -> list[str]:
+    return [decks[i % len(decks)] for i in range(seats)] if decks else []
+
+
+def _modules() -> list[Any]:
+    try:
+        from table import games
+        found = getattr(games, "builtin_modules", None)
+        return list(found()) if found is not None else []
+    except Exception as err:  # a broken module must not keep the window from opening
+        log.warning("cannot load game modules: %s", err)
+        return []
+
+
+def find_module(game_id: str) -> Any:
+    try:
+        from table import games
+        finder = getattr(games, "find_module", None)
+        return finder(game_id) if finder is not None else None
+    except Exception as err:
+        log.warning("cannot load game %s: %s", game_id, err)
+        return None
+
+
+def catalog_for(game_id: str) -> Catalog:
+    if game_id == SAMPLE_ID or not game_id:
+        return sample_catalog()
+    module = find_module(game_id)
+    return Catalog.from_module(module) if module is not None else Catalog(game_id, game_id)
+
+
+def start_game(choice: GameChoice, seats: int, decks: list[str] | None = None, *,
+               log_path: str | Path | None = None, rng: Any = None) -> tuple[Replica, Catalog]:
+    """A hot-seat table after setup, logging to `log_path`."""
+    if choice.module is None:
+        return sample_table(seats, log_path=log_path), sample_catalog()
+    from table.games.setup import new_table  # written alongside the modules
+
+    deck_map = None
+    if decks:
+        deck_map = {s + 1: choice.module.deck(name) for s, name in enumerate(decks[:seats])}
+    replica = new_table(choice.module, seats, deck_map, log_path=log_path, rng=rng)
+    return replica, Catalog.from_module(choice.module)
+
+
+def open_log(path: str | Path, *, reopen: bool) -> tuple[Replica, Catalog]:
+    replica = Replica.from_log(path, reopen=reopen)
+    return replica, catalog_for(replica.game)

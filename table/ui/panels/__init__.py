@@ -1,0 +1,1 @@
+"""Side panels (dock widgets) of the table window."""

@@ -1,0 +1,60 @@
+"""The log as this seat may read it: one line per op, filterable."""
+from __future__ import annotations
+
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QLineEdit, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
+
+from table.core.timeline import Change
+
+from ..controller import TableController
+from ..logtext import LogRenderer
+
+
+class LogPanel(QWidget):
+    def __init__(self, ctl: TableController) -> None:
+        super().__init__()
+        self.ctl = ctl
+        r = ctl.replica
+        self.renderer = LogRenderer(r.state, r.knowledge, ctl.catalog, ctl.seat_name)
+        self.filter = QLineEdit()
+        self.filter.setPlaceholderText("Filter the log (card, player, action)…")
+        self.filter.setClearButtonEnabled(True)
+        self.filter.textChanged.connect(self._apply_filter)
+        self.list = QListWidget()
+        self.list.setUniformItemSizes(True)
+        self.list.setWordWrap(False)
+        box = QVBoxLayout(self)
+        box.setContentsMargins(4, 4, 4, 4)
+        box.addWidget(self.filter)
+        box.addWidget(self.list)
+        self.rebuild()
+
+    def rebuild(self) -> None:
+        self.list.clear()
+        self._append(0)
+
+    def on_change(self, change: Change) -> None:
+        # records from change.first on were (re)applied: redraw that tail only
+        while self.list.count() > change.first:
+            self.list.takeItem(self.list.count() - 1)
+        self._append(self.list.count())
+
+    def _append(self, start: int) -> None:
+        records = self.ctl.replica.records()
+        needle = self.filter.text().strip().lower()
+        for i in range(start, len(records)):
+            rec = records[i]
+            item = QListWidgetItem(f"{i + 1:>4}  {self.renderer.line(rec, self.ctl.seat)}")
+            if rec.void:
+                item.setForeground(QColor("#999999"))
+            elif rec.op.kind == "mark":
+                item.setForeground(QColor("#ffd54a"))
+            self.list.addItem(item)
+            item.setHidden(bool(needle) and needle not in item.text().lower())
+        self.list.scrollToBottom()
+
+    def _apply_filter(self, text: str) -> None:
+        needle = text.strip().lower()
+        for i in range(self.list.count()):
+            item = self.list.item(i)
+            item.setHidden(bool(needle) and needle not in item.text().lower())

@@ -1,0 +1,90 @@
+"""Whose turn, which phase; any seat can advance them (each click is a `mark` op)."""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from table.core import actions
+
+from .. import theme
+from ..controller import TableController
+
+DEFAULT_PHASES = ["Start", "Main", "Combat", "End"]
+
+
+def phases_for(ctl: TableController) -> list[str]:
+    module = ctl.catalog.module
+    rules = getattr(module, "rules", None) or {}
+    found = rules.get("phases") if isinstance(rules, dict) else None
+    if isinstance(found, (list, tuple)) and found:
+        return [str(p) for p in found]
+    if ctl.catalog.game_id == "sample":
+        return ["Dawn", "Main", "Combat", "Rite", "Dusk"]
+    return DEFAULT_PHASES
+
+
+class TurnPanel(QWidget):
+    def __init__(self, ctl: TableController) -> None:
+        super().__init__()
+        self.ctl = ctl
+        self.phases = phases_for(ctl)
+        self.label = QLabel()
+        self.label.setTextFormat(Qt.TextFormat.RichText)
+        self.label.setWordWrap(True)
+        self.phase = QComboBox()
+        self.phase.addItems(self.phases)
+        self.phase.setToolTip("Set the phase (logged)")
+        self.phase.activated.connect(self._set_phase)
+        self.next_phase = QPushButton("Next phase ▸")
+        self.next_phase.setToolTip("Advance to the next phase (N)")
+        self.next_phase.clicked.connect(self.advance_phase)
+        self.end_turn = QPushButton("End turn  »")
+        self.end_turn.setToolTip("Pass the turn to the next seat (Ctrl+Enter)")
+        self.end_turn.clicked.connect(self.pass_turn)
+        row = QHBoxLayout()
+        row.addWidget(self.phase, 1)
+        row.addWidget(self.next_phase)
+        box = QVBoxLayout(self)
+        box.setContentsMargins(6, 6, 6, 6)
+        box.addWidget(self.label)
+        box.addLayout(row)
+        box.addWidget(self.end_turn)
+        box.addStretch(1)
+        self.refresh()
+
+    def refresh(self) -> None:
+        state = self.ctl.replica.state
+        seat = state.turn.get("seat")
+        number = state.turn.get("number", 0)
+        if seat is None:
+            text = "<b>No turn yet</b> — press <i>End turn</i> to start with the first seat"
+        else:
+            colour = theme.seat_colour(seat, self.ctl.seat_colour(seat)).name()
+            text = (f"<span style='font-size:15px'>Turn {number}: "
+                    f"<b style='color:{colour}'>{self.ctl.seat_name(seat)}</b></span>")
+        phase = state.phase
+        text += f"<br>Phase: <b>{phase}</b>" if phase else "<br>Phase: —"
+        self.label.setText(text)
+        if phase in self.phases:
+            self.phase.setCurrentIndex(self.phases.index(phase))
+
+    def _set_phase(self, index: int) -> None:
+        self.ctl.act(actions.mark, "phase", value=self.phases[index])
+
+    def advance_phase(self) -> None:
+        phase = self.ctl.replica.state.phase
+        if phase in self.phases and self.phases.index(phase) + 1 < len(self.phases):
+            nxt = self.phases[self.phases.index(phase) + 1]
+        elif phase == self.phases[-1]:
+            self.pass_turn()
+            return
+        else:
+            nxt = self.phases[0]
+        self.ctl.act(actions.mark, "phase", value=nxt)
+
+    def pass_turn(self) -> None:
+        seats = self.ctl.seats
+        cur = self.ctl.replica.state.turn.get("seat")
+        nxt = seats[(seats.index(cur) + 1) % len(seats)] if cur in seats else seats[0]
+        if self.ctl.act(actions.mark, "turn", for_seat=nxt) is not None:
+            self.ctl.act(actions.mark, "phase", value=self.phases[0])

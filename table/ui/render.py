@@ -1,0 +1,40 @@
+"""Render a table window after setup to a PNG, offscreen (the `screenshot` command, docs)."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def render_table(game_id: str, seats: int | None, seat: int | None, size: tuple[int, int],
+                 out: str | Path) -> Path:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtWidgets import QApplication
+
+    from .games import available_games, start_game
+    from .main_window import TableWindow
+    from .style import apply_style
+
+    app = QApplication.instance() or QApplication(["sandtable"])
+    apply_style(app)  # type: ignore[arg-type]
+    choices = {g.id: g for g in available_games()}
+    if game_id not in choices:
+        raise SystemExit(f"unknown game {game_id!r}; known: {', '.join(sorted(choices))}")
+    choice = choices[game_id]
+    n = seats or choice.max_seats
+    replica, catalog = start_game(choice, n, choice.default_decks[:n] or None)
+    window = TableWindow(replica, catalog)
+    if seat is not None:
+        window.ctl.set_seat(seat)
+    window.resize(*size)
+    window.show()
+    for _ in range(3):
+        app.processEvents()
+    window.view.fit_table()
+    app.processEvents()
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if not window.grab().save(str(out)):
+        raise SystemExit(f"cannot write {out}")
+    window.shutdown()
+    window.deleteLater()
+    return out

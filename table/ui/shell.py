@@ -1,0 +1,95 @@
+"""The program's windows: the start screen, and the table windows it opens.
+
+Every game is saved as it is played (its log is the save); the settings remember the log of the
+game in progress so the start screen can offer to resume it.
+"""
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+from table.core.errors import CoreError
+
+from .games import GameChoice, open_log, start_game
+from .main_window import TableWindow
+from .settings import Settings, new_log_path
+from .start_screen import StartScreen
+
+log = logging.getLogger(__name__)
+
+
+class Shell:
+    def __init__(self, settings: Settings | None = None) -> None:
+        self.settings = settings or Settings.load()
+        self.start = StartScreen(self.settings)
+        self.start.playRequested.connect(self.play)
+        self.start.resumeRequested.connect(self.resume)
+        self.start.openLogRequested.connect(self.open_read_only)
+        self.tables: list[TableWindow] = []
+
+    def show_start(self) -> None:
+        self.start.refresh_resume()
+        self.start.show()
+        self.start.raise_()
+
+    def offer_resume(self) -> bool:
+        """On launch: if a game was left open, ask whether to pick it up again."""
+        path = self.settings.resumable()
+        if path is None:
+            return False
+        answer = QMessageBox.question(
+            self.start, "Resume your game?",
+            f"A game was in progress when Sandtable closed:\n{path.name}\n\nResume it?")
+        if answer == QMessageBox.StandardButton.Yes:
+            return self.resume(str(path))
+        return False
+
+    def play(self, choice: GameChoice, seats: int, decks: list[str]) -> TableWindow | None:
+        path = new_log_path(choice.id)
+        try:
+            replica, catalog = start_game(choice, seats, decks, log_path=path)
+        except (CoreError, ValueError, KeyError, ImportError, OSError) as err:
+            self._error("Cannot start the game", err)
+            return None
+        self.settings.last_game, self.settings.last_seats = choice.id, seats
+        self.settings.last_log, self.settings.last_log_finished = str(path), False
+        self.settings.save()
+        return self._open(TableWindow(replica, catalog, settings=self.settings))
+
+    def resume(self, path: str) -> bool:
+        try:
+            replica, catalog = open_log(path, reopen=True)
+        except (CoreError, OSError) as err:
+            self._error("Cannot resume the game", err)
+            return False
+        self._open(TableWindow(replica, catalog, settings=self.settings))
+        return True
+
+    def open_read_only(self, path: str) -> TableWindow | None:
+        try:
+            replica, catalog = open_log(path, reopen=False)
+        except (CoreError, OSError) as err:
+            self._error("Cannot open the log", err)
+            return None
+        return self._open(TableWindow(replica, catalog, read_only=True,
+                                      title=f"{Path(path).name} — read-only — Sandtable"))
+
+    def _open(self, window: TableWindow) -> TableWindow:
+        self.tables.append(window)
+        window.closed.connect(lambda w=window: self._closed(w))
+        window.show()
+        self.start.hide()
+        return window
+
+    def _closed(self, window: TableWindow) -> None:
+        if window in self.tables:
+            self.tables.remove(window)
+        if not self.tables:
+            self.show_start()
+
+    def _error(self, title: str, err: Exception) -> None:
+        log.warning("%s: %s", title, err)
+        parent: QWidget = self.start
+        QMessageBox.warning(parent, title, str(err))

@@ -1,0 +1,173 @@
+"""The start screen: play hot-seat, resume, open a log; LAN play says plainly it comes later."""
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QComboBox, QFileDialog, QFormLayout, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit,
+    QPushButton, QSpinBox, QVBoxLayout, QWidget,
+)
+
+from .games import GameChoice, available_games
+from .settings import Settings, games_dir
+
+LAN_LATER = "LAN play is not built yet: it arrives in a later version of Sandtable."
+
+
+class StartScreen(QWidget):
+    playRequested = Signal(object, int, list)  # GameChoice, seats, deck names
+    resumeRequested = Signal(str)
+    openLogRequested = Signal(str)
+
+    def __init__(self, settings: Settings) -> None:
+        super().__init__()
+        self.settings = settings
+        self.setWindowTitle("Sandtable")
+        self.setObjectName("start")
+        self.games = available_games()
+        title = QLabel("Sandtable")
+        title.setObjectName("title")
+        tagline = QLabel("A virtual table for playtesting card games — every action logged.")
+        tagline.setObjectName("tagline")
+
+        # --- hot-seat ---
+        self.game = QComboBox()
+        for g in self.games:
+            self.game.addItem(g.name, g.id)
+        last = self.game.findData(settings.last_game)
+        self.game.setCurrentIndex(last if last >= 0 else 0)
+        self.seats = QSpinBox()
+        self.decks_box = QGridLayout()
+        self.deck_pickers: list[QComboBox] = []
+        self.play = QPushButton("Play hot-seat")
+        self.play.setObjectName("primary")
+        self.play.setDefault(True)
+        self.play.setToolTip("One person plays every seat on this computer")
+        self.play.clicked.connect(self._play)
+        form = QFormLayout()
+        form.addRow("Game", self.game)
+        form.addRow("Seats", self.seats)
+        form.addRow("Decks", self.decks_box)
+        hot = QGroupBox("Play on this computer")
+        hot_box = QVBoxLayout(hot)
+        hot_box.addLayout(form)
+        hot_box.addWidget(self.play)
+        self.game.currentIndexChanged.connect(self._game_changed)
+        self.seats.valueChanged.connect(self._seats_changed)
+
+        # --- LAN ---
+        lan = QGroupBox("Play over the LAN")
+        lan_box = QHBoxLayout(lan)
+        self.host = QPushButton("Host a LAN table")
+        self.join = QPushButton("Join a LAN table")
+        for b in (self.host, self.join):
+            b.setEnabled(False)
+            b.setToolTip(LAN_LATER)
+            lan_box.addWidget(b)
+        lan_note = QLabel("Coming later")
+        lan_note.setToolTip(LAN_LATER)
+        lan_note.setObjectName("muted")
+        lan_box.addWidget(lan_note)
+
+        # --- resume / logs ---
+        logs = QGroupBox("Continue or review")
+        logs_box = QVBoxLayout(logs)
+        self.resume = QPushButton("Resume the last game")
+        self.resume.clicked.connect(self._resume)
+        self.resume_note = QLabel()
+        self.resume_note.setObjectName("muted")
+        self.open_log = QPushButton("Open a log (read-only)…")
+        self.open_log.setToolTip("Show the final table of a saved game; the replay view "
+                                 "with a timeline comes later")
+        self.open_log.clicked.connect(self._open_log)
+        logs_box.addWidget(self.resume)
+        logs_box.addWidget(self.resume_note)
+        logs_box.addWidget(self.open_log)
+
+        # --- you ---
+        you = QGroupBox("You")
+        you_form = QFormLayout(you)
+        self.name = QLineEdit(settings.name)
+        self.name.setPlaceholderText("Your name at the table")
+        self.name.editingFinished.connect(self._save_name)
+        you_form.addRow("Name", self.name)
+
+        column = QVBoxLayout()
+        column.addWidget(title)
+        column.addWidget(tagline)
+        column.addSpacing(12)
+        column.addWidget(hot)
+        column.addWidget(logs)
+        column.addWidget(lan)
+        column.addWidget(you)
+        column.addStretch(1)
+        outer = QHBoxLayout(self)
+        outer.addStretch(1)
+        holder = QWidget()
+        holder.setLayout(column)
+        holder.setMaximumWidth(560)
+        holder.setMinimumWidth(460)
+        outer.addWidget(holder, 2)
+        outer.addStretch(1)
+        self._game_changed()
+        self.refresh_resume()
+        self.resize(760, 720)
+
+    def choice(self) -> GameChoice:
+        return self.games[max(0, self.game.currentIndex())]
+
+    def _game_changed(self, *_: object) -> None:
+        g = self.choice()
+        self.seats.blockSignals(True)
+        self.seats.setRange(g.min_seats, g.max_seats)
+        want = self.settings.last_seats if g.id == self.settings.last_game else g.max_seats
+        self.seats.setValue(max(g.min_seats, min(g.max_seats, want or g.max_seats)))
+        self.seats.blockSignals(False)
+        self._seats_changed()
+
+    def _seats_changed(self, *_: object) -> None:
+        while self.decks_box.count():
+            item = self.decks_box.takeAt(0)
+            if item.widget() is not None:
+                item.widget().deleteLater()
+        self.deck_pickers = []
+        g = self.choice()
+        if not g.decks:
+            note = QLabel("starter decks" if g.module is not None else "the sample deck")
+            note.setObjectName("muted")
+            self.decks_box.addWidget(note, 0, 0)
+            return
+        for s in range(self.seats.value()):
+            pick = QComboBox()
+            pick.addItems(g.decks)
+            default = g.default_decks[s] if s < len(g.default_decks) else g.decks[0]
+            pick.setCurrentText(default)
+            self.decks_box.addWidget(QLabel(f"Seat {s + 1}"), s, 0)
+            self.decks_box.addWidget(pick, s, 1)
+            self.deck_pickers.append(pick)
+
+    def refresh_resume(self) -> None:
+        path = self.settings.resumable()
+        self.resume.setEnabled(path is not None)
+        self.resume_note.setText(f"Saved: {path.name}" if path else "No game in progress.")
+
+    def _play(self) -> None:
+        self._save_name()
+        g = self.choice()
+        decks = [p.currentText() for p in self.deck_pickers]
+        self.playRequested.emit(g, self.seats.value(), decks)
+
+    def _resume(self) -> None:
+        path = self.settings.resumable()
+        if path is not None:
+            self.resumeRequested.emit(str(path))
+
+    def _open_log(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open a Sandtable log", str(games_dir()),
+                                              "Sandtable logs (*.sandlog);;All files (*)")
+        if path:
+            self.openLogRequested.emit(path)
+
+    def _save_name(self) -> None:
+        self.settings.name = self.name.text().strip()
+        self.settings.save()
+

@@ -1,0 +1,48 @@
+"""One dark look for every window: Fusion with a dark palette and a little styling."""
+from __future__ import annotations
+
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import QApplication
+
+SHEET = """
+QWidget#start { background: #16241d; }
+QLabel#title { font-size: 40px; font-weight: bold; color: #f1e9d2; }
+QLabel#tagline { font-size: 14px; color: #a8b8ae; }
+QLabel#muted { color: #8c9a91; }
+QGroupBox { border: 1px solid #3c5046; border-radius: 8px; margin-top: 14px; padding: 10px;
+            font-weight: bold; color: #e6e6e6; }
+QGroupBox::title { subcontrol-origin: margin; left: 10px; padding: 0 4px; }
+QPushButton { padding: 6px 14px; border-radius: 5px; background: #2e4238; color: #eeeeee;
+              border: 1px solid #4b6357; }
+QPushButton:hover { background: #3a5447; }
+QPushButton:disabled { color: #7a857f; background: #243029; border-color: #34423a; }
+QPushButton#primary { background: #c98b2b; color: #1b1408; font-weight: bold; font-size: 15px;
+                      padding: 9px; border: none; }
+QPushButton#primary:hover { background: #ddA040; }
+QDockWidget::title { background: #22312a; padding: 4px 8px; color: #dcdcdc; }
+QTabBar::tab { padding: 6px 16px; font-weight: bold; }
+QTabBar::tab:selected { background: #2b3d34; }
+QToolBar { spacing: 4px; border-bottom: 1px solid #2c3b33; }
+"""
+
+
+def apply_style(app: QApplication) -> None:
+    app.setStyle("Fusion")
+    pal = QPalette()
+    base, text = QColor("#1d2622"), QColor("#e8e8e8")
+    pal.setColor(QPalette.ColorRole.Window, QColor("#1b2420"))
+    pal.setColor(QPalette.ColorRole.WindowText, text)
+    pal.setColor(QPalette.ColorRole.Base, base)
+    pal.setColor(QPalette.ColorRole.AlternateBase, QColor("#24302a"))
+    pal.setColor(QPalette.ColorRole.Text, text)
+    pal.setColor(QPalette.ColorRole.Button, QColor("#2b3731"))
+    pal.setColor(QPalette.ColorRole.ButtonText, text)
+    pal.setColor(QPalette.ColorRole.Highlight, QColor("#c98b2b"))
+    pal.setColor(QPalette.ColorRole.HighlightedText, QColor("#111111"))
+    pal.setColor(QPalette.ColorRole.ToolTipBase, QColor("#fffbe6"))
+    pal.setColor(QPalette.ColorRole.ToolTipText, QColor("#111111"))
+    pal.setColor(QPalette.ColorRole.PlaceholderText, QColor("#8a968f"))
+    pal.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.ButtonText, QColor("#777"))
+    pal.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.WindowText, QColor("#777"))
+    app.setPalette(pal)
+    app.setStyleSheet(SHEET)

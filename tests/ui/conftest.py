@@ -1,0 +1,30 @@
+"""UI tests run offscreen, with settings and saved games in a temporary folder."""
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+@pytest.fixture(autouse=True)
+def _sandtable_home(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("SANDTABLE_HOME", str(tmp_path / "home"))
+
+
+@pytest.fixture
+def window(qtbot) -> Iterator[object]:  # type: ignore[no-untyped-def]
+    from table.ui.main_window import TableWindow
+    from table.ui.sample import sample_catalog, sample_table
+
+    w = TableWindow(sample_table(2), sample_catalog())
+    qtbot.addWidget(w)
+    w.resize(1600, 1000)
+    w.show()
+    qtbot.waitExposed(w)
+    w.view.fit_table()
+    w.view.setFocus()
+    yield w
+    w.shutdown()
