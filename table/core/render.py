@@ -165,6 +165,11 @@ class Renderer:
             return f"— {name}'s turn begins —"
         if what in ("phase", "step"):
             return f"{who} moved to the {a.get('value')} {what}"
+        if what == "setup":
+            fields = a.get("fields") or {}
+            if a.get("value") == "prompt":
+                return f"Setup: {fields.get('text', '')}"
+            return "Setup complete" if a.get("value") == "complete" else f"Setup: {a.get('value')}"
         if what == "winner":
             return f"{who} declared the winner: {a.get('value') or a.get('seat')}"
         fields = a.get("fields") or {}
