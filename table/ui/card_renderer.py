@@ -34,10 +34,14 @@ def paint_face(p: QPainter, rect: QRectF, face: CardFace, lod: float = 1.0) -> N
     _frame(p, rect, colour, colour)
     inner = rect.adjusted(5, 5, -5, -5)
     w, h = inner.width(), inner.height()
-    if lod < 0.3:  # far away: a coloured card with a pale body is enough
+    if lod < 0.3:  # far away: colour, and the name big enough to read at this zoom
         p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(theme.CARD_PAPER)
-        p.drawRect(inner.adjusted(0, h * 0.18, 0, 0))
+        p.drawRect(inner.adjusted(0, h * 0.12, 0, 0))
+        p.setPen(theme.TEXT_DARK)
+        p.setFont(theme.font(22, bold=True))
+        p.drawText(inner.adjusted(2, h * 0.12, -2, 0),
+                   int(Qt.AlignmentFlag.AlignCenter) | int(Qt.TextFlag.TextWordWrap), face.name)
         return
     # title band
     band = QRectF(inner.left(), inner.top(), w, 24)

@@ -40,9 +40,16 @@ class Catalog:
     seat_names: dict[int, str] = field(default_factory=dict)
     seat_colours: dict[int, str] = field(default_factory=dict)
     module: Any = None  # the GameModule, when there is one
+    type_sides: dict[str, tuple[str, ...]] = field(default_factory=dict)  # double-sided types
 
-    def face(self, card_id: str) -> CardFace:
+    def face(self, card_id: str, side: str | None = None) -> CardFace:
+        """The face to draw; `side` (a double-sided card's props["side"]) picks its other side."""
         found = self.faces.get(card_id)
+        if side and found is not None:
+            other = self.faces.get(f"{card_id}#b")
+            sides = self.type_sides.get(found.type, ())
+            if other is not None and len(sides) == 2 and side == sides[1]:
+                return other
         return found if found is not None else CardFace(card_id, card_id.replace("_", " ").title())
 
     def name_of(self, card_id: str | None) -> str:
@@ -67,10 +74,16 @@ class Catalog:
                 subtitle=subtitle, corner="" if corner in (None, "", False) else _text(corner),
                 stats=stats, text=str(card.get(front.body) or ""), flags=flags,
                 colour=front.colour_for(card), image=image, group=card.group)
+            if card.side_b:  # the second side of a double-sided card
+                faces[f"{card.id}#b"] = CardFace(
+                    id=card.id, name=card.side_b, type=card.type, subtitle=subtitle,
+                    corner=faces[card.id].corner, text=card.text_b,
+                    colour=front.colour_for(card), image=image, group=card.group)
         seats = {s.number: s.name for s in module.seats}
         colours = {s.number: s.colour for s in module.seats}
+        sides = {name: tuple(t.sides) for name, t in module.card_types.items() if t.sides}
         return cls(module.id, module.name, faces, BackStyle(module.back.colour, module.back.label),
-                   seats, colours, module)
+                   seats, colours, module, sides)
 
 
 def _text(value: Any) -> str:

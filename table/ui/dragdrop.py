@@ -89,6 +89,8 @@ class DropHandler:
             if item in self.dragged:
                 continue
             if isinstance(item, ZoneItem) and item.isVisible():
+                if item.role in ("tile", "tileslot"):
+                    continue  # map tiles are scenery: pieces land on the grid beneath
                 return item
             if isinstance(item, CardItem) and item.container_role in ("pile", "slot", "hand"):
                 return self.scene.zones.get(self.scene.where.get(item.obj_id, ROOT))
@@ -124,10 +126,11 @@ class DropHandler:
             if obj.kind == "card" and dest.visibility == PUBLIC:
                 source = state.objs.get(obj.container or ROOT)
                 from_hidden = source is not None and source.visibility != PUBLIC
+                lies_up = dest.props.get("enter_face_up", True) is not False
                 if face_down:
                     kwargs["face_up"] = False
-                elif from_hidden:
-                    kwargs["face_up"] = True  # played from a hand or deck: face up
+                elif from_hidden:  # played from a hand or deck: as the zone says (face up)
+                    kwargs["face_up"] = lies_up
             if role == "pile":
                 kwargs["at"] = "top"
             scene.ctl.act(actions.move, obj.id, dest_id, **kwargs)

@@ -33,6 +33,8 @@ PIECES = ("counter", "die")
 def role(obj: Obj) -> str:
     """How a container behaves on screen: pile, hand, slot, grid, board or zone."""
     zk = obj.props.get("zone_kind")
+    if obj.props.get("board_kind") == "tile":
+        return "tile"
     if obj.kind == "pile" or zk == "pile":
         return "pile"
     if zk == "slot":
@@ -77,23 +79,29 @@ class _Group:
     trackers: list[Obj] = field(default_factory=list)
 
 
+def tile_slots(module: object) -> dict[str, tuple[int, int, int]]:
+    """Tile slot id -> (col, row, size) from a game module's grids (positions are not state)."""
+    out: dict[str, tuple[int, int, int]] = {}
+    for board in getattr(module, "boards", ()) or ():
+        grid = getattr(board, "grid", None)
+        if grid is None:
+            continue
+        for ts in grid.tile_slots:
+            out[ts.id] = (ts.x, ts.y, grid.tile_size or 1)
+    return out
+
+
 def _sort_key(obj: Obj) -> tuple[int, str]:
     name = str(obj.props.get("name", obj.id)).lower()
     order = 0 if "deck" in name or "draw" in name else 1 if "discard" in name else 2
     return order, obj.id
 
 
-def _board_rect(state: State, board: Obj) -> tuple[float, float]:
-    if role(board) == "grid":
-        cols, rows = grid_size(board)
-        return cols * CELL + 2 * PAD, rows * CELL + LABEL + 2 * PAD
-    slots = [state.objs[c] for c in board.children if state.objs[c].kind in CONTAINERS]
-    n = max(1, len(slots))
-    return n * (PILE_W + GAP / 2) + 2 * PAD, PILE_H + LABEL + 2 * PAD
-
-
-def compute(state: State, seats: list[int]) -> Layout:
+def compute(state: State, seats: list[int],
+            tiles: dict[str, tuple[int, int, int]] | None = None) -> Layout:
+    """Rects for every container and tracker. `tiles`: tile slot id -> (col, row, size)."""
     out = Layout()
+    tiles = tiles or {}
     groups: dict[int | None, _Group] = {s: _Group() for s in seats}
     groups[None] = _Group()
     root = state.objs[ROOT]
@@ -122,7 +130,7 @@ def compute(state: State, seats: list[int]) -> Layout:
     bottom_h = max([sizes[s][1] for s in bottom], default=0.0)
     y_mid = top_h + (3 * GAP if top else 0)
     out.middle = QRectF(0, y_mid, row_w, mid_h)
-    _place_middle(state, groups[None], out, out.middle)
+    _place_middle(state, groups[None], out, out.middle, tiles)
     for row, y, flipped in ((top, 0.0, True), (bottom, y_mid + mid_h + 3 * GAP, False)):
         if not row:
             continue
@@ -134,124 +142,175 @@ def compute(state: State, seats: list[int]) -> Layout:
             out.seat_areas[s] = area
             if flipped:
                 out.flipped.add(s)
-            _place_seat(state, groups[s], out, area, flipped)
+            _place_seat(state, groups[s], out, area, flipped, tiles)
             x += sizes[s][0] + 2 * GAP
     out.bounds = QRectF(-GAP * 3, -GAP * 3, row_w + GAP * 6,
                         y_mid + mid_h + (3 * GAP + bottom_h if bottom else 0) + GAP * 6)
     return out
 
 
-def _seat_size(state: State, g: _Group) -> tuple[float, float]:
-    zones_w = sum(_zone_w(z) for z in g.zones) + GAP * max(0, len(g.zones) - 1)
-    boards = [_board_rect(state, b) for b in g.boards]
-    boards_w = sum(w for w, _ in boards) + GAP * max(0, len(boards) - 1)
+# --- boards: their slots and zones in a row, their trackers in a column -------------------------
+def _board_parts(state: State, board: Obj) -> tuple[list[Obj], list[Obj]]:
+    kids = [state.objs[c] for c in board.children if state.objs[c].alive]
+    return ([k for k in kids if k.kind in CONTAINERS],
+            [k for k in kids if k.kind in PIECES])
+
+
+def _child_w(obj: Obj) -> float:
+    return PILE_W if role(obj) in ("pile", "slot") else CARD_W * 2.6
+
+
+def _board_rect(state: State, board: Obj) -> tuple[float, float]:
+    conts, pieces = _board_parts(state, board)
+    tr_w = (TRACKER_W + GAP) * ((len(pieces) + 2) // 3)  # trackers in columns of three
+    tr_h = min(3, len(pieces)) * (TRACKER_H + GAP / 2)
+    if role(board) == "grid":
+        cols, rows = grid_size(board)
+        return cols * CELL + 2 * PAD + tr_w, max(rows * CELL, tr_h) + LABEL + 2 * PAD
+    spots = [c for c in conts if role(c) != "grid"]
+    w = sum(_child_w(c) + GAP / 2 for c in spots) + tr_w
+    return max(w + 2 * PAD, CARD_W * 2), max(PILE_H, tr_h) + LABEL + 2 * PAD
+
+
+def _place_board(state: State, board: Obj, out: Layout, rect: QRectF,
+                 tiles: dict[str, tuple[int, int, int]]) -> None:
+    out.rects[board.id] = rect
+    conts, pieces = _board_parts(state, board)
+    x = rect.left() + PAD
+    y = rect.top() + LABEL + PAD
+    if role(board) == "grid":
+        cols, _rows = grid_size(board)
+        for c in conts:  # tile slots cover their cells of the grid
+            if c.id in tiles:
+                col, row, size = tiles[c.id]
+                r = QRectF(x + col * CELL, y + row * CELL, size * CELL, size * CELL)
+                out.rects[c.id] = r
+                for t in c.children:
+                    if state.objs[t].kind in CONTAINERS:
+                        out.rects[t] = r
+        x += cols * CELL + GAP
+    else:
+        for c in conts:
+            w = _child_w(c)
+            out.rects[c.id] = QRectF(x, y, w, PILE_H)
+            x += w + GAP / 2
+    for i, p in enumerate(pieces):
+        col, row = divmod(i, 3)
+        tx = rect.right() - PAD - (TRACKER_W + GAP) * ((len(pieces) + 2) // 3) + GAP + \
+            col * (TRACKER_W + GAP)
+        out.rects[p.id] = QRectF(tx, y + row * (TRACKER_H + GAP / 2),
+                                 DIE if p.kind == "die" else TRACKER_W,
+                                 DIE if p.kind == "die" else TRACKER_H)
+
+
+# --- a seat's area ---------------------------------------------------------------------------
+def _seat_width(state: State, g: _Group) -> float:
+    boards_w = sum(_board_rect(state, b)[0] + GAP for b in g.boards)
     piles_w = len(g.piles) * (PILE_W + GAP)
-    hands_w = sum(HAND_MIN_W for _ in g.hands) + GAP * len(g.hands)
-    trackers_w = (TRACKER_W + GAP) if g.trackers else 0
-    row_b = piles_w + hands_w + trackers_w
-    width = max(zones_w, boards_w, row_b, CARD_W * 6) + 2 * PAD
-    tr_h = _trackers_h(g.trackers)
-    height = (PLAY_H + GAP if g.zones else 0) + (max(h for _, h in boards) + GAP if boards else 0) \
-        + max(PILE_H, tr_h) + 2 * PAD + 26  # 26: the seat's name plate
-    return width, height
+    return max(piles_w + boards_w, CARD_W * 7.5, HAND_MIN_W + TRACKER_W + GAP) + 2 * PAD
 
 
-def _zone_w(z: Obj) -> float:
-    return CARD_W * 6
+def _rows(state: State, g: _Group) -> list[tuple[str, float]]:
+    """Rows from the table's edge inward: name plate, hand + trackers, piles + boards, play."""
+    rows: list[tuple[str, float]] = [("plate", 26.0)]
+    tr_h = _trackers_h(g.trackers[:3]) if g.trackers else 0.0
+    if g.hands or g.trackers:
+        rows.append(("hand", max(PILE_H if g.hands else 0.0, tr_h)))
+    if g.piles or g.boards:
+        rows.append(("piles", max([PILE_H] + [_board_rect(state, b)[1] for b in g.boards])))
+    if g.zones:
+        rows.append(("zones", PLAY_H))
+    return rows
+
+
+def _seat_size(state: State, g: _Group) -> tuple[float, float]:
+    rows = _rows(state, g)
+    return _seat_width(state, g), sum(h for _, h in rows) + GAP * (len(rows) - 1) + 2 * PAD
+
+
+def _weight(z: Obj) -> float:
+    name = (str(z.props.get("name", "")) + z.id).lower()
+    return 2.0 if "play" in name or "battle" in name else 1.0
+
+
+def _place_seat(state: State, g: _Group, out: Layout, area: QRectF, flipped: bool,
+                tiles: dict[str, tuple[int, int, int]]) -> None:
+    rows = _rows(state, g)
+    if not flipped:
+        rows.reverse()  # bottom seats: play area toward the middle, name at the table's edge
+    y = area.top() + PAD
+    inner_w = area.width() - 2 * PAD
+    for name, h in rows:
+        x = area.left() + PAD
+        if name == "hand":
+            cols = (len(g.trackers) + 2) // 3
+            tr_w = cols * (TRACKER_W + GAP)
+            if g.hands:
+                hw = (inner_w - tr_w - GAP * (len(g.hands) - 1)) / len(g.hands)
+                for hand in g.hands:
+                    out.rects[hand.id] = QRectF(x, y, hw, h)
+                    x += hw + GAP
+            for i, t in enumerate(g.trackers):
+                col, row = divmod(i, 3)
+                tx = area.right() - PAD - tr_w + GAP + col * (TRACKER_W + GAP)
+                th = DIE if t.kind == "die" else TRACKER_H
+                tw = DIE if t.kind == "die" else TRACKER_W
+                out.rects[t.id] = QRectF(tx, y + row * (TRACKER_H + GAP / 2), tw, th)
+        elif name == "piles":
+            for p in g.piles:
+                out.rects[p.id] = QRectF(x, y, PILE_W, PILE_H)
+                x += PILE_W + GAP
+            for b in g.boards:
+                bw, bh = _board_rect(state, b)
+                _place_board(state, b, out, QRectF(x, y, bw, bh), tiles)
+                x += bw + GAP
+        elif name == "zones":
+            total = sum(_weight(z) for z in g.zones)
+            avail = inner_w - GAP * (len(g.zones) - 1)
+            for z in g.zones:
+                w = avail * _weight(z) / total
+                out.rects[z.id] = QRectF(x, y, w, h)
+                x += w + GAP
+        y += h + GAP
 
 
 def _trackers_h(trackers: list[Obj]) -> float:
     return sum((DIE if t.kind == "die" else TRACKER_H) + GAP / 2 for t in trackers)
 
 
-def _place_seat(state: State, g: _Group, out: Layout, area: QRectF, flipped: bool) -> None:
-    """Rows from the table's edge inward: name plate, piles + hand + trackers, boards, play."""
-    rows: list[tuple[str, float]] = [("plate", 26.0),
-                                     ("b", max(PILE_H, _trackers_h(g.trackers)))]
-    if g.boards:
-        rows.append(("boards", max(_board_rect(state, b)[1] for b in g.boards)))
-    if g.zones:
-        rows.append(("zones", PLAY_H))
-    if not flipped:
-        rows.reverse()  # bottom seats: play area on top (toward the middle), edge at bottom
-    y = area.top() + PAD if not flipped else area.top()
-    inner_w = area.width() - 2 * PAD
-    for name, h in rows:
-        x = area.left() + PAD
-        if name == "b":
-            for p in g.piles:
-                out.rects[p.id] = QRectF(x, y, PILE_W, PILE_H)
-                x += PILE_W + GAP
-            tr_x = area.right() - PAD - TRACKER_W if g.trackers else area.right() - PAD
-            if g.hands:
-                hw = (tr_x - GAP - x - GAP * (len(g.hands) - 1)) / len(g.hands)
-                for hand in g.hands:
-                    out.rects[hand.id] = QRectF(x, y, hw, PILE_H)
-                    x += hw + GAP
-            ty = y
-            for t in g.trackers:
-                th = DIE if t.kind == "die" else TRACKER_H
-                tw = DIE if t.kind == "die" else TRACKER_W
-                out.rects[t.id] = QRectF(tr_x, ty, tw, th)
-                ty += th + GAP / 2
-        elif name == "zones":
-            w = (inner_w - GAP * (len(g.zones) - 1)) / len(g.zones)
-            for z in g.zones:
-                out.rects[z.id] = QRectF(x, y, w, h)
-                x += w + GAP
-        elif name == "boards":
-            for b in g.boards:
-                bw, bh = _board_rect(state, b)
-                _place_board(state, b, out, QRectF(x, y, bw, bh))
-                x += bw + GAP
-        y += h + GAP
-
-
+# --- the shared middle of the table ----------------------------------------------------------
 def _middle_size(state: State, g: _Group) -> tuple[float, float]:
     boards = [_board_rect(state, b) for b in g.boards]
     w = sum(bw for bw, _ in boards) + GAP * len(boards)
     w += len(g.piles) * (PILE_W + GAP)
-    w += len(g.zones) * (CARD_W * 4 + GAP)
-    w += (TRACKER_W + GAP) if g.trackers else 0
-    w += CARD_W * 4 + GAP  # the open table, where loose cards land
-    h = max([bh for _, bh in boards] + [PILE_H, _trackers_h(g.trackers)])
+    w += len(g.zones) * (CARD_W * 3 + GAP)
+    w += (TRACKER_W + GAP) * ((len(g.trackers) + 2) // 3)
+    w += CARD_W * 3 + GAP  # the open table, where loose cards land
+    h = max([bh for _, bh in boards] + [PILE_H, _trackers_h(g.trackers[:3])])
     return w, max(h, PLAY_H)
 
 
-def _place_middle(state: State, g: _Group, out: Layout, band: QRectF) -> None:
+def _place_middle(state: State, g: _Group, out: Layout, band: QRectF,
+                  tiles: dict[str, tuple[int, int, int]]) -> None:
     x, y = band.left(), band.top()
     for b in g.boards:
         bw, bh = _board_rect(state, b)
-        _place_board(state, b, out, QRectF(x, y + (band.height() - bh) / 2, bw, bh))
+        _place_board(state, b, out, QRectF(x, y + (band.height() - bh) / 2, bw, bh), tiles)
         x += bw + GAP
     for p in g.piles:
         out.rects[p.id] = QRectF(x, y + (band.height() - PILE_H) / 2, PILE_W, PILE_H)
         x += PILE_W + GAP
     for z in g.zones:
-        out.rects[z.id] = QRectF(x, y, CARD_W * 4, band.height())
-        x += CARD_W * 4 + GAP
-    ty = y
-    for t in g.trackers:
+        out.rects[z.id] = QRectF(x, y, CARD_W * 3, band.height())
+        x += CARD_W * 3 + GAP
+    for i, t in enumerate(g.trackers):
+        col, row = divmod(i, 3)
         th = DIE if t.kind == "die" else TRACKER_H
         tw = DIE if t.kind == "die" else TRACKER_W
-        out.rects[t.id] = QRectF(x, ty, tw, th)
-        ty += th + GAP / 2
-    if g.trackers:
-        x += TRACKER_W + GAP
-    out.rects[ROOT] = QRectF(x, y, max(CARD_W * 4, band.right() - x), band.height())
-
-
-def _place_board(state: State, board: Obj, out: Layout, rect: QRectF) -> None:
-    out.rects[board.id] = rect
-    if role(board) == "grid":
-        return
-    x = rect.left() + PAD
-    y = rect.top() + LABEL + PAD
-    for cid in board.children:
-        child = state.objs[cid]
-        if child.alive and child.kind in CONTAINERS:
-            out.rects[cid] = QRectF(x, y, PILE_W, PILE_H)
-            x += PILE_W + GAP / 2
+        out.rects[t.id] = QRectF(x + col * (TRACKER_W + GAP), y + row * (TRACKER_H + GAP / 2),
+                                 tw, th)
+    x += (TRACKER_W + GAP) * ((len(g.trackers) + 2) // 3)
+    out.rects[ROOT] = QRectF(x, y, max(CARD_W * 3, band.right() - x), band.height())
 
 
 def cell_rect(board_rect: QRectF, col: float, row: float) -> QRectF:

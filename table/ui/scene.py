@@ -53,6 +53,7 @@ class TableScene(QGraphicsScene):
         self.areas: dict[int, SeatAreaItem] = {}
         self.where: dict[str, str] = {}     # piece id -> container it is drawn in
         self.layout = lay.Layout()
+        self._tiles = lay.tile_slots(controller.catalog.module)
         self._journals: list[set[str]] = []  # per applied record, what it touched
         self.drops = DropHandler(self)
         self._dirty: set[str] = set()       # containers to re-arrange after this change
@@ -74,7 +75,7 @@ class TableScene(QGraphicsScene):
     def rebuild(self) -> None:
         """Lay the table out again and place everything (new seats or containers, seat switch)."""
         state = self.state
-        self.layout = lay.compute(state, self.ctl.seats)
+        self.layout = lay.compute(state, self.ctl.seats, self._tiles)
         live = {oid for oid, o in state.objs.items() if o.alive}
         for registry in (self.cards, self.tokens, self.zones, self.trackers, self.dice):
             for oid in [k for k in registry if k not in live]:
@@ -144,6 +145,8 @@ class TableScene(QGraphicsScene):
             self.addItem(item)
         rect = self.layout.rects.get(obj.id, QRectF(0, 0, 10, 10))
         role = "table" if obj.id == ROOT else lay.role(obj)
+        if obj.id in self._tiles:
+            role = "tileslot"  # a place for a map tile on a grid: the tile shows, not the slot
         seat = lay.seat_of(obj)
         note = {PUBLIC: "", HIDDEN: "face down"}.get(obj.visibility, "")
         if role == "hand":
@@ -152,7 +155,20 @@ class TableScene(QGraphicsScene):
         item.configure(role, rect, str(obj.props.get("name", obj.id)), count,
                        theme.seat_colour(seat, self.ctl.seat_colour(seat)), note,
                        seat == self.ctl.seat, lay.grid_size(obj) if role == "grid" else (0, 0))
+        if role == "tile":
+            item.blocked = self._blocked_cells(obj)
         item.setVisible(obj.id in self.layout.rects)
+
+    def _blocked_cells(self, tile: Obj) -> list[tuple[int, int]]:
+        """Obstruction cells of a placed map tile, turned with it (from the module's data)."""
+        module = self.ctl.catalog.module
+        try:
+            data = module.tile(str(tile.props.get("tile")))
+            cells = data.sides[str(tile.props.get("side"))]
+            from table.games.module import rotate_cell
+            return [rotate_cell(x, y, data.size, tile.rotation) for x, y in cells]
+        except (AttributeError, KeyError, ImportError):
+            return []
 
     def _configure_piece(self, obj: Obj) -> None:
         rect = self.layout.rects.get(obj.id)
@@ -197,7 +213,8 @@ class TableScene(QGraphicsScene):
             in_hand = role == "hand"
             face = None
             if view.card is not None and (view.shows_face or in_hand):
-                face = self.ctl.catalog.face(view.card)
+                side = obj.props.get("side")
+                face = self.ctl.catalog.face(view.card, side if isinstance(side, str) else None)
             owner_colour = theme.seat_colour(obj.owner, self.ctl.seat_colour(obj.owner)) \
                 if obj.owner is not None else None
             private = face is not None and not obj.face_up

@@ -34,6 +34,7 @@ class ZoneItem(QGraphicsItem):
         self.grid = (0, 0)
         self.highlight = False  # a drop would land here
         self.mine = False       # belongs to the viewing seat
+        self.blocked: list[tuple[int, int]] = []  # obstruction cells of a map tile
         self.setZValue(-10 if self.role != "slot" else -5)
 
     def configure(self, role: str, rect: QRectF, name: str, count: int, accent: QColor,
@@ -42,7 +43,9 @@ class ZoneItem(QGraphicsItem):
             self.prepareGeometryChange()
         self.role, self.rect, self.name, self.count = role, QRectF(rect), name, count
         self.accent, self.note, self.mine, self.grid = accent, note, mine, grid
-        self.setZValue({"board": -20, "grid": -20, "slot": -8, "table": -30}.get(role, -10))
+        self.setZValue({"board": -20, "grid": -20, "slot": -8, "table": -30, "tile": -6,
+                        "tileslot": -7}
+                       .get(role, -10))
         self.update()
 
     def set_count(self, count: int) -> None:
@@ -66,6 +69,14 @@ class ZoneItem(QGraphicsItem):
               widget: QWidget | None = None) -> None:
         p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         r = self.rect
+        if self.role == "tile":
+            self._tile(p)
+            return
+        if self.role == "tileslot":
+            p.setPen(QPen(QColor(255, 255, 255, 50), 1.5, Qt.PenStyle.DashLine))
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawRect(self.rect)
+            return
         if self.role == "table":
             p.setPen(QPen(theme.ZONE_EDGE, 1.5, Qt.PenStyle.DotLine))
             p.setBrush(Qt.BrushStyle.NoBrush)
@@ -134,6 +145,21 @@ class ZoneItem(QGraphicsItem):
             p.setPen(QPen(QColor("#222"), 1))
             p.setBrush(QColor("#d8d2c0"))
             p.drawRoundedRect(edge, 8, 8)
+
+    def _tile(self, p: QPainter) -> None:
+        """A map tile: its outline, name, and obstruction cells shaded."""
+        r = self.rect
+        p.setPen(QPen(QColor(255, 255, 255, 110), 2))
+        p.setBrush(QColor(120, 100, 70, 70))
+        p.drawRect(r)
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(QColor(25, 20, 15, 200))
+        for x, y in self.blocked:
+            p.drawRect(QRectF(r.left() + x * CELL + 2, r.top() + y * CELL + 2, CELL - 4, CELL - 4))
+        p.setFont(theme.font(12, bold=True))
+        p.setPen(QColor(255, 255, 255, 150))
+        p.drawText(r.adjusted(4, 2, -4, -2), Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft,
+                   self.name)
 
     def _grid(self, p: QPainter) -> None:
         cols, rows = self.grid

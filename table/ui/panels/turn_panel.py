@@ -9,7 +9,11 @@ from table.core import actions
 from .. import theme
 from ..controller import TableController
 
-DEFAULT_PHASES = ["Start", "Main", "Combat", "End"]
+DEFAULT_PHASES = ["Start", "Main", "End"]
+# Until modules declare `phases` in their rules, the rulebooks' turn structure:
+KNOWN_PHASES = {"dead-to-rites": ["Dawn", "Main", "Combat", "Rite", "Dusk"],
+                "mantle-of-the-keeper": ["Income", "Action", "End of turn"],
+                "sample": ["Dawn", "Main", "Combat", "Rite", "Dusk"]}
 
 
 def phases_for(ctl: TableController) -> list[str]:
@@ -18,9 +22,7 @@ def phases_for(ctl: TableController) -> list[str]:
     found = rules.get("phases") if isinstance(rules, dict) else None
     if isinstance(found, (list, tuple)) and found:
         return [str(p) for p in found]
-    if ctl.catalog.game_id == "sample":
-        return ["Dawn", "Main", "Combat", "Rite", "Dusk"]
-    return DEFAULT_PHASES
+    return KNOWN_PHASES.get(ctl.catalog.game_id, DEFAULT_PHASES)
 
 
 class TurnPanel(QWidget):
