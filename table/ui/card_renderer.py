@@ -8,12 +8,18 @@ from __future__ import annotations
 from functools import lru_cache
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QImage, QLinearGradient, QPainter, QPainterPath, QPen
+from PySide6.QtGui import QBrush, QColor, QFont, QImage, QLinearGradient, QPainter, QPainterPath, QPen
 
 from . import theme
 from .catalog import BackStyle, CardFace
 
 RADIUS = 8.0
+_FAR_FLAGS = int(Qt.AlignmentFlag.AlignCenter) | int(Qt.TextFlag.TextWordWrap)
+
+
+@lru_cache(maxsize=1)
+def _far_font() -> QFont:
+    return theme.font(22, bold=True)
 
 
 @lru_cache(maxsize=256)
@@ -39,9 +45,8 @@ def paint_face(p: QPainter, rect: QRectF, face: CardFace, lod: float = 1.0) -> N
         p.setBrush(theme.CARD_PAPER)
         p.drawRect(inner.adjusted(0, h * 0.12, 0, 0))
         p.setPen(theme.TEXT_DARK)
-        p.setFont(theme.font(22, bold=True))
-        p.drawText(inner.adjusted(2, h * 0.12, -2, 0),
-                   int(Qt.AlignmentFlag.AlignCenter) | int(Qt.TextFlag.TextWordWrap), face.name)
+        p.setFont(_far_font())
+        p.drawText(inner.adjusted(2, h * 0.12, -2, 0), _FAR_FLAGS, face.name)
         return
     # title band
     band = QRectF(inner.left(), inner.top(), w, 24)
@@ -77,6 +82,7 @@ def paint_face(p: QPainter, rect: QRectF, face: CardFace, lod: float = 1.0) -> N
     art = QRectF(body.left() + 4, body.top() + 16, w - 8, h * 0.30)
     img = _image(face.image) if face.image else None
     if img is not None:
+        p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
         p.drawImage(art, img)
     else:
         grad = QLinearGradient(art.topLeft(), art.bottomRight())

@@ -55,6 +55,12 @@ class TableWindow(QMainWindow):
         self.ctl.seatChanged.connect(self._seat_changed)
         self.scene.cardHovered.connect(self.preview.show_card)
         self.scene.menuRequested.connect(self._menu)
+        self._pending_first: int | None = None
+        self._chat_dirty = False
+        self._panel_timer = QTimer(self)
+        self._panel_timer.setSingleShot(True)
+        self._panel_timer.setInterval(0)
+        self._panel_timer.timeout.connect(self.refresh_panels)
         replica.listeners.append(self._on_change)
         replica.report_listeners.append(lambda m: self.statusBar().showMessage(m, 10000))
         self.resize(1500, 950)
@@ -197,8 +203,21 @@ class TableWindow(QMainWindow):
 
     # --- following the table -----------------------------------------------------------------
     def _on_change(self, change: Change) -> None:
-        self.log_panel.on_change(change)
-        self.chat.on_change(change)
+        # panels refresh once per burst of ops, after the table itself (which updates at once)
+        first = change.first if self._pending_first is None else min(change.first,
+                                                                     self._pending_first)
+        self._pending_first = first
+        self._chat_dirty = self._chat_dirty or any(r.op.kind in ("chat", "note")
+                                                   for r in change.records)
+        if not self._panel_timer.isActive():
+            self._panel_timer.start()
+
+    def refresh_panels(self) -> None:
+        if self._pending_first is not None:
+            self.log_panel.refresh_from(self._pending_first)
+        if self._chat_dirty:
+            self.chat.rebuild()
+        self._pending_first, self._chat_dirty = None, False
         self.seats.refresh()
         self.turn.refresh()
 

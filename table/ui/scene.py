@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 
 from PySide6.QtCore import QPoint, QPointF, QRectF, Signal
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush, QColor, QPixmapCache
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsSceneMouseEvent
 
 from table.core import actions
@@ -44,6 +44,8 @@ class TableScene(QGraphicsScene):
         self.ctl = controller
         self.replica = controller.replica
         self.setBackgroundBrush(QBrush(theme.TABLE_BG))
+        # cards cache their painting per zoom level; a full table needs more than Qt's 10 MB
+        QPixmapCache.setCacheLimit(max(QPixmapCache.cacheLimit(), 256 * 1024))
         self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)  # pieces move a lot
         self.cards: dict[str, CardItem] = {}
         self.tokens: dict[str, TokenItem] = {}
@@ -58,6 +60,7 @@ class TableScene(QGraphicsScene):
         self.drops = DropHandler(self)
         self._dirty: set[str] = set()       # containers to re-arrange after this change
         self._pile_shown: dict[str, set[str]] = {}  # pile -> ids of its visible cards
+        self._z_top = 0.0  # free zones stack by arrival: the last placed lies on top
         self.rebuild()
         self._journals = [r.journal.touched for r in self.replica.records()]
         self.replica.listeners.append(self.on_change)
@@ -238,9 +241,19 @@ class TableScene(QGraphicsScene):
             return
         old = self.where.get(obj.id)
         self.where[obj.id] = obj.container or ROOT
-        if old is not None and old != obj.container:
+        if old is not None and old != self.where[obj.id] and self._needs_arrange(old):
             self._dirty.add(old)
         self._place_one(obj)
+
+    def _needs_arrange(self, container_id: str) -> bool:
+        """Whether leaving this container moves the others (hands, piles, slots, auto rows)."""
+        zone = self.zones.get(container_id)
+        if zone is None:
+            return True
+        if zone.role in ("zone", "table", "grid", "board"):
+            objs = self.state.objs
+            return any(objs[c].pos is None for c in objs[container_id].children)
+        return True
 
     def _item(self, oid: str) -> CardItem | TokenItem | None:
         return self.cards.get(oid) or self.tokens.get(oid)
@@ -265,11 +278,12 @@ class TableScene(QGraphicsScene):
             rect = self.layout.rects.get(parent.id)
             if item is None or rect is None:
                 return
-            index = parent.children.index(obj.id) if obj.id in parent.children else 0
             if role == "grid":
-                spot = placement.grid_spot(rect, obj.pos, index, obj.kind == "card")
+                spot = placement.grid_spot(rect, obj.pos, 0, obj.kind == "card")
             else:
-                spot = placement.free_spot(rect, obj.pos, index, 0)
+                spot = placement.free_spot(rect, obj.pos, 0, 0)
+            self._z_top += 0.001
+            spot.z = self._z_top
             self._apply_spot(item, spot, obj)
         else:
             self._dirty.add(parent.id)
@@ -315,11 +329,7 @@ class TableScene(QGraphicsScene):
                 spot = placement.grid_spot(rect, k.pos, i, k.kind == "card")
             else:
                 if k.pos is not None:
-                    if not item.isVisible() or item.scale() != 1.0:
-                        spot = placement.free_spot(rect, k.pos, i, 0)
-                    else:
-                        item.setZValue(i * 0.01)
-                        continue
+                    continue  # placed on its own (_place_one), stacked by arrival
                 else:
                     spot = placement.free_spot(rect, None, i, auto)
                     auto += 1
@@ -378,7 +388,8 @@ class TableScene(QGraphicsScene):
             if oid == ROOT or obj.kind in lay.CONTAINERS:
                 if oid not in self.zones:
                     relayout = True
-                self._dirty.add(oid)
+                if self._needs_arrange(oid):
+                    self._dirty.add(oid)
             elif obj.kind in lay.PIECES:
                 if oid not in self.trackers and oid not in self.dice:
                     relayout = True

@@ -173,6 +173,7 @@ def test_card_counters_from_menu_and_log_names_cards(window):  # type: ignore[no
     assert w.replica.state.objs[cid].counters == {"damage": 1}
     assert w.scene.cards[cid].counters == {"damage": 1}
     name = w.ctl.catalog.name_of(w.replica.state.objs[cid].card)
+    w.refresh_panels()  # panels follow once per burst of ops
     lines = [w.log_panel.list.item(i).text() for i in range(w.log_panel.list.count())]
     assert any(name in line and "moved" in line for line in lines)
     w.log_panel.filter.setText("damage")
@@ -185,6 +186,7 @@ def test_log_hides_drawn_card_names_from_other_seats(window):  # type: ignore[no
     w = window
     w.draw_one()
     w.scene.drops.drop([w.scene.cards[_hand(w)[-1]]], w.scene.zones["p1.discard"])
+    w.refresh_panels()
     line_1 = w.log_panel.list.item(w.log_panel.list.count() - 2).text()
     assert "drew a card" in line_1
     w.ctl.set_seat(2)
@@ -200,6 +202,7 @@ def test_turn_panel_advances_phase_and_turn(window, qtbot):  # type: ignore[no-u
     assert state.phase == "Main"
     w.turn.end_turn.click()
     assert state.turn["seat"] == 2 and state.phase == "Dawn"
+    w.refresh_panels()
     assert "East" in w.turn.label.text()
 
 
@@ -208,6 +211,7 @@ def test_chat_is_an_op(window, qtbot):  # type: ignore[no-untyped-def]
     w.chat.entry.setText("good game")
     qtbot.keyClick(w.chat.entry, Qt.Key.Key_Return)
     assert w.replica.records()[-1].op.kind == "chat"
+    qtbot.waitUntil(lambda: "good game" in w.chat.view.toPlainText())
     assert "North: good game" in w.chat.view.toPlainText()
     # a letter typed in chat must not flip or draw
     n = len(w.replica.records())

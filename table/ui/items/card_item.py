@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import (
-    QGraphicsItem, QGraphicsSceneHoverEvent, QGraphicsSceneMouseEvent, QStyleOptionGraphicsItem,
+    QGraphicsItem, QGraphicsRectItem, QGraphicsSceneHoverEvent, QGraphicsSceneMouseEvent, QStyleOptionGraphicsItem,
     QWidget,
 )
 
@@ -20,11 +20,16 @@ if TYPE_CHECKING:
 CARD_RECT = QRectF(-theme.CARD_W / 2, -theme.CARD_H / 2, theme.CARD_W, theme.CARD_H)
 
 
-class CardItem(QGraphicsItem):
-    """Centred on its position, so rotation (engaged, fanned) turns it about its middle."""
+class CardItem(QGraphicsRectItem):
+    """Centred on its position, so rotation (engaged, fanned) turns it about its middle.
+
+    A rect item so Qt answers bounding-rect and hit queries in C++ (a full-table repaint asks
+    thousands of them); painting is ours, and cached per zoom level.
+    """
 
     def __init__(self, obj_id: str) -> None:
-        super().__init__()
+        super().__init__(CARD_RECT.adjusted(-3, -3, 3, 3))
+        self.setPen(Qt.PenStyle.NoPen)
         self.obj_id = obj_id
         self.face: CardFace | None = None   # None: this seat sees the back
         self.back = BackStyle()
@@ -37,9 +42,6 @@ class CardItem(QGraphicsItem):
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsMovable, True)
         self.setAcceptHoverEvents(True)
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-
-    def boundingRect(self) -> QRectF:
-        return CARD_RECT.adjusted(-3, -3, 3, 3)
 
     def set_look(self, face: CardFace | None, back: BackStyle, owner_colour: QColor | None,
                  counters: dict[str, int], private: bool) -> None:

@@ -22,6 +22,7 @@ _PIPS = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
 class DieItem(QGraphicsItem):
     def __init__(self, obj_id: str) -> None:
         super().__init__()
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)  # repaints blit
         self.obj_id = obj_id
         self.rect = QRectF(0, 0, 56, 56)
         self.sides = 6

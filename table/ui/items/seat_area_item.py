@@ -11,6 +11,7 @@ from .. import theme
 class SeatAreaItem(QGraphicsItem):
     def __init__(self, seat: int) -> None:
         super().__init__()
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)  # repaints blit
         self.seat = seat
         self.rect = QRectF()
         self.name = ""

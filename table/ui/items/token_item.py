@@ -20,6 +20,7 @@ R = theme.TOKEN / 2
 class TokenItem(QGraphicsItem):
     def __init__(self, obj_id: str) -> None:
         super().__init__()
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)  # repaints blit
         self.obj_id = obj_id
         self.colour = QColor("#9e9e9e")
         self.form = "disc"

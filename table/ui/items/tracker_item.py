@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 class TrackerItem(QGraphicsItem):
     def __init__(self, obj_id: str) -> None:
         super().__init__()
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)  # repaints blit
         self.obj_id = obj_id
         self.rect = QRectF(0, 0, 150, 58)
         self.name = obj_id

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 class ZoneItem(QGraphicsItem):
     def __init__(self, obj_id: str) -> None:
         super().__init__()
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)  # repaints blit
         self.obj_id = obj_id
         self.role = "zone"
         self.rect = QRectF(0, 0, 100, 100)

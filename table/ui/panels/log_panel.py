@@ -34,8 +34,11 @@ class LogPanel(QWidget):
         self._append(0)
 
     def on_change(self, change: Change) -> None:
-        # records from change.first on were (re)applied: redraw that tail only
-        while self.list.count() > change.first:
+        self.refresh_from(change.first)
+
+    def refresh_from(self, first: int) -> None:
+        # records from `first` on were (re)applied: redraw that tail only
+        while self.list.count() > first:
             self.list.takeItem(self.list.count() - 1)
         self._append(self.list.count())
 

@@ -1,0 +1,156 @@
+"""`sandtable bench ui`: how fast the table window follows remote ops and repaints.
+
+A scene with 1,000 face-up cards; a second replica (the remote peer) issues 1,000 moves, each
+delivered through `replica.receive` as netplay would. Measured:
+- remote_move_ms: from the op applied by the replica to the scene updated (the scene's listener);
+- receive_ms: the whole `receive` call (validation, causal delivery, fold, scene update);
+- repaint_ms: a full synchronous repaint of the view with the whole table in sight
+  (warm: item caches filled; cold: right after a zoom change invalidated them);
+- startup_s: from creating the window to its first painted frame.
+"""
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import time
+from typing import Any
+
+CARDS = 1000
+MOVES = 1000
+ZONES = 4
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def _tables(seed: int) -> tuple[Any, Any]:
+    """The remote peer's replica (authoring everything) and ours, in sync."""
+    from table.core import actions
+    from table.core.replica import Replica
+    from table.core.rng import Rng
+
+    from .sample import _CARDS
+
+    remote = Replica(peer_id="remote", rng=Rng(seed), game="sample")
+    remote.issue("hello", {"name": "remote"})
+    remote.issue("seat", {"seat": 1, "name": "Remote"})
+    rnd = random.Random(seed)
+    for z in range(ZONES):
+        actions.create(remote, f"zone{z}", "zone", props={"name": f"Area {z + 1}",
+                                                           "visibility": "public",
+                                                           "zone_kind": "zone"})
+    ids = [c[0] for c in _CARDS]
+    for i in range(CARDS):
+        remote.issue("create", {"id": f"card{i}", "kind": "card", "to": f"zone{i % ZONES}",
+                                "card": ids[i % len(ids)], "face_up": True,
+                                "pos": [float(rnd.randint(70, 650)), float(rnd.randint(100, 240))]})
+    local = Replica(peer_id="local", game="sample")
+    local.receive_many([op.to_wire() for op in remote.store.missing_for({})])
+    return remote, local
+
+
+def run_bench(seed: int = 1) -> dict[str, float]:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from table.core import actions
+
+    remote, local = _tables(seed)  # the fixture: not part of any timing
+    # startup: from here (Qt and the window modules not yet needed) to the first painted frame
+    start = time.perf_counter()
+    from PySide6.QtCore import QEvent, QObject
+    from PySide6.QtWidgets import QApplication
+
+    from .main_window import TableWindow
+    from .sample import sample_catalog
+
+    app = QApplication.instance() or QApplication(["sandtable-bench"])
+
+    painted: list[float] = []
+
+    class FirstPaint(QObject):
+        def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt name)
+            if event.type() == QEvent.Type.Paint and not painted:
+                painted.append(time.perf_counter())
+            return False
+
+    window = TableWindow(local, sample_catalog())
+    spy = FirstPaint()
+    window.view.viewport().installEventFilter(spy)
+    window.resize(1600, 1000)
+    window.show()
+    while not painted and time.perf_counter() - start < 30:
+        app.processEvents()
+    startup = (painted[0] if painted else time.perf_counter()) - start
+    window.view.fit_table()
+    app.processEvents()
+
+    # remote moves: time the scene's share of each delivery
+    scene = window.scene
+    listener_ms: list[float] = []
+    original = scene.on_change
+
+    def timed(change: Any) -> None:
+        t0 = time.perf_counter()
+        original(change)
+        listener_ms.append((time.perf_counter() - t0) * 1000)
+
+    local.listeners[local.listeners.index(original)] = timed
+    rnd = random.Random(seed + 1)
+    receive_ms: list[float] = []
+    for i in range(MOVES):
+        card = f"card{rnd.randrange(CARDS)}"
+        dest = f"zone{rnd.randrange(ZONES)}"
+        op = actions.move(remote, card, dest, pos=[float(rnd.randint(70, 650)),
+                                                   float(rnd.randint(100, 240))])
+        t0 = time.perf_counter()
+        local.receive(op.to_wire(), "remote")
+        receive_ms.append((time.perf_counter() - t0) * 1000)
+        if i % 100 == 0:
+            app.processEvents()  # let paints happen now and then, as a live window would
+    app.processEvents()
+    # check the mirror is right: every card where the state says
+    wrong = 0
+    for i in range(CARDS):
+        obj = local.state.objs[f"card{i}"]
+        item = scene.cards[obj.id]
+        rect = scene.layout.rects[obj.container]
+        if obj.pos is not None and abs(item.pos().x() - rect.left() - obj.pos[0]) > 0.5:
+            wrong += 1
+
+    viewport = window.view.viewport()
+    viewport.repaint()
+    warm: list[float] = []
+    for _ in range(30):
+        t0 = time.perf_counter()
+        viewport.repaint()
+        warm.append((time.perf_counter() - t0) * 1000)
+    cold: list[float] = []
+    for k in range(10):
+        window.view.set_zoom(window.view.zoom * (1.02 if k % 2 else 1 / 1.02))
+        t0 = time.perf_counter()
+        viewport.repaint()
+        cold.append((time.perf_counter() - t0) * 1000)
+    result = {
+        "cards": float(CARDS),
+        "moves": float(MOVES),
+        "remote_move_ms_p50": statistics.median(listener_ms),
+        "remote_move_ms_p99": _pct(listener_ms, 0.99),
+        "receive_ms_p50": statistics.median(receive_ms),
+        "receive_ms_p99": _pct(receive_ms, 0.99),
+        "repaint_ms_p50": statistics.median(warm),
+        "repaint_cold_ms_p50": statistics.median(cold),
+        "startup_s": startup,
+        "misplaced_cards": float(wrong),
+    }
+    window.shutdown()
+    window.close()
+    window.deleteLater()
+    app.processEvents()
+    return result
+
+
+if __name__ == "__main__":
+    for key, value in run_bench().items():
+        print(f"{key:>22}: {value:.3f}")
