@@ -49,7 +49,12 @@ def role(obj: Obj) -> str:
 
 
 def seat_of(obj: Obj) -> int | None:
-    seat = obj.props.get("seat", obj.owner)
+    """Whose area it sits in. A zone made by game setup states its seat; a shared hidden pile
+    owned by its keeper seat (Mantle's Turn Order deck) still belongs in the middle."""
+    if "zone_kind" in obj.props:
+        seat = obj.props.get("seat")
+    else:
+        seat = obj.props.get("seat", obj.owner)
     return seat if isinstance(seat, int) else None
 
 

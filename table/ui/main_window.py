@@ -190,7 +190,7 @@ class TableWindow(QMainWindow):
         self.scene.rotate_items([i for i in self._targets() if i in self.scene.cards])
 
     def draw_one(self) -> None:
-        deck = self.scene.own_zone("pile", "deck") or self.scene.own_zone("pile")
+        deck = self.scene.own_deck()
         if deck is None:
             self.ctl.status.emit("You have no deck to draw from")
             return

@@ -88,7 +88,7 @@ class Menus:
                     return None
         name = state.objs[pile_id].props.get("name", pile_id)
         dialog = PileDialog(self.ctl, pile_id, ids, f"{title}: {name}",
-                            self.scene.own_zone("hand"), self.parent)
+                            self.scene.own_hand(), self.parent)
         dialog.show()
         return dialog
 

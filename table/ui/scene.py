@@ -178,6 +178,8 @@ class TableScene(QGraphicsScene):
         seat = lay.seat_of(obj)
         accent = theme.seat_colour(seat, self.ctl.seat_colour(seat))
         name = str(obj.props.get("name", obj.id))
+        if seat is not None and obj.container not in (None, ROOT):
+            name = f"{name} · {self.ctl.seat_name(seat)}"  # on a shared mat: say whose
         if rect is None:  # inside a container the layout does not know: park it on the table
             root = self.layout.rects.get(ROOT, QRectF())
             rect = QRectF(root.right() - lay.TRACKER_W - 8, root.top() + 30, lay.TRACKER_W,
@@ -455,7 +457,7 @@ class TableScene(QGraphicsScene):
         if item.container_role == "pile":
             self.draw_from(where, 1)
         elif item.container_role == "hand":
-            play = self.own_zone("zone")
+            play = self.own_play_area()
             if play is not None and lay.seat_of(self.state.objs[where]) == self.ctl.seat:
                 self.drops.drop([item], self.zones[play])
         else:
@@ -482,18 +484,40 @@ class TableScene(QGraphicsScene):
             self.ctl.status.emit(f"Rolled {op.args['values'][0]} on d{op.args['sides']}")
 
     def own_zone(self, role: str, name_hint: str = "") -> str | None:
-        """The viewing seat's hand (or deck, with name_hint 'deck')."""
+        """The viewing seat's zone of a role, the one whose name has `name_hint` first."""
+        found: list[tuple[int, str]] = []
         for oid, item in self.zones.items():
             obj = self.state.objs[oid]
             if lay.seat_of(obj) != self.ctl.seat or item.role != role:
                 continue
-            if name_hint and name_hint not in str(obj.props.get("name", oid)).lower() + oid:
+            name = str(obj.props.get("name", "")).lower()
+            exact = name_hint and (name == name_hint or oid.lower().endswith("." + name_hint))
+            near = name_hint and name_hint in name + " " + oid.lower()
+            found.append((0 if exact else 1 if near else 2, oid))
+        return min(found)[1] if found else None
+
+    def own_hand(self) -> str | None:
+        return self.own_zone("hand", "hand")
+
+    def own_play_area(self) -> str | None:
+        return self.own_zone("zone", "play")
+
+    def own_deck(self) -> str | None:
+        """The viewing seat's draw pile: a face-down pile of theirs, 'deck'/'draw' named first."""
+        best: tuple[int, str] | None = None
+        for oid, item in self.zones.items():
+            obj = self.state.objs[oid]
+            if item.role != "pile" or lay.seat_of(obj) != self.ctl.seat:
                 continue
-            return oid
-        return None
+            name = (str(obj.props.get("name", "")) + " " + oid).lower()
+            rank = (0 if obj.visibility == HIDDEN else 2) + \
+                (0 if "deck" in name or "draw" in name else 1)
+            if best is None or rank < best[0]:
+                best = (rank, oid)
+        return best[1] if best is not None and best[0] < 3 else None
 
     def draw_from(self, pile_id: str, count: int) -> None:
-        hand = self.own_zone("hand") or ROOT
+        hand = self.own_hand() or ROOT
         self.ctl.act(actions.draw, pile_id, hand, count)
 
     def item_for(self, obj_id: str) -> QGraphicsItem | None:

@@ -16,6 +16,8 @@ def _sandtable_home(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-d
 
 @pytest.fixture
 def window(qtbot) -> Iterator[object]:  # type: ignore[no-untyped-def]
+    from PySide6.QtWidgets import QApplication
+
     from table.ui.main_window import TableWindow
     from table.ui.sample import sample_catalog, sample_table
 
@@ -24,6 +26,8 @@ def window(qtbot) -> Iterator[object]:  # type: ignore[no-untyped-def]
     w.resize(1600, 1000)
     w.show()
     qtbot.waitExposed(w)
+    w.activateWindow()  # keyboard shortcuts need the active window
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is w)
     w.view.fit_table()
     w.view.setFocus()
     yield w
