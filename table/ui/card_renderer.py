@@ -51,10 +51,13 @@ def paint_face(p: QPainter, rect: QRectF, face: CardFace, lod: float = 1.0) -> N
     # title band
     band = QRectF(inner.left(), inner.top(), w, 24)
     p.setPen(ink)
-    p.setFont(theme.font(12.5, bold=True))
     corner_w = 28 if face.corner else 0
-    title = p.fontMetrics().elidedText(face.name, Qt.TextElideMode.ElideRight,
-                                       int(w - 8 - corner_w))
+    room = int(w - 8 - corner_w)
+    for size in (12.5, 11.0, 9.5):  # shrink a long title before cutting it
+        p.setFont(theme.font(size, bold=True))
+        if p.fontMetrics().horizontalAdvance(face.name) <= room:
+            break
+    title = p.fontMetrics().elidedText(face.name, Qt.TextElideMode.ElideRight, room)
     p.drawText(band.adjusted(4, 0, -corner_w, 0),
                Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, title)
     # paper body

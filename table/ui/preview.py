@@ -69,8 +69,11 @@ class CardPreview(QWidget):
         else:
             face = self.ctl.catalog.face(view.card)
             self.canvas.face, self.canvas.show_back = face, False
+            parent = self.ctl.replica.state.objs.get(obj.container or "")
+            in_hand = parent is not None and parent.visibility == "owner"
             note = "" if view.shows_face else \
-                "<br><i>Face down: only you can see this.</i>"
+                "<br><i>In your hand: only you can see it.</i>" if in_hand else \
+                "<br><i>Face down: only you can see it.</i>"
             counters = ", ".join(f"{k} {v}" for k, v in sorted(obj.counters.items()) if v)
             self.caption.setText(f"<b>{face.name}</b> — {face.subtitle or face.type}"
                                  + (f"<br>Counters: {counters}" if counters else "") + note)

@@ -28,6 +28,7 @@ class StartScreen(QWidget):
         title.setObjectName("title")
         tagline = QLabel("A virtual table for playtesting card games — every action logged.")
         tagline.setObjectName("tagline")
+        tagline.setWordWrap(True)
 
         # --- hot-seat ---
         self.game = QComboBox()
