@@ -1,13 +1,15 @@
 """The table scene: mirrors the core state, as one seat may see it, in graphics items.
 
 It is built once, then updated from each Change the replica hands its listeners: only the
-touched objects and the containers they left or entered are redrawn (also after a rollback:
-the scene remembers which objects each applied op touched, so an op that turned void on
-re-application is still refreshed). Cards are read only through `table.core.views`.
+touched objects and the containers they left or entered are redrawn, also after a rollback
+(the core's Change lists the journals a rollback reverted; with an older core the scene keeps
+its own record of what each applied op touched, so an op that turned void is still refreshed).
+Cards are read only through `table.core.views`.
 """
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from PySide6.QtCore import QPoint, QPointF, QRectF, Signal
 from PySide6.QtGui import QBrush, QColor, QPixmapCache
@@ -32,6 +34,13 @@ from .items.zone_item import ZoneItem
 log = logging.getLogger(__name__)
 
 PieceItem = CardItem | TokenItem
+# A core whose Change lists the journals a rollback reverted already reports their objects.
+_CHANGE_HAS_REVERTED = "reverted" in getattr(Change, "__dataclass_fields__", {})
+
+
+def _touched(journal: Any) -> set[str]:
+    touched = journal.touched
+    return set(touched()) if callable(touched) else set(touched)
 
 
 class TableScene(QGraphicsScene):
@@ -62,7 +71,8 @@ class TableScene(QGraphicsScene):
         self._pile_shown: dict[str, set[str]] = {}  # pile -> ids of its visible cards
         self._z_top = 0.0  # free zones stack by arrival: the last placed lies on top
         self.rebuild()
-        self._journals = [r.journal.touched for r in self.replica.records()]
+        self._journals = [_touched(r.journal) for r in self.replica.records()] \
+            if not _CHANGE_HAS_REVERTED else []
         self.replica.listeners.append(self.on_change)
         controller.seatChanged.connect(self.refresh_view)
 
@@ -370,11 +380,12 @@ class TableScene(QGraphicsScene):
     # --- following the replica ---------------------------------------------------------------
     def on_change(self, change: Change) -> None:
         touched = set(change.touched)
-        if change.rolled_back:  # an op voided on re-application left no journal: use ours
-            for old in self._journals[change.first:]:
-                touched |= old
-        del self._journals[change.first:]
-        self._journals.extend(r.journal.touched for r in change.records)
+        if not _CHANGE_HAS_REVERTED:  # older core: its touched misses the reverted ops
+            if change.rolled_back:  # an op voided on re-application left no journal: use ours
+                for old in self._journals[change.first:]:
+                    touched |= old
+            del self._journals[change.first:]
+            self._journals.extend(_touched(r.journal) for r in change.records)
         self.apply_touched(touched)
         self.changed_by_ops.emit()
 
