@@ -14,10 +14,11 @@ from . import commit
 from .errors import Void
 from .objects import KINDS, PUBLIC, ROOT, Obj
 from .ops import Op
-from .state import MISSING, Journal, Seat, State
+from .state import MISSING, Journal, Seat, State, written_keys
 
-# finds an op applied earlier in canonical order, with its journal (None when it was void)
-Lookup = Callable[[tuple[str, int]], "tuple[Op, Journal | None] | None"]
+# finds an op applied earlier in canonical order: the op, its journal (None when it was void),
+# and the journals of every op applied after it so far (to tell which of its writes are current)
+Lookup = Callable[[tuple[str, int]], "tuple[Op, Journal | None, list[Journal]] | None"]
 
 
 def _live(state: State, obj_id: str, what: str = "object") -> Obj:
@@ -67,13 +68,14 @@ def _pos(value: Any) -> tuple[float, ...] | None:
 
 
 def _place(state: State, obj: Obj, parent: Obj, at: Any, pos: Any) -> None:
-    if parent.id == obj.id or obj.id in state.ancestors(parent):
+    if parent is obj or (parent.container is not None and obj.id in state.ancestors(parent)):
         raise Void(f"{obj.id!r} cannot go inside itself")
-    new_pos = _pos(pos)
+    new_pos = None if pos is None else _pos(pos)
     state.remove_child(obj)
-    index = _index(state, parent, at)
-    state.set_field(obj, "container", parent.id, "loc")
-    state.set_field(obj, "pos", new_pos, "loc")
+    index = len(parent.children) if at is None or at == "top" else _index(state, parent, at)
+    state.set_field(obj, "container", parent.id)
+    if new_pos is not None or obj.pos is not None:
+        state.set_field(obj, "pos", new_pos)
     state.insert_child(parent, obj, index)
 
 
@@ -143,7 +145,7 @@ def _delete(state: State, op: Op, lookup: Lookup) -> None:
     for child_id in list(obj.children):  # orphans stay visible on the table
         child = state.objs[child_id]
         state.remove_child(child)
-        state.set_field(child, "container", ROOT, "loc")
+        state.set_field(child, "container", ROOT)
         state.insert_child(root, child, len(root.children))
     state.remove_child(obj)
     state.set_field(obj, "alive", False)
@@ -153,23 +155,25 @@ def _move(state: State, op: Op, lookup: Lookup) -> None:
     a = op.args
     obj = _live(state, a["id"])
     parent = _live(state, a["to"], "container")
-    source = state.objs.get(obj.container or ROOT)
-    if _enters_hidden(obj, parent):
+    if obj.kind == "card" and parent.props.get("visibility", PUBLIC) != PUBLIC:
         raise Void(f"a card entering {parent.id!r} must be re-handled (consume), not moved")
     face_up = a.get("face_up")
-    if obj.is_secret:
+    secret = obj.card is None and obj.commitment is not None
+    if secret:
+        source = state.objs.get(obj.container or ROOT)
         if source is not None and source.visibility != PUBLIC:
             _require_authority(state, op, obj.owner, "take a hidden card out of its zone")
         if face_up:
             _require_authority(state, op, obj.owner, "turn up their hidden card")
             _check_reveal(obj, a.get("card"), a.get("salt"))
     _place(state, obj, parent, a.get("at"), a.get("pos"))
-    if obj.is_secret and face_up:
+    if secret and face_up:
         state.set_field(obj, "card", a["card"])
     if face_up is not None:
         state.set_field(obj, "face_up", face_up)
-    if a.get("rot") is not None:
-        state.set_field(obj, "rotation", a["rot"] % 360)
+    rot = a.get("rot")
+    if rot is not None:
+        state.set_field(obj, "rotation", rot % 360)
 
 
 _SETTABLE = {"face_up": (bool,), "rotation": (int,), "pos": (list, tuple, type(None)),
@@ -284,7 +288,6 @@ def _show(state: State, op: Op, lookup: Lookup) -> None:
     obj = _live(state, op.args["id"])
     if obj.is_secret:
         _require_authority(state, op, obj.owner, "show their hidden card")
-    state.journal.touched.add(obj.id)
 
 
 def _roll(state: State, op: Op, lookup: Lookup) -> None:
@@ -329,6 +332,7 @@ _NOT_UNDOABLE = {"consume", "reveal", "roll", "show", "hello", "seat", "undo", "
 
 
 def _undo(state: State, op: Op, lookup: Lookup) -> None:
+    """Restore what the target op replaced, only where its write is still current."""
     target = op.args["target"]
     if len(target) != 2 or not isinstance(target[0], str) or not isinstance(target[1], int):
         raise Void("undo names its target as [author, seq]")
@@ -336,60 +340,63 @@ def _undo(state: State, op: Op, lookup: Lookup) -> None:
     found = lookup(ref)
     if found is None:
         raise Void(f"undo target {ref} is not an applied op before this one")
-    target_op, journal = found
+    target_op, journal, later = found
     if target_op.kind in _NOT_UNDOABLE:
         raise Void(f"a {target_op.kind} is not undone; going back is a new op")
     if journal is None:
         raise Void(f"undo target {ref} was void")
+    overwritten: set[tuple[str, str]] = set()
+    for newer in later:
+        overwritten |= written_keys(newer)
     restored = False
     moved: dict[str, dict[str, Any]] = {}
     for entry in journal.entries:
         tag = entry[0]
         if tag == "f":
             obj, name, old = entry[1], entry[2], entry[3]
-            wkey = "loc" if name in ("container", "pos") else name
-            if name == "card" or state.writers.get((obj.id, wkey)) != ref:  # reveals stay
+            key = "loc" if name in ("container", "pos") else name
+            if name == "card" or (obj.id, key) in overwritten:  # reveals stay revealed
                 continue
-            if wkey == "loc":
+            if key == "loc":
                 moved.setdefault(obj.id, {})[name] = old
             else:
                 state.set_field(obj, name, old)
                 restored = True
         elif tag == "rm":
             parent, index, obj_id = entry[1], entry[2], entry[3]
-            moved.setdefault(obj_id, {}).setdefault("index", index)
-            moved[obj_id].setdefault("parent", parent.id)
+            if (obj_id, "loc") not in overwritten:
+                where = moved.setdefault(obj_id, {})
+                where.setdefault("index", index)
+                where.setdefault("parent", parent.id)
         elif tag == "c":
             obj, key, old = entry[1], entry[2], entry[3]
-            if state.writers.get((obj.id, "c:" + key)) == ref:
+            if (obj.id, "c:" + key) not in overwritten:
                 state.set_counter(obj, key, old if isinstance(old, int) else 0)
                 restored = True
         elif tag == "p":
             obj, key, old = entry[1], entry[2], entry[3]
-            if state.writers.get((obj.id, "p:" + key)) == ref and old is not MISSING:
+            if (obj.id, "p:" + key) not in overwritten and old is not MISSING:
                 state.set_prop(obj, key, old)
                 restored = True
         elif tag == "new":
             obj = state.objs[entry[1]]
-            if state.writers.get((obj.id, "alive")) == ref and obj.alive:
+            if (obj.id, "alive") not in overwritten and obj.alive:
                 state.remove_child(obj)
                 state.set_field(obj, "alive", False)
                 restored = True
         elif tag == "g":
-            name, old = entry[1], entry[2]
-            if state.writers.get(("#", name)) == ref:
-                state.set_global(name, old)
+            if ("#", entry[1]) not in overwritten:
+                state.set_global(entry[1], entry[2])
                 restored = True
     for obj_id, where in moved.items():
         obj = state.objs[obj_id]
-        if not obj.alive or state.writers.get((obj_id, "loc")) != ref or "parent" not in where:
-            continue
-        parent = state.objs.get(where["parent"])
-        if parent is None or not parent.alive or _enters_hidden(obj, parent):
+        parent = state.objs.get(where.get("parent", ""))
+        if (not obj.alive or parent is None or not parent.alive or _enters_hidden(obj, parent)
+                or parent.id == obj.id or obj.id in state.ancestors(parent)):
             continue
         state.remove_child(obj)
-        state.set_field(obj, "container", parent.id, "loc")
-        state.set_field(obj, "pos", where.get("pos", obj.pos), "loc")
+        state.set_field(obj, "container", parent.id)
+        state.set_field(obj, "pos", where.get("pos", obj.pos))
         state.insert_child(parent, obj, min(where["index"], len(parent.children)))
         restored = True
     if not restored:
@@ -405,13 +412,11 @@ HANDLERS: dict[str, Callable[[State, Op, Lookup], None]] = {
 
 def apply_op(state: State, op: Op, lookup: Lookup) -> tuple[Journal, str | None]:
     """Apply `op`; return its journal and, when it was void, the reason (the journal is empty)."""
-    journal = state.begin(op.ref)
+    journal = state.begin()
     try:
         HANDLERS[op.kind](state, op, lookup)
     except Void as void:
         state.revert(journal)  # a handler may fail after its first write (e.g. a bad index)
         journal.entries.clear()
-        state.current = None
         return journal, str(void)
-    state.current = None
     return journal, None

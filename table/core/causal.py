@@ -43,6 +43,20 @@ class CausalStore:
         Duplicates are ignored. Raises CausalityError for an op that reuses a delivered sequence
         number with different content, or whose stamp is not 1 + the highest stamp it depends on.
         """
+        mine = self.by_author.get(op.author)
+        count = len(mine) if mine is not None else 0
+        if op.seq == count + 1 and not self._pending_count:
+            highest = self._ready_stamp(op, mine)
+            if highest is not None:  # the common case: next in line, nothing waiting
+                if op.lamport != highest + 1:
+                    raise CausalityError(f"op {op.author}#{op.seq} has stamp {op.lamport}, "
+                                         f"expected {highest + 1}")
+                if mine is None:
+                    self.by_author[op.author] = mine = []
+                mine.append(op)
+                if op.lamport > self.max_lamport:
+                    self.max_lamport = op.lamport
+                return [op]
         known = self.get(op.author, op.seq)
         if known is not None:
             if known.signing_bytes() != op.signing_bytes():
@@ -58,22 +72,46 @@ class CausalStore:
         return self._drain(op.author)
 
     def _ready(self, op: Op) -> bool:
+        by_author = self.by_author
         for author, count in op.vv.items():
-            if author != op.author and self.delivered(author) < count:
-                return False
+            if count and author != op.author:
+                ops = by_author.get(author)
+                if ops is None or len(ops) < count:
+                    return False
         return True
 
+    def _ready_stamp(self, op: Op, mine: list[Op] | None) -> int | None:
+        """The highest stamp `op` depends on, or None while a dependency is missing."""
+        author, by_author = op.author, self.by_author
+        highest = mine[op.seq - 2].lamport if op.seq > 1 and mine else 0
+        for other, count in op.vv.items():
+            if other == author:
+                if count != op.seq - 1:
+                    raise CausalityError(f"op {author}#{op.seq} has a wrong own count in its "
+                                         f"vector")
+            elif count:
+                ops = by_author.get(other)
+                if ops is None or len(ops) < count:
+                    return None
+                lamport = ops[count - 1].lamport
+                if lamport > highest:
+                    highest = lamport
+        return highest
+
     def _check_stamp(self, op: Op) -> None:
-        deps = [self.get(op.author, op.seq - 1)] if op.seq > 1 else []
-        for author, count in op.vv.items():
-            if count > 0 and author != op.author:
-                deps.append(self.get(author, count))
-        highest = max((d.lamport for d in deps if d is not None), default=0)
-        if op.vv.get(op.author, op.seq - 1) != op.seq - 1:
-            raise CausalityError(f"op {op.author}#{op.seq} has a wrong own count in its vector")
+        """A stamp must be 1 + the highest stamp the op depends on (no skipping ahead)."""
+        author, by_author = op.author, self.by_author
+        if op.vv.get(author, op.seq - 1) != op.seq - 1:
+            raise CausalityError(f"op {author}#{op.seq} has a wrong own count in its vector")
+        highest = by_author[author][op.seq - 2].lamport if op.seq > 1 else 0
+        for other, count in op.vv.items():
+            if count > 0 and other != author:
+                lamport = by_author[other][count - 1].lamport
+                if lamport > highest:
+                    highest = lamport
         if op.lamport != highest + 1:
             raise CausalityError(
-                f"op {op.author}#{op.seq} has stamp {op.lamport}, expected {highest + 1}")
+                f"op {author}#{op.seq} has stamp {op.lamport}, expected {highest + 1}")
 
     def _drain(self, author: str) -> list[Op]:
         out: list[Op] = []

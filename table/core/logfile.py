@@ -3,7 +3,8 @@
 Layout: the 8-byte magic `SANDLOG1`, then frames of [u32 length][u32 crc32][msgpack map]. The
 first frame is the header (format version, table id, peer id, game module id and content hash,
 creation time). Then one frame per record:
-  {"op": WIRE}                       an op (this peer's, written before it is sent; or received)
+  WIRE                               an op, as its wire array (this peer's, written before it
+                                     is sent; or received)
   {"op": WIRE, "private": {...}}     this peer's op with the secrets only it holds
   {"secret": {...}}                  secrets received privately from another peer
 Frames are flushed as written, so a crash loses nothing that was shown. The CRC lets a reader
@@ -16,6 +17,7 @@ import time
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any, BinaryIO
 
 import msgpack
@@ -50,7 +52,7 @@ class LogWriter:
             self._file.write(MAGIC)
             self.append(header or {})
 
-    def append(self, record: dict[str, Any]) -> None:
+    def append(self, record: Any) -> None:
         payload = msgpack.packb(record, use_bin_type=True)
         self._file.write(len(payload).to_bytes(4, "big") + zlib.crc32(payload).to_bytes(4, "big")
                          + payload)
@@ -70,64 +72,83 @@ class LogWriter:
 class LogContents:
     path: Path
     header: dict[str, Any]
-    records: list[dict[str, Any]] = field(default_factory=list)
+    records: list[Any] = field(default_factory=list)  # op arrays and maps
     problems: list[str] = field(default_factory=list)  # damaged or truncated frames, by position
 
 
-def read_log(path: str | Path) -> LogContents:
-    """Read every complete record; report (not raise) damaged frames and a truncated tail.
+class LogReader:
+    """Reads a log's header at once and its records as a stream (a long log is never all in
+    memory twice). Damaged frames and a truncated tail are reported in `problems`, not raised.
 
     Raises LogError only when the file is not a Sandtable log at all or has another version.
     """
-    path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as err:
-        raise LogError(f"{path}: cannot read: {err.strerror}") from None
-    if not data.startswith(MAGIC):
-        if data[:7] == MAGIC[:7]:
-            raise LogError(f"{path}: log format {data[7:8]!r} is not supported "
-                           f"(this Sandtable reads format {FORMAT_VERSION})")
-        raise LogError(f"{path}: not a Sandtable log (bad magic bytes)")
-    records: list[dict[str, Any]] = []
-    problems: list[str] = []
-    offset, number = len(MAGIC), 0
-    while offset < len(data):
-        number += 1
-        if offset + _HEAD > len(data):
-            problems.append(f"{path}: record {number} at byte {offset}: truncated frame header; "
-                            f"stopped there")
-            break
-        length = int.from_bytes(data[offset:offset + 4], "big")
-        crc = int.from_bytes(data[offset + 4:offset + 8], "big")
-        end = offset + _HEAD + length
-        if length > MAX_RECORD or end > len(data):
-            what = "truncated" if end > len(data) and length <= MAX_RECORD else "damaged length"
-            problems.append(f"{path}: record {number} at byte {offset}: {what}; stopped there")
-            break
-        payload = data[offset + _HEAD:end]
-        if zlib.crc32(payload) != crc:
-            problems.append(f"{path}: record {number} at byte {offset}: checksum mismatch; "
-                            f"skipped")
-        else:
-            try:
-                record = msgpack.unpackb(payload, raw=False, strict_map_key=True)
-            except Exception as err:  # noqa: BLE001 - any decode failure is a damaged record
-                problems.append(f"{path}: record {number} at byte {offset}: undecodable ({err}); "
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.problems: list[str] = []
+        try:
+            self._data = self.path.read_bytes()
+        except OSError as err:
+            raise LogError(f"{self.path}: cannot read: {err.strerror}") from None
+        data = self._data
+        if not data.startswith(MAGIC):
+            if data[:7] == MAGIC[:7]:
+                raise LogError(f"{self.path}: log format {data[7:8]!r} is not supported "
+                               f"(this Sandtable reads format {FORMAT_VERSION})")
+            raise LogError(f"{self.path}: not a Sandtable log (bad magic bytes)")
+        self._frames = self._iter_frames()
+        header = next(self._frames, None)
+        if type(header) is not dict:
+            raise LogError(f"{self.path}: no readable header record")
+        if header.get("format") != "sandtable-log":
+            raise LogError(f"{self.path}: record 1 is not a Sandtable log header")
+        if header.get("version") != FORMAT_VERSION:
+            raise LogError(f"{self.path}: log format version {header.get('version')!r} is not "
+                           f"supported (this Sandtable reads version {FORMAT_VERSION})")
+        self.header: dict[str, Any] = header
+
+    def records(self) -> Iterator[Any]:
+        """Every complete record after the header, in file order (once)."""
+        return self._frames
+
+    def _iter_frames(self) -> Iterator[Any]:
+        data, path, problems = self._data, self.path, self.problems
+        view = memoryview(data)
+        unpackb, crc32, size = msgpack.unpackb, zlib.crc32, len(data)
+        offset, number = len(MAGIC), 0
+        while offset < size:
+            number += 1
+            if offset + _HEAD > size:
+                problems.append(f"{path}: record {number} at byte {offset}: truncated frame "
+                                f"header; stopped there")
+                return
+            length = int.from_bytes(data[offset:offset + 4], "big")
+            end = offset + _HEAD + length
+            if length > MAX_RECORD or end > size:
+                what = "truncated" if end > size and length <= MAX_RECORD else "damaged length"
+                problems.append(f"{path}: record {number} at byte {offset}: {what}; stopped there")
+                return
+            payload = view[offset + _HEAD:end]
+            if crc32(payload) != int.from_bytes(data[offset + 4:offset + 8], "big"):
+                problems.append(f"{path}: record {number} at byte {offset}: checksum mismatch; "
                                 f"skipped")
             else:
-                if isinstance(record, dict):
-                    records.append(record)
+                try:
+                    record = unpackb(payload, raw=False, strict_map_key=True)
+                except Exception as err:  # noqa: BLE001 - any decode failure is damage
+                    problems.append(f"{path}: record {number} at byte {offset}: undecodable "
+                                    f"({err}); skipped")
                 else:
-                    problems.append(f"{path}: record {number} at byte {offset}: not a map; "
-                                    f"skipped")
-        offset = end
-    if not records:
-        raise LogError(f"{path}: no readable header record")
-    header = records.pop(0)
-    if header.get("format") != "sandtable-log":
-        raise LogError(f"{path}: record 1 is not a Sandtable log header")
-    if header.get("version") != FORMAT_VERSION:
-        raise LogError(f"{path}: log format version {header.get('version')!r} is not supported "
-                       f"(this Sandtable reads version {FORMAT_VERSION})")
-    return LogContents(path, header, records, problems)
+                    if type(record) is dict or type(record) is list:
+                        yield record
+                    else:
+                        problems.append(f"{path}: record {number} at byte {offset}: neither "
+                                        f"an op nor a map; skipped")
+            offset = end
+
+
+def read_log(path: str | Path) -> LogContents:
+    """A whole log in memory: header, records, problems (see LogReader)."""
+    reader = LogReader(path)
+    records = list(reader.records())
+    return LogContents(reader.path, reader.header, records, reader.problems)

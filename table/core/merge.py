@@ -36,11 +36,13 @@ def merge_logs(paths: list[Path], out: Path) -> str:
                              f"only logs of one table merge")
         problems.extend(contents.problems)
         for record in contents.records:
-            for key in ("private", "secret"):
-                if isinstance(record.get(key), dict):
-                    knowledge.absorb(record[key])
-            if "op" in record:
-                op = from_wire(record["op"])
+            if type(record) is dict:
+                for key in ("private", "secret"):
+                    if isinstance(record.get(key), dict):
+                        knowledge.absorb(record[key])
+                record = record.get("op")
+            if record is not None:
+                op = from_wire(record)
                 ops.setdefault(op.ref, op)
     # keep only secrets that match a commitment somewhere in the merged ops
     commitments = {}
@@ -58,7 +60,7 @@ def merge_logs(paths: list[Path], out: Path) -> str:
                                         merged_from=[str(p) for p in paths]))
     try:
         for op in sorted(ops.values(), key=lambda o: o.key):
-            writer.append({"op": op.to_wire()})
+            writer.append(op.to_wire())
         writer.append({"secret": {"cards": verified,
                                   "shown": {h: sorted(s) for h, s in knowledge.shown.items()}}})
     finally:

@@ -5,12 +5,15 @@ issued the op, wall-clock time, optional signature) around a kind and its argume
 results ("move to the top of p1.discard", "set rotation 90", "add -2"), never toggles.
 
 Canonical order is (lamport, author); an op's identity is (author, seq).
-The wire form (network and log) uses short keys; docs/ops.md documents it field by field.
+The wire form (network and log) is a positional array, the cheapest shape to decode:
+    [author, seq, lamport, kind, args, vv, time, seat, sig]
+`vv` is the author's version vector when it issued the op, sent as the entries that changed since
+its previous op (the rest, and its own count seq - 1, are implied by that previous op, which
+causal delivery applies first). docs/ops.md documents it field by field.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from .errors import BadOp
 
@@ -65,14 +68,15 @@ SCHEMAS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
 MARK_WHATS = frozenset({"turn", "phase", "step", "declare", "setup", "winner"})
 
 
-@dataclass(slots=True, frozen=True)
-class Op:
+class Op(NamedTuple):
+    """One op. A named tuple: immutable, and cheap to build (peers build one per message)."""
+
     author: str
     seq: int
     lamport: int
     kind: str
     args: dict[str, Any]
-    vv: dict[str, int] = field(default_factory=dict)
+    vv: dict[str, int] = {}  # never mutated: always given explicitly where ops are made
     time: float = 0.0
     seat: int | None = None  # the seat the author acted as (for logs and reports), if any
     sig: bytes | None = None
@@ -87,22 +91,17 @@ class Op:
         """Identity of the op: its author and sequence number."""
         return (self.author, self.seq)
 
-    def to_wire(self) -> dict[str, Any]:
-        wire: dict[str, Any] = {"a": self.author, "s": self.seq, "l": self.lamport, "k": self.kind,
-                                "x": self.args, "v": self.vv, "t": self.time}
-        if self.seat is not None:
-            wire["st"] = self.seat
-        if self.sig is not None:
-            wire["g"] = self.sig
-        return wire
+    def to_wire(self) -> list[Any]:
+        return [self.author, self.seq, self.lamport, self.kind, self.args, self.vv, self.time,
+                self.seat, self.sig]
 
     def signing_bytes(self) -> bytes:
         """The canonical bytes an author signs: everything but the signature."""
         import msgpack  # local: only netplay and the log need bytes
 
-        body = self.to_wire()
-        body.pop("g", None)
-        return msgpack.packb(_sorted(body), use_bin_type=True)
+        body = [self.author, self.seq, self.lamport, self.kind, _sorted(self.args),
+                _sorted(self.vv), self.time, self.seat]
+        return msgpack.packb(body, use_bin_type=True)
 
 
 def _sorted(value: Any) -> Any:
@@ -113,58 +112,54 @@ def _sorted(value: Any) -> Any:
     return value
 
 
+_REQUIRED = {kind: frozenset(n for n, (_t, req) in schema.items() if req)
+             for kind, schema in SCHEMAS.items()}
+
+
 def check_args(kind: str, args: Any) -> None:
-    """Raise BadOp unless `args` matches the schema of `kind`."""
+    """Raise BadOp unless `args` matches the schema of `kind` (exact types: no bool for int)."""
     schema = SCHEMAS.get(kind)
     if schema is None:
         raise BadOp(f"unknown op kind {kind!r}")
-    if not isinstance(args, dict):
+    if type(args) is not dict:
         raise BadOp(f"{kind}: arguments must be a map")
     for name, value in args.items():
         spec = schema.get(name)
         if spec is None:
             raise BadOp(f"{kind}: unknown argument {name!r}")
         types = spec[0]
-        if types is not _ANY and (not isinstance(value, types) or
-                                  (isinstance(value, bool) and bool not in types)):
+        if types is not _ANY and type(value) not in types:
             raise BadOp(f"{kind}: argument {name!r} has the wrong type ({type(value).__name__})")
-    for name, (_types, required) in schema.items():
-        if required and name not in args:
-            raise BadOp(f"{kind}: missing argument {name!r}")
+    if not _REQUIRED[kind] <= args.keys():
+        missing = sorted(_REQUIRED[kind] - args.keys())
+        raise BadOp(f"{kind}: missing argument {missing[0]!r}")
     if kind == "mark" and args["what"] not in MARK_WHATS:
         raise BadOp(f"mark: unknown marker {args['what']!r} (one of {sorted(MARK_WHATS)})")
 
 
 def from_wire(wire: Any) -> Op:
     """Build an Op from its wire form, validating every field. Raises BadOp."""
-    if not isinstance(wire, dict):
-        raise BadOp("an op must be a map")
-    try:
-        author, seq, lamport, kind = wire["a"], wire["s"], wire["l"], wire["k"]
-    except KeyError as missing:
-        raise BadOp(f"op is missing field {missing.args[0]!r}") from None
-    args = wire.get("x", {})
-    vv = wire.get("v", {})
-    if not isinstance(author, str) or not 1 <= len(author) <= 64:
+    if type(wire) is not list or len(wire) != 9:
+        raise BadOp("an op must be an array of 9 fields")
+    author, seq, lamport, kind, args, vv, time, seat, sig = wire
+    if type(author) is not str or not 1 <= len(author) <= 64:
         raise BadOp("op author must be a short string")
     if type(seq) is not int or seq < 1 or type(lamport) is not int or lamport < 1:
         raise BadOp("op seq and lamport must be positive integers")
-    if not isinstance(kind, str):
+    if type(kind) is not str:
         raise BadOp("op kind must be a string")
-    if not isinstance(vv, dict) or not all(
-            isinstance(k, str) and type(v) is int and v >= 0 for k, v in vv.items()):
+    if type(vv) is not dict:
         raise BadOp("op version vector must map authors to counts")
+    for key, count in vv.items():
+        if type(key) is not str or type(count) is not int or count < 0:
+            raise BadOp("op version vector must map authors to counts")
     check_args(kind, args)
-    time = wire.get("t", 0.0)
-    seat = wire.get("st")
-    sig = wire.get("g")
-    if not isinstance(time, (int, float)) or isinstance(time, bool):
-        raise BadOp("op time must be a number")
+    if type(time) is not float:
+        if type(time) is not int:
+            raise BadOp("op time must be a number")
+        time = float(time)
     if seat is not None and type(seat) is not int:
         raise BadOp("op seat must be an integer")
-    if sig is not None and not isinstance(sig, bytes):
+    if sig is not None and type(sig) is not bytes:
         raise BadOp("op signature must be bytes")
-    unknown = set(wire) - {"a", "s", "l", "k", "x", "v", "t", "st", "g"}
-    if unknown:
-        raise BadOp(f"op has unknown fields {sorted(unknown)}")
-    return Op(author, seq, lamport, kind, args, vv, float(time), seat, sig)
+    return Op(author, seq, lamport, kind, args, vv, time, seat, sig)

@@ -10,15 +10,14 @@ from __future__ import annotations
 import logging
 import secrets
 import time
-from collections.abc import Callable
-from dataclasses import replace
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 from .causal import CausalStore
 from .errors import BadOp, CausalityError, LogError
 from .knowledge import Knowledge
-from .logfile import LogWriter, make_header, read_log
+from .logfile import LogReader, LogWriter, make_header
 from .ops import Op, check_args, from_wire
 from .rng import Rng
 from .state import State
@@ -51,6 +50,7 @@ class Replica:
         self.report_listeners: list[Callable[[str], None]] = []
         self.private_out: Callable[[int, dict[str, Any]], None] | None = None
         self.header_extra = dict(header_extra or {})
+        self._issued_vv: dict[str, int] = {}  # version vector as of this peer's last op
         self.log: LogWriter | None = None
         if log_path is not None:
             header = make_header(self.table_id, self.peer_id, game, game_hash, **self.header_extra)
@@ -67,7 +67,7 @@ class Replica:
     def public_state_hash(self) -> str:
         return public_state_hash(self.state)
 
-    def ops_missing_for(self, vector: dict[str, int]) -> list[dict[str, Any]]:
+    def ops_missing_for(self, vector: dict[str, int]) -> list[list[Any]]:
         return [op.to_wire() for op in self.store.missing_for(vector)]
 
     def records(self) -> list[Record]:
@@ -83,23 +83,36 @@ class Replica:
         """Stamp, log, apply and publish a local op. Raises BadOp for malformed arguments."""
         check_args(kind, args)
         seq = self.store.delivered(self.peer_id) + 1
-        op = Op(self.peer_id, seq, self.store.max_lamport + 1, kind, args,
-                self.store.version_vector(), round(self.clock(), 3), seat)
-        op.vv[self.peer_id] = seq - 1
+        # The op names only what changed in this peer's version vector since its previous op:
+        # with its own previous op (implied by seq), that is its whole causal past.
+        full = self.store.version_vector()
+        full.pop(self.peer_id, None)
+        vv = {a: n for a, n in full.items() if self._issued_vv.get(a) != n}
+        self._issued_vv = full
+        op = Op(self.peer_id, seq, self.store.max_lamport + 1, kind, args, vv,
+                round(self.clock(), 3), seat)
         if self.signer is not None:
-            op = replace(op, sig=self.signer(op.signing_bytes()))
+            op = op._replace(sig=self.signer(op.signing_bytes()))
         if private:
             self.knowledge.absorb(private)
         if self.log is not None:  # write-ahead: on disk before applied or sent
             self.log.append({"op": op.to_wire(), "private": private} if private
-                            else {"op": op.to_wire()})
+                            else op.to_wire())
         self.store.add_local(op)
         self._fold([op])
         return op
 
     def receive(self, wire: Any, from_peer: str = "") -> list[Op]:
         """Take one remote op (wire form). Returns the ops it made deliverable."""
-        return self.receive_many([wire], from_peer)
+        if self.verifier is not None or self.log is not None:
+            return self.receive_many([wire], from_peer)
+        op = wire if type(wire) is Op else from_wire(wire)
+        if op.author == self.peer_id and self.store.get(op.author, op.seq) is None:
+            raise CausalityError(f"peer {from_peer or '?'} sent an op in this peer's name")
+        ready = self.store.offer(op)
+        if ready:
+            self._fold(ready)
+        return ready
 
     def receive_many(self, wires: list[Any], from_peer: str = "") -> list[Op]:
         """Take a batch (catch-up): validate each, deliver causally, fold with one rollback.
@@ -110,7 +123,7 @@ class Replica:
         delivered: list[Op] = []
         try:
             for wire in wires:
-                op = wire if isinstance(wire, Op) else from_wire(wire)
+                op = wire if type(wire) is Op else from_wire(wire)
                 if op.author == self.peer_id and self.store.get(op.author, op.seq) is None:
                     raise CausalityError(f"peer {from_peer or '?'} sent an op in this peer's name")
                 for ready in self.store.offer(op):
@@ -118,7 +131,7 @@ class Replica:
                         raise CausalityError(f"op {ready.author}#{ready.seq} has a bad signature")
                     delivered.append(ready)
                     if self.log is not None:
-                        self.log.append({"op": ready.to_wire()})
+                        self.log.append(ready.to_wire())
         finally:
             if delivered:
                 self._fold(delivered)
@@ -138,9 +151,10 @@ class Replica:
         return self.verifier(op, key)
 
     def _fold(self, ops: list[Op]) -> None:
-        change = self.timeline.insert_many(ops)
+        change = self.timeline.insert(ops[0]) if len(ops) == 1 else \
+            self.timeline.insert_many(ops)
         for record in change.records:
-            if record.void and "does not match its commitment" in record.void:
+            if record.void is not None and "does not match its commitment" in record.void:
                 self.report(f"peer {record.op.author}: {record.void}")
         for listener in list(self.listeners):
             listener(change)
@@ -163,33 +177,35 @@ class Replica:
         Damaged records are skipped and reported in `replica.reports`; raises LogError when the
         file is not a log at all.
         """
-        contents = read_log(path)
-        head = contents.header
+        reader = LogReader(path)
+        head = reader.header
         replica = cls(str(head.get("table", "")), str(head.get("peer", "")),
                       game=str(head.get("game", "")), game_hash=str(head.get("game_hash", "")),
                       **kwargs)
         replica.header_extra = {k: v for k, v in head.items() if k not in
                                 ("format", "version", "table", "peer", "game", "game_hash",
                                  "created")}
-        replica.load_records(contents.records, str(path))
-        for problem in contents.problems:
+        replica.load_records(reader.records(), str(path))
+        for problem in reader.problems:
             replica.report(problem)
         if reopen:
             replica.log = LogWriter(path)
         return replica
 
-    def load_records(self, records: list[dict[str, Any]], source: str = "log") -> None:
+    def load_records(self, records: Iterable[Any], source: str = "log") -> None:
         ops: list[Op] = []
+        offer = self.store.offer
         for number, record in enumerate(records, start=2):
             try:
-                if "private" in record and isinstance(record["private"], dict):
-                    self.knowledge.absorb(record["private"])
-                if "secret" in record and isinstance(record["secret"], dict):
-                    self.knowledge.absorb(record["secret"])
-                if "op" in record:
-                    op = from_wire(record["op"])
-                    if not self.store.has(op):
-                        ops.extend(self.store.offer(op))
+                if type(record) is list:
+                    ops.extend(offer(from_wire(record)))
+                    continue
+                for key in ("private", "secret"):  # secrets ride beside some ops
+                    if isinstance(record.get(key), dict):
+                        self.knowledge.absorb(record[key])
+                wire = record.get("op")
+                if wire is not None:
+                    ops.extend(offer(from_wire(wire)))
             except (BadOp, CausalityError) as err:
                 self.report(f"{source}: record {number}: {err}")
         if ops:

@@ -1,9 +1,8 @@
 """The table state, changed only through journaled primitives.
 
 Every primitive records what it replaced in the current Journal, so any applied op can be taken
-back exactly (rollback when an op arrives late) without snapshots. The state also remembers, per
-(object, field), which op wrote it last: undo uses that to restore only writes that are still
-current.
+back exactly (rollback when an op arrives late) without snapshots. The journals also tell undo
+which fields an op wrote (`written_keys`), so it restores only writes that are still current.
 """
 from __future__ import annotations
 
@@ -26,11 +25,26 @@ class Seat:
 class Journal:
     """The undo record of one applied op: a list of (primitive, args) to reverse."""
 
-    __slots__ = ("entries", "touched")
+    __slots__ = ("entries",)
 
     def __init__(self) -> None:
         self.entries: list[tuple[Any, ...]] = []
-        self.touched: set[str] = set()  # object ids changed, for the UI to refresh
+
+    def touched(self) -> set[str]:
+        """Ids of the objects this op changed ('#' for seats, turn and phase), for the UI."""
+        ids: set[str] = set()
+        for entry in self.entries:
+            tag = entry[0]
+            if tag in ("f", "c", "p"):
+                ids.add(entry[1].id)
+            elif tag in ("rm", "ins"):
+                ids.add(entry[1].id)
+                ids.add(entry[3])
+            elif tag == "new":
+                ids.add(entry[1])
+            else:
+                ids.add("#")
+        return ids
 
 
 class State:
@@ -41,9 +55,7 @@ class State:
         self.turn: dict[str, Any] = {"seat": None, "number": 0}
         self.phase: str | None = None
         self.acks: dict[str, str] = {}  # flag id -> reason
-        self.writers: dict[tuple[str, str], OpRef] = {}
         self.journal: Journal = Journal()
-        self.current: OpRef | None = None  # the op being applied
 
     # --- reading -------------------------------------------------------------------------
     def get(self, obj_id: str) -> Obj | None:
@@ -65,36 +77,24 @@ class State:
         return chain
 
     # --- journaled primitives ------------------------------------------------------------
-    def _write(self, obj_id: str, name: str) -> None:
-        key = (obj_id, name)
-        self.journal.entries.append(("w", key, self.writers.get(key)))
-        if self.current is not None:
-            self.writers[key] = self.current
-        self.journal.touched.add(obj_id)
-
     def add_obj(self, obj: Obj) -> None:
         self.objs[obj.id] = obj
         self.journal.entries.append(("new", obj.id))
-        self._write(obj.id, "alive")
-        self._write(obj.id, "loc")
 
-    def set_field(self, obj: Obj, name: str, value: Any, writer_key: str | None = None) -> None:
+    def set_field(self, obj: Obj, name: str, value: Any) -> None:
         old = getattr(obj, name)
         if old == value and type(old) is type(value):
             return
         self.journal.entries.append(("f", obj, name, old))
         setattr(obj, name, value)
-        self._write(obj.id, writer_key or name)
 
     def set_counter(self, obj: Obj, key: str, value: int) -> None:
         self.journal.entries.append(("c", obj, key, obj.counters.get(key, MISSING)))
         obj.counters[key] = value
-        self._write(obj.id, "c:" + key)
 
     def set_prop(self, obj: Obj, key: str, value: Any) -> None:
         self.journal.entries.append(("p", obj, key, obj.props.get(key, MISSING)))
         obj.props[key] = value
-        self._write(obj.id, "p:" + key)
 
     def remove_child(self, obj: Obj) -> None:
         if obj.container is None:
@@ -105,19 +105,16 @@ class State:
         except ValueError:
             return  # already out of the list (a deleted object being restored)
         del parent.children[index]
-        self.journal.entries.append(("rm", parent, index, obj.id))
-        self.journal.touched.add(parent.id)
-        self._write(obj.id, "loc")
+        journal = self.journal
+        journal.entries.append(("rm", parent, index, obj.id))
 
     def insert_child(self, parent: Obj, obj: Obj, index: int) -> None:
         parent.children.insert(index, obj.id)
-        self.journal.entries.append(("ins", parent, index))
-        self.journal.touched.add(parent.id)
+        self.journal.entries.append(("ins", parent, index, obj.id))
 
     def set_global(self, name: str, value: Any) -> None:
         self.journal.entries.append(("g", name, getattr(self, name)))
         setattr(self, name, value)
-        self._write("#", name)
 
     def set_seat(self, number: int, seat: Seat | None) -> None:
         self.journal.entries.append(("seat", number, self.seats.get(number)))
@@ -135,9 +132,8 @@ class State:
         self.acks[flag] = reason
 
     # --- rollback ------------------------------------------------------------------------
-    def begin(self, ref: OpRef) -> Journal:
+    def begin(self) -> Journal:
         self.journal = Journal()
-        self.current = ref
         return self.journal
 
     def revert(self, journal: Journal) -> None:
@@ -146,11 +142,6 @@ class State:
             tag = entry[0]
             if tag == "f":
                 setattr(entry[1], entry[2], entry[3])
-            elif tag == "w":
-                if entry[2] is None:
-                    self.writers.pop(entry[1], None)
-                else:
-                    self.writers[entry[1]] = entry[2]
             elif tag == "c":
                 if entry[3] is MISSING:
                     entry[1].counters.pop(entry[2], None)
@@ -184,3 +175,25 @@ class State:
                     self.acks.pop(entry[1], None)
                 else:
                     self.acks[entry[1]] = entry[2]
+
+
+def written_keys(journal: Journal) -> set[tuple[str, str]]:
+    """The (object, field) pairs an op wrote; 'loc' stands for container, position and order."""
+    keys: set[tuple[str, str]] = set()
+    for entry in journal.entries:
+        tag = entry[0]
+        if tag == "f":
+            name = entry[2]
+            keys.add((entry[1].id, "loc" if name in ("container", "pos") else name))
+        elif tag == "c":
+            keys.add((entry[1].id, "c:" + entry[2]))
+        elif tag == "p":
+            keys.add((entry[1].id, "p:" + entry[2]))
+        elif tag in ("rm", "ins"):
+            keys.add((entry[3], "loc"))
+        elif tag == "new":
+            keys.add((entry[1], "alive"))
+            keys.add((entry[1], "loc"))
+        elif tag == "g":
+            keys.add(("#", entry[1]))
+    return keys

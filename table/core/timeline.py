@@ -28,8 +28,18 @@ class Change:
     """What one insertion did: the UI and the assist refresh from this."""
     first: int  # index of the first record (re)applied; everything from there on is new
     records: list[Record] = field(default_factory=list)
-    touched: set[str] = field(default_factory=set)
     rolled_back: int = 0  # how many already-applied ops were reverted and re-applied
+    reverted: list[Journal] = field(default_factory=list)  # journals taken back by the rollback
+
+    @property
+    def touched(self) -> set[str]:
+        """Every object whose state may differ from before this insertion."""
+        ids: set[str] = set()
+        for journal in self.reverted:
+            ids |= journal.touched()
+        for record in self.records:
+            ids |= record.journal.touched()
+        return ids
 
 
 class Timeline:
@@ -49,40 +59,50 @@ class Timeline:
         return self._by_ref.get(ref)
 
     def insert(self, op: Op) -> Change:
+        key = (op.lamport, op.author)
+        if not self._keys or key > self._keys[-1]:  # in order: no rollback, no merge
+            record = self._apply(op, key)
+            return Change(len(self.records) - 1, [record])
         return self.insert_many([op])
 
     def insert_many(self, ops: list[Op]) -> Change:
-        fresh = sorted({op.ref: op for op in ops if op.ref not in self._by_ref}.values(),
-                       key=lambda o: o.key)
-        if not fresh:
+        by_ref = self._by_ref
+        unique: dict[tuple[str, int], Op] = {}
+        for op in ops:
+            ref = (op.author, op.seq)
+            if ref not in by_ref:
+                unique[ref] = op
+        if not unique:
             return Change(first=len(self.records))
-        first = bisect_left(self._keys, fresh[0].key)
+        # keys are unique: an author's stamps strictly increase
+        fresh = sorted(((op.lamport, op.author), op) for op in unique.values())
+        first = bisect_left(self._keys, fresh[0][0])
+        reverted = [r.journal for r in self.records[first:]]
         tail = self._rollback(first)
-        change = Change(first=first, rolled_back=len(tail))
-        merged = _merge(tail, fresh)
-        for op in merged:
-            record = self._apply(op)
-            change.records.append(record)
-            change.touched |= record.journal.touched
+        change = Change(first=first, rolled_back=len(tail), reverted=reverted)
+        records = change.records
+        for key, op in _merge(tail, fresh):
+            records.append(self._apply(op, key))
         return change
 
-    def _rollback(self, index: int) -> list[Op]:
+    def _rollback(self, index: int) -> list[tuple[tuple[int, str], Op]]:
         tail = self.records[index:]
         for record in reversed(tail):
             self.state.revert(record.journal)
+        keys = self._keys[index:]
         del self.records[index:]
         del self._keys[index:]
-        return [record.op for record in tail]
+        return [(key, record.op) for key, record in zip(keys, tail)]
 
-    def _apply(self, op: Op) -> Record:
+    def _apply(self, op: Op, key: tuple[int, str] | None = None) -> Record:
         journal, void = apply_op(self.state, op, self._lookup)
         record = Record(op, journal, void)
         self.records.append(record)
-        self._keys.append(op.key)
-        self._by_ref[op.ref] = record
+        self._keys.append(key or op.key)
+        self._by_ref[(op.author, op.seq)] = record
         return record
 
-    def _lookup(self, ref: tuple[str, int]) -> tuple[Op, Journal | None] | None:
+    def _lookup(self, ref: tuple[str, int]) -> tuple[Op, Journal | None, list[Journal]] | None:
         """An op applied before the current one (undo targets only reach backwards)."""
         record = self._by_ref.get(ref)
         if record is None:
@@ -90,17 +110,19 @@ class Timeline:
         index = bisect_left(self._keys, record.op.key)
         if index >= len(self.records) or self.records[index] is not record:
             return None  # not applied (yet) at this point of the fold
-        return record.op, (None if record.void else record.journal)
+        later = [r.journal for r in self.records[index + 1:]]
+        return record.op, (None if record.void else record.journal), later
 
 
-def _merge(a: list[Op], b: list[Op]) -> list[Op]:
-    """Merge two lists already sorted by canonical key."""
+def _merge(a: list[tuple[tuple[int, str], Op]],
+           b: list[tuple[tuple[int, str], Op]]) -> list[tuple[tuple[int, str], Op]]:
+    """Merge two lists of (key, op) already sorted by canonical key."""
     if not a:
         return b
-    out: list[Op] = []
+    out: list[tuple[tuple[int, str], Op]] = []
     i = j = 0
     while i < len(a) and j < len(b):
-        if a[i].key <= b[j].key:
+        if a[i][0] <= b[j][0]:
             out.append(a[i])
             i += 1
         else:

@@ -159,7 +159,7 @@ def test_same_sequence_number_with_other_content_is_refused() -> None:
     a, b = peers(2)
     op = act.counter(a, "favor", add=1, seat=1)
     sync(a, b)
-    forged = dict(op.to_wire(), x={"id": "favor", "add": 100})
+    forged = op._replace(args={"id": "favor", "add": 100}).to_wire()
     with pytest.raises(CausalityError):
         b.receive(forged)
 
@@ -171,7 +171,7 @@ def test_a_stamp_that_skips_ahead_is_refused() -> None:
 
     a, b = peers(2)
     op = act.counter(a, "favor", add=1, seat=1)
-    bad = dict(op.to_wire(), l=op.lamport + 1000)
+    bad = op._replace(lamport=op.lamport + 1000).to_wire()
     with pytest.raises(CausalityError):
         b.receive(bad)
     assert isinstance(b, Replica)
