@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from .apply import apply_op
 from .ops import Op
@@ -42,9 +43,19 @@ class Change:
         return ids
 
 
+class Observer(Protocol):
+    """Follows the fold as it happens (the rules assist): sees the state right after each op."""
+
+    def applied(self, index: int, record: Record, state: State) -> None: ...
+
+    def rolled_back(self, index: int) -> None:
+        """Records from `index` on were taken back; they will be applied again, in order."""
+
+
 class Timeline:
     def __init__(self, state: State | None = None) -> None:
         self.state = state or State()
+        self.observers: list[Observer] = []
         self.records: list[Record] = []
         self._keys: list[tuple[int, str]] = []
         self._by_ref: dict[tuple[str, int], Record] = {}
@@ -89,6 +100,9 @@ class Timeline:
         tail = self.records[index:]
         for record in reversed(tail):
             self.state.revert(record.journal)
+        if tail:
+            for observer in self.observers:
+                observer.rolled_back(index)
         keys = self._keys[index:]
         del self.records[index:]
         del self._keys[index:]
@@ -100,6 +114,10 @@ class Timeline:
         self.records.append(record)
         self._keys.append(key or op.key)
         self._by_ref[(op.author, op.seq)] = record
+        if self.observers:
+            index = len(self.records) - 1
+            for observer in self.observers:
+                observer.applied(index, record, self.state)
         return record
 
     def _lookup(self, ref: tuple[str, int]) -> tuple[Op, Journal | None, list[Journal]] | None:
