@@ -1,0 +1,441 @@
+"""The rules-assist plugin API (version 1): what a game's plugin sees and what it returns.
+
+A plugin is a pure function of an `OpContext`: after every op the timeline applies (in canonical
+order, void ops included), the runner calls `Plugin.check(ctx)` and keeps the flags it returns
+under that op; on the setup-complete marker it also calls `Plugin.check_setup(ctx)`. After a
+rollback the runner throws away the flags of the taken-back ops and asks again, so a plugin must
+never keep state between calls. Flags never block anything.
+
+Everything a plugin reads goes through `AssistView` (built on `table.core.views`, so hidden
+information stays hidden from a seat's assist) and `History` (the records applied so far).
+Rule numbers come from the game module (`GameInfo.param`), never from constants in the plugin.
+See docs/assist/plugin-guide.md.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, overload
+
+from table.core.knowledge import Knowledge
+from table.core.objects import Obj
+from table.core.ops import Op
+from table.core.state import State
+from table.core.timeline import Record
+from table.core.views import ALL, ObjView, known_card, view_object
+
+if TYPE_CHECKING:
+    from table.games.model import Card
+    from table.games.module import GameModule
+
+API_VERSION = 1
+Severity = Literal["error", "warning"]
+OpRef = tuple[str, int]
+
+# The declaration every plugin understands: "a card effect allows what comes next". It excuses E*
+# rules (errors unless excused) in the same timing window: they are reported as warnings.
+CARD_EFFECT = "card-effect"
+# Reasons an `ack` op may give.
+ACK_REASONS = ("card effect", "house rule")
+
+
+def flag_key(rule: str, ref: OpRef) -> str:
+    """The stable id of a flag, used by `ack` ops: rule id @ the triggering op's author:seq."""
+    return f"{rule}@{ref[0]}:{ref[1]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Flag:
+    """A move that looks illegal. `ops[0]` is the triggering op once the runner has added it."""
+
+    rule: str  # rule id as in rules-catalogue.md, e.g. "DTR-FAVOR-CAP"
+    severity: Severity
+    message: str  # what a player understands: what happened and what the rule says
+    section: str  # rulebook section, e.g. "Turn structure"
+    ops: tuple[OpRef, ...] = ()
+    objects: tuple[str, ...] = ()
+
+    @property
+    def key(self) -> str:
+        """Stable id for acknowledgements (needs the triggering op: the runner puts it first)."""
+        if not self.ops:
+            raise ValueError(f"flag {self.rule} has no triggering op yet")
+        return flag_key(self.rule, self.ops[0])
+
+
+@dataclass(frozen=True, slots=True)
+class RuleInfo:
+    """One rule a plugin checks (for docs and the panel)."""
+
+    rule: str
+    severity: Severity  # the rule's nominal severity; E* rules are "error" (downgraded if excused)
+    section: str
+    summary: str
+
+
+@dataclass(frozen=True, slots=True)
+class DeclarationSpec:
+    """A declaration the plugin understands: the UI offers it as a `mark` op,
+    what="declare", value=name, fields={field: ...}."""
+
+    name: str
+    label: str
+    fields: tuple[str, ...] = ()
+
+
+CARD_EFFECT_SPEC = DeclarationSpec(CARD_EFFECT, "Card effect (excuses this timing window)",
+                                   ("card",))
+
+
+# ---------------------------------------------------------------------------------------------
+class AssistView:
+    """The table as one seat (or ALL, for a merged log or hot-seat) may see it. Read-only."""
+
+    __slots__ = ("_state", "_knowledge", "seat")
+
+    def __init__(self, state: State, knowledge: Knowledge | None = None, seat: int = ALL) -> None:
+        self._state = state
+        self._knowledge = knowledge
+        self.seat = seat
+
+    def _live(self, obj_id: str | None) -> Obj | None:
+        if obj_id is None:
+            return None
+        obj = self._state.objs.get(obj_id)
+        return obj if obj is not None and obj.alive else None
+
+    def obj(self, obj_id: str) -> ObjView | None:
+        obj = self._live(obj_id)
+        return None if obj is None else view_object(self._state, self._knowledge, obj, self.seat)
+
+    def exists(self, obj_id: str) -> bool:
+        return self._live(obj_id) is not None
+
+    def children(self, obj_id: str) -> list[ObjView]:
+        """Live children, bottom -> top."""
+        obj = self._live(obj_id)
+        if obj is None:
+            return []
+        out = []
+        for child_id in obj.children:
+            child = self._live(child_id)
+            if child is not None:
+                out.append(view_object(self._state, self._knowledge, child, self.seat))
+        return out
+
+    def child_ids(self, obj_id: str, kind: str | None = None) -> list[str]:
+        """Ids of live children (bottom -> top), optionally of one kind; cheaper than children()."""
+        obj = self._live(obj_id)
+        if obj is None:
+            return []
+        objs = self._state.objs
+        return [c for c in obj.children
+                if objs[c].alive and (kind is None or objs[c].kind == kind)]
+
+    def count(self, obj_id: str, kind: str | None = "card") -> int:
+        return len(self.child_ids(obj_id, kind))
+
+    def card_of(self, obj_id: str) -> str | None:
+        """The card id of a card object, if this view may know it."""
+        obj = self._state.objs.get(obj_id)
+        if obj is None or obj.kind != "card":
+            return None
+        return known_card(self._state, self._knowledge, obj, self.seat)
+
+    def counter(self, obj_id: str, key: str = "value") -> int | None:
+        obj = self._live(obj_id)
+        return None if obj is None else obj.counters.get(key)
+
+    def zone_of(self, obj_id: str) -> str | None:
+        obj = self._state.objs.get(obj_id)
+        return None if obj is None else obj.container
+
+    def owner_of(self, obj_id: str) -> int | None:
+        obj = self._state.objs.get(obj_id)
+        return None if obj is None else obj.owner
+
+    def prop(self, obj_id: str, key: str, default: Any = None) -> Any:
+        obj = self._state.objs.get(obj_id)
+        return default if obj is None else obj.props.get(key, default)
+
+    def is_up(self, obj_id: str) -> bool:
+        """Face up (cards)."""
+        obj = self._state.objs.get(obj_id)
+        return obj is not None and obj.face_up
+
+    def rotation(self, obj_id: str) -> int:
+        obj = self._state.objs.get(obj_id)
+        return 0 if obj is None else obj.rotation
+
+    @property
+    def seats(self) -> dict[int, str]:
+        return {n: s.name for n, s in sorted(self._state.seats.items())}
+
+    def seat_of_author(self, author: str) -> int | None:
+        """The seat an author plays when it plays exactly one, else None."""
+        seats = self._state.seats_of(author)
+        return next(iter(seats)) if len(seats) == 1 else None
+
+    @property
+    def turn(self) -> tuple[int | None, int]:
+        t = self._state.turn
+        return t.get("seat"), int(t.get("number", 0))
+
+    @property
+    def phase(self) -> str | None:
+        return self._state.phase
+
+    @property
+    def acks(self) -> Mapping[str, str]:
+        return self._state.acks
+
+
+# ---------------------------------------------------------------------------------------------
+class _Prefix(Sequence[Record]):
+    """records[:stop] without copying."""
+
+    __slots__ = ("_records", "_stop")
+
+    def __init__(self, records: Sequence[Record], stop: int) -> None:
+        self._records, self._stop = records, stop
+
+    def __len__(self) -> int:
+        return self._stop
+
+    @overload
+    def __getitem__(self, i: int) -> Record: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[Record]: ...
+
+    def __getitem__(self, i: int | slice) -> Record | Sequence[Record]:
+        if isinstance(i, slice):
+            return list(self._records[:self._stop])[i]
+        if i < 0:
+            i += self._stop
+        if not 0 <= i < self._stop:
+            raise IndexError(i)
+        return self._records[i]
+
+    def __iter__(self) -> Iterator[Record]:
+        records = self._records
+        for i in range(self._stop):
+            yield records[i]
+
+
+class History:
+    """The records applied so far, in canonical order, up to and including the current one.
+
+    `marks` (optional) lists the indices of every `mark` record so far, ascending: the runner
+    keeps it so marker lookups don't scan the whole log.
+    """
+
+    __slots__ = ("_records", "index", "_marks", "_seats")
+
+    def __init__(self, records: Sequence[Record], index: int,
+                 marks: Sequence[int] | None = None, state: State | None = None) -> None:
+        self._records = records
+        self.index = index
+        if marks is None:
+            marks = [i for i in range(index + 1) if records[i].op.kind == "mark"]
+        self._marks = marks
+        self._seats = state
+
+    @property
+    def records(self) -> Sequence[Record]:
+        return _Prefix(self._records, self.index + 1)
+
+    @property
+    def current(self) -> Record:
+        return self._records[self.index]
+
+    def mark_indices(self) -> Iterator[int]:
+        """Indices of mark records up to the current one, newest first."""
+        marks, index = self._marks, self.index
+        for j in range(len(marks) - 1, -1, -1):
+            if marks[j] <= index:
+                yield marks[j]
+
+    def _marks_of(self, what: str) -> Iterator[int]:
+        for i in self.mark_indices():
+            rec = self._records[i]
+            if rec.void is None and rec.op.args.get("what") == what:
+                yield i
+
+    def current_turn_start(self) -> int:
+        """Index of the latest turn marker (0 when no turn has started)."""
+        return next(self._marks_of("turn"), 0)
+
+    def window_start(self) -> int:
+        """Index of the latest turn, phase or step marker: the current timing window."""
+        for i in self.mark_indices():
+            rec = self._records[i]
+            if rec.void is None and rec.op.args.get("what") in ("turn", "phase", "step"):
+                return i
+        return 0
+
+    def ops_this_turn(self) -> list[Record]:
+        start = self.current_turn_start()
+        return [self._records[i] for i in range(start, self.index + 1)]
+
+    def declarations(self, name: str | None = None, since: int | None = None) -> list[Record]:
+        """Declaration marks (oldest first) that took effect, by name, from index `since` on."""
+        out = []
+        for i in self.mark_indices():
+            if since is not None and i < since:
+                break
+            rec = self._records[i]
+            a = rec.op.args
+            if rec.void is None and a.get("what") == "declare" and (
+                    name is None or a.get("value") == name):
+                out.append(rec)
+        out.reverse()
+        return out
+
+    def last_mark(self, what: str) -> Record | None:
+        i = next(self._marks_of(what), None)
+        return None if i is None else self._records[i]
+
+    def index_of(self, record: Record) -> int | None:
+        for i in range(self.index, -1, -1):
+            if self._records[i] is record:
+                return i
+        return None
+
+    def seat_of(self, record: Record) -> int | None:
+        """The seat the op's author acted as: its declared seat, else its only seat."""
+        op = record.op
+        if op.seat is not None:
+            return op.seat
+        if self._seats is not None:
+            seats = self._seats.seats_of(op.author)
+            if len(seats) == 1:
+                return next(iter(seats))
+        return None
+
+
+# ---------------------------------------------------------------------------------------------
+@dataclass(slots=True)
+class GameInfo:
+    module: GameModule
+    seats: int
+
+    def param(self, path: str, default: Any = None) -> Any:
+        """A rule number from the module's game.toml [rules], by dotted path ("starter_deck.aces")."""
+        node: Any = self.module.rules
+        for part in path.split("."):
+            if not isinstance(node, Mapping) or part not in node:
+                return default
+            node = node[part]
+        return node
+
+    def card(self, card_id: str | None) -> Card | None:
+        if card_id is None:
+            return None
+        return self.module.cards.get(card_id)
+
+
+@dataclass(slots=True)
+class OpContext:
+    op: Op
+    record: Record
+    view: AssistView
+    history: History
+    game: GameInfo
+    excused: bool = False  # a card-effect declaration was made in this timing window
+    _moves: list[tuple[str, str | None, str | None]] | None = field(default=None, repr=False)
+
+    @property
+    def index(self) -> int:
+        return self.history.index
+
+    @property
+    def ref(self) -> OpRef:
+        return (self.op.author, self.op.seq)
+
+    @property
+    def seat(self) -> int | None:
+        """The seat the op was made as."""
+        return self.history.seat_of(self.record)
+
+    @property
+    def void(self) -> bool:
+        return self.record.void is not None
+
+    def severity(self, nominal: Severity = "error") -> Severity:
+        """For E* rules: "error" unless excused by a card-effect declaration, then "warning"."""
+        return "warning" if self.excused else nominal
+
+    # -- what the op did, read from its journal (empty for a void op) ---------------------
+    def moves(self) -> list[tuple[str, str | None, str | None]]:
+        """(object, from container, to container) for every object this op placed, removed
+        or created; re-handled cards appear as (old, zone, None) and (new, None, zone)."""
+        if self._moves is None:
+            removed: dict[str, str] = {}
+            inserted: dict[str, str] = {}
+            order: list[str] = []
+            for entry in self.record.journal.entries:
+                tag = entry[0]
+                if tag == "rm":
+                    if entry[3] not in removed and entry[3] not in inserted:
+                        order.append(entry[3])
+                    removed.setdefault(entry[3], entry[1].id)
+                elif tag == "ins":
+                    if entry[3] not in removed and entry[3] not in inserted:
+                        order.append(entry[3])
+                    inserted[entry[3]] = entry[1].id
+            self._moves = [(o, removed.get(o), inserted.get(o)) for o in order
+                           if removed.get(o) != inserted.get(o)]
+        return self._moves
+
+    def counter_before(self, obj_id: str, key: str = "value") -> int | None:
+        """A counter's value before this op, if this op changed it (else its current value)."""
+        for entry in self.record.journal.entries:
+            if entry[0] == "c" and entry[1].id == obj_id and entry[2] == key:
+                old = entry[3]
+                return old if isinstance(old, int) else None
+        return self.view.counter(obj_id, key)
+
+    def field_before(self, obj_id: str, name: str) -> Any:
+        """An object field (rotation, face_up, card...) before this op."""
+        for entry in self.record.journal.entries:
+            if entry[0] == "f" and entry[1].id == obj_id and entry[2] == name:
+                return entry[3]
+        obj = self.view._state.objs.get(obj_id)
+        return None if obj is None else getattr(obj, name)
+
+    def flag(self, rule: str, severity: Severity, message: str, section: str,
+             objects: Sequence[str] = (), ops: Sequence[OpRef] = ()) -> Flag:
+        """Build a flag (the runner adds this op as ops[0])."""
+        return Flag(rule, severity, message, section, tuple(ops), tuple(objects))
+
+
+class Plugin(ABC):
+    """One game's checks. Subclass, and expose an instance as `plugin` in the package; register
+    it under the entry-point group `sandtable.assist`."""
+
+    game_id: str
+    api_version: int = API_VERSION
+
+    @abstractmethod
+    def rules(self) -> list[RuleInfo]:
+        """Every rule this plugin checks."""
+
+    def declarations(self) -> list[DeclarationSpec]:
+        """Declarations the plugin understands (the UI adds the common card-effect one)."""
+        return []
+
+    @abstractmethod
+    def check(self, ctx: OpContext) -> list[Flag]:
+        """Flags raised by the op in ctx (called after every applied op, void ones too)."""
+
+    def check_setup(self, ctx: OpContext) -> list[Flag]:
+        """Flags about deck construction and setup (called on the setup-complete marker)."""
+        return []
+
+
+__all__ = [
+    "ACK_REASONS", "ALL", "API_VERSION", "AssistView", "CARD_EFFECT", "CARD_EFFECT_SPEC",
+    "DeclarationSpec", "Flag", "GameInfo", "History", "OpContext", "OpRef", "Plugin", "RuleInfo",
+    "Severity", "flag_key",
+]
