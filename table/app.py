@@ -11,7 +11,8 @@ import sys
 log = logging.getLogger(__name__)
 
 
-def run_app(argv: list[str]) -> int:
+def run_app(argv: list[str], game: str | None = None, seats: int | None = None) -> int:
+    """Open the window: the start screen, or straight into a hot-seat game of `game`."""
     import qasync
     from PySide6.QtWidgets import QApplication
 
@@ -28,7 +29,21 @@ def run_app(argv: list[str]) -> int:
     asyncio.set_event_loop(loop)
     shell = Shell()
     shell.show_start()
-    shell.offer_resume()
+    if game is None:
+        shell.offer_resume()
+    else:
+        from table.ui.games import available_games
+
+        choice = next((c for c in available_games() if c.id == game), None)
+        if choice is None:
+            print(f"sandtable: unknown game {game!r} (see `sandtable games`)", file=sys.stderr)
+            return 1
+        count = seats or choice.min_seats
+        if not choice.min_seats <= count <= choice.max_seats:
+            print(f"sandtable: {choice.name} is for {choice.min_seats}-{choice.max_seats} "
+                  f"players", file=sys.stderr)
+            return 1
+        shell.play(choice, count, choice.default_decks[:count])
     done = asyncio.Event()
     app.aboutToQuit.connect(done.set)
     with loop:

@@ -1,4 +1,4 @@
-"""`sandtable screenshot`: render a game's table after setup to a PNG, offscreen."""
+"""`sandtable screenshot` (render a table to a PNG offscreen) and `sandtable play` (open a game)."""
 from __future__ import annotations
 
 import argparse
@@ -15,6 +15,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--out", required=True, help="PNG file to write")
     p.set_defaults(handler=_screenshot)
 
+    p = subparsers.add_parser("play", help="open the table window on a new hot-seat game",
+                              description="Open the table window straight into a new hot-seat "
+                                          "game (one person plays every seat).")
+    p.add_argument("--game", default="dead-to-rites", help="game module id (default: %(default)s)")
+    p.add_argument("--seats", type=int, help="number of seats (default: the fewest the game "
+                                             "allows)")
+    p.set_defaults(handler=_play)
+
 
 def _screenshot(args: argparse.Namespace) -> int:
     from table.ui.render import render_table  # Qt only when the command runs
@@ -26,3 +34,9 @@ def _screenshot(args: argparse.Namespace) -> int:
     out = render_table(args.game, args.seats, args.seat, (w, h), args.out)
     print(f"wrote {out}")
     return 0
+
+
+def _play(args: argparse.Namespace) -> int:
+    from table.app import run_app
+
+    return run_app([], game=args.game, seats=args.seats)
