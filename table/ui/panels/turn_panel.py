@@ -1,6 +1,8 @@
 """Whose turn, which phase; any seat can advance them (each click is a `mark` op)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
@@ -10,7 +12,7 @@ from .. import theme
 from ..controller import TableController
 
 DEFAULT_PHASES = ["Start", "Main", "End"]
-# Until modules declare `phases` in their rules, the rulebooks' turn structure:
+# Fallback for modules that do not declare `phases = [...]` under [rules] in game.toml:
 KNOWN_PHASES = {"dead-to-rites": ["Dawn", "Main", "Combat", "Rite", "Dusk"],
                 "mantle-of-the-keeper": ["Income", "Action", "End of turn"],
                 "sample": ["Dawn", "Main", "Combat", "Rite", "Dusk"]}
@@ -19,7 +21,7 @@ KNOWN_PHASES = {"dead-to-rites": ["Dawn", "Main", "Combat", "Rite", "Dusk"],
 def phases_for(ctl: TableController) -> list[str]:
     module = ctl.catalog.module
     rules = getattr(module, "rules", None) or {}
-    found = rules.get("phases") if isinstance(rules, dict) else None
+    found = rules.get("phases") if isinstance(rules, Mapping) else None
     if isinstance(found, (list, tuple)) and found:
         return [str(p) for p in found]
     return KNOWN_PHASES.get(ctl.catalog.game_id, DEFAULT_PHASES)
