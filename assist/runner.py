@@ -1,0 +1,356 @@
+"""The assist runner: follows the timeline op by op and keeps each op's flags.
+
+It is a `table.core.timeline.Observer`: after every applied op (in canonical order, void ones too,
+re-applies after a rollback included) it asks the game's plugin for flags and stores them under
+that op's index; when the timeline rolls back from index i, the flags from i on are dropped and
+come back, recomputed, as the ops are applied again. Acknowledged flags (an `ack` op naming the
+flag's key) are kept but filtered from `flags()`. A plugin that raises is disabled for the
+session, with a notice.
+
+Qt-free: the UI subscribes with `runner.listeners.append(callback)`.
+"""
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from importlib import metadata
+from typing import TYPE_CHECKING, Any
+
+from table.core.knowledge import Knowledge
+from table.core.ops import Op
+from table.core.state import State
+from table.core.timeline import Record, Timeline
+from table.core.views import ALL
+
+from .api import (
+    API_VERSION, CARD_EFFECT, CARD_EFFECT_SPEC, AssistView, DeclarationSpec, Flag, GameInfo,
+    History, OpContext, OpRef, Plugin,
+)
+
+if TYPE_CHECKING:
+    from table.core.replica import Replica
+    from table.games.module import GameModule
+
+log = logging.getLogger(__name__)
+
+ENTRY_POINT_GROUP = "sandtable.assist"
+
+
+@dataclass(frozen=True, slots=True)
+class FlagEntry:
+    """A flag at its place in the log."""
+
+    index: int  # position of the triggering op in canonical order (0-based)
+    ref: OpRef  # the triggering op
+    flag: Flag
+
+    @property
+    def key(self) -> str:
+        return self.flag.key
+
+    @property
+    def number(self) -> int:
+        """1-based op number, as `sandtable log show` numbers ops."""
+        return self.index + 1
+
+
+# ---------------------------------------------------------------------------------------------
+# Loading plugins
+class PluginLoadError(Exception):
+    pass
+
+
+def _instantiate(obj: Any) -> Plugin:
+    if isinstance(obj, type) and issubclass(obj, Plugin):
+        obj = obj()
+    if callable(obj) and not isinstance(obj, Plugin):
+        obj = obj()
+    if not isinstance(obj, Plugin):
+        raise PluginLoadError(f"{obj!r} is not an assist Plugin")
+    version = getattr(obj, "api_version", None)
+    if version != API_VERSION:
+        raise PluginLoadError(f"plugin for {getattr(obj, 'game_id', '?')} was written for assist "
+                              f"API {version}, this table speaks API {API_VERSION}")
+    if not isinstance(getattr(obj, "game_id", None), str):
+        raise PluginLoadError(f"plugin {obj!r} has no game_id")
+    return obj
+
+
+def entry_points() -> list[metadata.EntryPoint]:
+    return list(metadata.entry_points(group=ENTRY_POINT_GROUP))
+
+
+def load_plugin(game_id: str, notices: list[str] | None = None) -> Plugin | None:
+    """The plugin registered for a game (entry point named after the game, else any whose
+    plugin has that game_id), or None. Problems go to `notices`."""
+    eps = entry_points()
+    named = [ep for ep in eps if ep.name == game_id]
+    for ep in named or eps:
+        try:
+            plugin = _instantiate(ep.load())
+        except Exception as err:  # noqa: BLE001 - a broken plugin must not break the table
+            message = f"assist plugin {ep.name!r} could not be loaded: {err}"
+            log.warning(message)
+            if notices is not None:
+                notices.append(message)
+            continue
+        if plugin.game_id == game_id:
+            return plugin
+    return None
+
+
+def available_plugins() -> dict[str, str]:
+    """Entry-point name -> target, without importing anything."""
+    return {ep.name: ep.value for ep in entry_points()}
+
+
+# ---------------------------------------------------------------------------------------------
+class AssistRunner:
+    """Runs one game's plugin over a timeline, as a timeline observer."""
+
+    def __init__(self, module: GameModule, plugin: Plugin | None, *, seats: int | None = None,
+                 seat: int = ALL, knowledge: Knowledge | None = None,
+                 enabled: bool = True) -> None:
+        self.module = module
+        self.plugin = plugin
+        self.game = GameInfo(module, seats or module.players.max)
+        self.seat = seat
+        self.knowledge = knowledge
+        self.enabled = enabled and plugin is not None
+        self.notices: list[str] = []  # visible problems: a plugin disabled, a plugin not loaded
+        self.disabled: str | None = None  # why the plugin was disabled, if it was
+        self.listeners: list[Callable[[], None]] = []
+        self.version = 0  # bumps whenever the flags change
+        self._per_op: list[tuple[Flag, ...]] = []  # flags of the op at each index
+        self._refs: list[OpRef] = []
+        self._marks: list[int] = []
+        self._records: list[Record] | None = None
+        self._state: State | None = None
+        self._timeline: Timeline | None = None
+
+    # -- wiring ----------------------------------------------------------------------------
+    @classmethod
+    def for_replica(cls, replica: Replica, module: GameModule, plugin: Plugin | None = None, *,
+                    load: bool = True, seat: int | None = None,
+                    enabled: bool = True) -> AssistRunner:
+        """A runner attached to a replica (catching up over what it already holds)."""
+        notices: list[str] = []
+        if plugin is None and load:
+            plugin = load_plugin(module.id, notices)
+        seats = len(replica.state.seats) or None
+        if seat is None:
+            mine = replica.my_seats
+            seat = next(iter(mine)) if len(mine) == 1 and len(replica.state.seats) > 1 else ALL
+        runner = cls(module, plugin, seats=seats, seat=seat, knowledge=replica.knowledge,
+                     enabled=enabled)
+        runner.notices.extend(notices)
+        runner.attach(replica.timeline)
+        return runner
+
+    def attach(self, timeline: Timeline) -> None:
+        """Observe `timeline`; ops it already holds are checked by replaying them aside."""
+        self.detach()
+        self._timeline = timeline
+        self._state = timeline.state
+        self._records = timeline.records
+        self._reset()
+        if timeline.records and self.enabled:
+            self._catch_up(timeline)
+        timeline.observers.append(self)
+        self._changed()
+
+    def detach(self) -> None:
+        if self._timeline is not None and self in self._timeline.observers:
+            self._timeline.observers.remove(self)
+        self._timeline = None
+
+    def _reset(self) -> None:
+        self._per_op = []
+        self._refs = []
+        self._marks = []
+
+    def _catch_up(self, timeline: Timeline) -> None:
+        shadow = Timeline()
+        self._state, self._records = shadow.state, shadow.records
+        shadow.observers.append(self)
+        try:
+            for record in list(timeline.records):
+                shadow.insert(record.op)
+        finally:
+            shadow.observers.remove(self)
+            self._state, self._records = timeline.state, timeline.records
+
+    def set_enabled(self, on: bool) -> None:
+        """Turn the assist on (recomputing every flag) or off (no flags)."""
+        on = on and self.plugin is not None and self.disabled is None
+        if on == self.enabled:
+            return
+        self.enabled = on
+        self._reset()
+        if on and self._timeline is not None:
+            self._catch_up(self._timeline)
+        elif self._timeline is not None:
+            self._per_op = [()] * len(self._timeline.records)
+            self._refs = [r.op.ref for r in self._timeline.records]
+        self._changed()
+
+    # -- Observer --------------------------------------------------------------------------
+    def rolled_back(self, index: int) -> None:
+        del self._per_op[index:]
+        del self._refs[index:]
+        marks = self._marks
+        while marks and marks[-1] >= index:
+            marks.pop()
+        self.version += 1
+
+    def applied(self, index: int, record: Record, state: State) -> None:
+        if index != len(self._per_op):  # never expected: resynchronise rather than misfile
+            del self._per_op[index:]
+            del self._refs[index:]
+            while self._marks and self._marks[-1] >= index:
+                self._marks.pop()
+            while len(self._per_op) < index:
+                self._per_op.append(())
+                self._refs.append(("?", 0))
+        op = record.op
+        if op.kind == "mark":
+            self._marks.append(index)
+        flags: tuple[Flag, ...] = ()
+        if self.enabled and self.plugin is not None:
+            flags = self._check(index, record, state)
+        self._per_op.append(flags)
+        self._refs.append(op.ref)
+        if flags:
+            self.version += 1
+        if self.listeners and (flags or op.kind == "ack"):
+            self._changed()
+
+    def _check(self, index: int, record: Record, state: State) -> tuple[Flag, ...]:
+        plugin = self.plugin
+        assert plugin is not None
+        records = self._records if self._records is not None else []
+        if len(records) <= index or records[index] is not record:
+            records = _Single(records, index, record)
+        history = History(records, index, self._marks, state)
+        ctx = OpContext(record.op, record, AssistView(state, self.knowledge, self.seat),
+                        history, self.game, False)
+        ctx.excused = _excused(history)
+        try:
+            found = plugin.check(ctx)
+            if (record.op.kind == "mark" and record.void is None
+                    and record.op.args.get("what") == "setup"
+                    and record.op.args.get("value") == "complete"):
+                found = list(found) + list(plugin.check_setup(ctx))
+        except Exception as err:  # noqa: BLE001 - any plugin bug disables the plugin
+            self._disable(err)
+            return ()
+        if not found:
+            return ()
+        return tuple(_with_op(f, record.op) for f in found)
+
+    def _disable(self, err: BaseException) -> None:
+        name = type(self.plugin).__name__ if self.plugin is not None else "?"
+        self.disabled = f"{type(err).__name__}: {err}"
+        notice = (f"Rules assist {self.module.id} ({name}) was disabled for this session: "
+                  f"it raised {self.disabled}")
+        log.exception(notice, exc_info=err)
+        self.notices.append(notice)
+        self.enabled = False
+        self._changed()
+
+    def _changed(self) -> None:
+        self.version += 1
+        for listener in list(self.listeners):
+            try:
+                listener()
+            except Exception:  # noqa: BLE001 - a listener must not break the fold
+                log.exception("assist listener failed")
+
+    # -- reading ---------------------------------------------------------------------------
+    @property
+    def declarations(self) -> list[DeclarationSpec]:
+        specs = [CARD_EFFECT_SPEC]
+        if self.plugin is not None:
+            try:
+                specs += [s for s in self.plugin.declarations() if s.name != CARD_EFFECT]
+            except Exception as err:  # noqa: BLE001
+                self._disable(err)
+        return specs
+
+    def entries(self, *, include_acked: bool = False, since: int = 0) -> list[FlagEntry]:
+        """Every current flag, in log order (acknowledged ones only if asked)."""
+        acks = self._state.acks if self._state is not None else {}
+        out = []
+        for i in range(since, len(self._per_op)):
+            for flag in self._per_op[i]:
+                if include_acked or flag.key not in acks:
+                    out.append(FlagEntry(i, self._refs[i], flag))
+        return out
+
+    def flags(self, *, include_acked: bool = False, since: int = 0) -> list[Flag]:
+        return [e.flag for e in self.entries(include_acked=include_acked, since=since)]
+
+    def flags_at(self, index: int) -> tuple[Flag, ...]:
+        if 0 <= index < len(self._per_op):
+            acks = self._state.acks if self._state is not None else {}
+            return tuple(f for f in self._per_op[index] if f.key not in acks)
+        return ()
+
+    def flags_by_object(self) -> dict[str, list[Flag]]:
+        out: dict[str, list[Flag]] = {}
+        for entry in self.entries():
+            for obj in entry.flag.objects:
+                out.setdefault(obj, []).append(entry.flag)
+        return out
+
+    def acknowledged(self) -> dict[str, str]:
+        return dict(self._state.acks) if self._state is not None else {}
+
+    def __len__(self) -> int:
+        return len(self._per_op)
+
+
+def _with_op(flag: Flag, op: Op) -> Flag:
+    """The flag with the triggering op first in `ops` (its key names that op)."""
+    ref = (op.author, op.seq)
+    if flag.ops and flag.ops[0] == ref:
+        return flag
+    ops = (ref,) + tuple(r for r in flag.ops if tuple(r) != ref)
+    return Flag(flag.rule, flag.severity, flag.message, flag.section, ops, tuple(flag.objects))
+
+
+def _excused(history: History) -> bool:
+    """A card-effect declaration in the current timing window (since the last turn/phase/step)."""
+    start = history.window_start()
+    for i in history.mark_indices():
+        if i < start:
+            return False
+        rec = history._records[i]  # noqa: SLF001 - same package
+        a = rec.op.args
+        if rec.void is None and a.get("what") == "declare" and a.get("value") == CARD_EFFECT:
+            return True
+    return False
+
+
+class _Single(list):  # type: ignore[type-arg]
+    """Records as they stood when an op was applied on a timeline we don't hold the list of."""
+
+    def __init__(self, records: list[Record], index: int, record: Record) -> None:
+        super().__init__(records[:index])
+        self.append(record)
+
+
+def run_over(records: Iterable[Op], module: GameModule, plugin: Plugin, *,
+             seats: int | None = None, knowledge: Knowledge | None = None) -> AssistRunner:
+    """Fold ops in order on a fresh timeline with a runner attached (for checks and benches)."""
+    runner = AssistRunner(module, plugin, seats=seats, knowledge=knowledge)
+    timeline = Timeline()
+    runner.attach(timeline)
+    for op in records:
+        timeline.insert(op)
+    return runner
+
+
+def iter_entries(runner: AssistRunner) -> Iterator[FlagEntry]:
+    yield from runner.entries()
