@@ -202,12 +202,9 @@ def _set(state: State, op: Op, lookup: Lookup) -> None:
     elif name == "owner" and obj.is_secret:
         raise Void("a hidden card changes owner only by being re-handled")
     if name == "rotation":
-        value = value % 360
+        value = value % 360  # type: ignore[operator]  # checked int above
     elif name == "pos":
         value = _pos(value)
-        name_key = "loc"
-        state.set_field(obj, "pos", value, name_key)
-        return
     state.set_field(obj, name, value)
 
 
@@ -390,7 +387,12 @@ def _undo(state: State, op: Op, lookup: Lookup) -> None:
                 restored = True
     for obj_id, where in moved.items():
         obj = state.objs[obj_id]
-        parent = state.objs.get(where.get("parent", ""))
+        if "parent" not in where:  # a position change within the same container
+            if "pos" in where and obj.alive:
+                state.set_field(obj, "pos", where["pos"])
+                restored = True
+            continue
+        parent = state.objs.get(where["parent"])
         if (not obj.alive or parent is None or not parent.alive or _enters_hidden(obj, parent)
                 or parent.id == obj.id or obj.id in state.ancestors(parent)):
             continue

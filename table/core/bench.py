@@ -85,6 +85,11 @@ def generate(count: int, objects: int = 600, seed: int = 7, sync_every: int = 12
     return ops
 
 
+def _write_all(writer: LogWriter, wires: list[list[Any]]) -> None:
+    for wire in wires:
+        writer.append(wire)
+
+
 def _timed(fn: Callable[[], Any]) -> float:
     gc.collect()  # each stage starts from a clean heap: the generator's garbage is not its cost
     gc.freeze()
@@ -102,7 +107,7 @@ def run(count: int = 100_000, objects: int = 600, late_share: float = 0.05, max_
     wires = [op.to_wire() for op in canonical]
     out(f"table: {objects} objects; {count} ops from {len(AUTHORS)} concurrent authors")
 
-    def deliver(sequence: list[dict[str, Any]], replica: Replica) -> None:
+    def deliver(sequence: list[list[Any]], replica: Replica) -> None:
         for wire in sequence:
             replica.receive(wire)
 
@@ -135,7 +140,7 @@ def run(count: int = 100_000, objects: int = 600, late_share: float = 0.05, max_
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "bench.sandlog"
         writer = LogWriter(path, make_header("bench", "reader-2"))
-        t_write = _timed(lambda: [writer.append(w) for w in wires])
+        t_write = _timed(lambda: _write_all(writer, wires))
         writer.close()
         size = path.stat().st_size
         replayed: list[Replica] = []

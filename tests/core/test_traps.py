@@ -175,3 +175,14 @@ def test_a_stamp_that_skips_ahead_is_refused() -> None:
     with pytest.raises(CausalityError):
         b.receive(bad)
     assert isinstance(b, Replica)
+
+
+def test_set_position_and_rotation_state_results() -> None:
+    (a,) = peers(1)
+    a.issue("set", {"id": "p1.token", "field": "pos", "value": [3, 4]}, seat=1)
+    a.issue("set", {"id": "p1.token", "field": "rotation", "value": 450}, seat=1)
+    token = a.state.objs["p1.token"]
+    assert token.pos == (3, 4) and token.rotation == 90
+    act.undo_last(a, seat=1)
+    act.undo_last(a, seat=1)
+    assert token.pos is None and token.rotation == 0
