@@ -292,6 +292,18 @@ class History:
         out.reverse()
         return out
 
+    def first_mark(self, what: str, value: Any = None) -> Record | None:
+        """The earliest effective mark of a kind (and value), e.g. ("setup", "complete")."""
+        for i in self._marks:
+            if i > self.index:
+                break
+            rec = self._records[i]
+            a = rec.op.args
+            if rec.void is None and a.get("what") == what and (value is None
+                                                                 or a.get("value") == value):
+                return rec
+        return None
+
     def last_mark(self, what: str) -> Record | None:
         i = next(self._marks_of(what), None)
         return None if i is None else self._records[i]
@@ -371,21 +383,7 @@ class OpContext:
         """(object, from container, to container) for every object this op placed, removed
         or created; re-handled cards appear as (old, zone, None) and (new, None, zone)."""
         if self._moves is None:
-            removed: dict[str, str] = {}
-            inserted: dict[str, str] = {}
-            order: list[str] = []
-            for entry in self.record.journal.entries:
-                tag = entry[0]
-                if tag == "rm":
-                    if entry[3] not in removed and entry[3] not in inserted:
-                        order.append(entry[3])
-                    removed.setdefault(entry[3], entry[1].id)
-                elif tag == "ins":
-                    if entry[3] not in removed and entry[3] not in inserted:
-                        order.append(entry[3])
-                    inserted[entry[3]] = entry[1].id
-            self._moves = [(o, removed.get(o), inserted.get(o)) for o in order
-                           if removed.get(o) != inserted.get(o)]
+            self._moves = journal_moves(self.record)
         return self._moves
 
     def counter_before(self, obj_id: str, key: str = "value") -> int | None:
@@ -408,6 +406,43 @@ class OpContext:
              objects: Sequence[str] = (), ops: Sequence[OpRef] = ()) -> Flag:
         """Build a flag (the runner adds this op as ops[0])."""
         return Flag(rule, severity, message, section, tuple(ops), tuple(objects))
+
+
+def journal_moves(record: Record) -> list[tuple[str, str | None, str | None]]:
+    """(object, from container, to container) for every object an applied op placed, removed or
+    created (empty for a void op). A card re-handled into a hidden zone shows as (old, zone,
+    None) and (new, None, zone): hidden cards change handles when they move."""
+    removed: dict[str, str] = {}
+    inserted: dict[str, str] = {}
+    order: list[str] = []
+    for entry in record.journal.entries:
+        tag = entry[0]
+        if tag == "rm":
+            if entry[3] not in removed and entry[3] not in inserted:
+                order.append(entry[3])
+            removed.setdefault(entry[3], entry[1].id)
+        elif tag == "ins":
+            if entry[3] not in removed and entry[3] not in inserted:
+                order.append(entry[3])
+            inserted[entry[3]] = entry[1].id
+    return [(o, removed.get(o), inserted.get(o)) for o in order
+            if removed.get(o) != inserted.get(o)]
+
+
+def counter_delta(record: Record, obj_id: str, key: str = "value") -> int:
+    """How much an applied `counter` op changed one counter (0 for other ops or objects)."""
+    op = record.op
+    if record.void is not None or op.kind != "counter" or op.args.get("id") != obj_id:
+        return 0
+    if (op.args.get("key") or "value") != key:
+        return 0
+    if op.args.get("add") is not None:
+        return int(op.args["add"])
+    for entry in record.journal.entries:
+        if entry[0] == "c" and entry[2] == key:
+            old = entry[3] if isinstance(entry[3], int) else 0
+            return int(op.args["value"]) - old
+    return 0
 
 
 class Plugin(ABC):
@@ -437,5 +472,5 @@ class Plugin(ABC):
 __all__ = [
     "ACK_REASONS", "ALL", "API_VERSION", "AssistView", "CARD_EFFECT", "CARD_EFFECT_SPEC",
     "DeclarationSpec", "Flag", "GameInfo", "History", "OpContext", "OpRef", "Plugin", "RuleInfo",
-    "Severity", "flag_key",
+    "Severity", "counter_delta", "flag_key", "journal_moves",
 ]

@@ -1,0 +1,237 @@
+"""The Dead to Rites plugin: dispatch by op kind, setup checks, counters and card moves."""
+from __future__ import annotations
+
+from collections import Counter as Tally
+
+from assist.api import DeclarationSpec, Flag, OpContext, Plugin, RuleInfo
+
+from . import combat, ritual, windows
+from .reader import ALTAR, POOL, Dtr, z, zone_kind, zone_seat
+from .rules import RULES, flag
+
+
+DECLARATIONS = [
+    DeclarationSpec("attack", "Attack (attacker -> target)", ("attacker", "target")),
+    DeclarationSpec("strike-back", "Strike back (target -> attacker)", ("target", "attacker")),
+    DeclarationSpec("engage", "Engage: ability", ("card",)),
+    DeclarationSpec("ward", "Ward of the Rite on the Altar", ("ward",)),
+    DeclarationSpec("pass", "Pass (no commit to the Defense Pool)"),
+    DeclarationSpec("mulligan", "Mulligan"),
+    DeclarationSpec("pact-offer", "Offer a Pact", ("pact", "to")),
+    DeclarationSpec("pact-accept", "Accept a Pact", ("pact",)),
+    DeclarationSpec("pact-decline", "Decline a Pact", ("pact",)),
+    DeclarationSpec("pact-break", "Break a Pact", ("pact", "breaker")),
+    DeclarationSpec("counter", "Counter a card", ("card",)),
+    DeclarationSpec("expel", "Expel X", ("count",)),
+]
+
+
+class DeadToRites(Plugin):
+    game_id = "dead-to-rites"
+
+    def rules(self) -> list[RuleInfo]:
+        return list(RULES)
+
+    def declarations(self) -> list[DeclarationSpec]:
+        return list(DECLARATIONS)
+
+    def check(self, ctx: OpContext) -> list[Flag]:
+        if ctx.record.void is not None:
+            return []
+        kind = ctx.op.kind
+        if kind in ("hello", "seat", "note", "chat", "ack", "show", "roll", "reveal", "undo"):
+            return []
+        if not setup_done(ctx):
+            return []
+        d = Dtr(ctx)
+        if kind == "counter":
+            return check_counter(d)
+        if kind == "mark":
+            what = ctx.op.args.get("what")
+            if what == "declare":
+                return combat.check_declaration(d)
+            if what in ("turn", "phase", "step", "winner"):
+                return windows.check_window_end(d)
+            return []
+        out: list[Flag] = []
+        if ctx.moves():
+            out += check_moves(d)
+        if kind in ("set", "move"):
+            out += combat.check_rotation(d)
+        return out
+
+    def check_setup(self, ctx: OpContext) -> list[Flag]:
+        return check_setup(Dtr(ctx))
+
+
+def setup_done(ctx: OpContext) -> bool:
+    rec = ctx.history.first_mark("setup", "complete")
+    return rec is not None and rec is not ctx.record
+
+
+# -- setup ---------------------------------------------------------------------------------
+def check_setup(d: Dtr) -> list[Flag]:
+    ctx, view, module = d.ctx, d.view, d.game.module
+    out: list[Flag] = []
+    seats = d.seats()
+    if not module.players.min <= len(seats) <= module.players.max:
+        out.append(flag(ctx, "DTR-PLAYERS-4", f"{len(seats)} players are seated; Dead to Rites "
+                        f"is for {module.players.min}."))
+    main = module.deck_rules.get("main")
+    starts = {c.id: c.start for c in module.counters_for(module.players.min)}
+    components = ("Secrets", "Bonds", "Requiem", "Wildfire")
+    bmin, bmax = int(d.p("block_min", 0)), int(d.p("block_max", 3))
+    for s in seats:
+        crown = d.crown(s)
+        cards = [c for zone in ("deck", "hand", "discard", "play")
+                 for c in view.child_ids(z(s, zone), "card")]
+        if main is not None and main.min_cards is not None and not (
+                main.min_cards <= len(cards) <= (main.max_cards or main.min_cards)):
+            out.append(flag(ctx, "DTR-DECK-SIZE", f"Seat {s}'s main deck has {len(cards)} cards, "
+                            f"not {main.min_cards}.", objects=(z(s, "deck"),)))
+        known = [(c, d.card(c)) for c in cards]
+        names = Tally(card.name for _c, card in known if card is not None)
+        limit = main.max_copies if main is not None else None
+        over = sorted(n for n, k in names.items() if limit is not None and k > limit)
+        if over:
+            out.append(flag(ctx, "DTR-DECK-COPIES", f"Seat {s}'s deck has more than {limit} copies "
+                            f"of {', '.join(over)}.", objects=(z(s, "deck"),)))
+        if crown is not None:
+            foreign = sorted({card.name for _c, card in known if card is not None
+                              and card.group not in (crown.group, module.neutral)})
+            if foreign:
+                out.append(flag(ctx, "DTR-DECK-FACTION", f"Seat {s} ({crown.name}) has other "
+                                f"Crowns' cards: {', '.join(foreign)}.", objects=(z(s, "deck"),)))
+        bad_types = sorted({card.name for _c, card in known
+                            if card is not None and card.type in ("Rite", "Crown")})
+        rites = [d.card(c) for c in view.child_ids(z(s, "rites"), "card")]
+        steps = [r.number("step") if r is not None and r.type == "Rite" else None
+                 for r in reversed(rites)]  # top first
+        n_rites = int(d.p("step_max", 5))
+        own = crown is None or all(r is not None and r.group == crown.group for r in rites)
+        if bad_types or steps != list(range(1, n_rites + 1)) or not own or not all(
+                view.is_up(c) for c in view.child_ids(z(s, "rites"), "card")):
+            what = (f"Rites or Crowns in the main deck ({', '.join(bad_types)})" if bad_types
+                    else f"the Rite stack is not the Crown's {n_rites} Rites face up, Step 1 on top")
+            out.append(flag(ctx, "DTR-RITES-SEPARATE", f"Seat {s}: {what}.",
+                            objects=(z(s, "rites"),)))
+        if crown is None:
+            out.append(flag(ctx, "DTR-CROWN-COMPONENTS", f"Seat {s} has no Crown card in the "
+                            "Crown area.", objects=(z(s, "crown"),)))
+        else:
+            for comp in components:
+                has = view.exists(z(s, comp.lower()))
+                wants = crown.get("component") == comp
+                if has != wants:
+                    out.append(flag(ctx, "DTR-CROWN-COMPONENTS", f"Seat {s} ({crown.name}) "
+                                    f"{'has' if has else 'lacks'} a {comp} tracker.",
+                                    objects=(z(s, "crown"),)))
+        if d.step(s) != 0 or d.completed(s) != 0:
+            out.append(flag(ctx, "DTR-SETUP-STEP0", f"Seat {s} starts on Step {d.step(s)} with "
+                            f"{d.completed(s)} completed Rites; everyone starts on Step 0.",
+                            objects=(z(s, "step"),)))
+        hand = view.count(z(s, "hand"))
+        opening = int(d.p("opening_hand", 6))
+        if hand != opening:
+            out.append(flag(ctx, "DTR-SETUP-DRAW6", f"Seat {s} starts with {hand} cards in hand, "
+                            f"not {opening}.", objects=(z(s, "hand"),)))
+        start = starts.get(z(s, "favor"))
+        if start is not None and d.favor(s) != start:
+            out.append(flag(ctx, "DTR-START-FAVOR", f"Seat {s} starts with {d.favor(s)} Favor; "
+                            f"seat {s} starts with {start}.", objects=(z(s, "favor"),)))
+        bad_block = sorted({card.name for _c, card in known if card is not None and (
+            not isinstance(card.get("block"), int) or not bmin <= card.number("block") <= bmax)})
+        if bad_block:
+            out.append(flag(ctx, "DTR-BLOCK-VALUES", f"Seat {s}'s deck has cards without a Block "
+                            f"value {bmin}-{bmax}: {', '.join(bad_block)}."))
+    return out
+
+
+# -- counters --------------------------------------------------------------------------------
+def check_counter(d: Dtr) -> list[Flag]:
+    ctx = d.ctx
+    args = ctx.op.args
+    obj_id, key = args["id"], args.get("key") or "value"
+    out: list[Flag] = []
+    actor = ctx.seat
+    owner = zone_seat(obj_id)
+    obj = d.view.obj(obj_id)
+    if obj is None:
+        return out
+    if obj.kind == "card":
+        return combat.check_damage_counter(d, obj_id, key)
+    if owner is not None and actor is not None and actor != owner:
+        out.append(flag(ctx, "DTR-OWN-COUNTERS", f"Seat {actor} changed seat {owner}'s "
+                        f"{obj.props.get('name', obj_id)}; players adjust their own counters.",
+                        objects=(obj_id,)))
+    if zone_kind(obj_id) != "favor" or owner is None or key != "value":
+        return out
+    new = d.view.counter(obj_id) or 0
+    before = ctx.counter_before(obj_id) or 0
+    cap = d.favor_cap(owner)
+    if new < 0:
+        out.append(flag(ctx, "DTR-FAVOR-NONNEG", f"Seat {owner}'s Favor is {new}; Favor is never "
+                        "negative and you can't pay more than you have.", objects=(obj_id,)))
+    if new > cap:
+        if args.get("add") is not None and before <= cap:
+            out.append(flag(ctx, "DTR-FAVOR-OVERCAP-LOST", f"Seat {owner} gained {args['add']} "
+                            f"Favor from {before}: the gain stops at {cap} and the rest is lost.",
+                            objects=(obj_id,)))
+        else:
+            out.append(flag(ctx, "DTR-FAVOR-CAP", f"Seat {owner} has {new} Favor; the cap is "
+                            f"{cap}.", objects=(obj_id,)))
+    if new > before and d.active is not None and d.active != owner and not ctx.excused:
+        turn_start = ctx.history.current_turn_start()
+        declined = any(d.seat_field(r, "offerer") in (None, owner) and _pact_owner(d, r) == owner
+                       for _i, r in d.declarations("pact-decline", turn_start, ctx.index))
+        if not declined:
+            out.append(flag(ctx, "DTR-FAVOR-REFILL-OWN-TURN", f"Seat {owner} gained Favor on seat "
+                            f"{d.active}'s turn; Favor refills only on your own turn.",
+                            objects=(obj_id,)))
+    return out
+
+
+def _pact_owner(d: Dtr, rec: object) -> int | None:
+    pact = d.field(rec, "pact")  # type: ignore[arg-type]
+    return d.view.owner_of(pact) if isinstance(pact, str) else None
+
+
+# -- card moves ------------------------------------------------------------------------------
+def check_moves(d: Dtr) -> list[Flag]:
+    ctx = d.ctx
+    out: list[Flag] = []
+    actor = ctx.seat
+    for obj_id, src, dst in ctx.moves():
+        if dst is None:
+            continue  # a handle consumed by a re-handle; its new handle shows the destination
+        card = d.card(obj_id)
+        src_kind, dst_kind = zone_kind(src), zone_kind(dst)
+        owner = d.view.owner_of(obj_id)
+        if card is not None and card.type == "Rite":
+            out += ritual.check_rite_move(d, obj_id, card, src, dst)
+            continue
+        if dst == POOL:
+            out += ritual.check_commit(d, obj_id, src)
+        if src == POOL and not (dst_kind == "discard" and zone_seat(dst) == owner):
+            out.append(flag(ctx, "DTR-POOL-DISCARD", f"A committed card went to {dst}; committed "
+                            "cards go to their owner's discard pile.", objects=(obj_id,)))
+        if card is None:
+            continue
+        if card.type == "Champion" and src_kind == "play" and dst_kind == "discard" \
+                and zone_seat(dst) != owner:
+            out.append(flag(ctx, "DTR-DESTROY-DEST", f"{card.name} went to seat {zone_seat(dst)}'s "
+                            f"discard pile; destroyed Champions go to their owner's (seat "
+                            f"{owner}).", objects=(obj_id,)))
+        if dst_kind == "play" and src_kind != "play":
+            if card.type == "Champion":
+                out += combat.check_enters_play(d, obj_id, card, dst)
+            if (src_kind == "hand" and actor is not None and d.active is not None
+                    and actor != d.active and card.type != "Interrupt"):
+                out.append(flag(ctx, "DTR-OFFTURN-INTERRUPTS-ONLY", f"Seat {actor} played "
+                                f"{card.name} ({card.type}) on seat {d.active}'s turn; only "
+                                "Interrupts can be played on another player's turn.",
+                                objects=(obj_id,)))
+    return out
+
+
+__all__ = ["DeadToRites", "flag", "ALTAR"]

@@ -1,0 +1,251 @@
+"""Reading Dead to Rites concepts off the table and the history (stateless helpers).
+
+Zones and counters have the module's readable ids: pN.deck, pN.hand, pN.discard, pN.play,
+pN.rites, pN.completed, pN.crown, pN.pacts, altar, defense-pool; pN.favor, pN.step.
+A Champion is ready at rotation 0 and engaged otherwise.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from assist.api import OpContext, counter_delta, journal_moves
+from table.core.timeline import Record
+from table.games.model import Card
+
+ALTAR = "altar"
+POOL = "defense-pool"
+
+
+def zone_seat(zone_id: str | None) -> int | None:
+    """3 for "p3.hand"; None for shared zones."""
+    if not zone_id or zone_id[0] != "p":
+        return None
+    head, _, _ = zone_id.partition(".")
+    return int(head[1:]) if head[1:].isdigit() else None
+
+
+def zone_kind(zone_id: str | None) -> str | None:
+    """"hand" for "p3.hand", "altar" for "altar"."""
+    if not zone_id:
+        return None
+    head, dot, tail = zone_id.partition(".")
+    return tail if dot and zone_seat(zone_id) is not None else zone_id
+
+
+def z(seat: int, kind: str) -> str:
+    return f"p{seat}.{kind}"
+
+
+class Dtr:
+    """Dead to Rites reading helpers over one OpContext."""
+
+    __slots__ = ("ctx", "view", "game", "history", "records")
+
+    def __init__(self, ctx: OpContext) -> None:
+        self.ctx = ctx
+        self.view = ctx.view
+        self.game = ctx.game
+        self.history = ctx.history
+        self.records = ctx.history.records
+
+    # -- cards -------------------------------------------------------------------------------
+    def card(self, obj_id: str) -> Card | None:
+        return self.game.card(self.view.card_of(obj_id))
+
+    def name(self, obj_id: str) -> str:
+        card = self.card(obj_id)
+        return card.name if card is not None else "a hidden card"
+
+    def is_type(self, obj_id: str, kind: str) -> bool:
+        card = self.card(obj_id)
+        return card is not None and card.type == kind
+
+    def champions(self, seat: int) -> list[str]:
+        return [c for c in self.view.child_ids(z(seat, "play"), "card")
+                if self.is_type(c, "Champion")]
+
+    def all_champions(self) -> Iterator[tuple[int, str]]:
+        for seat in self.seats():
+            for c in self.champions(seat):
+                yield seat, c
+
+    def ready(self, obj_id: str) -> bool:
+        return self.view.rotation(obj_id) % 360 == 0
+
+    def damage(self, obj_id: str) -> int:
+        obj = self.view.obj(obj_id)
+        if obj is None:
+            return 0
+        return obj.counters.get("damage", 0) + obj.counters.get("poison-damage", 0)
+
+    # -- seats, crowns, numbers ------------------------------------------------------------
+    def seats(self) -> list[int]:
+        return sorted(self.view.seats) or list(range(1, self.game.seats + 1))
+
+    def crown(self, seat: int) -> Card | None:
+        for c in self.view.child_ids(z(seat, "crown"), "card"):
+            card = self.card(c)
+            if card is not None and card.type == "Crown":
+                return card
+        return None
+
+    def crown_number(self, seat: int, column: str, param: str, default: int) -> int:
+        crown = self.crown(seat)
+        value = crown.get(column) if crown is not None else None
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        return int(self.game.param(param, default))
+
+    def favor_cap(self, seat: int) -> int:
+        return self.crown_number(seat, "favor_cap", "favor_cap", 6)
+
+    def blocked_draw(self, seat: int) -> int:
+        return self.crown_number(seat, "blocked_draw", "blocked_draw", 2)
+
+    def favor(self, seat: int) -> int:
+        return self.view.counter(z(seat, "favor")) or 0
+
+    def step(self, seat: int) -> int:
+        return self.view.counter(z(seat, "step")) or 0
+
+    def completed(self, seat: int) -> int:
+        return self.view.count(z(seat, "completed"))
+
+    def p(self, name: str, default: Any) -> Any:
+        return self.game.param(name, default)
+
+    # -- phases ------------------------------------------------------------------------------
+    def phase_named(self, value: Any, which: str) -> bool:
+        """Is `value` the phase this module calls `which` ("dawn", "combat", "dusk")?"""
+        return isinstance(value, str) and value.strip().casefold() == which
+
+    @property
+    def active(self) -> int | None:
+        return self.view.turn[0]
+
+    # -- history -----------------------------------------------------------------------------
+    def mark_before(self, index: int, whats: tuple[str, ...]) -> int | None:
+        """Index of the latest effective mark of these kinds strictly before `index`."""
+        records = self.records
+        for i in self.history.mark_indices():
+            if i >= index:
+                continue
+            rec = records[i]
+            if rec.void is None and rec.op.args.get("what") in whats:
+                return i
+        return None
+
+    def window_before(self, index: int) -> tuple[int, str | None, int | None]:
+        """The timing window that ends at `index`: (start, its phase, the active seat)."""
+        start = self.mark_before(index, ("turn", "phase", "step"))
+        if start is None:
+            return 0, None, None
+        rec = self.records[start]
+        phase = rec.op.args.get("value") if rec.op.args.get("what") != "turn" else None
+        turn = self.mark_before(start + 1, ("turn",))
+        active = self.records[turn].op.args.get("seat") if turn is not None else None
+        return start, phase, active
+
+    def range(self, start: int, stop: int) -> Iterator[tuple[int, Record]]:
+        records = self.records
+        for i in range(max(start, 0), stop):
+            rec = records[i]
+            if rec.void is None:
+                yield i, rec
+
+    def declarations(self, name: str, start: int, stop: int) -> list[tuple[int, Record]]:
+        out = []
+        records = self.records
+        for i in self.history.mark_indices():
+            if i < start:
+                break
+            if i >= stop:
+                continue
+            rec = records[i]
+            a = rec.op.args
+            if rec.void is None and a.get("what") == "declare" and a.get("value") == name:
+                out.append((i, rec))
+        out.reverse()
+        return out
+
+    def draws(self, seat: int, start: int, stop: int) -> int:
+        """Cards that went from pN.deck into pN.hand in [start, stop)."""
+        deck, hand = z(seat, "deck"), z(seat, "hand")
+        n = 0
+        for _i, rec in self.range(start, stop):
+            if rec.op.kind not in ("consume", "move"):
+                continue
+            moves = journal_moves(rec)  # a draw re-handles the whole hand: count what left the deck
+            if any(dst == hand for _o, _s, dst in moves):
+                n += sum(1 for _o, src, _d in moves if src == deck)
+        return n
+
+    def favor_gain(self, seat: int, start: int, stop: int) -> tuple[int, int]:
+        """(sum of increases, sum of decreases) of pN.favor in [start, stop)."""
+        fid = z(seat, "favor")
+        up = down = 0
+        for _i, rec in self.range(start, stop):
+            if rec.op.kind == "counter" and rec.op.args.get("id") == fid:
+                d = counter_delta(rec, fid)
+                if d > 0:
+                    up += d
+                else:
+                    down -= d
+        return up, down
+
+    def moved_in(self, zone: str, start: int, stop: int) -> list[tuple[int, Record, str]]:
+        """(index, record, object) for objects that entered `zone` in [start, stop)."""
+        out = []
+        for i, rec in self.range(start, stop):
+            if rec.op.kind in ("move", "consume", "create"):
+                for obj, _src, dst in journal_moves(rec):
+                    if dst == zone:
+                        out.append((i, rec, obj))
+        return out
+
+    def field_changes(self, obj_id: str, name: str, start: int, stop: int) -> int:
+        n = 0
+        for _i, rec in self.range(start, stop):
+            for entry in rec.journal.entries:
+                if entry[0] == "f" and entry[1].id == obj_id and entry[2] == name:
+                    n += 1
+        return n
+
+    def seat_of(self, rec: Record) -> int | None:
+        return self.history.seat_of(rec)
+
+    def field(self, rec: Record, name: str) -> Any:
+        fields = rec.op.args.get("fields") or {}
+        return fields.get(name)
+
+    def seat_field(self, rec: Record, name: str) -> int | None:
+        """A declaration field naming a seat: 3, "3", "p3" or "Player 3"."""
+        value = self.field(rec, name)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        if isinstance(value, str):
+            text = value.strip().casefold()
+            for prefix in ("player", "seat", "p"):
+                if text.startswith(prefix):
+                    text = text[len(prefix):].strip()
+            if text.isdigit():
+                return int(text)
+        return None
+
+
+def resolve(d: Dtr, value: object) -> str | None:
+    """A declaration field naming an object: its id, or "ZONE:Card Name" (topmost match)."""
+    if not isinstance(value, str) or not value:
+        return None
+    if d.view.exists(value):
+        return value
+    zone, sep, name = value.partition(":")
+    if not sep:
+        return None
+    key = name.strip().casefold()
+    for obj_id in reversed(d.view.child_ids(zone, "card")):
+        card = d.card(obj_id)
+        if card is not None and (card.name.casefold() == key or card.id == name):
+            return obj_id
+    return None

@@ -1,0 +1,228 @@
+"""The Ritual track: Rites on the Altar, the Defense Pool, blocked and resolved Rites, Paths."""
+from __future__ import annotations
+
+from assist.api import Flag, journal_moves
+from table.games.model import Card
+
+from .reader import ALTAR, POOL, Dtr, z, zone_kind, zone_seat
+from .rules import flag
+
+
+def _was_top(d: Dtr, obj_id: str, zone: str | None) -> bool:
+    for entry in d.ctx.record.journal.entries:
+        if entry[0] == "rm" and entry[3] == obj_id and entry[1].id == zone:
+            return entry[2] >= len([c for c in entry[1].children])
+    return True
+
+
+def _is_top(d: Dtr, obj_id: str, zone: str) -> bool:
+    ids = d.view.child_ids(zone, "card")
+    return bool(ids) and ids[-1] == obj_id
+
+
+def rite_on_altar(d: Dtr) -> str | None:
+    for obj_id in reversed(d.view.child_ids(ALTAR, "card")):
+        if d.is_type(obj_id, "Rite"):
+            return obj_id
+    return None
+
+
+def placed_at(d: Dtr, rite: str) -> int:
+    """Index of the op that put `rite` on the Altar (searching back from the current op)."""
+    found = placed_at_before(d, rite, d.ctx.index)
+    return d.history.current_turn_start() if found is None else found
+
+
+def placed_at_before(d: Dtr, rite: str, index: int) -> int | None:
+    records = d.records
+    for i in range(index - 1, -1, -1):
+        rec = records[i]
+        op = rec.op
+        if rec.void is None and op.kind == "move" and op.args.get("id") == rite \
+                and op.args.get("to") == ALTAR:
+            return i
+        if op.kind == "mark" and op.args.get("what") == "turn" and rec.void is None:
+            return None
+    return None
+
+
+def ward_of(d: Dtr, rite: str) -> int | None:
+    card = d.card(rite)
+    if card is None or not isinstance(card.get("ward"), int):
+        return None
+    owner = d.view.owner_of(rite) or 0
+    per = int(d.p("ward_per_ready_champion", 1))
+    return card.number("ward") + per * sum(1 for c in d.champions(owner) if d.ready(c))
+
+
+def commits(d: Dtr, start: int, stop: int) -> list[tuple[int, int | None, str]]:
+    """(index, committing seat, card) for cards put into the Defense Pool in [start, stop)."""
+    return [(i, d.seat_of(rec), obj) for i, rec, obj in d.moved_in(POOL, start, stop)]
+
+
+def check_rite_move(d: Dtr, obj_id: str, card: Card, src: str | None, dst: str) -> list[Flag]:
+    ctx = d.ctx
+    out: list[Flag] = []
+    owner = d.view.owner_of(obj_id) or 0
+    dst_kind = zone_kind(dst)
+    step = card.number("step")
+    if dst != ALTAR and dst_kind not in ("rites", "completed"):
+        return [flag(ctx, "DTR-RITES-SEPARATE", f"{card.name} went to {dst}; Rites are only ever "
+                     "in the Rite stack, on the Altar or in the Completed pile.",
+                     objects=(obj_id,))]
+    if dst == ALTAR:
+        if src != z(owner, "rites") or not _was_top(d, obj_id, src) or step != d.step(owner) + 1:
+            out.append(flag(ctx, "DTR-RITE-NEXT", f"{card.name} was placed on the Altar; only the "
+                            f"top of seat {owner}'s Rite stack (Step {d.step(owner) + 1}) can go.",
+                            objects=(obj_id,)))
+        if ctx.seat != d.active or owner != d.active:
+            out.append(flag(ctx, "DTR-RITE-ACTIVE-PLAYER", f"A Rite was placed on the Altar "
+                            f"outside its owner's turn (seat {d.active} is active).",
+                            objects=(obj_id,)))
+        rites = [c for c in d.view.child_ids(ALTAR, "card") if d.is_type(c, "Rite")]
+        if len(rites) > 1:
+            out.append(flag(ctx, "DTR-ALTAR-ONE", f"{len(rites)} Rites are on the Altar; one "
+                            "waits there at a time.", objects=tuple(rites)))
+        return out
+    if src == ALTAR:
+        return rite_leaves_altar(d, obj_id, card, dst)
+    if dst_kind == "completed":
+        if zone_kind(src) == "rites" and step > int(d.p("path_max_step", 3)):
+            out.append(flag(ctx, "DTR-PATH-LIMIT", f"{card.name} (Step {step}) reached the "
+                            "Completed pile without the Altar; a Path only advances through "
+                            f"Steps 1-{d.p('path_max_step', 3)}.", objects=(obj_id,)))
+        out += _completed_ok(d, obj_id, card, dst, owner)
+    return out
+
+
+def _completed_ok(d: Dtr, obj_id: str, card: Card, dst: str, owner: int) -> list[Flag]:
+    if zone_seat(dst) != owner or not _is_top(d, obj_id, dst) or not d.view.is_up(obj_id):
+        return [flag(d.ctx, "DTR-RESOLVED-COMPLETED", f"{card.name} must go face up on top of "
+                     f"seat {owner}'s Completed pile.", objects=(obj_id,))]
+    return []
+
+
+def rite_leaves_altar(d: Dtr, obj_id: str, card: Card, dst: str) -> list[Flag]:
+    ctx = d.ctx
+    out: list[Flag] = []
+    owner = d.view.owner_of(obj_id) or 0
+    placed = placed_at(d, obj_id)
+    if dst == z(owner, "rites"):
+        blocked = True
+        if not _is_top(d, obj_id, dst):
+            out.append(flag(ctx, "DTR-BLOCKED-RETURN", f"{card.name} must go back on top of "
+                            "its Rite stack.", objects=(obj_id,)))
+    elif dst == z(owner, "completed"):
+        blocked = False
+        out += _completed_ok(d, obj_id, card, dst, owner)
+    else:
+        return [flag(ctx, "DTR-BLOCKED-RETURN", f"{card.name} left the Altar for {dst}; a "
+                     "blocked Rite returns to the top of its owner's Rite stack (a resolved one "
+                     "goes to their Completed pile).", objects=(obj_id,))]
+    pool = commits(d, placed, ctx.index)
+    first_commit = pool[0][0] if pool else ctx.index
+    # Outcome against the flip
+    ward = ward_of(d, obj_id)
+    cards = [d.card(o) for _i, _s, o in pool]
+    if ward is not None and all(c is not None for c in cards):
+        total = sum(c.number("block") for c in cards if c is not None)
+        if (total >= ward) != blocked:
+            should = "blocked" if total >= ward else "resolved"
+            out.append(flag(ctx, "DTR-POOL-FLIP-RESULT", f"The Defense Pool totals {total} "
+                            f"against a Ward of {ward}: {card.name} should have been {should}.",
+                            objects=(obj_id,), star=True))
+    # Payment, with Threat when alone in the lead
+    cost = card.get("cost")
+    if isinstance(cost, int):
+        others = [d.completed(s) for s in d.seats() if s != owner]
+        alone = bool(others) and d.completed(owner) - (0 if blocked else 1) > max(others)
+        expected = cost + (int(d.p("threat_cost", 1)) if alone else 0)
+        pay_from = _payment_start(d, owner, placed)
+        _up, paid = d.favor_gain(owner, pay_from, first_commit)
+        if paid != expected:
+            out.append(flag(ctx, "DTR-RITE-COST", f"Seat {owner} paid {paid} Favor for "
+                            f"{card.name}; it costs {cost}" + (" +1 Threat (alone in the lead)"
+                                                                 if alone else "") + ".",
+                            objects=(obj_id, z(owner, "favor")), star=True))
+    # Crowning
+    if card.number("step") >= 4:
+        need = int(d.p("crowning_draw", 1))
+        short = [s for s in d.seats() if s != owner and d.draws(s, placed, first_commit) != need]
+        if short:
+            out.append(flag(ctx, "DTR-CROWNING", f"Step {card.number('step')} hit the Altar: "
+                            f"every other player draws {need} before responding (seat(s) "
+                            f"{', '.join(map(str, short))} did not).", objects=(obj_id,),
+                            star=True))
+    return out
+
+
+def _payment_start(d: Dtr, owner: int, placed: int) -> int:
+    """The Favor paid just before placing the Rite: the run of counter ops right before it."""
+    fid = z(owner, "favor")
+    i = placed
+    while i > 0:
+        rec = d.records[i - 1]
+        if rec.op.kind == "counter" and rec.op.args.get("id") == fid:
+            i -= 1
+            continue
+        break
+    return i
+
+
+def check_commit(d: Dtr, obj_id: str, src: str | None) -> list[Flag]:
+    ctx = d.ctx
+    out: list[Flag] = []
+    actor = ctx.seat
+    rite = rite_on_altar(d)
+    owner = d.view.owner_of(rite) if rite else None
+    card_owner = d.view.owner_of(obj_id)
+    if owner is not None and (actor == owner or card_owner == owner):
+        out.append(flag(ctx, "DTR-POOL-OPPONENTS-ONLY", f"Seat {owner} committed to the Defense "
+                        "Pool against their own Rite; only opponents commit.", objects=(obj_id,)))
+    card = d.card(obj_id)
+    if d.view.is_up(obj_id) or src != z(actor or 0, "hand") or (
+            card is not None and card.type in ("Rite", "Crown")):
+        out.append(flag(ctx, "DTR-POOL-FACEDOWN", "Cards are committed from hand, face down, and "
+                        "only main-deck cards.", objects=(obj_id,)))
+    if rite is not None and d.active is not None and actor is not None:
+        n = len(d.seats())
+        order = {(d.active + k - 1) % n + 1: k for k in range(1, n)}
+        placed = placed_at(d, rite)
+        acted = [s for _i, s, _o in commits(d, placed, ctx.index)]
+        acted += [d.seat_of(r) for _i, r in d.declarations("pass", placed, ctx.index)]
+        later = [s for s in acted if s is not None and s != actor
+                 and order.get(s, 0) > order.get(actor, 0)]
+        if later:
+            out.append(flag(ctx, "DTR-POOL-ORDER", f"Seat {actor} committed after seat "
+                            f"{later[0]}; opponents commit in turn, clockwise from the left of "
+                            "the active player.", objects=(obj_id,)))
+    return out
+
+
+def check_ward_declaration(d: Dtr) -> list[Flag]:
+    ctx = d.ctx
+    rite = rite_on_altar(d)
+    value = d.field(ctx.record, "ward")
+    try:
+        declared = int(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return []
+    ward = ward_of(d, rite) if rite else None
+    if ward is not None and declared != ward:
+        owner = d.view.owner_of(rite) if rite else 0
+        return [flag(ctx, "DTR-WARD-READY-CHAMPIONS", f"The Ward was declared as {declared}; it "
+                     f"is {ward}: the printed Ward plus 1 per ready Champion of seat {owner}.",
+                     objects=(rite,) if rite else (), star=True)]
+    return []
+
+
+def blocked_in(d: Dtr, start: int, stop: int) -> list[tuple[int, str, int]]:
+    """(index, rite, owner) for Rites sent back from the Altar to a Rite stack in [start, stop)."""
+    out = []
+    for i, rec in d.range(start, stop):
+        if rec.op.kind != "move":
+            continue
+        for obj, src, dst in journal_moves(rec):
+            if src == ALTAR and zone_kind(dst) == "rites":
+                out.append((i, obj, zone_seat(dst) or 0))
+    return out
