@@ -169,6 +169,12 @@ class Mesh:
             return self.identity.public_key
         return self._pinned_keys.get(peer_id) or self._hearsay_keys.get(peer_id)
 
+    def pinned_key(self, peer_id: str) -> bytes | None:
+        """The key a direct handshake proved for this peer id (never hearsay)."""
+        if peer_id == self.peer_id:
+            return self.identity.public_key
+        return self._pinned_keys.get(peer_id)
+
     async def wait_for_peers(self, count: int, timeout: float) -> bool:
         """Wait until ``count`` peers are linked; False on timeout."""
         loop = asyncio.get_running_loop()

@@ -55,7 +55,7 @@ SCHEMAS: dict[str, dict[str, Field]] = {
     "peers": {"peers": Field("list"), "keys": Field("list", required=False)},
     # --- replication (netplay.replication) ---
     "vv": {"vv": Field("map")},
-    "op": {"op": Field("map")},
+    "op": {"op": Field("list")},
     "ops": {"ops": Field("list")},
     "hash": {"vv": Field("map"), "h": Field("str")},
     "priv": {"body": Field("map")},

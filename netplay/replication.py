@@ -1,17 +1,22 @@
 """Replication over the mesh: causal broadcast of ops, catch-up and divergence checks.
 
-The table core plugs in as a :class:`Replica`. This module never interprets an op beyond its
-envelope: ``author`` (peer id), ``seq`` (the author's sequence number, from 1) and ``sig``
-(Ed25519 signature by the author, see :func:`op_signing_bytes`). Delivery order (causal
-buffering, canonical order, rollback) is the replica's business; this module makes sure every
-op reaches every peer once it is published, and that a peer that was away catches up.
+The table core plugs in as a :class:`Replica` (``table.core.replica.Replica``). Ops travel in
+their wire form, a 9-field array ``[author, seq, lamport, kind, args, vv, time, seat, sig]``;
+this module checks only the envelope (author is a peer id, seq a positive int, sig 64 bytes).
+Signatures are made by the replica's ``signer`` (:func:`op_signer`) when it issues an op and
+checked by its ``verifier`` (:class:`OpVerifier`) when an op is delivered, against the key the
+author announced in its first op (``hello``). Delivery order (causal buffering, canonical
+order, rollback) is the replica's business; this module makes sure every op reaches every peer
+once it is published, and that a peer that was away catches up.
 
-* ``publish(op)`` signs a local op (if unsigned) and sends it to every linked peer as ``op``.
+* ``publish(op)`` sends a local op (signed, logged and applied) to every linked peer as ``op``.
 * When a link opens (or is replaced) both sides send ``vv`` (their version vector); each
   answers with ``ops`` batches holding what the other lacks (``replica.ops_missing_for``).
   Ops relayed this way may have any author: their signatures are checked against the
   author's key, so a relaying peer cannot forge them.
 * A live ``op`` must be authored by the peer that sent it: nothing is forwarded unsolicited.
+* An op the replica refuses (malformed, bad signature, a stamp that skips ahead, a second
+  op under a used sequence number) drops the link it came on.
 * Every ``hash_interval`` each peer sends ``hash`` (its version vector and public state hash).
   A receiver whose version vector is equal compares hashes; a mismatch is logged as an error
   and emitted as :class:`Divergence`. A receiver that has ops the sender lacks sends them.
@@ -25,10 +30,15 @@ import asyncio
 import contextlib
 import logging
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
+
+from nacl.exceptions import BadSignatureError, CryptoError
+from nacl.signing import VerifyKey
+
+from table.core.errors import BadOp, CausalityError
 
 from .events import EventHub
-from .identity import Identity, is_valid_peer_id, verify
+from .identity import PUBLIC_KEY_BYTES, SIGNATURE_BYTES, Identity, is_valid_peer_id
 from .mesh import MessageReceived, Mesh, MeshEvent, PeerJoined
 from .messages import check_version_vector
 from .wire import ProtocolError, pack
@@ -39,16 +49,22 @@ OP_SIGNATURE_DOMAIN = b"sandtable-op-v1"
 
 
 class Replica(Protocol):
-    """What replication needs from the table core."""
+    """What replication needs from the table core (``table.core.replica.Replica``).
+
+    Ops travel in their wire form, a 9-field array
+    ``[author, seq, lamport, kind, args, vv, time, seat, sig]``; ``sig`` is made by the
+    replica's ``signer`` (see :func:`op_signer`) and checked by its ``verifier``
+    (see :class:`OpVerifier`) when the op is delivered.
+    """
 
     @property
     def peer_id(self) -> str: ...
 
     def version_vector(self) -> dict[str, int]: ...
 
-    def ops_missing_for(self, vv: dict[str, int]) -> list[dict[str, Any]]: ...
+    def ops_missing_for(self, vv: dict[str, int]) -> list[list[Any]]: ...
 
-    def receive(self, op: dict[str, Any], from_peer: str) -> None: ...
+    def receive_many(self, wires: list[Any], from_peer: str = "") -> Any: ...
 
     def public_state_hash(self) -> str: ...
 
@@ -77,41 +93,75 @@ class ReplicationConfig:
     max_batch_bytes: int = 512 * 1024
 
 
-def _canonical(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _canonical(value[k]) for k in sorted(value, key=lambda k: str(k).encode("utf-8"))}
-    if isinstance(value, (list, tuple)):
-        return [_canonical(v) for v in value]
-    return value
+def op_signer(identity: Identity) -> Callable[[bytes], bytes]:
+    """The replica's ``signer``: ``sig = Ed25519(author key, b"sandtable-op-v1" || body)``
+    where ``body`` is ``Op.signing_bytes()`` (the op without its signature, maps sorted)."""
+
+    def sign(body: bytes) -> bytes:
+        return identity.sign(OP_SIGNATURE_DOMAIN + body)
+
+    return sign
 
 
-def op_signing_bytes(op: dict[str, Any]) -> bytes:
-    """What an op's signature covers: the domain tag, then the op without ``sig`` as msgpack
-    with every map's keys sorted by their UTF-8 bytes."""
-    body = {k: v for k, v in op.items() if k != "sig"}
-    return OP_SIGNATURE_DOMAIN + pack(_canonical(body))
+class OpVerifier:
+    """The replica's ``verifier``: checks an op's signature against the key its author
+    announced in its first op (``hello``). When this peer has a direct link to the author,
+    the announced key must also be the key the author's handshake proved (pinned): a relayed
+    ``hello`` with another key is a forgery. Keys are parsed once and cached."""
 
+    def __init__(self, pinned_key: Callable[[str], bytes | None],
+                 announced_key: Callable[[str], str | None] | None = None) -> None:
+        self._pinned_key = pinned_key
+        self._announced_key = announced_key
+        self._keys: dict[str, VerifyKey | None] = {}
+        self.failures = 0
 
-def sign_op(identity: Identity, op: dict[str, Any]) -> dict[str, Any]:
-    """Return a copy of ``op`` with ``sig`` set; its ``author`` must be the identity's."""
-    if op.get("author") != identity.peer_id:
-        raise ValueError("an op can only be signed by its author")
-    signed = dict(op)
-    signed["sig"] = identity.sign(op_signing_bytes(op))
-    return signed
+    def _verify_key(self, key_hex: str) -> VerifyKey | None:
+        vk = self._keys.get(key_hex, False)
+        if vk is False:
+            try:
+                raw = bytes.fromhex(key_hex)
+                vk = VerifyKey(raw) if len(raw) == PUBLIC_KEY_BYTES else None
+            except (ValueError, TypeError, CryptoError):
+                vk = None
+            if len(self._keys) < 4096:
+                self._keys[key_hex] = vk
+        return vk  # type: ignore[return-value]
+
+    def __call__(self, op: Any, key_hex: str | None) -> bool:
+        author, sig = op.author, op.sig
+        if key_hex is None and self._announced_key is not None:
+            key_hex = self._announced_key(author)
+        ok = isinstance(sig, bytes) and isinstance(key_hex, str)
+        if ok:
+            assert isinstance(key_hex, str)
+            pinned = self._pinned_key(author)
+            if pinned is not None and pinned.hex() != key_hex.lower():
+                ok = False
+            else:
+                vk = self._verify_key(key_hex)
+                try:
+                    ok = vk is not None and bool(vk.verify(OP_SIGNATURE_DOMAIN + op.signing_bytes(), sig))
+                except (BadSignatureError, CryptoError, ValueError, TypeError):
+                    ok = False
+        if not ok:
+            self.failures += 1
+            log.warning("op %s#%s: bad signature or key", author, getattr(op, "seq", "?"))
+        return ok
 
 
 def check_op_envelope(op: Any) -> tuple[str, int]:
-    if not isinstance(op, dict):
-        raise ProtocolError("op is not a map")
-    author, seq, sig = op.get("author"), op.get("seq"), op.get("sig")
+    """The envelope of a wire op: a 9-field array whose author is a peer id, whose seq is a
+    positive int and whose signature is 64 bytes. The rest is the table core's to check."""
+    if type(op) is not list or len(op) != 9:
+        raise ProtocolError("op is not a 9-field array")
+    author, seq, sig = op[0], op[1], op[8]
     if not is_valid_peer_id(author):
         raise ProtocolError("op has a bad author")
-    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
+    if type(seq) is not int or seq < 1:
         raise ProtocolError("op has a bad seq")
-    if not isinstance(sig, bytes):
-        raise ProtocolError("op has no signature")
-    assert isinstance(author, str)
+    if type(sig) is not bytes or len(sig) != SIGNATURE_BYTES:
+        raise ProtocolError("op has no valid signature")
     return author, seq
 
 
@@ -129,6 +179,7 @@ class Replication:
         self._hash_task: asyncio.Task[None] | None = None
         self.divergences = 0
         self.ops_received = 0
+        self.peer_vvs: dict[str, dict[str, int]] = {}  # each peer's latest announced vector
 
     def start(self) -> None:
         if self._hash_task is None:
@@ -145,16 +196,12 @@ class Replication:
             self._hash_task = None
 
     # ------------------------------------------------------------------ outgoing
-    def publish(self, op: dict[str, Any]) -> dict[str, Any]:
-        """Broadcast a local op (already applied by the replica). Signs it if unsigned and
-        returns the signed op, which is what the log should keep."""
-        if "sig" not in op:
-            op = sign_op(self.mesh.identity, op)
+    def publish(self, op: list[Any]) -> None:
+        """Broadcast a local op (wire form, already signed, logged and applied by the replica)."""
         author, _ = check_op_envelope(op)
         if author != self.mesh.peer_id:
             raise ValueError("publish() is for ops authored here")
         self.mesh.broadcast({"t": "op", "op": op})
-        return op
 
     def send_private(self, peer_id: str, body: dict[str, Any]) -> bool:
         """Send ``body`` to one peer over the direct link only; False if not linked."""
@@ -173,12 +220,12 @@ class Replication:
         missing = self.replica.ops_missing_for(their_vv)
         if not missing:
             return 0
-        batch: list[dict[str, Any]] = []
+        batch: list[list[Any]] = []
         size = 0
         for op in missing:
             op_size = len(pack(op))
             if op_size > self.config.max_batch_bytes:
-                log.error("op %s/%s is too large to send (%d bytes)", op.get("author"), op.get("seq"), op_size)
+                log.error("op %s/%s is too large to send (%d bytes)", op[0], op[1], op_size)
                 continue
             if batch and (len(batch) >= self.config.max_batch_ops or size + op_size > self.config.max_batch_bytes):
                 self.mesh.send(peer_id, {"t": "ops", "ops": batch})
@@ -200,37 +247,39 @@ class Replication:
     def _on_message(self, peer_id: str, msg: dict[str, Any]) -> None:
         t = msg["t"]
         if t == "op":
-            author, _ = check_op_envelope(msg["op"])
+            op = msg["op"]
+            author, _ = check_op_envelope(op)
             if author != peer_id:
                 raise ProtocolError("live op not authored by the sending peer")
-            self._accept_op(msg["op"], peer_id)
+            self._accept_ops([op], peer_id)
         elif t == "ops":
             ops = msg["ops"]
             for op in ops:
                 check_op_envelope(op)
-            for op in ops:
-                self._accept_op(op, peer_id)
+            self._accept_ops(ops, peer_id)
         elif t == "vv":
-            self._send_missing(peer_id, check_version_vector(msg["vv"], "vv"))
+            vv = check_version_vector(msg["vv"], "vv")
+            self.peer_vvs[peer_id] = vv
+            self._send_missing(peer_id, vv)
         elif t == "hash":
-            self._on_hash(peer_id, check_version_vector(msg["vv"], "hash"), msg["h"])
+            vv = check_version_vector(msg["vv"], "hash")
+            self.peer_vvs[peer_id] = vv
+            self._on_hash(peer_id, vv, msg["h"])
         elif t == "priv":
             self.events.emit(PrivateReceived(peer_id, msg["body"]))
         else:
             log.debug("replication ignores %r from %s", t, peer_id)
 
-    def _accept_op(self, op: dict[str, Any], from_peer: str) -> None:
-        author, seq = check_op_envelope(op)
-        if seq <= self.replica.version_vector().get(author, 0):
-            return  # already delivered
-        key = self.mesh.peer_key(author)
-        if key is None:
-            log.warning("op %s/%d from %s: author's key unknown; not delivered", author, seq, from_peer)
-            return
-        if not verify(key, op_signing_bytes(op), op["sig"]):
-            raise ProtocolError(f"op {author}/{seq} has an invalid signature")
-        self.ops_received += 1
-        self.replica.receive(op, from_peer)
+    def _accept_ops(self, ops: list[list[Any]], from_peer: str) -> None:
+        vv = self.replica.version_vector()
+        fresh = [op for op in ops if op[1] > vv.get(op[0], 0)]
+        if not fresh:
+            return  # all already delivered
+        self.ops_received += len(fresh)
+        try:
+            self.replica.receive_many(fresh, from_peer)
+        except (BadOp, CausalityError) as exc:
+            raise ProtocolError(f"bad op from {from_peer}: {exc}") from None
 
     def _on_hash(self, peer_id: str, their_vv: dict[str, int], their_hash: str) -> None:
         ours = self.replica.version_vector()

@@ -142,6 +142,18 @@ class CausalStore:
     def _drop_author_pending(self, author: str) -> None:
         self._pending_count -= len(self.pending.pop(author, {}))
 
+    def retract(self, ops: list[Op]) -> None:
+        """Take back ops `offer` just delivered (newest last) that the caller refused, e.g. for
+        a bad signature, so that the genuine op under the same number can still come."""
+        for op in reversed(ops):
+            mine = self.by_author.get(op.author)
+            if mine and mine[-1] is op:
+                mine.pop()
+                if not mine:
+                    del self.by_author[op.author]
+        self.max_lamport = max((ops_[-1].lamport for ops_ in self.by_author.values() if ops_),
+                               default=0)
+
     def add_local(self, op: Op) -> None:
         """Record an op this peer just issued (its dependencies are delivered by construction)."""
         self.by_author.setdefault(op.author, []).append(op)

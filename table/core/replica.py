@@ -126,8 +126,10 @@ class Replica:
                 op = wire if type(wire) is Op else from_wire(wire)
                 if op.author == self.peer_id and self.store.get(op.author, op.seq) is None:
                     raise CausalityError(f"peer {from_peer or '?'} sent an op in this peer's name")
-                for ready in self.store.offer(op):
+                ready_ops = self.store.offer(op)
+                for index, ready in enumerate(ready_ops):
                     if not self._verified(ready):
+                        self.store.retract(ready_ops[index:])  # never keep a forgery
                         raise CausalityError(f"op {ready.author}#{ready.seq} has a bad signature")
                     delivered.append(ready)
                     if self.log is not None:
@@ -158,6 +160,15 @@ class Replica:
                 self.report(f"peer {record.op.author}: {record.void}")
         for listener in list(self.listeners):
             listener(change)
+
+    def refold(self) -> None:
+        """Rebuild the state from every delivered op (netplay's resync after a divergence)."""
+        observers = self.timeline.observers
+        self.timeline = Timeline()
+        self.timeline.observers = observers
+        ops = self.store.all_ops()
+        if ops:
+            self._fold(ops)
 
     def report(self, message: str) -> None:
         log.warning(message)

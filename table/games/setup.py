@@ -55,9 +55,24 @@ def new_table(module: GameModule, seats: int, decks: Mapping[int, Deck] | None =
     return replica
 
 
-def lay_out(r: Replica, module: GameModule, seats: int, decks: Mapping[int, Deck]) -> None:
-    """Create every board, zone, counter, token and die (public objects) for `seats` seats."""
+def lay_out(r: Replica, module: GameModule, seats: int, decks: Mapping[int, Deck] | None, *,
+            only_seats: set[int] | None = None, shared: bool = True,
+            conditional: bool | None = None) -> None:
+    """Create every board, zone, counter, token and die (public objects) for `seats` seats.
+
+    LAN play lays the table out in parts: `only_seats` keeps only the objects of those seats
+    (each player's peer lays out its own, knowing its own deck), `shared` whether to include
+    the seatless ones, and `conditional` (when not None) keeps only the seatless objects that
+    do (True) or do not (False) depend on the decks in play.
+    """
+    def part(owner: int | None, when: object) -> bool:
+        if owner is None:
+            return shared and (conditional is None or (when is not None) == conditional)
+        return only_seats is None or owner in only_seats
+
     for board in module.boards_for(seats, decks):
+        if not part(board.owner, board.when):
+            continue
         props: dict[str, Any] = {"name": board.name, "board_kind": board.kind,
                                  "slots": [s.id for s in board.slots]}
         if board.sides:
@@ -67,6 +82,8 @@ def lay_out(r: Replica, module: GameModule, seats: int, decks: Mapping[int, Deck
                          tile_size=board.grid.tile_size)
         act.create(r, board.id, "board", owner=board.owner, props=props)
     for zone in module.zones_for(seats, decks):
+        if not part(zone.owner, zone.when):
+            continue
         owner = zone.owner if zone.owner is not None else zone.keeper
         props = {"name": zone.name, "visibility": zone.visibility, "zone_kind": zone.kind,
                  "enter_face_up": zone.face_up, "tags": list(zone.tags)}
@@ -77,15 +94,21 @@ def lay_out(r: Replica, module: GameModule, seats: int, decks: Mapping[int, Deck
         act.create(r, zone.id, "pile" if zone.kind == "pile" else "zone",
                    to=zone.board or ROOT, owner=owner, props=props)
     for counter in module.counters_for(seats, decks):
+        if not part(counter.owner, counter.when):
+            continue
         act.create(r, counter.id, "counter", to=counter.board or ROOT, owner=counter.owner,
                    counters={"value": counter.start},
                    props={"name": counter.name, "min": counter.min, "max": counter.max})
     for token in module.tokens_for(seats, decks):
+        if not part(token.owner, token.when):
+            continue
         act.create(r, token.id, "token", to=token.home or ROOT, owner=token.owner,
                    props={"name": token.name, "token_kind": token.kind,
                           "colour": token.colour or "#888888", "shape": token.shape,
                           "label": token.label})
     for die in module.dice_for(seats):
+        if not part(die.owner, getattr(die, "when", None)):
+            continue
         act.create(r, die.id, "die", to=die.home or ROOT, owner=die.owner,
                    counters={"value": 1}, props={"name": die.name, "sides": die.sides})
 

@@ -97,3 +97,40 @@ class RecordingRelay:
         for t in self._tasks:
             with contextlib.suppress(BaseException):
                 await t
+
+
+class ReplicaPeer:
+    """A real table replica wired to a mesh the way netplay.session does it (tests)."""
+
+    def __init__(self, mesh: Mesh, config: Any = None, table: str = "table-1") -> None:
+        from netplay.replication import OpVerifier, Replication, ReplicationConfig, op_signer
+        from table.core.replica import Replica
+
+        self.mesh = mesh
+        self.replica = Replica(table, mesh.peer_id)
+        self.replica.signer = op_signer(mesh.identity)
+        self.replica.verifier = OpVerifier(mesh.pinned_key, self._announced)
+        self.repl = Replication(mesh, self.replica, config or ReplicationConfig(hash_interval=0.2))
+        self.repl.start()
+        self.corrupt = False
+        self.replica.issue("hello", {"key": mesh.identity.public_key.hex()})
+
+    def _announced(self, author: str) -> str | None:
+        op = self.replica.store.get(author, 1)
+        return op.args.get("key") if op is not None and op.kind == "hello" else None
+
+    def play(self, text: Any) -> list[Any]:
+        """Issue a note op and broadcast it; returns its wire form."""
+        op = self.replica.issue("note", {"text": str(text)})
+        wire = op.to_wire()
+        self.repl.publish(wire)
+        return wire
+
+    def vv(self) -> dict[str, int]:
+        return self.replica.version_vector()
+
+    def total(self) -> int:
+        return sum(self.vv().values())
+
+    def hash(self) -> str:
+        return self.replica.public_state_hash()

@@ -14,8 +14,7 @@ from netplay.identity import Identity
 from netplay.mesh import Mesh
 from netplay.replication import Replication, ReplicationConfig
 
-from netplay_testkit import FAST_MESH, LOOPBACK
-from fake_replica import FakeReplica
+from netplay_testkit import FAST_MESH, LOOPBACK, ReplicaPeer
 
 
 def out(line: str) -> None:
@@ -32,15 +31,14 @@ async def main() -> None:
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     mesh = Mesh(Identity.generate(), "mp-table", "shared words", host=LOOPBACK, config=FAST_MESH)
     await mesh.start()
-    replica = FakeReplica(mesh.peer_id)
-    repl = Replication(mesh, replica, ReplicationConfig(hash_interval=0.3))
-    repl.start()
+    peer = ReplicaPeer(mesh, ReplicationConfig(hash_interval=0.3), table="mp-table")
+    replica, repl = peer.replica, peer.repl
     out(f"PORT {mesh.port}")
     if args.connect:
         await mesh.connect(LOOPBACK, args.connect)
     await mesh.wait_for_peers(args.peers - 1, 20)
     for i in range(args.ops):
-        replica.add_local(repl.publish(replica.new_op(i)))
+        peer.play(i)
         await asyncio.sleep(0.005)
     loop = asyncio.get_running_loop()
     stdin_closed = loop.run_in_executor(None, sys.stdin.read)

@@ -10,12 +10,11 @@ import msgpack
 
 from netplay.handshake import PROTOCOL_VERSION, auth_payload, perform_handshake, transcript_hash
 from netplay.identity import Identity
-from netplay.replication import Replication, ReplicationConfig
+from netplay.replication import ReplicationConfig
 from netplay.secure import FrameCipher, X25519Exchange, derive_keys
 from netplay.wire import encode_frame, pack, unpack
 
-from netplay_testkit import FAST_MESH, LOOPBACK, run, start_meshes, stop_all, wait_until
-from fake_replica import FakeReplica
+from netplay_testkit import FAST_MESH, LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until
 
 PRE_CASES = 1500
 POST_CASES = 300
@@ -85,7 +84,7 @@ def post_handshake_case(rng: random.Random, cipher: FrameCipher, me: str) -> byt
     if kind == 3:
         return _frame(cipher.seal(pack({"t": "peers", "peers": [{"id": "x", "host": 5}]})))
     if kind == 4:  # a valid-looking op with a bad signature
-        op = {"author": me, "seq": 1, "payload": "x", "sig": rng.randbytes(64)}
+        op = [me, 1, 1, "hello", {"key": "00" * 32}, {}, 0.0, None, rng.randbytes(64)]
         return _frame(cipher.seal(pack({"t": rng.choice(["op", "ops"]),
                                         "op": op, "ops": [op]})))
     if kind == 5:
@@ -130,9 +129,7 @@ def test_hostile_frames_never_crash_the_listener(caplog):
 
     async def scenario():
         (target,) = await start_meshes(1, passphrase=None)
-        rep = FakeReplica(target.peer_id)
-        repl = Replication(target, rep, ReplicationConfig(hash_interval=60))
-        repl.start()
+        target_peer = ReplicaPeer(target, ReplicationConfig(hash_interval=60))
         rng = random.Random(20240601)
         sem = asyncio.Semaphore(CONCURRENCY)
         t0 = time.monotonic()
@@ -154,7 +151,7 @@ def test_hostile_frames_never_crash_the_listener(caplog):
         assert await friend.connect(LOOPBACK, target.port) == target.peer_id
         assert target.peers() == [friend.peer_id] or await wait_until(
             lambda: target.peers() == [friend.peer_id], 2)
-        await repl.stop()
+        await target_peer.repl.stop()
         await stop_all([target, friend])
 
     run(scenario(), 80)

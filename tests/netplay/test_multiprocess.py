@@ -56,7 +56,7 @@ def test_three_processes_replicate_and_survive_a_kill():
     try:
         port = int(first.wait_line("PORT", 15)[1])
         peers += [Peer(connect=port) for _ in range(N - 1)]
-        total = N * OPS
+        total = N * (OPS + 1)  # each peer's hello, then its ops
         for p in peers:
             p.wait_line("STATE", 20, lambda parts: int(parts[1]) == total and parts[3] == str(N - 1))
         deadline = time.monotonic() + 5

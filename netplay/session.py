@@ -1,0 +1,505 @@
+"""A LAN session: one peer's :class:`~table.core.replica.Replica` kept in sync with a table.
+
+:class:`LanSession` ties the pieces together for one peer:
+
+* a :class:`~netplay.mesh.Mesh` (links to every other peer) and a
+  :class:`~netplay.replication.Replication` (causal broadcast, catch-up, hash checks) around
+  the replica, whose ``signer``/``verifier`` it sets (ops are signed with the same Ed25519 key
+  that authenticates this peer's links, announced in its first op, ``hello``);
+* local ops are published as soon as the replica has logged and applied them (a replica
+  listener), so any caller of ``replica.issue`` / ``table.core.actions`` is networked;
+* a :class:`~netplay.discovery.TableAnnouncer` (optional) so that the table is listed on the
+  LAN, republished when seats change;
+* private messages on the direct link only (``priv``): secrets (a private ``show``, handed by
+  ``replica.private_out``) and *requests* to the owner of a hidden pile (``request``), which
+  the owner's peer performs and answers;
+* divergence at equal version vectors is reported loudly (log error, ``replica.report`` and a
+  :class:`DivergenceReported` event) and followed by a resync: the replica refolds its state
+  from its ops and the hashes are compared again.
+
+Pure asyncio: it runs under ``asyncio.run`` and under qasync. Nothing here blocks.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from table.core import jsonform
+from table.core.errors import CoreError
+from table.core.replica import Replica
+
+from .discovery import TableAnnouncement, TableAnnouncer, TableBrowser, TableListing
+from .events import EventHub
+from .identity import Identity, is_valid_peer_id
+from .mesh import Mesh, MeshConfig, MeshEvent, PeerJoined, PeerLeft
+from .replication import (Divergence, OpVerifier, PrivateReceived, Replication,
+                          ReplicationConfig, ReplicationEvent, op_signer)
+from .wire import DEFAULT_LIMITS, ProtocolError, read_frame, unpack
+
+log = logging.getLogger(__name__)
+
+# What a peer may ask the owner of a hidden pile to do for it (performed as the owner's seat).
+REQUESTABLE = frozenset({"draw", "move", "shuffle"})
+
+
+# ------------------------------------------------------------------ events
+@dataclass(frozen=True, slots=True)
+class PeersChanged:
+    """A peer joined, left, or finished catching up; read :meth:`LanSession.peer_list`."""
+
+
+@dataclass(frozen=True, slots=True)
+class DivergenceReported:
+    peer_id: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class RequestDone:
+    """A request this peer performed for another (or refused)."""
+    peer_id: str
+    entry: dict[str, Any]
+    ok: bool
+    error: str = ""
+
+
+SessionEvent = PeersChanged | DivergenceReported | RequestDone
+
+
+@dataclass(frozen=True, slots=True)
+class PeerInfo:
+    peer_id: str
+    name: str
+    seats: tuple[int, ...]
+    status: str  # "connected" | "catching up" | "gone" | "me"
+    address: str = ""
+
+
+@dataclass(slots=True)
+class SessionOptions:
+    table_name: str = "table"
+    game: str = ""
+    seats: int = 0  # seats at the table (0: unknown yet)
+    passphrase: str | None = None
+    interfaces: list[str] | None = None  # None: all interfaces (the product default)
+    port: int = 0
+    announce: bool = True
+    player_name: str = ""
+    mesh: MeshConfig = field(default_factory=MeshConfig)
+    replication: ReplicationConfig = field(default_factory=ReplicationConfig)
+
+
+# ------------------------------------------------------------------ identity files
+def identity_path(log_path: str | Path) -> Path:
+    """Where a peer keeps its signing key beside its log (never inside it: logs are shared)."""
+    return Path(str(log_path) + ".key")
+
+
+def save_identity(identity: Identity, log_path: str | Path) -> None:
+    path = identity_path(log_path)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(f"{identity.peer_id} {identity.seed.hex()}\n")
+
+
+def load_identity(log_path: str | Path) -> Identity | None:
+    path = identity_path(log_path)
+    try:
+        peer_id, seed = path.read_text().split()
+        return Identity.from_seed(peer_id, bytes.fromhex(seed))
+    except (OSError, ValueError):
+        return None
+
+
+# ------------------------------------------------------------------ finding tables
+def interface_choice(interfaces: list[str] | None) -> Any:
+    from zeroconf import InterfaceChoice
+
+    return InterfaceChoice.All if interfaces is None else list(interfaces)
+
+
+async def browse_tables(interfaces: list[str] | None, wait: float,
+                        until: Callable[[list[TableListing]], bool] | None = None
+                        ) -> list[TableListing]:
+    """Tables announced on the LAN, after ``wait`` seconds (or as soon as ``until`` holds)."""
+    browser = TableBrowser(interfaces=interface_choice(interfaces))
+    await browser.start()
+    try:
+        await browser.wait_until(until or (lambda ts: False), wait)
+        return browser.tables()
+    finally:
+        await browser.stop()
+
+
+async def find_table(name: str, interfaces: list[str] | None, timeout: float) -> TableListing | None:
+    """The table with this name (or table id), as soon as discovery lists it."""
+    def match(tables: list[TableListing]) -> bool:
+        return any(t.name == name or t.table_id == name for t in tables)
+
+    tables = await browse_tables(interfaces, timeout, match)
+    found = [t for t in tables if t.name == name or t.table_id == name]
+    return found[0] if found else None
+
+
+async def probe_table_id(host: str, port: int, timeout: float = 5.0) -> str:
+    """Learn the table id of the peer at host:port (manual connect): a responder sends its
+    ``hello`` first, so read it and hang up. Raises OSError/ProtocolError/TimeoutError."""
+    reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
+    try:
+        frame = await asyncio.wait_for(read_frame(reader, DEFAULT_LIMITS), timeout)
+        hello = unpack(frame, DEFAULT_LIMITS)
+        if not isinstance(hello, dict) or hello.get("t") != "hello" \
+                or not isinstance(hello.get("table"), str):
+            raise ProtocolError("the peer did not answer with a hello")
+        return str(hello["table"])
+    finally:
+        writer.close()
+        with contextlib.suppress(Exception):
+            await writer.wait_closed()
+
+
+# ------------------------------------------------------------------ the session
+class LanSession:
+    """One peer of a LAN table. Create with a replica and an identity, then ``await start()``."""
+
+    def __init__(self, replica: Replica, identity: Identity, options: SessionOptions) -> None:
+        if replica.peer_id != identity.peer_id:
+            raise ValueError("the replica and the identity must have the same peer id")
+        self.replica = replica
+        self.identity = identity
+        self.options = options
+        host: Any = None if options.interfaces is None else (
+            options.interfaces[0] if len(options.interfaces) == 1 else list(options.interfaces))
+        self.mesh = Mesh(identity, replica.table_id, options.passphrase, host=host,
+                         port=options.port, config=options.mesh)
+        self.verifier = OpVerifier(self.mesh.pinned_key, self._announced_key)
+        replica.signer = op_signer(identity)
+        replica.verifier = self.verifier
+        replica.private_out = self._private_out
+        self.replication = Replication(self.mesh, replica, options.replication)
+        self.events: EventHub[SessionEvent] = EventHub()
+        self.announcer: TableAnnouncer | None = None
+        self.divergences: list[str] = []
+        self._published = replica.store.delivered(replica.peer_id)  # older ops: catch-up
+        self._synced: dict[str, bool] = {}
+        self._addresses: dict[str, str] = {}
+        self._requests: dict[int, asyncio.Future[tuple[bool, str]]] = {}
+        self._request_ids = itertools.count(1)
+        self._resynced: set[tuple[str, str]] = set()
+        self._last_seats: tuple[int, int] = (-1, -1)
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._check_soon: asyncio.TimerHandle | None = None
+        self._unsubs = [self.mesh.events.subscribe(self._on_mesh_event),
+                        self.replication.events.subscribe(self._on_replication_event)]
+        replica.listeners.append(self._on_change)
+        self.started = False
+
+    # -------------------------------------------------------------- lifecycle
+    @property
+    def peer_id(self) -> str:
+        return self.replica.peer_id
+
+    @property
+    def port(self) -> int:
+        return self.mesh.port
+
+    async def start(self, hello: bool = True) -> None:
+        """Listen, replicate and announce. With ``hello`` (the default) this peer's first op,
+        announcing its key, is issued now unless its log already holds it; a joiner that
+        opens its log only once it knows the game passes False and calls :meth:`say_hello`."""
+        await self.mesh.start()
+        self.replication.start()
+        self.started = True
+        if hello:
+            await self.say_hello()
+
+    async def say_hello(self) -> None:
+        """Issue this peer's ``hello`` (its signing key and name) if not done yet, and announce
+        the table on the LAN if asked to."""
+        if self.replica.store.delivered(self.peer_id) == 0:
+            self.replica.issue("hello", {"key": self.identity.public_key.hex(),
+                                         "name": self.options.player_name or None})
+        if self.options.announce and self.announcer is None:
+            players, free = self._seat_counts()
+            self.announcer = TableAnnouncer(
+                TableAnnouncement(self.replica.table_id, self.options.table_name,
+                                  self.options.game or self.replica.game, self.peer_id,
+                                  self.mesh.port, players=players, free_seats=free,
+                                  passphrase_needed=bool(self.options.passphrase)),
+                interfaces=interface_choice(self.options.interfaces))
+            try:
+                await self.announcer.start()
+            except Exception:  # mDNS may be unavailable; manual connect still works
+                log.exception("could not announce the table on the LAN")
+                self.announcer = None
+            self._last_seats = (players, free)
+
+    async def stop(self, graceful: bool = True) -> None:
+        """Leave the table: stop announcing, close every link (the log stays complete)."""
+        if self._check_soon is not None:
+            self._check_soon.cancel()
+        for task in list(self._tasks):
+            task.cancel()
+        if self.announcer is not None:
+            with contextlib.suppress(Exception):
+                await self.announcer.stop()
+            self.announcer = None
+        await self.replication.stop()
+        await self.mesh.stop(graceful)
+        for unsub in self._unsubs:
+            unsub()
+        if self._on_change in self.replica.listeners:
+            self.replica.listeners.remove(self._on_change)
+        for fut in self._requests.values():
+            if not fut.done():
+                fut.set_result((False, "left the table"))
+        self.started = False
+
+    async def connect(self, host: str, port: int) -> bool:
+        """Dial a peer of this table (manual host:port, or an address discovery listed)."""
+        return await self.mesh.connect(host, port) is not None
+
+    async def connect_any(self, listing: TableListing) -> bool:
+        for peer in listing.peers:
+            if peer.peer_id != self.peer_id and await self.connect(peer.host, peer.port):
+                return True
+        return False
+
+    # -------------------------------------------------------------- state of the table
+    def synced_with_all(self) -> bool:
+        """True once every linked peer has reported the same version vector as ours."""
+        peers = self.mesh.peers()
+        return bool(peers) and all(self._synced.get(p) for p in peers)
+
+    async def wait_caught_up(self, timeout: float) -> bool:
+        """Wait until some peer's version vector is covered by ours (what it had when the
+        link opened is here). False on timeout."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            ours = self.replica.version_vector()
+            for pid in self.mesh.peers():
+                theirs = self.replication.peer_vvs.get(pid)
+                if theirs is not None and all(ours.get(a, 0) >= n for a, n in theirs.items()):
+                    return True
+            if loop.time() >= deadline:
+                return False
+            await asyncio.sleep(0.02)
+
+    def peer_list(self) -> list[PeerInfo]:
+        """Every peer met at this table (from the log), with its link status."""
+        state = self.replica.state
+        linked = set(self.mesh.peers())
+        out: list[PeerInfo] = []
+        ids = sorted(set(state.peers) | linked)
+        for pid in ids:
+            info = state.peers.get(pid, {})
+            seats = tuple(sorted(state.seats_of(pid)))
+            if pid == self.peer_id:
+                status = "me"
+            elif pid in linked:
+                status = "connected" if self._synced.get(pid) else "catching up"
+            else:
+                status = "gone"
+            out.append(PeerInfo(pid, str(info.get("name") or ""), seats, status,
+                                self._addresses.get(pid, "")))
+        return out
+
+    def seat_peer(self, seat: int) -> str | None:
+        held = self.replica.state.seats.get(seat)
+        return held.peer if held is not None else None
+
+    # -------------------------------------------------------------- requests to owners
+    async def request(self, entry: dict[str, Any], owner_seat: int, timeout: float = 10.0
+                      ) -> tuple[bool, str]:
+        """Ask the peer playing ``owner_seat`` to perform ``entry`` (JSON op form, e.g.
+        ``{"op": "draw", "from": "p1.deck", "to": "p2.play"}``) as that seat. Returns
+        (ok, error message)."""
+        peer = self.seat_peer(owner_seat)
+        if peer is None:
+            return False, f"nobody plays seat {owner_seat}"
+        if peer == self.peer_id:
+            try:
+                jsonform.perform(self.replica, {**entry, "seat": owner_seat})
+                return True, ""
+            except CoreError as err:
+                return False, str(err)
+        rid = next(self._request_ids)
+        fut: asyncio.Future[tuple[bool, str]] = asyncio.get_running_loop().create_future()
+        self._requests[rid] = fut
+        body = {"k": "request", "id": rid, "seat": owner_seat, "entry": entry}
+        if not self.replication.send_private(peer, body):
+            self._requests.pop(rid, None)
+            return False, f"seat {owner_seat}'s player is not connected"
+        try:
+            return await asyncio.wait_for(fut, timeout)
+        except asyncio.TimeoutError:
+            return False, "no answer from the owner's peer"
+        finally:
+            self._requests.pop(rid, None)
+
+    def _perform_request(self, peer_id: str, body: dict[str, Any]) -> None:
+        rid, seat, entry = body.get("id"), body.get("seat"), body.get("entry")
+        if type(rid) is not int or type(seat) is not int or not isinstance(entry, dict):
+            raise ProtocolError("malformed request")
+        ok, error = False, ""
+        if self.seat_peer(seat) != self.peer_id:
+            error = f"this peer does not play seat {seat}"
+        elif entry.get("op") not in REQUESTABLE:
+            error = f"{entry.get('op')!r} cannot be requested (only {sorted(REQUESTABLE)})"
+        else:
+            try:
+                jsonform.perform(self.replica, {**entry, "seat": seat})
+                ok = True
+            except CoreError as err:
+                error = str(err)
+        log.info("request from %s: %s -> %s", peer_id, entry, "done" if ok else error)
+        self.replication.send_private(peer_id, {"k": "reply", "id": rid, "ok": ok,
+                                                "error": error[:500]})
+        self.events.emit(RequestDone(peer_id, dict(entry), ok, error))
+
+    # -------------------------------------------------------------- private secrets
+    def _private_out(self, seat: int, payload: dict[str, Any]) -> None:
+        peer = self.seat_peer(seat)
+        if peer is None or peer == self.peer_id:
+            return
+        if not self.replication.send_private(peer, {"k": "secret", "data": payload}):
+            self.replica.report(f"could not show the card to seat {seat}: not connected")
+
+    def _announced_key(self, author: str) -> str | None:
+        hello = self.replica.store.get(author, 1)
+        if hello is not None and hello.kind == "hello":
+            key = hello.args.get("key")
+            return key if isinstance(key, str) else None
+        return None
+
+    # -------------------------------------------------------------- events in
+    def _on_change(self, change: Any) -> None:
+        store, me = self.replica.store, self.peer_id
+        delivered = store.delivered(me)
+        while self._published < delivered:
+            self._published += 1
+            op = store.get(me, self._published)
+            if op is not None and self.started:
+                self.replication.publish(op.to_wire())
+        players_free = self._seat_counts()
+        if players_free != self._last_seats and self.announcer is not None:
+            self._last_seats = players_free
+            self._spawn(self.announcer.update(players=players_free[0], free_seats=players_free[1]))
+
+    def _seat_counts(self) -> tuple[int, int]:
+        taken = len(self.replica.state.seats)
+        total = self.options.seats or taken
+        return taken, max(0, total - taken)
+
+    def _on_mesh_event(self, event: MeshEvent) -> None:
+        if isinstance(event, PeerJoined):
+            self._synced[event.peer_id] = False
+            link = self.mesh.link(event.peer_id)
+            if link is not None and link.remote_host:
+                self._addresses[event.peer_id] = f"{link.remote_host}:{link.peer_port}"
+            announced = self._announced_key(event.peer_id)
+            pinned = self.mesh.pinned_key(event.peer_id)
+            if announced is not None and pinned is not None and pinned.hex() != announced:
+                self.replica.report(f"peer {event.peer_id} linked with a key other than the one "
+                                    "its first op announced")
+            self._schedule_check(0.3)
+            self.events.emit(PeersChanged())
+        elif isinstance(event, PeerLeft):
+            self._synced.pop(event.peer_id, None)
+            self.events.emit(PeersChanged())
+        elif event.message.get("t") in ("ops", "hash"):
+            if event.message["t"] == "ops":
+                self._schedule_check(0.2)
+            else:
+                synced = _vv_equal(self.replica.version_vector(), event.message["vv"])
+                if self._synced.get(event.peer_id) != synced:
+                    self._synced[event.peer_id] = synced
+                    self.events.emit(PeersChanged())
+
+    def _on_replication_event(self, event: ReplicationEvent) -> None:
+        if isinstance(event, PrivateReceived):
+            self._on_private(event.peer_id, event.body)
+        elif isinstance(event, Divergence):
+            self._on_divergence(event)
+
+    def _on_private(self, peer_id: str, body: dict[str, Any]) -> None:
+        kind = body.get("k")
+        if kind == "secret":
+            data = body.get("data")
+            if not isinstance(data, dict):
+                raise ProtocolError("malformed secret")
+            self.replica.receive_private(data)
+            # A re-fold is not needed: knowledge is read through views on the next repaint.
+            for listener in list(self.replica.listeners):
+                if listener is not self._on_change:
+                    with contextlib.suppress(Exception):
+                        listener(_EMPTY_CHANGE_FACTORY(self.replica))
+        elif kind == "request":
+            self._perform_request(peer_id, body)
+        elif kind == "reply":
+            rid = body.get("id")
+            fut = self._requests.get(rid) if type(rid) is int else None
+            if fut is not None and not fut.done():
+                fut.set_result((bool(body.get("ok")), str(body.get("error") or "")))
+        else:
+            raise ProtocolError(f"unknown private message {str(kind)[:40]!r}")
+
+    def _on_divergence(self, event: Divergence) -> None:
+        message = (f"STATE DIVERGENCE with peer {event.peer_id} at the same ops: our state hash "
+                   f"{event.our_hash}, theirs {event.their_hash[:40]}")
+        self.divergences.append(message)
+        self.replica.report(message)
+        key = (event.peer_id, event.our_hash)
+        if key not in self._resynced:  # resync once per state: refold from the ops, compare
+            self._resynced.add(key)
+            log.error("%s; resynchronising (refolding every op) and comparing again", message)
+            refold = getattr(self.replica, "refold", None)
+            if callable(refold):
+                refold()
+            self._schedule_check(0.05)
+        self.events.emit(DivergenceReported(event.peer_id, message))
+
+    # -------------------------------------------------------------- helpers
+    def _schedule_check(self, delay: float) -> None:
+        if self._check_soon is not None or not self.started:
+            return
+        loop = asyncio.get_running_loop()
+
+        def fire() -> None:
+            self._check_soon = None
+            if self.started:
+                self.replication.check_now()
+
+        self._check_soon = loop.call_later(delay, fire)
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+
+def _vv_equal(a: dict[str, int], b: Any) -> bool:
+    if not isinstance(b, dict):
+        return False
+    keys = set(a) | set(b)
+    return all(a.get(k, 0) == b.get(k, 0) for k in keys)
+
+
+def _EMPTY_CHANGE_FACTORY(replica: Replica) -> Any:
+    from table.core.timeline import Change
+
+    return Change(len(replica.records()), [])
+
+
+__all__ = [
+    "LanSession", "SessionOptions", "PeerInfo", "PeersChanged", "DivergenceReported",
+    "RequestDone", "browse_tables", "find_table", "probe_table_id", "save_identity",
+    "load_identity", "identity_path", "is_valid_peer_id",
+]

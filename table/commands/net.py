@@ -1,0 +1,298 @@
+"""`sandtable tables`, `sandtable host`, `sandtable join`: LAN play from the command line.
+
+Headless peers for playtests with scripted players, tests and demos. `--interfaces` defaults
+to every interface (the product default); tests and demos pass 127.0.0.1.
+
+Both `host` and `join` run until SIGTERM/SIGINT (or, with --exit-after-script, until their
+script is done and the table has settled), then leave the table cleanly with the log complete.
+With --print-hash-on-exit, or when stopped by SIGTERM, the last line they print is the public
+state hash. With --status they print `STATUS <ops> <hash> <linked peers> <seats>` whenever
+that changes.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import logging
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("tables", help="list the tables announced on the LAN")
+    p.add_argument("--interfaces", help="comma-separated IPs to use (default: all)")
+    p.add_argument("--wait", type=float, default=2.0, help="seconds to listen (default 2)")
+    p.add_argument("--json", action="store_true", help="one JSON object per table")
+    p.set_defaults(handler=cmd_tables)
+
+    p = sub.add_parser("host", help="host a LAN table")
+    p.add_argument("--headless", action="store_true", help="no window (the only mode here)")
+    p.add_argument("--game", required=True, help="game module id")
+    p.add_argument("--table", required=True, help="table name shown on the LAN")
+    p.add_argument("--seats", type=int, help="number of seats (default: the game's minimum)")
+    p.add_argument("--seat", type=int, help="also play this seat")
+    _common(p)
+    p.add_argument("--port", type=int, default=0, help="TCP port to listen on (default: any)")
+    p.set_defaults(handler=cmd_host)
+
+    p = sub.add_parser("join", help="join a LAN table")
+    p.add_argument("--headless", action="store_true", help="no window (the only mode here)")
+    where = p.add_mutually_exclusive_group(required=True)
+    where.add_argument("--table", help="table name (found by mDNS)")
+    where.add_argument("--connect", metavar="HOST:PORT", help="a peer's address")
+    p.add_argument("--seat", type=int, help="the seat to play")
+    p.add_argument("--timeout", type=float, default=15.0, help="seconds to find and join")
+    _common(p)
+    p.set_defaults(handler=cmd_join)
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--passphrase", help="the table's passphrase")
+    p.add_argument("--interfaces", help="comma-separated IPs to use (default: all)")
+    p.add_argument("--log", required=True, help="this peer's log file (resumed if it exists)")
+    p.add_argument("--name", default="", help="player name")
+    p.add_argument("--deck", help="deck list file for your seat (default: a starter deck)")
+    p.add_argument("--script", help="JSON Lines of ops to play (optional 'after': seconds)")
+    p.add_argument("--print-hash-on-exit", action="store_true")
+    p.add_argument("--status", action="store_true", help="print STATUS lines on change")
+    p.add_argument("--exit-after-script", type=float, metavar="S", default=None,
+                   help="leave S seconds after the script is done and the table has settled")
+    p.add_argument("--no-announce", action="store_true", help="do not announce over mDNS")
+    p.add_argument("--fast", action="store_true",
+                   help="short heartbeats and hash checks (tests)")
+
+
+def _interfaces(text: str | None) -> list[str] | None:
+    if not text:
+        return None
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def _out(line: str) -> None:
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+# ------------------------------------------------------------------ tables
+def cmd_tables(args: argparse.Namespace) -> int:
+    from netplay.session import browse_tables
+
+    tables = asyncio.run(browse_tables(_interfaces(args.interfaces), args.wait))
+    if not tables:
+        print("no tables found (mDNS may be blocked: join with --connect HOST:PORT)")
+        return 0
+    for t in tables:
+        peers = " ".join(f"{p.host}:{p.port}" for p in t.peers)
+        if args.json:
+            print(json.dumps({"name": t.name, "table_id": t.table_id, "game": t.game,
+                              "players": t.players, "free_seats": t.free_seats,
+                              "passphrase": t.passphrase_needed, "peers": peers.split()}))
+        else:
+            lock = " (passphrase)" if t.passphrase_needed else ""
+            print(f"{t.name}  {t.game}  {t.players} seated, {t.free_seats} free{lock}  {peers}")
+    return 0
+
+
+# ------------------------------------------------------------------ host / join
+def _options(args: argparse.Namespace) -> Any:
+    from netplay.link import LinkConfig
+    from netplay.mesh import MeshConfig
+    from netplay.replication import ReplicationConfig
+    from netplay.session import SessionOptions
+
+    opts = SessionOptions(passphrase=args.passphrase, interfaces=_interfaces(args.interfaces),
+                          port=getattr(args, "port", 0) or 0, announce=not args.no_announce,
+                          player_name=args.name)
+    if args.fast:
+        opts.mesh = MeshConfig(link=LinkConfig(heartbeat_interval=0.5, dead_after=3.0,
+                                               handshake_timeout=5.0, connect_timeout=3.0),
+                               gossip_interval=1.0, dial_grace=0.3)
+        opts.replication = ReplicationConfig(hash_interval=0.5)
+    return opts
+
+
+def cmd_host(args: argparse.Namespace) -> int:
+    return _run(args, hosting=True)
+
+
+def cmd_join(args: argparse.Namespace) -> int:
+    return _run(args, hosting=False)
+
+
+def _run(args: argparse.Namespace, hosting: bool) -> int:
+    from table.core.gc_tuning import tune_gc
+
+    tune_gc()
+    try:
+        return asyncio.run(_main(args, hosting))
+    except KeyboardInterrupt:
+        return 130
+
+
+async def _main(args: argparse.Namespace, hosting: bool) -> int:
+    from table import lan_session as lan
+
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    got_term = False
+
+    def on_term() -> None:
+        nonlocal got_term
+        got_term = True
+        stop.set()
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, on_term)
+
+    opts = _options(args)
+    try:
+        if hosting:
+            module = lan.module_for(args.game)
+            seats = args.seats or _min_seats(module)
+            t = await lan.host(module, table_name=args.table, seats=seats, log_path=args.log,
+                               options=opts)
+        else:
+            t = await lan.join(log_path=args.log, table=args.table, connect=args.connect,
+                               options=opts, timeout=args.timeout)
+    except lan.LanError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    _out(f"TABLE {t.replica.table_id} {t.session.port} {t.session.peer_id}")
+    status_task = asyncio.ensure_future(_status_loop(t)) if args.status else None
+    code = 0
+    try:
+        if args.seat:
+            deck = None
+            if args.deck:
+                from table.games.decks import load_deck
+
+                deck = load_deck(t.module, Path(args.deck))
+            await lan.take_seat(t, args.seat, deck, name=args.name)
+            _out(f"SEATED {args.seat}")
+        if args.script:
+            script_task = asyncio.ensure_future(_play_script(t, Path(args.script), args.seat))
+            waiter = asyncio.ensure_future(stop.wait())
+            await asyncio.wait({script_task, waiter}, return_when=asyncio.FIRST_COMPLETED)
+            waiter.cancel()
+            if script_task.done():
+                problems = script_task.result()
+                _out(f"SCRIPT DONE {problems}")
+                if args.exit_after_script is not None and not stop.is_set():
+                    await _settle(t, stop)
+                    with contextlib.suppress(asyncio.TimeoutError):
+                        await asyncio.wait_for(stop.wait(), args.exit_after_script)
+                    stop.set()
+            else:
+                script_task.cancel()
+        await stop.wait()
+    except lan.LanError as err:
+        print(f"error: {err}", file=sys.stderr)
+        code = 2
+    finally:
+        if status_task is not None:
+            status_task.cancel()
+        for report in t.session.divergences:
+            print(f"divergence: {report}", file=sys.stderr)
+        digest = t.replica.public_state_hash()
+        await t.close(graceful=True)
+    if args.print_hash_on_exit or got_term:
+        _out(digest)
+    return code
+
+
+def _min_seats(module: Any) -> int:
+    return int(module.players.min)
+
+
+async def _settle(t: Any, stop: asyncio.Event, timeout: float = 10.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while loop.time() < deadline and not stop.is_set():
+        if t.session.synced_with_all():
+            return
+        await asyncio.sleep(0.05)
+
+
+async def _status_loop(t: Any) -> None:
+    last = None
+    while True:
+        r = t.replica
+        state = (sum(r.version_vector().values()), r.public_state_hash(), len(t.session.mesh.peers()),
+                 ",".join(str(s) for s in sorted(r.state.seats)))
+        if state != last:
+            _out(f"STATUS {state[0]} {state[1]} {state[2]} {state[3] or '-'}")
+            last = state
+        await asyncio.sleep(0.1)
+
+
+async def _play_script(t: Any, path: Path, my_seat: int | None) -> int:
+    """Perform a JSON Lines script; returns how many lines failed (each is reported)."""
+    from table.commands.log import _namer
+    from table.core import jsonform
+
+    namer = _namer(t.replica.game)
+    failures = 0
+    for number, line in enumerate(path.read_text().splitlines(), start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError as err:
+            print(f"{path}:{number}: not JSON: {err}", file=sys.stderr)
+            failures += 1
+            continue
+        if not isinstance(entry, dict):
+            print(f"{path}:{number}: each line must be a JSON object", file=sys.stderr)
+            failures += 1
+            continue
+        after = entry.pop("after", 0)
+        if isinstance(after, (int, float)) and after > 0:
+            await asyncio.sleep(float(after))
+        if my_seat is not None:
+            entry.setdefault("seat", my_seat)
+        ok, error = await _perform(t, entry, namer)
+        if not ok:
+            failures += 1
+            print(f"{path}:{number}: {error}", file=sys.stderr)
+        await asyncio.sleep(0)  # let the network breathe between ops
+    return failures
+
+
+async def _perform(t: Any, entry: dict[str, Any], namer: Any) -> tuple[bool, str]:
+    """Perform one entry here, or ask the owner of the hidden pile it takes from."""
+    from table.core import jsonform
+
+    try:
+        jsonform.perform(t.replica, entry, namer)
+        return True, ""
+    except jsonform.JsonOpError as err:
+        owner = _hidden_source_owner(t.replica, entry)
+        if owner is None or owner in t.replica.my_seats:
+            return False, str(err)
+    request = {k: v for k, v in entry.items() if k != "seat"}
+    return await t.session.request(request, owner)
+
+
+def _hidden_source_owner(r: Any, entry: dict[str, Any]) -> int | None:
+    """The seat owning the hidden zone an entry takes from (another player's deck), if any."""
+    source = entry.get("from") or entry.get("pile")
+    if source is None:
+        selector = entry.get("card", entry.get("id"))
+        if isinstance(selector, str) and ":" in selector:
+            source = selector.partition(":")[0]
+        elif isinstance(selector, dict):
+            source = selector.get("zone")
+        elif isinstance(selector, str):
+            obj = r.state.live(selector)
+            source = obj.container if obj is not None else None
+    zone = r.state.live(str(source)) if source else None
+    if zone is None or zone.visibility == "public" or zone.owner is None:
+        return None
+    return int(zone.owner)

@@ -1,0 +1,335 @@
+"""LAN play for a game module: hosting, joining, seats and the split setup.
+
+This is composition-root code (outside `table/ui`, which never imports netplay): it builds a
+:class:`~netplay.session.LanSession` around a replica and runs a game module's setup the LAN
+way, where every hidden card is created by its owner's software and a seat's deck list never
+leaves its player's machine:
+
+1. the host lays out the shared, deck-independent objects and marks the table
+   (``mark setup "table"`` with the game, its content hash and the seat count);
+2. a player claims a seat (a ``seat`` op), lays out that seat's own objects, runs that seat's
+   setup steps with its own deck (creating and shuffling its cards, dealing its hand, turning
+   up only its own cards) and marks it ready, publishing only the deck's headers (faction,
+   leader: public at a real table too);
+3. when every seat is ready, the host lays out the shared objects that depend on the decks in
+   play and runs the shared setup steps (first player, shared supplies), then marks setup
+   complete.
+
+The CLI (`sandtable host/join`) and the app both use these coroutines.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from netplay.identity import Identity
+from netplay.session import (LanSession, SessionOptions, find_table, load_identity,
+                             probe_table_id, save_identity)
+from table.core import actions as act
+from table.core.errors import CoreError
+from table.core.logfile import LogWriter, make_header
+from table.core.replica import Replica
+from table.games.model import Deck
+from table.games.module import GameModule
+from table.games.registry import find_module
+from table.games.setup import default_decks, lay_out, run_steps
+from table.games.steps import SetFace
+
+log = logging.getLogger(__name__)
+
+
+class LanError(Exception):
+    """Hosting or joining failed; the message is for the player."""
+
+
+@dataclass
+class LanTable:
+    session: LanSession
+    replica: Replica
+    module: GameModule | None = None
+    seats: int = 0
+    table_name: str = ""
+    tasks: set[asyncio.Task[Any]] = field(default_factory=set)
+
+    async def close(self, graceful: bool = True) -> None:
+        for task in list(self.tasks):
+            task.cancel()
+        await self.session.stop(graceful)
+        self.replica.close()
+
+
+# ------------------------------------------------------------------ reading the table's marks
+def _setup_marks(r: Replica, value: str) -> list[Any]:
+    return [rec.op for rec in r.records()
+            if rec.op.kind == "mark" and rec.void is None and rec.op.args.get("what") == "setup"
+            and rec.op.args.get("value") == value]
+
+
+def table_info(r: Replica) -> dict[str, Any] | None:
+    marks = _setup_marks(r, "table")
+    return dict(marks[0].args.get("fields") or {}) if marks else None
+
+
+def ready_seats(r: Replica) -> dict[int, dict[str, str]]:
+    """Seat -> public deck headers, for every seat whose player finished its setup."""
+    out: dict[int, dict[str, str]] = {}
+    for op in _setup_marks(r, "ready"):
+        seat = op.args.get("seat")
+        held = r.state.seats.get(seat) if isinstance(seat, int) else None
+        if held is not None and held.peer == op.author:
+            deck = (op.args.get("fields") or {}).get("deck") or {}
+            out[seat] = {str(k): str(v) for k, v in deck.items()}
+    return out
+
+
+def setup_complete(r: Replica) -> bool:
+    return bool(_setup_marks(r, "complete"))
+
+
+def _public_deck(headers: dict[str, str]) -> Deck:
+    return Deck(name=headers.get("name", ""), file="", headers=headers, sections={})
+
+
+# ------------------------------------------------------------------ the steps
+def host_layout(r: Replica, module: GameModule, seats: int, table_name: str) -> None:
+    act.mark(r, "setup", value="table", fields={
+        "game": module.id, "game_hash": module.content_hash, "seats": seats,
+        "name": table_name, "module_version": module.version})
+    lay_out(r, module, seats, None, only_seats=set(), shared=True, conditional=False)
+
+
+def seat_setup(r: Replica, module: GameModule, seats: int, seat: int, deck: Deck | None) -> None:
+    """Lay out one seat's objects and run its setup steps, on that seat's own peer."""
+    decks = {seat: deck} if deck is not None else {}
+    lay_out(r, module, seats, decks, only_seats={seat}, shared=False)
+    for step in module.setup_for(seats, decks):
+        if isinstance(step, SetFace) and step.seat is None:
+            # A shared reveal: each owner turns its own cards.
+            for zone_id in step.zones:
+                zone = r.state.live(zone_id)
+                for card_id in list(zone.children) if zone is not None else []:
+                    card = r.state.objs[card_id]
+                    if card.kind == "card" and card.owner == seat:
+                        act.flip(r, card_id, step.face_up, seat=seat)
+        elif step.seat == seat:
+            run_steps(r, [step], seats={seat}, shared=False)
+    act.mark(r, "setup", value="ready", for_seat=seat,
+             fields={"deck": dict(deck.headers) if deck is not None else {}})
+
+
+def host_finish(r: Replica, module: GameModule, seats: int) -> None:
+    """The shared rest of the setup, once every seat is ready."""
+    decks = {s: _public_deck(h) for s, h in ready_seats(r).items()}
+    lay_out(r, module, seats, decks, only_seats=set(), shared=True, conditional=True)
+    for step in module.setup_for(seats, decks):
+        if step.seat is None and not isinstance(step, SetFace):
+            try:
+                run_steps(r, [step], seats=set(), shared=True)
+            except (CoreError, ValueError) as err:
+                log.warning("shared setup step %s skipped: %s", type(step).__name__, err)
+    act.mark(r, "setup", value="complete")
+
+
+async def _finish_when_ready(t: LanTable) -> None:
+    assert t.module is not None
+    while not setup_complete(t.replica):
+        if len(ready_seats(t.replica)) >= t.seats:
+            host_finish(t.replica, t.module, t.seats)
+            log.info("every seat is ready: setup complete")
+            return
+        await asyncio.sleep(0.1)
+
+
+async def take_seat(t: LanTable, seat: int, deck: Deck | None = None, name: str = "",
+                    settle: float = 0.5) -> None:
+    """Claim a seat and set it up (unless this peer already did, e.g. after a restart)."""
+    r = t.replica
+    assert t.module is not None
+    if not 1 <= seat <= t.seats:
+        raise LanError(f"this table has seats 1 to {t.seats}")
+    held = r.state.seats.get(seat)
+    if held is not None and held.peer != r.peer_id:
+        raise LanError(f"seat {seat} is taken")
+    if held is None:
+        colour = t.module.seats[seat - 1].colour if seat <= len(t.module.seats) else None
+        r.issue("seat", {"seat": seat, "name": name or f"Seat {seat}", "colour": colour})
+        # Two players may claim a seat at once: the first in canonical order wins. Let the
+        # other peers' concurrent ops arrive before relying on it.
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + settle
+        while loop.time() < deadline and not t.session.synced_with_all():
+            await asyncio.sleep(0.02)
+        held = r.state.seats.get(seat)
+        if held is None or held.peer != r.peer_id:
+            raise LanError(f"seat {seat} was taken by another player at the same moment")
+    if seat not in ready_seats(r):
+        if deck is None:
+            deck = default_decks(t.module, t.seats).get(seat)
+        seat_setup(r, t.module, t.seats, seat, deck)
+
+
+# ------------------------------------------------------------------ hosting and joining
+def _new_identity(log_path: str | Path) -> Identity:
+    identity = Identity.generate()
+    save_identity(identity, log_path)
+    return identity
+
+
+async def host(module: GameModule, *, table_name: str, seats: int, log_path: str | Path,
+               options: SessionOptions | None = None) -> LanTable:
+    """Start a table: announce it, lay it out, and finish the setup once every seat is ready.
+    A log that exists is resumed (a host restarting after a crash)."""
+    try:
+        module.check_seats(seats)
+    except ValueError as err:
+        raise LanError(str(err)) from None
+    opts = options or SessionOptions()
+    opts.table_name, opts.game, opts.seats = table_name, module.id, seats
+    path = Path(log_path)
+    if path.exists() and path.stat().st_size > 0:
+        return await _resume(path, opts, host_role=True)
+    identity = _new_identity(path)
+    replica = Replica(None, identity.peer_id, log_path=path, game=module.id,
+                      game_hash=module.content_hash,
+                      header_extra={"seats": seats, "module_version": module.version,
+                                    "lan": True})
+    session = LanSession(replica, identity, opts)
+    await session.start()
+    host_layout(replica, module, seats, table_name)
+    t = LanTable(session, replica, module, seats, table_name)
+    _spawn(t, _finish_when_ready(t))
+    return t
+
+
+async def resolve(*, table: str | None = None, connect: str | None = None,
+                  interfaces: list[str] | None = None, timeout: float = 10.0
+                  ) -> tuple[str, list[tuple[str, int]], str]:
+    """(table id, addresses to dial, table name) from a table name (discovery) or host:port."""
+    if connect:
+        host_, _, port_text = connect.rpartition(":")
+        if not host_ or not port_text.isdigit():
+            raise LanError(f"cannot read {connect!r}: expected HOST:PORT")
+        try:
+            table_id = await probe_table_id(host_, int(port_text), timeout)
+        except (OSError, asyncio.TimeoutError, Exception) as err:
+            raise LanError(f"no table answers at {connect}: {err}") from None
+        return table_id, [(host_, int(port_text))], ""
+    if not table:
+        raise LanError("name a table or give HOST:PORT")
+    listing = await find_table(table, interfaces, timeout)
+    if listing is None:
+        raise LanError(f"no table named {table!r} found on the LAN (try HOST:PORT)")
+    return listing.table_id, [(p.host, p.port) for p in listing.peers], listing.name
+
+
+async def join(*, log_path: str | Path, table: str | None = None, connect: str | None = None,
+               options: SessionOptions | None = None, timeout: float = 15.0) -> LanTable:
+    """Join a table by name or host:port and catch up. A log that exists is resumed."""
+    opts = options or SessionOptions()
+    path = Path(log_path)
+    table_id, addresses, name = await resolve(table=table, connect=connect,
+                                              interfaces=opts.interfaces, timeout=timeout)
+    if path.exists() and path.stat().st_size > 0:
+        t = await _resume(path, opts, addresses=addresses)
+        if t.replica.table_id != table_id:
+            await t.close()
+            raise LanError("that log belongs to another table")
+        return t
+    opts.table_name = name or opts.table_name
+    identity = Identity.generate()
+    replica = Replica(table_id, identity.peer_id)  # the log opens once the game is known
+    session = LanSession(replica, identity, opts)
+    await session.start(hello=False)
+    t = LanTable(session, replica, table_name=opts.table_name)
+    try:
+        await _dial(t, addresses, timeout)
+        info = await _wait_table_info(t, timeout)
+        module = find_module(str(info.get("game")))
+        if info.get("game_hash") and info["game_hash"] != module.content_hash:
+            log.warning("this table plays %s with content hash %s; ours is %s", module.id,
+                        info["game_hash"], module.content_hash)
+        t.module, t.seats = module, int(info.get("seats") or 0)
+        t.table_name = t.table_name or str(info.get("name") or "")
+        session.options.game, session.options.seats = module.id, t.seats
+        session.options.table_name = t.table_name
+        _open_log(replica, path, module, t.seats)
+        save_identity(identity, path)
+        await session.say_hello()
+    except BaseException:
+        await t.close(graceful=True)
+        raise
+    return t
+
+
+def _open_log(replica: Replica, path: Path, module: GameModule, seats: int) -> None:
+    """Start the joiner's log with everything caught up so far (no await in between)."""
+    replica.game, replica.game_hash = module.id, module.content_hash
+    replica.header_extra = {"seats": seats, "module_version": module.version, "lan": True}
+    writer = LogWriter(path, make_header(replica.table_id, replica.peer_id, module.id,
+                                         module.content_hash, **replica.header_extra))
+    for op in replica.store.all_ops():
+        writer.append(op.to_wire())
+    replica.log = writer
+
+
+async def _dial(t: LanTable, addresses: list[tuple[str, int]], timeout: float) -> None:
+    for host_, port in addresses:
+        if await t.session.connect(host_, port):
+            return
+    reason = "wrong passphrase, or the table is gone" if addresses else "no address"
+    raise LanError(f"could not join the table ({reason})")
+
+
+async def _wait_table_info(t: LanTable, timeout: float) -> dict[str, Any]:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        info = table_info(t.replica)
+        if info is not None and await t.session.wait_caught_up(0):
+            return info
+        if loop.time() > deadline:
+            raise LanError("the table did not send its layout in time")
+        await asyncio.sleep(0.05)
+
+
+async def _resume(path: Path, opts: SessionOptions, *, host_role: bool = False,
+                  addresses: list[tuple[str, int]] | None = None) -> LanTable:
+    """Restart a peer from its log: same peer id and key, then catch up with the others."""
+    identity = load_identity(path)
+    if identity is None:
+        raise LanError(f"{path}.key is missing: cannot resume that log as the same peer")
+    replica = Replica.from_log(path, reopen=True)
+    if replica.peer_id != identity.peer_id:
+        raise LanError(f"{path}.key does not belong to that log")
+    info = table_info(replica) or {}
+    module = find_module(replica.game or str(info.get("game", "")))
+    seats = int(info.get("seats") or replica.header_extra.get("seats") or 0)
+    opts.game, opts.seats = module.id, seats
+    opts.table_name = str(info.get("name") or opts.table_name)
+    session = LanSession(replica, identity, opts)
+    await session.start()
+    t = LanTable(session, replica, module, seats, opts.table_name)
+    if addresses:
+        for host_, port in addresses:
+            if await session.connect(host_, port):
+                break
+    if host_role and not setup_complete(replica):
+        _spawn(t, _finish_when_ready(t))
+    log.info("resumed %s: %d ops from the log", path, sum(replica.version_vector().values()))
+    return t
+
+
+def _spawn(t: LanTable, coro: Any) -> None:
+    task = asyncio.ensure_future(coro)
+    t.tasks.add(task)
+    task.add_done_callback(t.tasks.discard)
+
+
+def module_for(game: str) -> GameModule:
+    try:
+        return find_module(game)
+    except KeyError:
+        raise LanError(f"no game module {game!r} (see `sandtable games`)") from None
