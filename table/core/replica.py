@@ -7,6 +7,7 @@ netplay and the UI talk to, and it knows nothing of either.
 """
 from __future__ import annotations
 
+import gc
 import logging
 import secrets
 import time
@@ -204,6 +205,17 @@ class Replica:
         return replica
 
     def load_records(self, records: Iterable[Any], source: str = "log") -> None:
+        # A bulk load makes hundreds of thousands of acyclic objects that all stay alive: the
+        # cycle collector would only re-walk them, so it pauses until the load is done.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            self._load_records(records, source)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _load_records(self, records: Iterable[Any], source: str) -> None:
         ops: list[Op] = []
         offer = self.store.offer
         for number, record in enumerate(records, start=2):
