@@ -13,6 +13,7 @@ skip a damaged frame and keep every complete one; see docs/log-format.md.
 from __future__ import annotations
 
 import os
+import struct
 import time
 import zlib
 from dataclasses import dataclass, field
@@ -28,6 +29,7 @@ MAGIC = b"SANDLOG1"
 FORMAT_VERSION = 1
 MAX_RECORD = 16 * 1024 * 1024
 _HEAD = 8
+_FRAME = struct.Struct(">II")  # length, crc32 of the payload
 
 
 def make_header(table_id: str, peer_id: str, game: str = "", game_hash: str = "",
@@ -114,7 +116,7 @@ class LogReader:
     def _iter_frames(self) -> Iterator[Any]:
         data, path, problems = self._data, self.path, self.problems
         view = memoryview(data)
-        unpackb, crc32, size = msgpack.unpackb, zlib.crc32, len(data)
+        unpackb, crc32, head, size = msgpack.unpackb, zlib.crc32, _FRAME.unpack_from, len(data)
         offset, number = len(MAGIC), 0
         while offset < size:
             number += 1
@@ -122,24 +124,25 @@ class LogReader:
                 problems.append(f"{path}: record {number} at byte {offset}: truncated frame "
                                 f"header; stopped there")
                 return
-            length = int.from_bytes(data[offset:offset + 4], "big")
-            end = offset + _HEAD + length
+            length, crc = head(data, offset)
+            start, end = offset + _HEAD, offset + _HEAD + length
             if length > MAX_RECORD or end > size:
                 what = "truncated" if end > size and length <= MAX_RECORD else "damaged length"
                 problems.append(f"{path}: record {number} at byte {offset}: {what}; stopped there")
                 return
-            payload = view[offset + _HEAD:end]
-            if crc32(payload) != int.from_bytes(data[offset + 4:offset + 8], "big"):
+            payload = view[start:end]
+            if crc32(payload) != crc:
                 problems.append(f"{path}: record {number} at byte {offset}: checksum mismatch; "
                                 f"skipped")
             else:
                 try:
-                    record = unpackb(payload, raw=False, strict_map_key=True)
+                    record = unpackb(payload, strict_map_key=True)
                 except Exception as err:  # noqa: BLE001 - any decode failure is damage
                     problems.append(f"{path}: record {number} at byte {offset}: undecodable "
                                     f"({err}); skipped")
                 else:
-                    if type(record) is dict or type(record) is list:
+                    kind = type(record)
+                    if kind is list or kind is dict:
                         yield record
                     else:
                         problems.append(f"{path}: record {number} at byte {offset}: neither "
