@@ -1,0 +1,271 @@
+"""Checks fired by markers: turn and step changes, and the declarations."""
+from __future__ import annotations
+
+from assist.api import Flag
+
+from .facts import Battle, Decl, Facts, moves_of
+from .rules import add
+
+CAPTURE, DRAW, AO_BEFORE, MOVEMENT, AO_AFTER, CLEANUP = range(6)
+AO_USES = ("action-card", "asset-discard", "treasury", "deed-buy", "hostile-takeover", "market",
+           "mission-start", "mission-complete", "mission-abort", "special-op-start",
+           "special-op-complete", "rite-begin", "purge")
+PREDICE = ("leverage", "subsidize", "transmutation")
+PREDICE_ORDERS = ("Rally", "Entrench")
+
+
+def check_mark(f: Facts, out: list[Flag]) -> None:
+    a = f.ctx.op.args
+    what = a.get("what")
+    if what == "turn":
+        _turn(f, out)
+        _window_end(f, out)
+    elif what in ("phase", "step"):
+        _step(f, out)
+        _window_end(f, out)
+    elif what == "declare":
+        from . import declares
+        declares.check_declare(f, out)
+    elif what == "winner":
+        _winner(f, out)
+
+
+# -- turns ------------------------------------------------------------------------------------
+def _previous_turn(f: Facts) -> tuple[int, int | None] | None:
+    records = f.h.records
+    for i in f.h.mark_indices():
+        if i >= f.h.index:
+            continue
+        rec = records[i]
+        if rec.void is None and rec.op.args.get("what") == "turn":
+            return i, rec.op.args.get("seat")
+    return None
+
+
+def _turn(f: Facts, out: list[Flag]) -> None:
+    prev = _previous_turn(f)
+    new = f.ctx.op.args.get("seat")
+    if prev is None:
+        return
+    prev_i, prev_seat = prev
+    if prev_seat == new:
+        add(out, f, "GAU-TURN-ALTERNATE", f"Seat {new} takes a second turn in a row; turns "
+            f"alternate.")
+    if prev_seat is None:
+        return
+    limit = f.p("hand_limit", 3)
+    hand = f.v.count(f"p{prev_seat}.hand")
+    if hand > limit:
+        add(out, f, "GAU-HAND-LIMIT", f"Seat {prev_seat} ended its turn with {hand} cards in "
+            f"hand; discard down to {limit} in Cleanup.", [f"p{prev_seat}.hand"])
+    for seat in (1, 2):
+        if f.faction(seat) == "Financiers":
+            cap = f.v.counter(f"p{seat}.capital") or 0
+            limit_c = f.controlled(seat) + sum(f.value(c) for c in
+                                               f.v.child_ids(f"p{seat}.treasury", "card"))
+            if cap > limit_c:
+                add(out, f, "GAU-FIN-CAPITAL-LIMIT", f"Seat {seat} kept {cap} Capital past the "
+                    f"end of the turn; its limit is {limit_c}.", [f"p{seat}.capital"])
+    prevf = Facts(f.ctx, start=prev_i)
+    _game_over(f, out, prevf)
+
+
+def _game_over(f: Facts, out: list[Flag], turn: Facts) -> None:
+    """Win conditions met in the turn that just ended, with play going on."""
+    if f.h.last_mark("winner") is not None:
+        return
+    for b in turn.battles:
+        if b.last_stand and b.winner is not None and b.winner == b.attacker:
+            add(out, f, "GAU-LASTSTAND-WIN", f"Seat {b.attacker} won the Last Stand and so ran "
+                f"the Gauntlet: the game is over.")
+    for seat in (1, 2):
+        fac = f.faction(seat)
+        if fac == "Mystics":
+            done = sum(1 for c in f.v.child_ids(f"p{seat}.rites", "card")
+                       if f.v.prop(c, "side") == "Complete")
+            if done >= f.p("rites_to_win", 3):
+                add(out, f, "GAU-MYS-RITUAL-WIN", f"Seat {seat} completed {done} Rites and won "
+                    f"by Ritual: the game is over.")
+        elif fac == "Financiers":
+            owned = f.v.count(f"p{seat}.deeds")
+            if owned and owned >= f.territories_in_gauntlet():
+                add(out, f, "GAU-FIN-CONTROLLING-INTEREST", f"Seat {seat} owns every Deed and "
+                    f"won by Controlling Interest: the game is over.")
+
+
+def _winner(f: Facts, out: list[Flag]) -> None:
+    seat = f.ctx.op.args.get("seat")
+    fields = f.ctx.op.args.get("fields") or {}
+    how = str(fields.get("how", ""))
+    if not isinstance(seat, int):
+        return
+    fac = f.faction(seat)
+    if how in ("peace-treaty", "treaty") or (not how and fac == "Diplomats" and not any(
+            b.last_stand for b in f.battles)):
+        n = _ratified(f, seat)
+        if n < f.p("peace_treaty_ratified", 5):
+            add(out, f, "GAU-DIP-PEACE-TREATY", f"Seat {seat} is declared the winner by Peace "
+                f"Treaty with only {n} ratified Proposals.")
+    elif how in ("gauntlet", "last-stand"):
+        if not any(b.last_stand and b.winner == seat == b.attacker for b in f.battles):
+            add(out, f, "GAU-LASTSTAND-WIN", f"Seat {seat} is declared to have run the Gauntlet "
+                f"without winning a Last Stand this turn.")
+
+
+def _ratified(f: Facts, seat: int) -> int:
+    return sum(1 for c in f.v.child_ids(f"p{seat}.proposals", "card")
+               if f.v.prop(c, "side") == "Treaty Article")
+
+
+# -- steps ------------------------------------------------------------------------------------
+def _step(f: Facts, out: list[Flag]) -> None:
+    new = f.step_no(f.ctx.op.args.get("value"))
+    prior = [s for i, s in f.steps if i < f.h.index]
+    prev = f.step_no(prior[-1]) if prior else None
+    active = f.active
+    if new is not None and prev is not None and new <= prev:
+        add(out, f, "GAU-STEP-ORDER", f"Step {f.ctx.op.args.get('value')} comes after "
+            f"{prior[-1]}: steps run Capture, Draw, AO, Movement, AO, Cleanup, once each.")
+    if active is None or new is None:
+        return
+    if new > CAPTURE and (prev is None or prev == CAPTURE):
+        pos = f.token_pos(active)
+        if pos is not None and pos in f.lay.territory and f.controller(pos) not in (active, None):
+            add(out, f, "GAU-CAPTURE-MANDATORY", f"Seat {active} occupies a Territory it does "
+                f"not control at the start of its turn and must capture it (rotate it to face "
+                f"them) before the Draw step.", [f.territory_at(pos) or ""])
+    if new >= DRAW and (prev is None or prev < DRAW):
+        _after_capture(f, out, active)
+    if prev == DRAW and new > DRAW:
+        _draw_count(f, out, active, prior)
+
+
+def _after_capture(f: Facts, out: list[Flag], active: int) -> None:
+    fac = f.faction(active)
+    if fac == "Diplomats" and _ratified(f, active) >= f.p("peace_treaty_ratified", 5) \
+            and f.h.last_mark("winner") is None:
+        add(out, f, "GAU-DIP-PEACE-TREATY", f"Seat {active} has {_ratified(f, active)} "
+            f"ratified Proposals after its Capture step: it wins by Peace Treaty.")
+    if fac == "Financiers":
+        start = f.h.current_turn_start()
+        cid = f"p{active}.capital"
+        before = f.counter_at(cid, start)
+        now = f.v.counter(cid) or 0
+        deeds = f.v.count(f"p{active}.deeds")
+        if before is not None and now - before != deeds:
+            add(out, f, "GAU-FIN-INCOME", f"Seat {active} owns {deeds} Deed(s) and gains that "
+                f"much Capital after Capture; it gained {now - before}.", [cid])
+
+
+def _draw_count(f: Facts, out: list[Flag], active: int, prior: list[str]) -> None:
+    draw_i = next((i for i, s in reversed(f.steps) if i < f.h.index
+                   and f.step_no(s) == DRAW), None)
+    if draw_i is None:
+        return
+    deck, hand = f"p{active}.deck", f"p{active}.hand"
+    drawn = 0
+    records = f.h.records
+    for i in range(draw_i, f.h.index):
+        rec = records[i]
+        if rec.void is None and rec.op.kind == "consume" and rec.op.args.get("to") == hand:
+            drawn += sum(1 for _, _, frm, _ in moves_of(rec, i) if frm == deck)
+    want = f.p("draw_per_turn", 1)
+    empty = f.v.count(deck) == 0 and f.v.count(f"p{active}.discard") == 0
+    if drawn != want and not (drawn < want and empty):
+        add(out, f, "GAU-DRAW-ONE", f"Seat {active} drew {drawn} card(s) in the Draw step; "
+            f"the rule is {want}.", [hand])
+
+
+def _window_end(f: Facts, out: list[Flag]) -> None:
+    """Things that must be settled by the end of a timing window (the op before this marker)."""
+    start = None
+    records = f.h.records
+    for i in f.h.mark_indices():
+        if i >= f.h.index:
+            continue
+        rec = records[i]
+        if rec.void is None and rec.op.args.get("what") in ("turn", "phase", "step"):
+            start = i
+            break
+    if start is None:
+        return
+    _overlay_facing(f, out, start)
+    _shared_without_battle(f, out, start)
+    _rite_interrupted(f, out, start)
+
+
+def _overlay_facing(f: Facts, out: list[Flag], start: int) -> None:
+    records = f.h.records
+    rotated: set[str] = set()
+    for i in range(start, f.h.index):
+        op = records[i].op
+        if op.kind == "set" and op.args.get("field") == "rotation":
+            rotated.add(str(op.args.get("id")))
+    if not rotated:
+        return
+    for pos in f.lay.territory:
+        terr = f.territory_at(pos)
+        if terr is None:
+            continue
+        overlays = f.overlays_at(pos)
+        if terr in rotated or rotated.intersection(overlays):
+            rot = f.v.rotation(terr)
+            bad = [o for o in overlays if f.v.rotation(o) != rot]
+            if bad:
+                add(out, f, "GAU-OVERLAY-FACING", "An Overlay does not face the way its "
+                    "Territory faces; it rotates with the Territory.", bad)
+
+
+def _shared_without_battle(f: Facts, out: list[Flag], start: int) -> None:
+    p1, p2 = f.token_pos(1), f.token_pos(2)
+    if p1 is None or p1 != p2 or f.battle is not None:
+        return
+    records = f.h.records
+    last_move = None
+    for i in range(f.h.index - 1, f.h.current_turn_start() - 1, -1):
+        op = records[i].op
+        if op.kind == "move" and str(op.args.get("id", "")).endswith(".token"):
+            last_move = i
+            break
+    if last_move is None:
+        return
+    if any(b.open_i > last_move for b in f.battles):
+        return
+    mover = f.h.seat_of(records[last_move])
+    add(out, f, "GAU-BATTLE-ON-ENTRY", f"Seat {mover} entered the opponent's position but no "
+        f"battle was begun.", ["p1.token", "p2.token"])
+
+
+def _rite_interrupted(f: Facts, out: list[Flag], start: int) -> None:
+    for b in f.battles:
+        if b.close_i is None or b.close_i < start or b.winner is None:
+            continue
+        loser = b.defender if b.winner == b.attacker else b.attacker
+        if loser is None or f.faction(loser) != "Mystics":
+            continue
+        marker = f"p{loser}.rite-begun"
+        rite = f.v.zone_of(marker)
+        card = f.card(rite) if rite else None
+        if card is None or card.id not in ("rite-of-echoes", "rite-of-blood"):
+            continue
+        if f.v.prop(rite, "side") == "Complete":
+            continue
+        if f.decl("guardians", since=b.open_i, seat=loser):
+            continue
+        placed = _placed_after(f, marker, b.close_i)
+        if not placed:
+            add(out, f, "GAU-MYS-LOSS-INTERRUPTS", f"Seat {loser} lost a battle while "
+                f"{card.name} was begun: the Rite is interrupted and resets.", [rite])
+
+
+def _placed_after(f: Facts, obj: str, index: int) -> bool:
+    records = f.h.records
+    for i in range(index, f.h.index):
+        op = records[i].op
+        if op.kind == "move" and op.args.get("id") == obj:
+            return True
+    return False
+
+
+def battle_of(f: Facts, d: Decl) -> Battle | None:
+    return f.battle_at(d.index)

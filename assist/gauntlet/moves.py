@@ -1,0 +1,337 @@
+"""Checks on ops that move objects: cards between zones, Player Tokens on the Gauntlet."""
+from __future__ import annotations
+
+from assist.api import Flag
+
+from .facts import Facts
+from .marks import AO_AFTER, AO_BEFORE, AO_USES, CLEANUP, MOVEMENT
+from .rules import add
+
+SUPPLEMENTAL = ("Leader", "Proposal", "Rite", "Deed", "Reference")
+CARD_ZONES = ("deck", "hand", "discard", "graveyard", "assets", "commit", "battle-choice",
+              "battle-hand")
+
+
+def zone(z: str | None) -> tuple[int | None, str]:
+    """'p2.discard' -> (2, 'discard'); 'gauntlet.P3' -> (None, 'gauntlet.P3')."""
+    if z and z.startswith("p") and "." in z:
+        head, _, kind = z.partition(".")
+        if head[1:].isdigit():
+            return int(head[1:]), kind
+    return None, z or ""
+
+
+def check_moves(f: Facts, out: list[Flag]) -> None:
+    moves = f.ctx.moves()
+    if not moves:
+        return
+    seen: set[str] = set()
+    for _, obj, frm, to in [(0, *m) for m in moves]:
+        tok = f.is_token(obj)
+        if tok is not None:
+            _token(f, out, tok, frm, to)
+            continue
+        if f.v.obj(obj) is None and to is None and frm is not None:
+            _left(f, out, obj, frm, seen)  # a re-handled card: its old handle
+            continue
+        _card(f, out, obj, frm, to, seen)
+
+
+def _left(f: Facts, out: list[Flag], obj: str, frm: str, seen: set[str]) -> None:
+    """A card consumed out of `frm` (its identity continues under a new handle)."""
+    op = f.ctx.op
+    dest = op.args.get("to") if op.kind == "consume" else None
+    if dest is None or dest == frm:
+        return
+    _card(f, out, obj, frm, str(dest), seen)
+
+
+def _card(f: Facts, out: list[Flag], obj: str, frm: str | None, to: str | None,
+          seen: set[str]) -> None:
+    if to is None:
+        return
+    if f.ctx.op.kind == "consume" and frm is None and to == f.ctx.op.args.get("to"):
+        _entered(f, out, obj, to, seen)
+        return
+    card = f.card(obj)
+    fs, fk = zone(frm)
+    ts, tk = zone(to)
+    key = f"{fk}>{tk}"
+    if card is not None and tk in CARD_ZONES:
+        if card.type == "Territory":
+            add(out, f, "GAU-TERR-NOT-IN-DECK", f"{card.name} is a Territory and never goes "
+                f"to a {tk}.", [obj])
+        elif card.type in SUPPLEMENTAL:
+            rule = "GAU-LEADER-FACEUP" if card.type == "Leader" else "GAU-SUPP-NOT-CARDS"
+            add(out, f, rule, f"{card.name} is a supplemental component and never goes to a "
+                f"{tk}.", [obj])
+    elif card is not None and card.type == "Leader" and fk == "leader":
+        add(out, f, "GAU-LEADER-FACEUP", f"{card.name} stays in its Leader area all game.", [obj])
+    if card is not None and card.type == "Deed" and to != "deed-supply" and tk != "deeds":
+        add(out, f, "GAU-FIN-DEED-INTEGRITY", "Deeds stay in the shared supply or a "
+            "Financier's Owned Deeds.", [obj])
+    if tk in ("discard", "graveyard") and not f.v.is_up(obj):
+        add(out, f, "GAU-ZONE-VISIBILITY", f"The {tk} is face up; this card went in face down.",
+            [obj])
+    owner = f.v.owner_of(obj)
+    if fk == "graveyard" and tk == "deck":
+        add(out, f, "GAU-GRAVEYARD-NO-RESHUFFLE", "Graveyard cards are never shuffled back into "
+            "the Draw Pile.", [obj])
+    if fk == "battle-hand" and tk == "hand":
+        add(out, f, "GAU-BATTLEHAND-SEPARATE", "Battle Hand cards stay separate from the hand.",
+            [obj])
+    elif fk == "commit" and tk not in ("graveyard", "hand"):
+        add(out, f, "GAU-CLEANUP-DEST", "A hand commitment goes to its owner's Graveyard.",
+            [obj])
+    elif fk == "commit" and tk == "graveyard" and ts != owner:
+        add(out, f, "GAU-CLEANUP-DEST", "A hand commitment goes to its owner's Graveyard.",
+            [obj])
+    elif fk == "battle-choice" and tk not in ("battle-hand",):
+        _choice_dest(f, out, obj, fs, ts, tk)
+    elif fk == "battle-hand" and tk not in ("battle-choice", "commit") and (
+            tk != "discard" or ts != fs):
+        add(out, f, "GAU-CLEANUP-DEST", "Unchosen Battle Hand cards go to their owner's Discard "
+            "Pile.", [obj])
+    if tk == "assets":
+        _asset_in(f, out, obj, fk, ts, card)
+    if fk == "assets" and tk == "discard" and fs == ts:
+        _asset_discard(f, out, obj, fs)
+    if fk.startswith("gauntlet.") and card is not None and card.type != "Territory" and (
+            tk != "discard" or ts != owner):
+        add(out, f, "GAU-OVERLAY-DEST", "A removed Overlay goes to its owner's Discard Pile "
+            "unless its effect says otherwise.", [obj])
+    if fk == "treasury" and not f.decl("deed-buy", "hostile-takeover", since=f.step_start()):
+        add(out, f, "GAU-FIN-TREASURY-STICKY", "Cards leave the Treasury only as Line of "
+            "Credit collateral.", [obj])
+    if tk == "treasury":
+        _treasury(f, out, obj, fk, ts)
+    if fk == "bound" and (tk != "graveyard" or ts != owner):
+        add(out, f, "GAU-MYS-BOUND", "Bound cards leave only to their owner's Graveyard.", [obj])
+    if fk == "graveyard" and tk == "discard" and f.faction(fs or 0) == "Mystics":
+        inv = f.decl("invocation", seat=fs)
+        moved = _count_moves(f, f"p{fs}.graveyard", f"p{fs}.discard", inv[-1].index) if inv \
+            else 0
+        if not inv or moved > 1:
+            add(out, f, "GAU-MYS-INVOCATION", "Invocation moves exactly one card from the "
+                "Graveyard to the Discard Pile, once per turn.", [obj])
+    if fk == "hand" and f.step == CLEANUP and key in ("hand>discard", "hand>graveyard"):
+        _cleanup_discard(f, out, obj, fs, tk)
+    if fk == "mission" and tk == "discard" and f.decl("mission-fail", seat=fs):
+        add(out, f, "GAU-INT-FAIL-DEST", "A failed Mission is revealed and goes to the "
+            "Graveyard.", [obj])
+
+
+def _entered(f: Facts, out: list[Flag], obj: str, to: str, seen: set[str]) -> None:
+    """A fresh handle in a hidden zone (consume): check where its inputs came from."""
+    ts, tk = zone(to)
+    if to in seen:
+        return
+    seen.add(to)
+    sources = [zone(frm) for _, _, frm, dest in f.ctx.moves() if dest is None and frm != to
+               and frm is not None]
+    kinds = {k for _, k in sources}
+    b = f.battle
+    if tk == "commit":
+        if kinds - {"hand"} or f.v.count(to) > 1:
+            add(out, f, "GAU-COMMIT-MAX-ONE", "Commit at most one card, from your hand.", [to])
+        if b is not None:
+            if any(f.v.count(f"p{s}.battle-hand") or f.v.count(f"p{s}.battle-choice")
+                   for s in (1, 2)):
+                add(out, f, "GAU-NO-LATE-COMMIT", "No card is committed from hand once Battle "
+                    "Hands are drawn.", [to])
+            elif ts == b.attacker and f.v.count(f"p{b.defender}.commit"):
+                add(out, f, "GAU-COMMIT-ORDER", "The attacker commits (or declines) before the "
+                    "defender.", [to])
+    elif tk == "battle-hand":
+        if kinds - {"deck"} or any(s != ts for s, _ in sources):
+            add(out, f, "GAU-BATTLEHAND-DRAW", "A Battle Hand is drawn from your own Draw "
+                "Pile.", [to])
+        elif b is not None and ts == b.defender and not (
+                f.v.count(f"p{b.attacker}.battle-hand") or
+                f.v.count(f"p{b.attacker}.battle-choice")):
+            add(out, f, "GAU-BATTLEHAND-ORDER", "The attacker forms its Battle Hand and chooses "
+                "before the defender draws.", [to])
+    elif tk == "battle-choice":
+        if kinds - {"battle-hand"} or f.v.count(to) > 1:
+            add(out, f, "GAU-BATTLEHAND-CHOOSE-ONE", "Choose at most one card, from your Battle "
+                "Hand.", [to])
+        else:
+            drawn = f.v.count(f"p{ts}.battle-hand") + f.v.count(to)
+            want = int(f.p("battle_hand", 3))
+            empty = not f.v.count(f"p{ts}.deck") and not f.v.count(f"p{ts}.discard")
+            if drawn != want and not (drawn < want and empty):
+                add(out, f, "GAU-BATTLEHAND-DRAW", f"Seat {ts}'s Battle Hand had {drawn} "
+                    f"cards; it is {want} cards from the Draw Pile.", [to])
+    elif tk == "deck" and "discard" in kinds:
+        before = f.v.count(to) - sum(1 for _, k in sources if k == "discard")
+        kept = [k for k in kinds if k == "deck"]
+        if kept or before > 0 or f.v.count(f"p{ts}.discard"):
+            add(out, f, "GAU-RESHUFFLE-TRIGGER", "The whole Discard Pile becomes the new Draw "
+                "Pile only when the Draw Pile cannot complete a draw.", [to])
+    elif tk == "mission":
+        if kinds - {"hand"} or f.v.count(to) > 1 or f.step != AO_AFTER:
+            if not f.decl("mission-control", seat=ts) or f.v.count(to) > 1:
+                add(out, f, "GAU-INT-MISSION-START", "A Mission is started from hand in "
+                    "AO-after, one at a time.", [to])
+        for cid in f.v.child_ids(to, "card"):
+            card = f.card(cid)
+            if card is not None and (card.group != "Intelligence" or not card.flag("mission")):
+                add(out, f, "GAU-INT-MISSION-ELIGIBLE", f"{card.name} has no printed Mission "
+                    f"requirement and cannot be a Mission.", [cid])
+    elif tk == "special-operation":
+        for cid in f.v.child_ids(to, "card"):
+            card = f.card(cid)
+            if card is not None and (card.group != "Intelligence" or not card.flag("mission")):
+                add(out, f, "GAU-INT-MISSION-ELIGIBLE", f"{card.name} has no printed Mission "
+                    f"requirement and cannot be a Special Operation.", [cid])
+    for s, k in sources:
+        if k == "battle-hand" and tk == "hand":
+            add(out, f, "GAU-BATTLEHAND-SEPARATE", "Battle Hand cards stay separate from the "
+                "hand.", [to])
+        if k == "graveyard" and tk == "deck":
+            add(out, f, "GAU-GRAVEYARD-NO-RESHUFFLE", "Graveyard cards are never shuffled "
+                "back into the Draw Pile.", [to])
+        if k == "bound":
+            add(out, f, "GAU-MYS-BOUND", "Bound cards leave only to their owner's Graveyard.",
+                [to])
+
+
+def _count_moves(f: Facts, frm: str, to: str, since: int) -> int:
+    return sum(1 for _, _, a, b in f.moves_between(since) if a == frm and b == to)
+
+
+def _choice_dest(f: Facts, out: list[Flag], obj: str, fs: int | None, ts: int | None,
+                 tk: str) -> None:
+    b = f.battle
+    opp = f.other(fs)
+    condemn = b is not None and opp in (b.attacker, b.defender) and \
+        f.faction(opp or 0) == "Inquisition"
+    if condemn and (tk != "graveyard" or ts != fs):
+        add(out, f, "GAU-INQ-CONDEMNATION", "Against the Inquisition, a card used from a "
+            "Battle Hand goes to its owner's Graveyard.", [obj])
+    elif not condemn and (tk != "discard" or ts != fs):
+        add(out, f, "GAU-CLEANUP-DEST", "The chosen Battle Hand card goes to its owner's "
+            "Discard Pile.", [obj])
+
+
+def _asset_in(f: Facts, out: list[Flag], obj: str, fk: str, ts: int | None, card: object) -> None:
+    if ts is None:
+        return
+    if card is not None and getattr(card, "type", "") == "Overlay":
+        add(out, f, "GAU-OVERLAY-ATTACHED", "An Overlay attaches to a Territory; it is not "
+            "banked as an Asset.", [obj])
+    limit = f.controlled(ts)
+    count = f.v.count(f"p{ts}.assets")
+    if count > limit:
+        add(out, f, "GAU-ASSET-LIMIT", f"Seat {ts} now has {count} Assets but controls only "
+            f"{limit} Territories.", [obj])
+    if fk == "hand" and (f.step not in (AO_BEFORE, AO_AFTER) or ts != f.active):
+        add(out, f, "GAU-ASSET-ENTRY", "A card is banked by its Action play, in its owner's "
+            "Action Opportunity.", [obj])
+
+
+def _asset_discard(f: Facts, out: list[Flag], obj: str, seat: int | None) -> None:
+    if seat is None:
+        return
+    over = f.v.count(f"p{seat}.assets") + 1 > f.controlled(seat)
+    if over or f.decl("purge") or f.ctx.excused:
+        return
+    used = [d for d in f.decl(*AO_USES, seat=seat) if d.name != "asset-discard"]
+    if f.step not in (AO_BEFORE, AO_AFTER) or seat != f.active or used:
+        add(out, f, "GAU-ASSET-DISCARD-USES-AO", "Discarding an Asset by choice uses your "
+            "Action Opportunity.", [obj])
+
+
+def _treasury(f: Facts, out: list[Flag], obj: str, fk: str, ts: int | None) -> None:
+    used = [d for d in f.decl(*AO_USES, seat=ts) if d.name != "treasury"]
+    if fk != "hand" or f.step != AO_AFTER or ts != f.active or used or not f.v.is_up(obj):
+        add(out, f, "GAU-FIN-TREASURY", "One card from hand goes face up into the Treasury, in "
+            "AO-after, instead of an Action play.", [obj])
+
+
+def _cleanup_discard(f: Facts, out: list[Flag], obj: str, seat: int | None, tk: str) -> None:
+    limit = int(f.p("hand_limit", 3))
+    if seat != f.active:
+        add(out, f, "GAU-HAND-LIMIT-DISCARD", "Only the active player discards down to the hand "
+            "limit in Cleanup.", [obj])
+    elif tk == "graveyard":
+        add(out, f, "GAU-HAND-LIMIT-DISCARD", "Cleanup discards go to the Discard Pile, not "
+            "the Graveyard.", [obj])
+    elif f.v.count(f"p{seat}.hand") < limit:
+        add(out, f, "GAU-HAND-LIMIT-DISCARD", f"Cleanup discards stop at {limit} cards in "
+            f"hand.", [obj])
+
+
+# -- Player Tokens ----------------------------------------------------------------------------
+def _token(f: Facts, out: list[Flag], seat: int, frm: str | None, to: str | None) -> None:
+    a, b = f.pos_index(frm), f.pos_index(to)
+    tok = f"p{seat}.token"
+    if b is None:
+        add(out, f, "GAU-POSITION-BOUNDS", "A Player Token stands only on one of the Gauntlet's "
+            "positions.", [tok])
+        return
+    if a is None:
+        return
+    opp = f.token_pos(f.other(seat))
+    if opp is not None and opp != a and opp != b and (a - opp) * (b - opp) < 0:
+        add(out, f, "GAU-NO-PASSING", "Player Tokens never move through or past one another.",
+            [tok])
+    battle = f.battle
+    dist = abs(b - a)
+    repel = battle is not None and any(x.fields.get("order") == "Repel" for x in f.decl(
+        "order", since=battle.open_i))
+    if dist > 1 and not (repel and dist == 2):
+        add(out, f, "GAU-MOVE-STEPWISE", f"The token moved {dist} positions at once; movement "
+            f"goes one position at a time.", [tok])
+    if battle is not None:
+        _battle_move(f, out, seat, a, b, battle)
+    else:
+        step = f.step
+        if step == MOVEMENT and seat == f.active:
+            _movement(f, out, seat, a, b)
+        elif not f.decl("order", "relentless-pursuit", since=f.step_start()):
+            add(out, f, "GAU-MOVE-ONLY-IN-STEP", "Player Tokens move in the Movement step (or "
+                "by retreat, withdrawal, Rout, Repel or Relentless Pursuit).", [tok])
+    other = f.other(seat)
+    if other is not None and b == f.lay.off.get(other):
+        final = f.lay.final.get(other)
+        there = f.token_pos(other) == b
+        if not there or final is None or f.controller(final) != seat:
+            add(out, f, "GAU-LASTSTAND-PREREQ", "Advancing beyond the Gauntlet needs the "
+                "opponent forced beyond and their final Territory captured.", [tok])
+
+
+def _movement(f: Facts, out: list[Flag], seat: int, a: int, b: int) -> None:
+    home = f.toward_home(seat)
+    if (b - a) * home > 0 and a == f.lay.final.get(seat) and b == f.lay.off.get(seat):
+        add(out, f, "GAU-WITHDRAW-LIMIT", "You cannot voluntarily withdraw beyond your own end "
+            "of the Gauntlet.", [f"p{seat}.token"])
+    start = f.step_start()
+    tok = f"p{seat}.token"
+    moved = 0
+    for i, obj, frm, to in f.moves_between(start):
+        if obj == tok and f.battle_at(i) is None:
+            x, y = f.pos_index(frm), f.pos_index(to)
+            if x is not None and y is not None:
+                moved += abs(y - x)
+    onward = sum(1 for d in f.decl("order", since=start, seat=seat)
+                 if d.fields.get("order") == "Onward")
+    if moved > 1 + onward:
+        rule = "GAU-MIL-ONWARD" if f.leader(seat) == "general" else "GAU-MOVE-ONE-CHOICE"
+        add(out, f, rule, f"Seat {seat} moved {moved} positions this Movement step; each "
+            f"position beyond the first needs Onward (or an effect).", [tok])
+
+
+def _battle_move(f: Facts, out: list[Flag], seat: int, a: int, b: int, battle: object) -> None:
+    from .facts import Battle
+    assert isinstance(battle, Battle)
+    wd = [d for d in f.decl("withdraw", since=battle.open_i)
+          if d.fields.get("seat", d.seat) == seat]
+    if not wd or battle.pos is None or battle.winner is not None:
+        return
+    # the attacker entered from one position toward its own end; the defender steps back one
+    want = battle.pos + f.toward_home(seat)
+    role = "attacker" if seat == battle.attacker else "defender"
+    if b != want:
+        add(out, f, "GAU-BATTLE-WITHDRAW-DEST", f"A withdrawing {role} moves to position "
+            f"{want}.", [f"p{seat}.token"])
