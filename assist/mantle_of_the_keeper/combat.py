@@ -1,0 +1,345 @@
+"""Attacks, defenses, damage and Favor; Favor Exchanges and Abilities; turret activations."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .board import ability_slot, chosen_card, seat_of_id
+from .common import Out, card_named, card_of_obj, excused_between, is_modifier, param, seat_name
+from .facts import ACTION, Facts, counter_delta, declared, drawn, fields, moved
+from .geometry import adjacent, chebyshev, line_of_sight
+
+if TYPE_CHECKING:
+    from assist.api import OpContext
+    from table.core.timeline import Record
+
+
+def _object(ref: Any) -> str | None:
+    if isinstance(ref, int) and not isinstance(ref, bool):
+        return f"p{ref}.standee"
+    return ref if isinstance(ref, str) and ref else None
+
+
+def attacker_of(f: Facts, rec: Record) -> str | None:
+    return _object(fields(rec).get("attacker")) or _object(f.seat_of(rec))
+
+
+# -- declarations, checked when made ---------------------------------------------------------------
+def on_attack(ctx: OpContext, f: Facts, out: Out) -> None:
+    if not f.in_play:
+        return
+    rec = ctx.record
+    seat = f.seat_of(rec)
+    attacker = attacker_of(f, rec)
+    target = _object(fields(rec).get("target"))
+    if seat != f.active or f.phase not in (ACTION, None):
+        out.add("MAN-OFFENSIVE-OWN-TURN", f"{seat_name(ctx, seat)} attacked "
+                f"{'on another player' + chr(39) + 's turn' if seat != f.active else 'in the ' + str(f.phase) + ' phase'}: "
+                f"attacks are made on your own turn, in the Action Phase.")
+    board = f.board()
+    if board is None or attacker is None or target is None:
+        return
+    a_cell = board.standees.get(seat_of_id(attacker) or -1) if attacker.endswith(".standee") \
+        else board.turrets.get(attacker)
+    target_seat = seat_of_id(target) if target.endswith(".standee") else None
+    if target.endswith(".standee"):
+        t_cell = board.standees.get(target_seat or -1)
+    elif target in board.turrets:
+        t_cell = board.turrets[target]
+    else:
+        t_cell = board.hazards.get(target)
+    if a_cell is None or t_cell is None:
+        out.add("MAN-ATTACK-NEARBY", f"The attack from {attacker} on {target}: both must be on the "
+                f"arena to Target a Nearby opponent.", [attacker, target])
+        return
+    owner = seat_of_id(attacker)
+    if target_seat is not None and (target_seat == owner or
+                                    (ctx.view.counter(f"p{target_seat}.health") or 0) <= 0):
+        out.add("MAN-ATTACK-NEARBY", f"{seat_name(ctx, target_seat)} is not an opponent you can "
+                f"Target (yourself, or eliminated).", [target])
+        return
+    if a_cell in board.obstacles and attacker.endswith(".standee"):
+        out.add("MAN-NO-ATTACK-FROM-OBSTRUCTION", f"{seat_name(ctx, owner)} attacked from an "
+                f"Obstruction or Breach space {a_cell}: you cannot attack while in one.",
+                [attacker])
+    if attacker.endswith(".standee"):
+        card = chosen_card(ctx.view, ctx.game, owner) if owner is not None else None
+        reach = card.number("range") if card is not None else None
+    else:
+        reach = param(ctx.game, "turret_range", 3)
+    _nearby(ctx, out, board, attacker, target, a_cell, t_cell, reach)
+
+
+def _nearby(ctx: OpContext, out: Out, board: Any, attacker: str, target: str,
+            a_cell: tuple[int, int], t_cell: tuple[int, int], reach: int | None) -> bool:
+    blockers = board.blockers()
+    blocked = line_of_sight(a_cell, t_cell, blockers)
+    if blocked is not None:
+        what = (f"the diagonal pair at {blocked[0]} and {blocked[1]}"
+                if isinstance(blocked[0], tuple) else f"{blocked}")
+        out.add("MAN-LOS-BLOCKERS", f"No Line of Sight from {attacker} at {a_cell} to {target} at "
+                f"{t_cell}: blocked by {what} (Obstructions, Breaches, characters and turrets "
+                f"block; so do two diagonally adjacent blockers).", [attacker, target])
+        return False
+    if reach is not None and chebyshev(a_cell, t_cell) > reach:
+        rifts = board.cells_of("rift")
+        if a_cell in rifts and any(r != a_cell and (r == t_cell or adjacent(r, t_cell))
+                                   for r in rifts):
+            out.add("MAN-RIFT-ATTACK", f"{target} is reached only through a Rift: Rifts may not "
+                    f"be attacked through to hit an opponent on or next to another Rift.",
+                    [attacker, target])
+        else:
+            out.add("MAN-RANGE", f"{target} is {chebyshev(a_cell, t_cell)} spaces from {attacker}; "
+                    f"the Range is {reach}.", [attacker, target])
+        return False
+    return True
+
+
+def open_attack(f: Facts) -> Record | None:
+    """The attack declaration whose window is open now (within the turn)."""
+    j = f.previous_opener()
+    if j is None:
+        return None
+    rec = f.h.records[j]
+    return rec if declared(rec) in ("attack", "turret-activate") else None
+
+
+def on_defense(ctx: OpContext, f: Facts, out: Out) -> None:
+    if not f.in_play:
+        return
+    seat = f.seat_of(ctx.record)
+    attack = open_attack(f)
+    target = _object(fields(attack).get("target")) if attack is not None else None
+    if attack is None or (declared(attack) == "attack" and target != f"p{seat}.standee"):
+        out.add("MAN-DEFENSE-ONLY-TARGET", f"{seat_name(ctx, seat)} defended, but is not the "
+                f"Target of the current attack: only the Targeted player defends.")
+        return
+    if target is not None and ".turret" in target:
+        out.add("MAN-TURRET-DESTROY", "An Arcane Turret cannot defend.", [target])
+    a = fields(attack)
+    if a.get("deal") is True or str(getattr(card_named(ctx.game, a.get("card")), "text", "")
+                                     ).startswith("Deal "):
+        out.add("MAN-DEAL-UNDEFENDABLE", "Dealt damage cannot be defended: it is calculated "
+                "immediately.")
+    card = card_named(ctx.game, fields(ctx.record).get("card"))
+    if card is not None and not card.number("defense") and card.type != "Modifier":
+        out.add("MAN-DEFENSE-VALUE", f"{card.name} has no defense value: a card must have one to "
+                f"defend.")
+
+
+# -- windows, checked when the next window opens ---------------------------------------------------
+def close_window(ctx: OpContext, f: Facts, out: Out) -> None:
+    j = f.previous_opener()
+    if j is None:
+        return
+    rec = f.h.records[j]
+    name = declared(rec)
+    if name == "attack":
+        _resolve_attack(ctx, f, out, j, rec)
+    elif name == "turret-activate":
+        _resolve_turret(ctx, f, out, j, rec)
+    elif name == "exchange":
+        _resolve_exchange(ctx, f, out, j, rec)
+    elif name in ("ability-unlock", "ability-use"):
+        _resolve_ability(ctx, f, out, j, rec, name)
+
+
+def _gains(f: Facts, start: int, stop: int, obj_id: str) -> tuple[int, int]:
+    """(sum of increases, sum of decreases) of a counter over records start..stop."""
+    up = down = 0
+    for i in range(start, stop + 1):
+        d = counter_delta(f.h.records[i], obj_id)
+        if d > 0:
+            up += d
+        else:
+            down -= d
+    return up, down
+
+
+def _played(ctx: OpContext, f: Facts, start: int, stop: int, seat: int | None) -> list[tuple[int, Any]]:
+    out = []
+    for i in range(start, stop + 1):
+        m = moved(f.h.records[i])
+        if m is not None and seat is not None and m[1] == f"p{seat}.hand":
+            out.append((i, card_of_obj(ctx, m[0], f.h.records[i].op.args)))
+    return out
+
+
+def _resolve_attack(ctx: OpContext, f: Facts, out: Out, j: int, rec: Record) -> None:
+    stop = ctx.index - 1
+    a = fields(rec)
+    attacker = attacker_of(f, rec) or ""
+    a_seat = seat_of_id(attacker)
+    target = _object(a.get("target")) or ""
+    t_seat = seat_of_id(target) if target.endswith(".standee") else None
+    excused = excused_between(f, j, stop)
+    defense = next((f.h.records[i] for i in range(j + 1, stop + 1)
+                    if declared(f.h.records[i]) == "defense"), None)
+    defense_at = next((i for i in range(j + 1, stop + 1)
+                       if declared(f.h.records[i]) == "defense"), stop + 1)
+    a_plays = _played(ctx, f, j, stop, a_seat)
+    d_plays = _played(ctx, f, j, stop, t_seat) if t_seat is not None else []
+    a_main = [c for _, c in a_plays if not is_modifier(c)]
+    a_mods = [(i, c) for i, c in a_plays if is_modifier(c)]
+    d_main = [c for _, c in d_plays if not is_modifier(c)]
+    d_mods = [c for _, c in d_plays if is_modifier(c)]
+    if len(a_main) > 1:
+        out.add("MAN-ONE-CARD-PER-ATTACK", f"{seat_name(ctx, a_seat)} played {len(a_main)} cards "
+                f"for one attack: only one card (plus one Modifier) per attack.", excused=excused)
+    if len(a_mods) > 1 or len(d_mods) > 1:
+        out.add("MAN-MODIFIER-ONE", "More than one Modifier was played on one side of an attack: "
+                "Modifiers may not be stacked.")
+    if any(i > defense_at for i, _ in a_mods):
+        out.add("MAN-MODIFIER-TIMING", f"{seat_name(ctx, a_seat)} added a Modifier after the "
+                f"defense: Modifiers are played together with the attack card.")
+    if len(d_main) > 1:
+        out.add("MAN-DEFENSE-ONLY-TARGET", f"{seat_name(ctx, t_seat)} defended with "
+                f"{len(d_main)} cards: one defense card (plus one Modifier).", excused=excused)
+    a_card = card_named(ctx.game, a.get("card")) or (a_main[0] if a_main else None)
+    d_fields = fields(defense) if defense is not None else {}
+    d_card = card_named(ctx.game, d_fields.get("card")) or (d_main[0] if d_main else None)
+    special = any(c is not None and c.type == "Special" for c in (a_card, d_card)) or excused
+    mods = bool(a_mods or d_mods)
+    attack = a.get("value") if isinstance(a.get("value"), int) else (
+        a_card.number("attack") if a_card is not None and not a_mods else None)
+    defended = defense is not None or bool(d_main)
+    dvalue = d_fields.get("value") if isinstance(d_fields.get("value"), int) else (
+        d_card.number("defense") if d_card is not None and not d_mods else (0 if not defended
+                                                                          else None))
+    credit_seat = a_seat
+    if t_seat is not None:
+        _, taken = _gains(f, j, stop, f"p{t_seat}.health")
+        if attack is not None and dvalue is not None and not (mods and special):
+            expected = max(0, attack - dvalue)
+            if taken != expected:
+                out.add("MAN-DAMAGE", f"{seat_name(ctx, t_seat)} lost {taken} Health; attack "
+                        f"{attack} - defense {dvalue} = {expected} Successful Damage.",
+                        [f"p{t_seat}.health"], excused=special)
+        per = param(ctx.game, "favor_per_damage", 1)
+        if credit_seat is not None:
+            got, _ = _gains(f, j, stop, f"p{credit_seat}.favor")
+            if got != taken * per and not (".turret" in attacker and got):
+                out.add("MAN-FAVOR-FOR-DAMAGE", f"{seat_name(ctx, credit_seat)} gained {got} Favor "
+                        f"for {taken} Successful Damage: it is {per} Favor per point.",
+                        [f"p{credit_seat}.favor"], excused=special)
+        d_got, _ = _gains(f, j, stop, f"p{t_seat}.favor")
+        bonus = param(ctx.game, "full_defense_bonus", 2)
+        if defended and taken == 0 and d_got != bonus:
+            out.add("MAN-FULL-DEFENSE", f"{seat_name(ctx, t_seat)} fully defended and gained "
+                    f"{d_got} Favor: the Full Defense Bonus is exactly {bonus}.",
+                    [f"p{t_seat}.favor"], excused=special)
+        elif taken > 0 and d_got and not special:
+            out.add("MAN-FULL-DEFENSE", f"{seat_name(ctx, t_seat)} took {taken} damage yet gained "
+                    f"{d_got} Favor: the bonus is only for a full defense.", [f"p{t_seat}.favor"])
+        if a_seat is not None and attacker.endswith(".standee"):
+            _, hurt = _gains(f, j, stop, f"p{a_seat}.health")
+            if hurt and not special:
+                out.add("MAN-ATTACKER-UNHARMED", f"{seat_name(ctx, a_seat)} lost {hurt} Health "
+                        f"attacking: the defense value never damages the attacker.",
+                        [f"p{a_seat}.health"])
+    elif ".turret" in target and a_seat is not None:
+        gone = f.view.zone_of(target) != "arena"
+        got, _ = _gains(f, j, stop, f"p{a_seat}.favor")
+        want = param(ctx.game, "turret_destroy_favor", 1)
+        if gone and got != want:
+            out.add("MAN-TURRET-DESTROY", f"{seat_name(ctx, a_seat)} destroyed an Arcane Turret "
+                    f"and gained {got} Favor: destroying it gives {want}.",
+                    [f"p{a_seat}.favor"], excused=special)
+
+
+def _resolve_turret(ctx: OpContext, f: Facts, out: Out, j: int, rec: Record) -> None:
+    stop = ctx.index - 1
+    turret = _object(fields(rec).get("turret")) or ""
+    owner = seat_of_id(turret) or f.seat_of(rec)
+    board = f.board()
+    if board is None or owner is None:
+        return
+    cell = board.turrets.get(turret)
+    total = 0
+    for seat in sorted(ctx.view.seats):
+        if seat == owner:
+            continue
+        _, taken = _gains(f, j, stop, f"p{seat}.health")
+        total += taken
+        got, _ = _gains(f, j, stop, f"p{seat}.favor")
+        if got:
+            out.add("MAN-TURRET-NO-FDB", f"{seat_name(ctx, seat)} gained {got} Favor defending a "
+                    f"turret: there is no Full Defense Bonus against Arcane Turrets.",
+                    [f"p{seat}.favor"])
+        t_cell = board.standees.get(seat)
+        if taken and cell is not None and t_cell is not None:
+            reach = param(ctx.game, "turret_range", 3)
+            if line_of_sight(cell, t_cell, board.blockers()) is not None or \
+                    chebyshev(cell, t_cell) > reach:
+                out.add("MAN-TURRET-ATTACK", f"The turret hit {seat_name(ctx, seat)}, who is not "
+                        f"Nearby to it (Range {reach} and Line of Sight).", [turret])
+    got, _ = _gains(f, j, stop, f"p{owner}.favor")
+    per = param(ctx.game, "favor_per_damage", 1)
+    if got != total * per:
+        out.add("MAN-TURRET-FAVOR", f"The turrets dealt {total} Successful Damage and "
+                f"{seat_name(ctx, owner)} gained {got} Favor: +{per} per point.",
+                [f"p{owner}.favor"], excused=excused_between(f, j, stop))
+
+
+def _resolve_exchange(ctx: OpContext, f: Facts, out: Out, j: int, rec: Record) -> None:
+    stop = ctx.index - 1
+    seat = f.seat_of(rec)
+    if seat is None:
+        return
+    kind = str(fields(rec).get("kind", "")).casefold()
+    up, down = _gains(f, j, stop, f"p{seat}.favor")
+    excused = excused_between(f, j, stop)
+    if kind == "discard":
+        n = len(_played(ctx, f, j, stop, seat))
+        gain = param(ctx.game, "favor_exchange_discard_gain", 1)
+        if n != 1 or up - down != gain:
+            out.add("MAN-EXCHANGE-DISCARD", f"Favor Exchange: {seat_name(ctx, seat)} discarded "
+                    f"{n} card(s) for {up - down} Favor; it is 1 card for {gain} Favor.",
+                    [f"p{seat}.favor"], excused=excused)
+    elif kind == "draw":
+        n = sum(drawn(f.h.records[i], seat) for i in range(j, stop + 1))
+        cost = param(ctx.game, "favor_exchange_draw_cost", 2)
+        if n != 1 or down - up != cost:
+            out.add("MAN-EXCHANGE-DRAW", f"Favor Exchange: {seat_name(ctx, seat)} spent "
+                    f"{down - up} Favor and drew {n} card(s); it is {cost} Favor for 1 card.",
+                    [f"p{seat}.favor"], excused=excused)
+
+
+def _resolve_ability(ctx: OpContext, f: Facts, out: Out, j: int, rec: Record, name: str) -> None:
+    stop = ctx.index - 1
+    seat = f.seat_of(rec)
+    if seat is None:
+        return
+    slot = ability_slot(chosen_card(ctx.view, ctx.game, seat), fields(rec).get("ability"))
+    if slot is None:
+        return
+    number, ability, cost = slot
+    up, down = _gains(f, j, stop, f"p{seat}.favor")
+    rule = "MAN-ABILITY-UNLOCK" if name == "ability-unlock" else "MAN-ABILITY-LOCKED"
+    if down - up != cost:
+        verb = "Unlocking" if name == "ability-unlock" else "Using"
+        out.add(rule, f"{verb} {ability} costs {cost} Favor; {seat_name(ctx, seat)} paid "
+                f"{down - up}.", [f"p{seat}.favor"], excused=excused_between(f, j, stop))
+    if name == "ability-unlock" and not ctx.view.child_ids(f"p{seat}.mat.ability-{number}"):
+        out.add(rule, f"{ability} was unlocked without a tracking cube on its lock icon.",
+                [f"p{seat}.mat.ability-{number}"], excused=excused_between(f, j, stop))
+
+
+def on_ability_use(ctx: OpContext, f: Facts, out: Out) -> None:
+    seat = f.seat_of(ctx.record)
+    if seat is None:
+        return
+    slot = ability_slot(chosen_card(ctx.view, ctx.game, seat), fields(ctx.record).get("ability"))
+    if slot is not None and not ctx.view.child_ids(f"p{seat}.mat.ability-{slot[0]}"):
+        out.add("MAN-ABILITY-LOCKED", f"{slot[1]} is still locked (no cube on it): unlock it "
+                f"before using it.", [f"p{seat}.mat.ability-{slot[0]}"])
+
+
+def on_cube(ctx: OpContext, f: Facts, out: Out, dest: str) -> None:
+    """A cube put on a Favor Ability: it must be an unlock (declared in this window)."""
+    if not f.in_play:
+        return
+    j = f.previous_opener()
+    if j is not None and declared(f.h.records[j]) == "ability-unlock":
+        return
+    out.add("MAN-ABILITY-UNLOCK", f"A tracking cube went onto {dest} without an unlock: declare "
+            f"the unlock and pay its Favor.", [dest])

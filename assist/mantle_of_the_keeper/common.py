@@ -1,0 +1,172 @@
+"""Shared pieces of the checks: flag output, seat facts and the walk over a turn's actions."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from assist.api import CARD_EFFECT, Flag
+
+from .facts import ACTION, END, INCOME, Facts, declared, drawn, fields, moved
+from .rules import EXCUSABLE, NOMINAL, SECTION
+
+if TYPE_CHECKING:
+    from assist.api import GameInfo, OpContext
+    from table.games.model import Card
+
+
+class Out(list[Flag]):
+    def __init__(self, ctx: OpContext) -> None:
+        super().__init__()
+        self.ctx = ctx
+
+    def add(self, rule: str, message: str, objects: Sequence[str] = (),
+            ops: Sequence[tuple[str, int]] = (), excused: bool | None = None) -> None:
+        severity = NOMINAL[rule]
+        if rule in EXCUSABLE and (self.ctx.excused if excused is None else excused):
+            severity = "warning"
+        self.append(Flag(rule, severity, message, SECTION[rule], tuple(ops),  # type: ignore[arg-type]
+                         tuple(objects)))
+
+
+def param(game: GameInfo, name: str, default: int) -> int:
+    value = game.param(name, default)
+    return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) \
+        else default
+
+
+def seat_name(ctx: OpContext, seat: int | None) -> str:
+    if seat is None:
+        return "someone"
+    return ctx.view.seats.get(seat) or f"Seat {seat}"
+
+
+def card_named(game: GameInfo, ref: Any) -> Card | None:
+    """A card definition from a declaration field: a card id or an unambiguous name."""
+    if not isinstance(ref, str) or not ref:
+        return None
+    card = game.card(ref)
+    if card is not None:
+        return card
+    try:
+        return game.module.card(ref)
+    except KeyError:
+        return None
+
+
+def card_of_obj(ctx: OpContext, obj_id: str, rec_args: dict[str, Any] | None = None) -> Card | None:
+    ident = (rec_args or {}).get("card") or ctx.view.card_of(obj_id)
+    return ctx.game.card(ident) if ident else None
+
+
+def is_modifier(card: Card | None) -> bool:
+    return card is not None and card.type == "Modifier"
+
+
+def hand_seat(container: str | None) -> int | None:
+    if container and container.startswith("p") and container.endswith(".hand"):
+        head = container[1:-5]
+        return int(head) if head.isdigit() else None
+    return None
+
+
+def living_seats(ctx: OpContext) -> list[int]:
+    out = []
+    for seat in sorted(ctx.view.seats):
+        health = ctx.view.counter(f"p{seat}.health")
+        if health is None or health > 0:
+            out.append(seat)
+    return out
+
+
+def excused_between(f: Facts, start: int, stop: int) -> bool:
+    records = f.h.records
+    for i in f.h.mark_indices():
+        if i > stop:
+            continue
+        if i < start:
+            return False
+        if declared(records[i]) == CARD_EFFECT:
+            return True
+    return False
+
+
+@dataclass(slots=True)
+class Play:
+    index: int
+    obj: str
+    card: Card | None
+    seat: int
+    to: str
+    action: bool  # counted as one of the turn's actions
+
+
+@dataclass(slots=True)
+class TurnWalk:
+    """The active seat's draws, plays and movement in the current turn, in order."""
+
+    seat: int
+    actions: list[int] = field(default_factory=list)  # index of each action (one per card)
+    plays: list[Play] = field(default_factory=list)
+    moves: list[int] = field(default_factory=list)  # indices of own standee relocations
+    income_draws: int = 0
+    move_favor: int = 0
+
+
+def walk_turn(f: Facts, seat: int, stop: int | None = None) -> TurnWalk:
+    ctx, game = f.ctx, f.game
+    income_draw = param(game, "income_draw", 1)
+    walk = TurnWalk(seat)
+    credit = {"draw": 0, "discard": 0}
+    hand, standee = f"p{seat}.hand", f"p{seat}.standee"
+    for step in f.steps(stop=stop):
+        rec, phase = step.rec, step.phase
+        op = rec.op
+        if rec.void is not None:
+            continue
+        name = declared(rec)
+        if name is not None:
+            if f.seat_of(rec) == seat or fields(rec).get("seat") == seat:
+                if name == "exchange":
+                    kind = str(fields(rec).get("kind", "")).casefold()
+                    if kind in credit:
+                        credit[kind] += 1
+                elif name == "move-favor":
+                    amount = fields(rec).get("amount")
+                    if isinstance(amount, int):
+                        walk.move_favor += amount
+            continue
+        if op.kind == "consume":
+            n = drawn(rec, seat)
+            if not n:
+                continue
+            if phase == INCOME:
+                free = max(0, income_draw - walk.income_draws)
+                walk.income_draws += n
+                n = max(0, n - free)
+            use = min(credit["draw"], n)
+            credit["draw"] -= use
+            walk.actions.extend([step.index] * (n - use))
+        elif op.kind == "move":
+            m = moved(rec)
+            if m is None:
+                continue
+            obj, src, dest = m
+            if obj == standee:
+                walk.moves.append(step.index)
+            elif src == hand and dest != hand:
+                card = card_of_obj(ctx, obj, op.args)
+                action = not is_modifier(card) and phase != END
+                if action and credit["discard"] > 0:
+                    credit["discard"] -= 1
+                    action = False
+                walk.plays.append(Play(step.index, obj, card, seat, dest, action))
+                if action:
+                    walk.actions.append(step.index)
+        elif op.kind in ("set", "undo") and any(
+                e[0] == "f" and e[1].id == standee and e[2] == "pos" for e in rec.journal.entries):
+            walk.moves.append(step.index)
+    return walk
+
+
+__all__ = ["ACTION", "END", "INCOME", "Out", "TurnWalk", "walk_turn"]

@@ -1,0 +1,134 @@
+"""The Mantle of the Keeper rules assist: dispatches each op to the checks that concern it."""
+from __future__ import annotations
+
+from assist.api import DeclarationSpec, Flag, OpContext, Plugin, RuleInfo
+
+from . import combat, moves, setup, turn
+from .common import Out
+from .facts import Facts, declared, what
+from .rules import rule_infos
+
+DECLARATIONS = [
+    DeclarationSpec("attack", "Attack: attacker -> target, with a card",
+                    ("attacker", "target", "card", "value", "deal")),
+    DeclarationSpec("defense", "Defend against the current attack", ("card", "value")),
+    DeclarationSpec("move-favor", "Favor spent for extra movement", ("amount", "target")),
+    DeclarationSpec("exchange", "Favor Exchange (discard 1 for 1 Favor / 2 Favor for 1 card)",
+                    ("kind",)),
+    DeclarationSpec("ability-unlock", "Unlock a Favor Ability", ("ability",)),
+    DeclarationSpec("ability-use", "Use a Favor Ability", ("ability",)),
+    DeclarationSpec("turret-activate", "Activate an Arcane Turret", ("turret",)),
+    DeclarationSpec("forced-move", "A card effect moves another Chosen", ("target", "spaces")),
+    DeclarationSpec("elimination", "A Chosen is eliminated", ("seat",)),
+    DeclarationSpec("overhaul", "Overhaul (setup only)", ()),
+]
+# Declarations that open a new timing window (and so close the previous one).
+OPENERS = frozenset({"attack", "move-favor", "exchange", "ability-unlock", "ability-use",
+                     "turret-activate", "forced-move", "elimination", "overhaul"})
+
+
+class MantlePlugin(Plugin):
+    game_id = "mantle-of-the-keeper"
+
+    def rules(self) -> list[RuleInfo]:
+        return rule_infos()
+
+    def declarations(self) -> list[DeclarationSpec]:
+        return list(DECLARATIONS)
+
+    def check(self, ctx: OpContext) -> list[Flag]:
+        record = ctx.record
+        if record.void is not None:
+            return []
+        op = ctx.op
+        kind = op.kind
+        out = Out(ctx)
+        if kind == "counter":
+            turn.on_counter(ctx, Facts(ctx), out)
+        elif kind == "move":
+            self._move(ctx, Facts(ctx), out)
+        elif kind == "consume":
+            turn.on_consume(ctx, Facts(ctx), out)
+        elif kind == "mark":
+            self._mark(ctx, Facts(ctx), out)
+        elif kind in ("set", "undo", "delete"):
+            target = op.args.get("id") or ""
+            if kind == "delete" and target.startswith("breach"):
+                f = Facts(ctx)
+                if f.in_play:
+                    moves.on_breach_removed(ctx, f, out, target)
+        return out
+
+    def check_setup(self, ctx: OpContext) -> list[Flag]:
+        out = Out(ctx)
+        setup.at_setup_complete(ctx, Facts(ctx), out)
+        return out
+
+    # -- dispatch ---------------------------------------------------------------------------
+    def _move(self, ctx: OpContext, f: Facts, out: Out) -> None:
+        obj = ctx.op.args.get("id", "")
+        dest = ctx.op.args.get("to", "")
+        if obj.endswith(".standee"):
+            moves.on_standee(ctx, f, out, obj)
+        elif ".turret" in obj:
+            if f.in_play:
+                moves.on_turret(ctx, f, out, obj)
+        elif obj.startswith("breach"):
+            if dest != "arena" and f.in_play and any(
+                    m[1] == "arena" for m in ctx.moves()):
+                moves.on_breach_removed(ctx, f, out, obj)
+        elif ".cube" in obj:
+            if ".mat.ability-" in dest:
+                combat.on_cube(ctx, f, out, dest)
+        else:
+            turn.on_card_move(ctx, f, out)
+
+    def _mark(self, ctx: OpContext, f: Facts, out: Out) -> None:
+        w = what(ctx.record)
+        if w in ("turn", "phase", "step"):
+            if not f.in_play:
+                return
+            combat.close_window(ctx, f, out)
+            if f._play_start == ctx.index:  # noqa: SLF001 - the first marker of play
+                setup.at_start_of_play(ctx, f, out)
+                return
+            if w == "turn":
+                closed = f.closed_turn()
+                if closed is not None:
+                    moves.close_span(ctx, f, out, self._span_start(f, closed[0]))
+                    if closed[2] is not None:
+                        moves.tremor_stay(ctx, f, out, closed[0], closed[1], closed[2])
+                turn.on_turn(ctx, f, out)
+            else:
+                start = f.previous_phase_mark()
+                if start is not None:
+                    moves.close_span(ctx, f, out, start)
+                turn.on_phase(ctx, f, out)
+        elif w == "declare":
+            name = declared(ctx.record)
+            if name in OPENERS:
+                if f.in_play:
+                    combat.close_window(ctx, f, out)
+                if name == "attack":
+                    combat.on_attack(ctx, f, out)
+                elif name == "ability-use" and f.in_play:
+                    combat.on_ability_use(ctx, f, out)
+                elif name == "overhaul" and f.in_play:
+                    out.add("MAN-SETUP-OVERHAUL", "Overhaul is allowed only during setup, "
+                            "before the game begins.")
+            elif name == "defense":
+                combat.on_defense(ctx, f, out)
+        elif w == "winner":
+            turn.on_winner(ctx, f, out)
+
+    @staticmethod
+    def _span_start(f: Facts, turn_start: int) -> int:
+        """The start of the last phase of the closed turn."""
+        for i in f.h.mark_indices():
+            if i >= f.h.index:
+                continue
+            if i < turn_start:
+                break
+            if what(f.h.records[i]) in ("turn", "phase", "step"):
+                return i
+        return turn_start
