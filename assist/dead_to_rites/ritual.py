@@ -66,6 +66,8 @@ def check_rite_move(d: Dtr, obj_id: str, card: Card, src: str | None, dst: str) 
     owner = d.view.owner_of(obj_id) or 0
     dst_kind = zone_kind(dst)
     step = card.number("step")
+    if src == ALTAR and dst != ALTAR:
+        return rite_leaves_altar(d, obj_id, card, dst)
     if dst != ALTAR and dst_kind not in ("rites", "completed"):
         return [flag(ctx, "DTR-RITES-SEPARATE", f"{card.name} went to {dst}; Rites are only ever "
                      "in the Rite stack, on the Altar or in the Completed pile.",
@@ -84,8 +86,6 @@ def check_rite_move(d: Dtr, obj_id: str, card: Card, src: str | None, dst: str) 
             out.append(flag(ctx, "DTR-ALTAR-ONE", f"{len(rites)} Rites are on the Altar; one "
                             "waits there at a time.", objects=tuple(rites)))
         return out
-    if src == ALTAR:
-        return rite_leaves_altar(d, obj_id, card, dst)
     if dst_kind == "completed":
         if zone_kind(src) == "rites" and step > int(d.p("path_max_step", 3)):
             out.append(flag(ctx, "DTR-PATH-LIMIT", f"{card.name} (Step {step}) reached the "
