@@ -207,10 +207,6 @@ def check_moves(d: Dtr) -> list[Flag]:
                 out.append(flag(ctx, "DTR-POOL-DISCARD", "A committed card went back into a "
                                 "hidden zone; committed cards go to their owner's discard pile.",
                                 objects=(obj_id,)))
-            elif d.is_type(obj_id, "Rite"):
-                out.append(flag(ctx, "DTR-RITES-SEPARATE", f"{d.name(obj_id)} went into a hidden "
-                                "zone; Rites are only ever in the Rite stack, on the Altar or in "
-                                "the Completed pile.", objects=(obj_id,)))
             continue
         card = d.card(obj_id)
         src_kind, dst_kind = zone_kind(src), zone_kind(dst)
