@@ -1,0 +1,59 @@
+"""`sandtable replay FILE` and `sandtable report LOG_OR_FOLDER... --out report.html`."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("replay", help="open a log in the replay view (seek, step, fork)",
+                       description="Open a .sandlog in the replay view: the table as it was at "
+                                   "any op, a timeline that seeks both ways, jumps to turns, "
+                                   "flags and notes, and 'fork from here'.")
+    p.add_argument("file")
+    p.add_argument("--at", type=int, help="start at this op number (default: the end)")
+    p.add_argument("--seat", type=int, help="whose view to show (default: everything the log "
+                                            "knows)")
+    p.add_argument("--screenshot", metavar="PNG", help="save a picture of the replay window "
+                                                       "and exit (no display needed)")
+    p.add_argument("--size", default="1600x1000", help="window size WxH for --screenshot")
+    p.set_defaults(handler=cmd_replay)
+
+    p = sub.add_parser("report", help="an HTML report over many logs (charts and tables)",
+                       description="Summarise logs (files or folders, searched recursively) "
+                                   "into one self-contained HTML page: per session and across "
+                                   "sessions, grouped by game and module draft.")
+    p.add_argument("inputs", nargs="*", metavar="LOG_OR_FOLDER")
+    p.add_argument("--out", default="report.html", help="the HTML file to write "
+                                                        "(default report.html)")
+    p.add_argument("--jobs", type=int, help="processes reading logs (default: up to 4)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--bench", action="store_true",
+                   help="generate 50 sessions of each built-in game in a temporary folder, "
+                        "time the report over them and print the time")
+    p.set_defaults(handler=cmd_report)
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    if args.bench:
+        from table.report.bench import run_bench
+
+        return run_bench(out=args.out if args.out != "report.html" else None, jobs=args.jobs)
+    if not args.inputs:
+        print("sandtable: report needs at least one log or folder", file=sys.stderr)
+        return 2
+    from table.report.build import build_report
+
+    report = build_report(args.inputs, args.out, jobs=args.jobs,
+                          show_progress=False if args.no_progress else None)
+    print(f"wrote {args.out}: {len(report.sessions)} session(s) in {report.seconds:.1f} s")
+    for path, why in report.skipped:
+        print(f"skipped {path}: {why}", file=sys.stderr)
+    return 0 if report.sessions else 1
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from table.ui.replay.run import run_replay
+
+    return run_replay(args.file, at=args.at, seat=args.seat, screenshot=args.screenshot,
+                      size=args.size)

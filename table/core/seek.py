@@ -1,0 +1,170 @@
+"""Seeking through a replayed log both ways: the table as it was after any number of ops.
+
+A `Seeker` holds a log's ops in canonical order and a cursor: a Timeline that has applied the
+first `position` of them. Seeking forward applies the next ops; seeking back reverts the journals
+of the ops past the target, newest first (the same journaled primitives a rollback uses), so a
+step either way costs only the ops crossed, never a replay from the start. Every seek returns a
+`Change` shaped like the replica's (records applied, journals reverted), so a scene that follows
+a replica follows a seeker the same way.
+
+Landmarks (turn starts, notes, flags) are op indices; jumping to one puts the cursor right after
+that op, where the table shows what it did. `fork_log` writes a new log whose ops are the first
+k, with the secrets of the hidden cards that exist at k, to continue the game from there.
+"""
+from __future__ import annotations
+
+import secrets as _secrets
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from .knowledge import Knowledge
+from .logfile import LogWriter, make_header
+from .ops import Op
+from .state import Journal
+from .timeline import Change, Record, Timeline
+
+
+class _Cursor(Timeline):
+    """A timeline that can also be cut back to its first `index` records."""
+
+    def cut(self, index: int) -> list[Journal]:
+        journals = [r.journal for r in self.records[index:]]
+        for record in self.records[index:]:
+            self._by_ref.pop((record.op.author, record.op.seq), None)
+        self._rollback(index)
+        return journals
+
+
+class Seeker:
+    def __init__(self, ops: Iterable[Op]) -> None:
+        self.ops: list[Op] = sorted(ops, key=lambda op: op.key)
+        self.timeline: Timeline = _Cursor()
+        self.applied_count = 0  # ops applied by seeking, for benchmarks and tests
+
+    @classmethod
+    def from_records(cls, records: Sequence[Record]) -> "Seeker":
+        return cls(r.op for r in records)
+
+    def __len__(self) -> int:
+        return len(self.ops)
+
+    @property
+    def position(self) -> int:
+        """How many ops the cursor has applied (0 = the empty table, len = the whole log)."""
+        return len(self.timeline.records)
+
+    @property
+    def state(self):  # type: ignore[no-untyped-def]
+        return self.timeline.state
+
+    def records(self) -> list[Record]:
+        return self.timeline.records
+
+    def seek(self, k: int) -> Change:
+        """Move the cursor so that exactly the first `k` ops are applied."""
+        k = max(0, min(len(self.ops), k))
+        here = self.position
+        if k > here:
+            self.applied_count += k - here
+            return self.timeline.insert_many(self.ops[here:k])
+        if k < here:
+            cursor = self.timeline
+            assert isinstance(cursor, _Cursor)
+            reverted = cursor.cut(k)
+            return Change(first=k, rolled_back=len(reverted), reverted=reverted)
+        return Change(first=k)
+
+    def step(self, delta: int) -> Change:
+        return self.seek(self.position + delta)
+
+
+class Landmarks:
+    """Sorted op indices of one kind of moment (turns, notes, flags) and jumps between them."""
+
+    def __init__(self, indices: Iterable[int]) -> None:
+        self.indices: list[int] = sorted(set(indices))
+
+    def __len__(self) -> int:
+        return len(self.indices)
+
+    def next_after(self, position: int) -> int | None:
+        """The cursor position just after the first landmark op not yet applied."""
+        i = bisect_left(self.indices, position)  # landmark ops at index >= position
+        return self.indices[i] + 1 if i < len(self.indices) else None
+
+    def previous_before(self, position: int) -> int | None:
+        """The cursor position just after the last landmark op applied before the current one."""
+        i = bisect_right(self.indices, position - 2)  # landmark ops at index <= position - 2
+        return self.indices[i - 1] + 1 if i > 0 else None
+
+
+def turn_indices(records: Sequence[Record]) -> list[int]:
+    return [i for i, r in enumerate(records) if r.op.kind == "mark" and r.void is None
+            and r.op.args.get("what") == "turn"]
+
+
+def note_indices(records: Sequence[Record]) -> list[int]:
+    return [i for i, r in enumerate(records) if r.op.kind == "note"]
+
+
+# ---------------------------------------------------------------------------------------------
+def fork_log(ops: Sequence[Op], k: int, path: str | Path, *, knowledge: Knowledge,
+             header: dict[str, Any], live_handles: Iterable[str] = (),
+             peer_id: str | None = None) -> Path:
+    """Write a new log holding the first `k` ops (canonical order) and the secrets of the hidden
+    cards in `live_handles`. `header`: game, game_hash and extras of the source log.
+
+    The new log gets its own table id; its peer is `peer_id` (the source's hot-seat peer keeps
+    playing every seat) or a fresh one. Returns the path.
+    """
+    path = Path(path)
+    if path.exists():
+        path.unlink()
+    extra = {key: value for key, value in header.items()
+             if key not in ("format", "version", "table", "peer", "game", "game_hash", "created")}
+    extra["forked_from"] = {"table": str(header.get("table", "")), "ops": k}
+    writer = LogWriter(path, make_header(_secrets.token_hex(8), peer_id or _secrets.token_hex(8),
+                                         str(header.get("game", "")),
+                                         str(header.get("game_hash", "")), **extra))
+    try:
+        prefix = sorted(ops, key=lambda op: op.key)[:k]
+        for op in prefix:
+            writer.append(op.to_wire())
+        handles = set(live_handles)
+        cards = {h: list(pair) for h, pair in knowledge.cards.items() if h in handles}
+        shown = {h: sorted(s) for h, s in knowledge.shown.items() if h in handles}
+        if cards or shown:
+            writer.append({"secret": {"cards": cards, "shown": shown}})
+    finally:
+        writer.close()
+    return path
+
+
+def fork_table(source: Any, k: int, path: str | Path) -> Any:
+    """A new hot-seat replica (logging to `path`) whose table is `source`'s after its first k ops.
+
+    When one peer played every seat (a hot-seat log) it keeps playing them; otherwise (a LAN
+    peer's log, a merged log) a fresh peer says hello and takes every seat over, so one person
+    can play on from that point. Hidden cards this log never knew stay unknown to the fork.
+    """
+    from .replica import Replica
+
+    seeker = Seeker.from_records(source.records())
+    seeker.seek(k)
+    state = seeker.state
+    holders = {seat.peer for seat in state.seats.values()}
+    keep = holders == {source.peer_id}
+    header = {"table": source.table_id, "game": source.game, "game_hash": source.game_hash,
+              **source.header_extra}
+    fork_log(seeker.ops, k, path, knowledge=source.knowledge, header=header,
+             live_handles=[oid for oid, o in state.objs.items() if o.alive],
+             peer_id=source.peer_id if keep else None)
+    replica = Replica.from_log(path, reopen=True)
+    if not keep:
+        replica.issue("hello", {"name": "fork"})
+        for number, seat in sorted(state.seats.items()):
+            replica.issue("seat", {"seat": number, "name": seat.name, "colour": seat.colour,
+                                   "force": True})
+    return replica

@@ -1,0 +1,92 @@
+"""Report benchmark: 50 generated sessions of each built-in game, then time `sandtable report`.
+
+A fifth of each game's sessions are played with a "next draft" of the module (a copy with a
+bumped version and another hand limit, so another content hash), so the page shows drafts
+compared, as it would after a designer changed a rule. Run with
+`python -m table.report.bench [--out report.html]` or `sandtable report --bench`.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from .build import build_report
+from .simulate import generate
+
+PER_GAME = 50
+TARGET_SECONDS = 5.0
+
+
+def draft_of(module: Any, folder: Path) -> Any:
+    """A copy of `module` with a bumped version and one rule number changed (a new draft)."""
+    from table.games import load_module
+
+    dest = folder / "draft" / module.id  # a module's folder is named after its id
+    if dest.exists():
+        shutil.rmtree(dest)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copytree(module.path, dest)
+    toml = dest / "game.toml"
+    text = toml.read_text(encoding="utf-8")
+    text = re.sub(r'(?m)^version = "([^"]+)"', lambda m: f'version = "{m.group(1)}-draft"', text,
+                  count=1)
+    text = re.sub(r"(?m)^(hand_limit|favor_cap) = (\d+)",
+                  lambda m: f"{m.group(1)} = {int(m.group(2)) + 1}", text, count=1)
+    toml.write_text(text, encoding="utf-8")
+    return load_module(dest)
+
+
+def make_sessions(folder: Path, per_game: int = PER_GAME, seed: int = 11) -> list[Path]:
+    from table.games import builtin_modules
+
+    paths: list[Path] = []
+    for module in builtin_modules():
+        drafts = per_game // 5
+        paths += generate(module, per_game - drafts, folder / module.id, seed=seed)
+        if drafts:
+            paths += generate(draft_of(module, folder.parent / f"{folder.name}-modules"), drafts,
+                              folder / f"{module.id}-draft", seed=seed + 500,
+                              prefix=f"{module.id}-draft")
+    return paths
+
+
+def run_bench(out: str | None = None, per_game: int = PER_GAME, jobs: int | None = None,
+              keep: str | None = None) -> int:
+    folder = Path(keep) if keep else Path(tempfile.mkdtemp(prefix="sandtable-bench-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        start = time.perf_counter()
+        paths = make_sessions(folder, per_game)
+        made = time.perf_counter() - start
+        print(f"generated {len(paths)} sessions in {made:.1f} s", flush=True)
+        target = out or str(folder / "report.html")
+        report = build_report([str(folder)], target, jobs=jobs, show_progress=None)
+        print(f"report over {len(report.sessions)} sessions: {report.seconds:.2f} s "
+              f"(target < {TARGET_SECONDS:.0f} s){'' if report.seconds < TARGET_SECONDS else ' SLOW'}"
+              f"; {len(report.html) // 1024} KiB of HTML -> {target}")
+        for path, why in report.skipped:
+            print(f"skipped {path}: {why}")
+        return 0
+    finally:
+        if keep is None and out is not None:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m table.report.bench")
+    parser.add_argument("--out", help="also write the report here")
+    parser.add_argument("--per-game", type=int, default=PER_GAME)
+    parser.add_argument("--jobs", type=int)
+    parser.add_argument("--keep", help="generate the sessions in this folder and keep them")
+    args = parser.parse_args(argv)
+    return run_bench(args.out, args.per_game, args.jobs, args.keep)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,101 @@
+"""What a designer wants to know about each op beyond the op itself.
+
+The turn and phase it happened in, whose turn it was, the seat that acted, the cards involved
+(by name, where the viewing seat may know them), and the flags the rules assist raised on it.
+`sandtable log export` and `sandtable report` both read the log through this.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from table.core.knowledge import Knowledge
+from table.core.objects import OWNER
+from table.core.state import State
+from table.core.timeline import Record
+from table.core.views import ALL, known_card
+
+ACTION_KINDS = frozenset({"create", "delete", "move", "set", "counter", "consume", "reveal",
+                          "show", "roll", "undo"})
+
+
+@dataclass(slots=True)
+class OpInfo:
+    n: int  # 1-based, as `sandtable log show` numbers ops
+    turn: int  # how many turns had begun (0 before the first turn marker)
+    active_seat: int | None  # whose turn it was
+    phase: str | None
+    seat: int | None  # the seat that acted
+    kind: str
+    cards: list[str] = field(default_factory=list)  # card ids this seat may know
+    flags: list[Any] = field(default_factory=list)  # assist flags raised on this op
+
+
+def op_cards(record: Record, state: State, knowledge: Knowledge | None, seat: int) -> list[str]:
+    """Card ids an op involved, as far as `seat` may know them (final state of the log)."""
+    op, a = record.op, record.op.args
+    kind = op.kind
+    if kind in ("move", "set", "delete", "create"):
+        if a.get("card"):
+            return [str(a["card"])]
+        obj = state.objs.get(a["id"])
+        if obj is None or obj.kind != "card":
+            return []
+        card = known_card(state, knowledge, obj, seat)
+        return [card] if card else []
+    if kind == "reveal":
+        return [str(a["card"])]
+    if kind == "show":
+        if knowledge is not None and seat in (ALL, a["to"], op.seat):
+            card = knowledge.card_of(a["id"])
+            return [card] if card else []
+        return []
+    if kind == "consume" and a.get("why") not in ("create", "shuffle"):
+        dest = state.objs.get(a["to"])
+        may_see = dest is not None and (seat == ALL or (dest.owner == seat
+                                                        and dest.visibility == OWNER))
+        expect = a.get("expect") or [None] * len(a["in"])
+        out = []
+        for handle, where in zip(a["in"], expect):
+            if where == a["to"]:
+                continue  # a card already there, re-handled with the newcomers
+            obj = state.objs.get(handle)
+            card = obj.card if obj is not None else None
+            if card is None and may_see and knowledge is not None:
+                card = knowledge.card_of(handle)
+            if card:
+                out.append(card)
+        return out
+    return []
+
+
+def derive(records: Sequence[Record], state: State, knowledge: Knowledge | None, seat: int,
+           flags: Mapping[int, Sequence[Any]] | None = None) -> list[OpInfo]:
+    """One OpInfo per record, in canonical order."""
+    out: list[OpInfo] = []
+    turn, active, phase = 0, None, None
+    flags = flags or {}
+    for index, record in enumerate(records):
+        op = record.op
+        if op.kind == "mark" and record.void is None:
+            what = op.args["what"]
+            if what == "turn":
+                turn, active, phase = turn + 1, op.args.get("seat"), None
+            elif what in ("phase", "step"):
+                phase = op.args.get("value")
+        info = OpInfo(index + 1, turn, active, phase, op.seat, op.kind,
+                      op_cards(record, state, knowledge, seat) if op.kind in
+                      ("move", "set", "delete", "create", "reveal", "show", "consume") else [],
+                      list(flags.get(index, ())))
+        out.append(info)
+    return out
+
+
+def card_namer(module: Any) -> Callable[[str], str]:
+    cards = getattr(module, "cards", None) or {}
+
+    def name(card_id: str) -> str:
+        card = cards.get(card_id)
+        return card.name if card is not None else card_id
+    return name

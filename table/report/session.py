@@ -1,0 +1,285 @@
+"""One logged session, summarised for the report: who played what, how long, who won, what
+the assist flagged, the designers' notes, dice, cards played, and what the log could not know.
+
+`read_session(path)` raises `Skip` with a reason when a log cannot be used (not a log, damaged
+beyond reading, a game module that is not installed); the report lists those.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from table.core.errors import LogError
+from table.core.logfile import LogReader
+from table.core.objects import PUBLIC
+from table.core.replica import Replica
+from table.core.views import ALL
+
+from .derive import ACTION_KINDS, derive
+from .flags import Follower, FlagRun
+
+_HEADER_KEYS = ("format", "version", "table", "peer", "game", "game_hash", "created")
+
+
+class Skip(Exception):
+    """This log cannot be part of the report; the message says why."""
+
+
+@dataclass(slots=True)
+class SeatInfo:
+    seat: int
+    name: str
+    deck: str
+    attrs: dict[str, str]  # deck headers: faction / leader / crown / chosen ...
+    order: int | None = None  # 1 = played first
+
+
+@dataclass(slots=True)
+class Session:
+    path: Path
+    game: str
+    game_name: str
+    version: str
+    game_hash: str
+    created: str
+    kind: str  # "hot-seat", "merged" or "one peer"
+    seats: list[SeatInfo]
+    ops: int = 0
+    turns: int = 0
+    minutes: float = 0.0
+    turn_seconds: list[float] = field(default_factory=list)
+    actions: Counter[int] = field(default_factory=Counter)  # seat -> actions
+    turns_by_seat: Counter[int] = field(default_factory=Counter)
+    flags: Counter[str] = field(default_factory=Counter)  # rule -> count
+    flag_messages: dict[str, str] = field(default_factory=dict)  # rule -> one example message
+    flags_why: str = ""  # why there are no flags, when the assist did not run
+    notes: list[tuple[int, int, str, str]] = field(default_factory=list)  # (op, turn, who, text)
+    winner: int | None = None
+    winner_text: str = ""
+    played: dict[int, list[str]] = field(default_factory=dict)  # seat -> card ids, in order
+    rolls: list[tuple[int, int]] = field(default_factory=list)  # (sides, value)
+    hidden_total: int = 0
+    hidden_unknown: int = 0
+    problems: list[str] = field(default_factory=list)
+    installed_hash: str = ""  # the installed module's hash, when it differs
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+    @property
+    def actions_per_turn(self) -> float:
+        return sum(self.actions.values()) / self.turns if self.turns else 0.0
+
+    @property
+    def seconds_per_turn(self) -> float:
+        return sum(self.turn_seconds) / len(self.turn_seconds) if self.turn_seconds else 0.0
+
+    @property
+    def incomplete(self) -> list[str]:
+        out = []
+        if self.hidden_unknown:
+            out.append(f"{self.hidden_unknown} of {self.hidden_total} hidden cards were never "
+                       f"revealed to this log (a single peer's log: merge the peers' logs for "
+                       f"the whole picture); card statistics count only cards it saw")
+        if self.winner is None:
+            out.append("no winner was declared")
+        if self.flags_why:
+            out.append(f"no flags: {self.flags_why}")
+        out.extend(self.problems)
+        return out
+
+
+_MODULES: dict[str, Any] = {}  # game id -> installed module (None: not installed)
+
+
+def installed_module(game: str) -> Any:
+    """The installed module of a game (cached), or None."""
+    if game not in _MODULES:
+        _MODULES[game] = _module_for(game)
+    return _MODULES[game]
+
+
+def _module_for(game: str) -> Any:
+    from table.games import find_module
+
+    try:
+        return find_module(game)
+    except Exception:  # noqa: BLE001 - any failure means: not installed (or broken)
+        return None
+
+
+def _deck_of(module: Any, recorded: str) -> Any:
+    decks = getattr(module, "starter_decks", {}) or {}
+    if recorded in decks:
+        return decks[recorded]
+    for deck in decks.values():
+        if deck.name == recorded:
+            return deck
+    return None
+
+
+def read_session(path: str | Path, *, plugins: dict[str, Any] | None = None,
+                 modules: dict[str, Any] | None = None) -> Session:
+    path = Path(path)
+    try:
+        reader = LogReader(path)
+    except LogError as err:
+        raise Skip(str(err).removeprefix(f"{path}: ")) from None
+    head = reader.header
+    game = str(head.get("game", ""))
+    if not game:
+        raise Skip("the log does not say which game it is")
+    cache = modules if modules is not None else _MODULES
+    if game not in cache:
+        cache[game] = _module_for(game)
+    module = cache[game]
+    if module is None:
+        raise Skip(f"game module {game!r} is not installed")
+    replica = Replica(str(head.get("table", "")), str(head.get("peer", "")), game=game,
+                      game_hash=str(head.get("game_hash", "")))
+    replica.header_extra = {k: v for k, v in head.items() if k not in _HEADER_KEYS}
+    seats_hint = replica.header_extra.get("seats")
+    follower = Follower(module, (plugins or {}).get(game),
+                        seats=seats_hint if isinstance(seats_hint, int) else None,
+                        knowledge=replica.knowledge)
+    follower.attach(replica.timeline)  # the assist checks each op as the log is folded
+    try:
+        replica.load_records(reader.records(), str(path))
+    except Exception as err:  # noqa: BLE001 - a log that breaks the replay is skipped, not fatal
+        raise Skip(f"cannot be replayed: {type(err).__name__}: {err}") from None
+    for problem in reader.problems:
+        replica.reports.append(problem)
+    records = replica.records()
+    if not records:
+        raise Skip("the log holds no ops" + (f" ({reader.problems[0]})" if reader.problems
+                                             else ""))
+    extra = replica.header_extra
+    state = replica.state
+    merged = replica.peer_id == "merged"
+    mine = replica.my_seats
+    kind = "merged" if merged else "hot-seat" if len(mine) > 1 or (
+        mine and mine == set(state.seats)) else "one peer"
+    seat_view = ALL if kind != "one peer" else (min(mine) if mine else 0)
+    flags = follower.result()
+    infos = derive(records, state, replica.knowledge, seat_view, flags.by_index)
+    recorded = {int(k): str(v) for k, v in (extra.get("decks") or {}).items()
+                if str(k).isdigit()}
+    seats = []
+    for number, seat in sorted(state.seats.items()):
+        deck = _deck_of(module, recorded.get(number, ""))
+        attrs = {k: str(v) for k, v in (deck.headers.items() if deck is not None else ())
+                 if k != "name"}
+        seats.append(SeatInfo(number, seat.name or f"Seat {number}",
+                              deck.name if deck is not None else recorded.get(number, "?"),
+                              attrs))
+    session = Session(path, replica.game, str(getattr(module, "name", replica.game)),
+                      str(extra.get("module_version") or "?"), replica.game_hash,
+                      str(head.get("created", "")), kind, seats, ops=len(records))
+    if replica.game_hash and replica.game_hash != getattr(module, "content_hash", ""):
+        session.installed_hash = str(getattr(module, "content_hash", ""))
+    session.problems = [p.replace(f"{path}: ", "") for p in replica.reports]
+    _fold(session, records, infos, flags, state)
+    _hidden(session, records, replica)
+    return session
+
+
+def _fold(session: Session, records: list[Any], infos: list[Any], flags: FlagRun,
+          state: Any) -> None:
+    if not flags.available:
+        session.flags_why = flags.why
+    seat_names = {s.seat: s.name for s in session.seats}
+    order: list[int] = []
+    turn_times: list[float] = []
+    play_start: float | None = None
+    last_time = 0.0
+    setup_done = False
+    for record, info in zip(records, infos):
+        op, args = record.op, record.op.args
+        if op.kind == "mark" and record.void is None:
+            what = args["what"]
+            if what == "setup" and args.get("value") == "complete":
+                setup_done = True
+            elif what == "turn":
+                seat = args.get("seat")
+                if isinstance(seat, int):
+                    session.turns_by_seat[seat] += 1
+                    if seat not in order:
+                        order.append(seat)
+                turn_times.append(op.time)
+                if play_start is None:
+                    play_start = op.time
+            elif what == "winner":
+                session.winner, session.winner_text = _winner(args, state, session)
+        if setup_done and play_start is None and op.kind in ACTION_KINDS:
+            play_start = op.time
+        if play_start is not None:
+            last_time = max(last_time, op.time)
+        if info.flags:
+            for flag in info.flags:
+                session.flags[flag.rule] += 1
+                session.flag_messages.setdefault(flag.rule, flag.message)
+        if record.void is not None:
+            continue
+        if op.kind in ACTION_KINDS and op.seat is not None and info.turn > 0:
+            session.actions[op.seat] += 1
+        if op.kind == "note":
+            session.notes.append((info.n, info.turn, seat_names.get(op.seat or 0, "?"),
+                                  str(args["text"])))
+        elif op.kind == "roll":
+            sides = int(args["sides"])
+            session.rolls.extend((sides, int(v)) for v in args["values"] if isinstance(v, int))
+        elif op.kind == "move" and op.seat is not None and info.cards:
+            dest = state.objs.get(args["to"])
+            if dest is not None and dest.visibility == PUBLIC and dest.kind == "zone" \
+                    and _from_hand(record, state):
+                session.played.setdefault(op.seat, []).extend(info.cards)
+    session.turns = len(turn_times)
+    if play_start is not None:
+        session.minutes = max(0.0, (last_time - play_start) / 60.0)
+    ends = turn_times[1:] + [last_time]
+    session.turn_seconds = [max(0.0, b - a) for a, b in zip(turn_times, ends)]
+    for position, seat in enumerate(order, start=1):
+        for info in session.seats:
+            if info.seat == seat:
+                info.order = position
+
+
+def _from_hand(record: Any, state: Any) -> bool:
+    for entry in record.journal.entries:
+        if entry[0] == "f" and entry[2] == "container":
+            source = state.objs.get(entry[3])
+            return source is not None and source.visibility != PUBLIC
+    return False
+
+
+def _winner(args: dict[str, Any], state: Any, session: Session) -> tuple[int | None, str]:
+    value = args.get("value", args.get("seat"))
+    if isinstance(value, int) and not isinstance(value, bool):
+        seat = state.seats.get(value)
+        return value, seat.name if seat is not None and seat.name else f"Seat {value}"
+    text = str(value or "")
+    folded = text.casefold()
+    for info in session.seats:
+        if folded in (info.name.casefold(), f"seat {info.seat}", str(info.seat),
+                      info.deck.casefold()) or folded in {v.casefold() for v in info.attrs.values()}:
+            return info.seat, info.name
+    return None, text
+
+
+def _hidden(session: Session, records: list[Any], replica: Replica) -> None:
+    """How many committed (hidden) cards this log never learned the identity of."""
+    handles: set[str] = set()
+    for record in records:
+        a = record.op.args
+        if record.op.kind == "consume" and record.void is None:
+            handles.update(h for h, _c in a["out"])
+        elif record.op.kind == "create" and a.get("commitment"):
+            handles.add(a["id"])
+    known = replica.knowledge.cards
+    objs = replica.state.objs
+    session.hidden_total = len(handles)
+    session.hidden_unknown = sum(1 for h in handles if h not in known and (
+        objs.get(h) is None or objs[h].card is None))
