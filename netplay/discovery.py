@@ -137,7 +137,8 @@ class TableAnnouncer:
         if self._aiozc is None:
             self._aiozc = AsyncZeroconf(interfaces=self._interfaces, ip_version=IPVersion.V4Only)
         self._info = self._build_info()
-        await self._aiozc.async_register_service(self._info)
+        # A crashed peer restarting under its old name finds its own stale record: rename.
+        await self._aiozc.async_register_service(self._info, allow_name_change=True)
         log.info("announcing table %s on port %d", self.announcement.table_id, self.announcement.port)
 
     async def update(self, **changes: Any) -> None:

@@ -177,6 +177,9 @@ async def _main(args: argparse.Namespace, hosting: bool) -> int:
             await lan.take_seat(t, args.seat, deck, name=args.name)
             _out(f"SEATED {args.seat}")
         if args.script:
+            # Play once every seat is set up (the script may touch any player's objects).
+            while not lan.setup_complete(t.replica) and not stop.is_set():
+                await asyncio.sleep(0.05)
             script_task = asyncio.ensure_future(_play_script(t, Path(args.script), args.seat))
             waiter = asyncio.ensure_future(stop.wait())
             await asyncio.wait({script_task, waiter}, return_when=asyncio.FIRST_COMPLETED)

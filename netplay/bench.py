@@ -1,0 +1,264 @@
+"""`sandtable bench net`: op latency between peers on 127.0.0.1, a baseline, and discovery time.
+
+Everything binds to 127.0.0.1 and zeroconf runs with ``interfaces=["127.0.0.1"]`` only.
+
+* latency: N peers (real replicas, signed ops, encrypted links, full mesh); ops are issued
+  paced, round robin over the peers; each op's latency is the time from its apply at its
+  author to its apply at each other peer (so N - 1 samples per op). With ``processes=True``
+  each peer is its own process (timestamps from the system-wide monotonic clock).
+* throughput: the same peers, every op issued at once; ops_per_s counts ops applied at every
+  peer per second.
+* baseline: a plain asyncio + msgpack echo over loopback (one-way = round trip / 2).
+* discovery: seconds from announcing a table to a browser listing it.
+
+Prints figures, then as its last line one JSON object.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from typing import Any
+
+import msgpack
+
+LOOPBACK = "127.0.0.1"
+
+
+def _pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+class _Peer:
+    def __init__(self, mesh: Any) -> None:
+        from netplay.replication import OpVerifier, Replication, ReplicationConfig, op_signer
+        from table.core.replica import Replica
+
+        self.mesh = mesh
+        self.replica = Replica("bench", mesh.peer_id)
+        self.replica.signer = op_signer(mesh.identity)
+        self.replica.verifier = OpVerifier(mesh.pinned_key, self._announced)
+        self.repl = Replication(mesh, self.replica, ReplicationConfig(hash_interval=3600))
+        self.applied: dict[tuple[str, int], float] = {}
+        self.replica.listeners.append(self._on_change)
+        self.repl.start()
+        self.replica.issue("hello", {"key": mesh.identity.public_key.hex()})
+
+    def _announced(self, author: str) -> str | None:
+        op = self.replica.store.get(author, 1)
+        return op.args.get("key") if op is not None and op.kind == "hello" else None
+
+    def _on_change(self, change: Any) -> None:
+        now = time.monotonic()
+        me = self.mesh.peer_id
+        for rec in change.records:
+            if rec.op.author != me:
+                self.applied.setdefault(rec.op.ref, now)
+
+    def play(self, i: int) -> tuple[tuple[str, int], float]:
+        op = self.replica.issue("note", {"text": f"op {i}"})
+        t = time.monotonic()
+        self.repl.publish(op.to_wire())
+        return op.ref, t
+
+
+async def _start_peers(n: int) -> list[_Peer]:
+    from netplay.identity import Identity
+    from netplay.mesh import Mesh
+
+    meshes = [Mesh(Identity.generate(), "bench", None, host=LOOPBACK) for _ in range(n)]
+    for m in meshes:
+        await m.start()
+    peers = [_Peer(m) for m in meshes]
+    for m in meshes[1:]:
+        await m.connect(LOOPBACK, meshes[0].port)
+    deadline = time.monotonic() + 20
+    while any(len(m.peers()) < n - 1 for m in meshes):
+        if time.monotonic() > deadline:
+            raise RuntimeError("the mesh did not form")
+        await asyncio.sleep(0.02)
+    total = n  # every hello everywhere
+    while any(sum(p.replica.version_vector().values()) < total for p in peers):
+        await asyncio.sleep(0.01)
+    return peers
+
+
+async def _in_process(n: int, ops: int) -> dict[str, Any]:
+    peers = await _start_peers(n)
+    sent: dict[tuple[str, int], float] = {}
+    # Latency: paced ops, round robin.
+    for i in range(ops):
+        ref, t = peers[i % n].play(i)
+        sent[ref] = t
+        await asyncio.sleep(0.002)
+    target = n + ops
+    deadline = time.monotonic() + 30
+    while any(sum(p.replica.version_vector().values()) < target for p in peers):
+        if time.monotonic() > deadline:
+            break
+        await asyncio.sleep(0.01)
+    lat = [(p.applied[ref] - t) * 1000 for ref, t in sent.items() for p in peers
+           if ref in p.applied]
+    # Throughput: everything at once.
+    burst = max(ops, 1000)
+    t0 = time.monotonic()
+    for i in range(burst):
+        peers[i % n].play(i)
+        if i % 50 == 49:
+            await asyncio.sleep(0)
+    target += burst
+    while any(sum(p.replica.version_vector().values()) < target for p in peers):
+        if time.monotonic() - t0 > 60:
+            break
+        await asyncio.sleep(0.002)
+    elapsed = time.monotonic() - t0
+    for p in peers:
+        await p.repl.stop()
+        await p.mesh.stop()
+    hashes = {p.replica.public_state_hash() for p in peers}
+    return {"latencies": lat, "ops_per_s": burst / elapsed, "converged": len(hashes) == 1,
+            "samples": len(lat)}
+
+
+# ------------------------------------------------------------------ separate processes
+async def _child(index: int, n: int, ops: int, first_port: int) -> None:
+    """One peer of the multi-process bench: prints PORT, plays its share, prints results."""
+    from netplay.identity import Identity
+    from netplay.mesh import Mesh
+
+    mesh = Mesh(Identity.generate(), "bench", None, host=LOOPBACK)
+    await mesh.start()
+    peer = _Peer(mesh)
+    print(f"PORT {mesh.port}", flush=True)
+    if first_port:
+        await mesh.connect(LOOPBACK, first_port)
+    while len(mesh.peers()) < n - 1 or sum(peer.replica.version_vector().values()) < n:
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0.5)  # let every process get here
+    sent: dict[str, float] = {}
+    for i in range(index, ops, n):
+        await asyncio.sleep(0.002 * n)
+        ref, t = peer.play(i)
+        sent[f"{ref[0]}:{ref[1]}"] = t
+    while sum(peer.replica.version_vector().values()) < n + ops:
+        await asyncio.sleep(0.01)
+    applied = {f"{a}:{s}": t for (a, s), t in peer.applied.items()}
+    print("RESULT " + json.dumps({"sent": sent, "applied": applied,
+                                  "hash": peer.replica.public_state_hash()}), flush=True)
+    await asyncio.sleep(1.0)
+    await peer.repl.stop()
+    await mesh.stop()
+
+
+def _processes(n: int, ops: int) -> dict[str, Any]:
+    env = dict(os.environ)
+    cmd = [sys.executable, "-m", "netplay.bench", "--child"]
+    procs = [subprocess.Popen(cmd + ["0", str(n), str(ops), "0"], stdout=subprocess.PIPE, text=True,
+                              env=env)]
+    assert procs[0].stdout is not None
+    port = int(procs[0].stdout.readline().split()[1])
+    for i in range(1, n):
+        procs.append(subprocess.Popen(cmd + [str(i), str(n), str(ops), str(port)],
+                                      stdout=subprocess.PIPE, text=True, env=env))
+    results = []
+    t0 = time.monotonic()
+    for p in procs:
+        assert p.stdout is not None
+        for line in p.stdout:
+            if line.startswith("RESULT "):
+                results.append(json.loads(line[7:]))
+                break
+        p.wait(30)
+    elapsed = time.monotonic() - t0
+    sent = {k: v for r in results for k, v in r["sent"].items()}
+    lat = [(r["applied"][k] - t) * 1000 for k, t in sent.items() for r in results
+           if k in r["applied"]]
+    return {"latencies": lat, "ops_per_s": ops / elapsed,
+            "converged": len({r["hash"] for r in results}) == 1, "samples": len(lat)}
+
+
+# ------------------------------------------------------------------ baseline and discovery
+async def _baseline(count: int = 2000) -> list[float]:
+    async def echo(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        while data := await reader.read(65536):
+            writer.write(data)
+        writer.close()
+
+    server = await asyncio.start_server(echo, LOOPBACK, 0)
+    port = server.sockets[0].getsockname()[1]
+    reader, writer = await asyncio.open_connection(LOOPBACK, port)
+    unpacker = msgpack.Unpacker()
+    out: list[float] = []
+    payload = ["0123456789abcdef", 1, 2, "note", {"text": "op 1"}, {}, 1.0, None, b"x" * 64]
+    for _ in range(count):
+        t = time.monotonic()
+        writer.write(msgpack.packb(payload))
+        got = None
+        while got is None:
+            unpacker.feed(await reader.read(65536))
+            for got in unpacker:
+                break
+        out.append((time.monotonic() - t) * 1000 / 2)
+    writer.close()
+    server.close()
+    return out
+
+
+async def _discovery() -> float:
+    from netplay.discovery import TableAnnouncement, TableAnnouncer, TableBrowser
+    from netplay.identity import new_peer_id
+
+    pid = new_peer_id()
+    browser = TableBrowser(interfaces=[LOOPBACK])
+    await browser.start()
+    ann = TableAnnouncer(TableAnnouncement("bench-" + pid, "Bench", "bench", pid, 9, 1, 1, False),
+                         interfaces=[LOOPBACK])
+    t0 = time.monotonic()
+    await ann.start()
+    ok = await browser.wait_until(lambda ts: any(t.table_id == "bench-" + pid for t in ts), 10)
+    elapsed = time.monotonic() - t0 if ok else float("nan")
+    await ann.stop()
+    await browser.stop()
+    return elapsed
+
+
+def run(peers: int = 6, processes: bool = False, ops: int = 2000) -> dict[str, Any]:
+    from table.core.gc_tuning import tune_gc
+
+    tune_gc()
+    base = asyncio.run(_baseline())
+    print(f"baseline asyncio+msgpack echo, one way: p50 {_pct(base, 0.5):.3f} ms, "
+          f"p99 {_pct(base, 0.99):.3f} ms")
+    result = _processes(peers, ops) if processes else asyncio.run(_in_process(peers, ops))
+    lat = result["latencies"]
+    mode = "processes" if processes else "one process"
+    print(f"{peers} peers ({mode}), {ops} ops: {result['samples']} deliveries, "
+          f"p50 {_pct(lat, 0.5):.3f} ms, p99 {_pct(lat, 0.99):.3f} ms, "
+          f"mean {statistics.fmean(lat) if lat else float('nan'):.3f} ms; "
+          f"throughput {result['ops_per_s']:.0f} ops/s; converged: {result['converged']}")
+    disc = asyncio.run(_discovery())
+    print(f"discovery (announce -> listed, 127.0.0.1): {disc:.3f} s")
+    summary = {"peers": peers, "processes": processes, "ops": ops,
+               "p50_ms": round(_pct(lat, 0.5), 3), "p99_ms": round(_pct(lat, 0.99), 3),
+               "ops_per_s": round(result["ops_per_s"], 1),
+               "baseline_p50_ms": round(_pct(base, 0.5), 3),
+               "baseline_p99_ms": round(_pct(base, 0.99), 3),
+               "discovery_s": round(disc, 3), "converged": result["converged"],
+               "deliveries": result["samples"]}
+    print(json.dumps(summary))
+    return summary
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "--child":
+        index, n, ops, port = (int(v) for v in sys.argv[2:6])
+        asyncio.run(_child(index, n, ops, port))
+    else:
+        run()
