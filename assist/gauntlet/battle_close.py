@@ -18,9 +18,13 @@ def check_close(f: Facts, out: list[Flag], b: Battle) -> None:
     if accepted:
         _accepted(f, out, b, accepted[-1].index)
         return
-    if b.winner is None or b.attacker is None or b.defender is None or b.pos is None:
-        return
     if f.decl("withdraw", since=b.open_i):
+        return
+    if b.winner is None or b.attacker is None or b.defender is None or b.pos is None:
+        p1, p2 = f.token_pos(1), f.token_pos(2)
+        if p1 is not None and p1 == p2:
+            add(out, f, "GAU-NO-SHARED-POSITION", "The battle closed with both tokens in one "
+                "position.", ["p1.token", "p2.token"])
         return
     w = b.winner
     loser = b.defender if w == b.attacker else b.attacker

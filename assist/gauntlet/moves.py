@@ -127,7 +127,7 @@ def _entered(f: Facts, out: list[Flag], obj: str, to: str, seen: set[str]) -> No
     if to in seen:
         return
     seen.add(to)
-    sources = [zone(frm) for _, _, frm, dest in f.ctx.moves() if dest is None and frm != to
+    sources = [zone(frm) for _, frm, dest in f.ctx.moves() if dest is None and frm != to
                and frm is not None]
     kinds = {k for _, k in sources}
     b = f.battle

@@ -1,0 +1,23 @@
+"""Every rule of cases_core: it fires on the illegal move, not on the nearest legal one."""
+from __future__ import annotations
+
+import pytest
+
+from .cases_core import CASES
+from .gau_kit import table
+
+IDS = [f"{rule}-{i}" for i, (rule, _, _) in enumerate(CASES)]
+
+
+@pytest.mark.parametrize(("rule", "args", "fn"), CASES, ids=IDS)
+def test_fires(rule, args, fn):
+    t = table(*args)
+    since = fn(t, False)
+    assert rule in t.rules(since), t.describe(since)
+
+
+@pytest.mark.parametrize(("rule", "args", "fn"), CASES, ids=IDS)
+def test_nearest_legal(rule, args, fn):
+    t = table(*args)
+    since = fn(t, True)
+    assert t.rules(since) == [], t.describe(since)  # no flag at all, not only this rule
