@@ -43,7 +43,7 @@ def at_setup_complete(ctx: OpContext, f: Facts, out: Out) -> None:
                 rolls[seat] = sum(op.args.get("values") or [0])
         elif op.kind == "consume" and op.args.get("why") == "shuffle":
             shuffled.add(op.args.get("to", ""))
-        elif what(rec) == "turn" and first_turn is None:
+        elif what(rec) == "turn" and rolls:
             first_turn = op.args.get("seat")
             if rolls and first_turn is not None and rolls.get(first_turn, -1) < max(rolls.values()):
                 out.add("MAN-SETUP-FIRST-ROLL", f"{seat_name(ctx, first_turn)} went first but "
