@@ -116,8 +116,12 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 def export_rows(replica: Any, seat: int, namer: Any) -> list[dict[str, Any]]:
     from table.core.render import Renderer
+    from table.report.derive import export_columns
 
     renderer = Renderer(replica.state, replica.knowledge, seat, namer)
+    extras, flags_missing = export_columns(replica, seat)  # card names, assist flags
+    if flags_missing:
+        print(f"note: no flags column values: {flags_missing}", file=sys.stderr)
     rows, turn, active, phase = [], 0, None, None
     for number, record in enumerate(replica.records(), start=1):
         op = record.op
@@ -129,7 +133,7 @@ def export_rows(replica: Any, seat: int, namer: Any) -> list[dict[str, Any]]:
         rows.append({"n": number, "time": op.time, "lamport": op.lamport, "author": op.author,
                      "seq": op.seq, "seat": op.seat, "turn": turn, "active_seat": active,
                      "phase": phase, "kind": op.kind, "text": renderer.line(record),
-                     "void": record.void, "args": op.args})
+                     "void": record.void, **extras[number - 1], "args": op.args})
     return rows
 
 
@@ -148,7 +152,9 @@ def cmd_export(args: argparse.Namespace) -> int:
             writer = csv.DictWriter(out, fieldnames=list(rows[0]) if rows else ["n"])
             writer.writeheader()
             for row in rows:
-                writer.writerow({**row, "args": json.dumps(row["args"], default=str)})
+                writer.writerow({**row, "args": json.dumps(row["args"], default=str),
+                                 **{k: "; ".join(row[k]) for k in ("cards", "flags",
+                                                                   "flag_messages")}})
     finally:
         if args.out:
             out.close()

@@ -99,3 +99,20 @@ def card_namer(module: Any) -> Callable[[str], str]:
         card = cards.get(card_id)
         return card.name if card is not None else card_id
     return name
+
+
+def export_columns(replica: Any, seat: int) -> tuple[list[dict[str, Any]], str]:
+    """Per op: card names (as `seat` may know them) and assist flags; plus why flags are
+    missing ("" when the assist ran). For `sandtable log export`."""
+    from .flags import run_assist
+    from .session import installed_module
+
+    module = installed_module(replica.game) if replica.game else None
+    run = run_assist(replica, module)
+    name = card_namer(module)
+    records = replica.records()
+    infos = derive(records, replica.state, replica.knowledge, seat, run.by_index)
+    rows = [{"cards": [name(c) for c in info.cards],
+             "flags": [f.rule for f in info.flags],
+             "flag_messages": [f.message for f in info.flags]} for info in infos]
+    return rows, ("" if run.available else run.why)

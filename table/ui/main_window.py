@@ -150,6 +150,8 @@ class TableWindow(QMainWindow):
         a("Next phase", ["N"], self.turn.advance_phase, on_table=True)
         self.act_end = a("End turn", ["Ctrl+Return", "Ctrl+Enter"], self.turn.pass_turn)
         a("Clear selection", ["Esc"], self.scene.clearSelection, on_table=True)
+        self.act_note = a("Note", ["Ctrl+Shift+N"], self.add_note,
+                          tip="Add a designer note at this moment (\"rule unclear here\")")
         self.act_fit = a("Fit", ["Ctrl+0"], self.view.fit_table, tip="Fit the table")
         a("Zoom in", ["Ctrl+=", "Ctrl++"], lambda: self.view.set_zoom(self.view.zoom * 1.25))
         a("Zoom out", ["Ctrl+-"], lambda: self.view.set_zoom(self.view.zoom / 1.25))
@@ -160,7 +162,7 @@ class TableWindow(QMainWindow):
         bar.setObjectName("toolbar-table")
         bar.setMovable(False)
         for act in (self.act_undo, self.act_flip, self.act_rotate, self.act_draw, self.act_end,
-                    self.act_fit, self.act_help):
+                    self.act_note, self.act_fit, self.act_help):
             bar.addAction(act)
         self.zoom_label = QLabel()
         self.view.zoomChanged.connect(lambda z: self.zoom_label.setText(f"  {z * 100:.0f}%  "))
@@ -195,6 +197,19 @@ class TableWindow(QMainWindow):
             self.ctl.status.emit("You have no deck to draw from")
             return
         self.scene.draw_from(deck, 1)
+
+    def add_note(self, text: str | None = None) -> None:
+        """A designer note at the current moment: a `note` op, in the log, replay and report."""
+        if text is None:
+            from PySide6.QtWidgets import QInputDialog
+
+            text, ok = QInputDialog.getText(self, "Designer note",
+                                            "Note for the designers (logged at this moment):")
+            if not ok:
+                return
+        if text.strip():
+            self.ctl.say("note", text)
+            self.ctl.status.emit("Note added to the log")
 
     def _menu(self, obj_id: str, where: QPoint) -> None:
         menu = self.menus.build(obj_id)

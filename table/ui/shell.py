@@ -26,8 +26,9 @@ class Shell:
         self.start = StartScreen(self.settings)
         self.start.playRequested.connect(self.play)
         self.start.resumeRequested.connect(self.resume)
-        self.start.openLogRequested.connect(self.open_read_only)
+        self.start.openLogRequested.connect(self.open_replay)
         self.tables: list[TableWindow] = []
+        self.replays: list[QWidget] = []
 
     def show_start(self) -> None:
         self.start.refresh_resume()
@@ -76,6 +77,28 @@ class Shell:
         return self._open(TableWindow(replica, catalog, read_only=True,
                                       title=f"{Path(path).name} — read-only — Sandtable"))
 
+    def open_replay(self, path: str) -> QWidget | None:
+        """The replay view of a log: seek both ways, fork a new table from any moment."""
+        from .replay.run import open_replay
+
+        try:
+            window = open_replay(path, on_fork=lambda replica, catalog: self._open(
+                TableWindow(replica, catalog, settings=self.settings)))
+        except (CoreError, OSError) as err:
+            self._error("Cannot open the log", err)
+            return None
+        self.replays.append(window)
+        window.closed.connect(lambda w=window: self._replay_closed(w))
+        window.show()
+        self.start.hide()
+        return window
+
+    def _replay_closed(self, window: QWidget) -> None:
+        if window in self.replays:
+            self.replays.remove(window)
+        if not self.tables and not self.replays:
+            self.show_start()
+
     def _open(self, window: TableWindow) -> TableWindow:
         self.tables.append(window)
         window.closed.connect(lambda w=window: self._closed(w))
@@ -86,7 +109,7 @@ class Shell:
     def _closed(self, window: TableWindow) -> None:
         if window in self.tables:
             self.tables.remove(window)
-        if not self.tables:
+        if not self.tables and not getattr(self, "replays", None):
             self.show_start()
 
     def _error(self, title: str, err: Exception) -> None:

@@ -76,9 +76,9 @@ class StartScreen(QWidget):
         self.resume.clicked.connect(self._resume)
         self.resume_note = QLabel()
         self.resume_note.setObjectName("muted")
-        self.open_log = QPushButton("Open a log (read-only)…")
-        self.open_log.setToolTip("Show the final table of a saved game; the replay view "
-                                 "with a timeline comes later")
+        self.open_log = QPushButton("Open a log (replay)…")
+        self.open_log.setToolTip("Replay a saved game: the table at any moment, step back and "
+                                 "forward, jump by turn, flag or note, fork a new game from there")
         self.open_log.clicked.connect(self._open_log)
         logs_box.addWidget(self.resume)
         logs_box.addWidget(self.resume_note)

@@ -1,0 +1,1 @@
+"""The replay view: seek a log both ways, fork from any moment."""

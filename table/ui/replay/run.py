@@ -1,0 +1,61 @@
+"""`sandtable replay FILE`: the replay view on its own (or a picture of it, offscreen)."""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def open_replay(path: str | Path, *, at: int | None = None, seat: int | None = None,
+                on_fork: Any = None) -> Any:
+    """A ReplayWindow over a log (raises CoreError/OSError when the file cannot be read)."""
+    from ..games import open_log
+    from .window import ReplayWindow
+
+    source, catalog = open_log(path, reopen=False)
+    return ReplayWindow(source, catalog, path=path, at=at, seat=seat, on_fork=on_fork)
+
+
+def _open_table(replica: Any, catalog: Any) -> Any:
+    from ..main_window import TableWindow
+
+    window = TableWindow(replica, catalog, title=f"{catalog.game_name} — forked — Sandtable")
+    window.show()
+    return window
+
+
+def run_replay(path: str, *, at: int | None = None, seat: int | None = None,
+               screenshot: str | None = None, size: str = "1600x1000") -> int:
+    if screenshot:
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtWidgets import QApplication
+
+    from table.core.errors import CoreError
+
+    from ..style import apply_style
+
+    app = QApplication.instance() or QApplication(["sandtable"])
+    assert isinstance(app, QApplication)
+    apply_style(app)
+    try:
+        window = open_replay(path, at=at, seat=seat, on_fork=_open_table)
+    except (CoreError, OSError) as err:
+        print(f"sandtable: {err}", file=sys.stderr)
+        return 1
+    if screenshot:
+        w, h = (int(v) for v in size.lower().split("x"))
+        window.resize(w, h)
+        window.show()
+        for _ in range(3):
+            app.processEvents()
+        window.view.fit_table()
+        app.processEvents()
+        out = Path(screenshot)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        ok = window.grab().save(str(out))
+        window.shutdown()
+        print(f"wrote {out}" if ok else f"cannot write {out}")
+        return 0 if ok else 1
+    window.show()
+    return app.exec()

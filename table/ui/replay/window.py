@@ -1,0 +1,352 @@
+"""The replay view: a log's table as it was at any op, with a timeline that seeks both ways.
+
+The table scene follows a `table.core.seek.Seeker` exactly as it follows a live replica: every
+seek hands the scene a Change (ops applied, journals reverted), so only what moved is redrawn.
+The log panel lists every op (as the chosen seat may read it), the current one selected and the
+ones still to come greyed; flags (from the rules assist, when installed) and designer notes are
+marked on the timeline and listed; "Fork from here" starts a new hot-seat table from that point.
+"""
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QColor, QKeySequence
+from PySide6.QtWidgets import (
+    QComboBox, QDockWidget, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QMainWindow,
+    QMessageBox, QPushButton, QToolButton, QVBoxLayout, QWidget,
+)
+
+from table.core.replica import Replica
+from table.core.seek import Landmarks, Seeker, fork_table, note_indices, turn_indices
+from table.core.views import ALL
+
+from ..catalog import Catalog
+from ..controller import TableController
+from ..logtext import LogRenderer
+from ..scene import TableScene
+from ..view import TableView
+from .strip import TimelineStrip
+
+log = logging.getLogger(__name__)
+
+FUTURE = QColor("#8a8f98")
+NOTE_COLOUR = QColor("#ffb300")
+FLAG_COLOUR = QColor("#ff6e6e")
+MARK_COLOUR = QColor("#ffd54a")
+
+
+def load_flags(source: Replica, module: Any) -> Any:
+    """Flags per op from the rules assist, or None when it is not available."""
+    if module is None:
+        return None
+    try:
+        from table.report.flags import run_assist
+
+        run = run_assist(source, module)
+    except Exception as err:  # noqa: BLE001 - the replay works without the assist
+        log.warning("no flags for the replay: %s", err)
+        return None
+    return run
+
+
+class ReplayWindow(QMainWindow):
+    closed = Signal()
+    positionChanged = Signal(int)
+
+    def __init__(self, source: Replica, catalog: Catalog, *, path: str | Path = "",
+                 at: int | None = None, seat: int | None = None, flags: Any = "load",
+                 fork_path: Callable[[], Path] | None = None,
+                 on_fork: Callable[[Replica, Catalog], Any] | None = None) -> None:
+        super().__init__()
+        self.source, self.catalog = source, catalog
+        self.path = Path(path) if path else None
+        self.fork_path, self.on_fork = fork_path, on_fork
+        self.forks: list[Any] = []  # windows of tables forked from here (kept alive)
+        records = source.records()
+        self.seeker = Seeker.from_records(records)
+        self.seeker.seek(len(self.seeker) if at is None else at)
+        # the replica the scene follows: the seeker's timeline, the log's knowledge
+        self.replica = Replica(source.table_id, source.peer_id, game=source.game,
+                               game_hash=source.game_hash)
+        self.replica.timeline = self.seeker.timeline
+        self.replica.knowledge = source.knowledge
+        mine = source.my_seats
+        self.all_seeing = source.peer_id == "merged" or len(mine) > 1
+        start_seat = seat if seat is not None else ALL if self.all_seeing or not mine \
+            else min(mine)
+        self.ctl = TableController(self.replica, catalog, seat=start_seat, read_only=True)
+        self.scene = TableScene(self.ctl)
+        self.view = TableView(self.scene)
+        self.flag_run = load_flags(source, catalog.module) if flags == "load" else flags
+        by_index = getattr(self.flag_run, "by_index", {}) or {}
+        self.turns = Landmarks(turn_indices(records))
+        self.notes = Landmarks(note_indices(records))
+        self.flags = Landmarks(by_index)
+        self._flag_entries = [(i, f) for i in sorted(by_index) for f in by_index[i]]
+        self._where = self._turn_and_phase(records)
+        self.renderer = LogRenderer(source.state, source.knowledge, catalog, self._seat_name)
+        self.setWindowTitle(f"{self.path.name if self.path else 'Log'} — replay — Sandtable")
+        self._build()
+        self._shown = -1
+        self._refresh_controls(self.seeker.position)
+        self.resize(1500, 950)
+        QTimer.singleShot(0, self.view.fit_table)
+
+    # --- reading the log ------------------------------------------------------------------
+    def _seat_name(self, seat: int | None) -> str:
+        if seat is None:
+            return "Table"
+        if seat == ALL:
+            return "Everyone"
+        held = self.source.state.seats.get(seat)
+        return held.name if held is not None and held.name else \
+            self.catalog.seat_names.get(seat, f"Seat {seat}")
+
+    @staticmethod
+    def _turn_and_phase(records: list[Any]) -> list[tuple[int, int | None, str | None]]:
+        out, turn, active, phase = [], 0, None, None
+        for r in records:
+            a = r.op.args
+            if r.op.kind == "mark" and r.void is None:
+                if a["what"] == "turn":
+                    turn, active, phase = turn + 1, a.get("seat"), None
+                elif a["what"] in ("phase", "step"):
+                    phase = a.get("value")
+            out.append((turn, active, phase))
+        return out
+
+    # --- construction ---------------------------------------------------------------------
+    def _build(self) -> None:
+        total = len(self.seeker)
+        self.strip = TimelineStrip(total)
+        self.strip.set_marks(self.turns.indices, self.flags.indices, self.notes.indices)
+        self.strip.seekRequested.connect(self.seek)
+        self.where = QLabel()
+        self.where.setObjectName("replay-where")
+        self.where.setTextFormat(Qt.TextFormat.RichText)
+        self.seat_pick = QComboBox()
+        self.seat_pick.setToolTip("Whose view of the table and the log to show")
+        if self.all_seeing or self.source.peer_id == "merged":
+            self.seat_pick.addItem("Everyone (all that the log knows)", ALL)
+        for number in sorted(self.source.state.seats):
+            self.seat_pick.addItem(f"{self._seat_name(number)} (seat {number})", number)
+        index = self.seat_pick.findData(self.ctl.seat)
+        self.seat_pick.setCurrentIndex(max(0, index))
+        self.seat_pick.currentIndexChanged.connect(self._seat_picked)
+        self.fork = QPushButton("Fork from here…")
+        self.fork.setToolTip("Start a new hot-seat table from this moment (a new log whose ops "
+                             "are the ones up to here)")
+        self.fork.clicked.connect(self.fork_here)
+
+        buttons = QHBoxLayout()
+        self.actions: dict[str, QAction] = {}
+        specs = [
+            ("start", "|◀", "Go to the start", ["Home"], lambda: self.seek(0)),
+            ("prev_turn", "◀◀ Turn", "Previous turn", ["PgUp", "Ctrl+Left"],
+             lambda: self._jump(self.turns, -1)),
+            ("back", "◀", "Step back one op", ["Left"], lambda: self.step(-1)),
+            ("forward", "▶", "Step forward one op", ["Right"], lambda: self.step(1)),
+            ("next_turn", "Turn ▶▶", "Next turn", ["PgDown", "Ctrl+Right"],
+             lambda: self._jump(self.turns, 1)),
+            ("end", "▶|", "Go to the end", ["End"], lambda: self.seek(len(self.seeker))),
+            ("prev_flag", "◀ Flag", "Previous flag", ["Shift+F"], lambda: self._jump(self.flags, -1)),
+            ("next_flag", "Flag ▶", "Next flag", ["F"], lambda: self._jump(self.flags, 1)),
+            ("prev_note", "◀ Note", "Previous note", ["Shift+N"], lambda: self._jump(self.notes, -1)),
+            ("next_note", "Note ▶", "Next note", ["N"], lambda: self._jump(self.notes, 1)),
+        ]
+        for key, text, tip, keys, fn in specs:
+            act = QAction(text, self)
+            act.setShortcuts([QKeySequence(k) for k in keys])
+            act.setToolTip(f"{tip} ({', '.join(keys)})")
+            act.triggered.connect(lambda _=False, f=fn: f())
+            self.addAction(act)
+            self.actions[key] = act
+            button = QToolButton()
+            button.setDefaultAction(act)
+            buttons.addWidget(button)
+            if key in ("end", "next_flag"):
+                buttons.addSpacing(12)
+        buttons.addSpacing(12)
+        buttons.addWidget(QLabel("View as"))
+        buttons.addWidget(self.seat_pick)
+        buttons.addStretch(1)
+        buttons.addWidget(self.fork)
+
+        bar = QWidget()
+        bar.setObjectName("replay-bar")
+        box = QVBoxLayout(bar)
+        box.setContentsMargins(8, 4, 8, 6)
+        box.addWidget(self.strip)
+        box.addWidget(self.where)
+        box.addLayout(buttons)
+        central = QWidget()
+        outer = QVBoxLayout(central)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setSpacing(0)
+        outer.addWidget(self.view, 1)
+        outer.addWidget(bar)
+        self.setCentralWidget(central)
+
+        self.log_list = QListWidget()
+        self.log_list.setUniformItemSizes(True)
+        self.log_list.itemClicked.connect(lambda item: self.seek(self.log_list.row(item) + 1))
+        self._fill_log()
+        self.flag_list = QListWidget()
+        self.flag_list.setWordWrap(True)
+        for index, flag in self._flag_entries:
+            item = QListWidgetItem(f"#{index + 1}  {flag.rule} ({flag.severity}): {flag.message}")
+            item.setData(Qt.ItemDataRole.UserRole, index)
+            self.flag_list.addItem(item)
+        if not self._flag_entries:
+            why = getattr(self.flag_run, "why", "") or "the rules assist is not available"
+            self.flag_list.addItem(QListWidgetItem(
+                "No flags in this log." if self.flag_run is not None and not why
+                else f"No flags: {why}"))
+        self.flag_list.itemClicked.connect(self._flag_clicked)
+        self.log_dock = self._dock("Log", self.log_list)
+        self.flag_dock = self._dock(f"Flags ({len(self._flag_entries)})", self.flag_list)
+        self.tabifyDockWidget(self.log_dock, self.flag_dock)
+        self.log_dock.raise_()
+        self.resizeDocks([self.log_dock], [470], Qt.Orientation.Horizontal)
+
+    def _dock(self, title: str, widget: QWidget) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(f"replay-dock-{title}")
+        dock.setWidget(widget)
+        dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable |
+                         QDockWidget.DockWidgetFeature.DockWidgetFloatable)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+        return dock
+
+    def _fill_log(self) -> None:
+        self.log_list.clear()
+        seat = self.ctl.seat
+        flagged = set(self.flags.indices)
+        position = self.seeker.position
+        for i, record in enumerate(self.source.records()):
+            text = f"{i + 1:>5}  {self.renderer.line(record, seat)}"
+            if i in flagged:
+                text += "   ⚑ " + ", ".join(f.rule for f in self.flag_run.by_index[i])
+            item = QListWidgetItem(text)
+            self.log_list.addItem(item)
+            self._colour(item, i, i >= position)
+        self._shown = -1
+
+    def _colour(self, item: QListWidgetItem, index: int, future: bool) -> None:
+        record = self.source.records()[index]
+        if future:
+            item.setForeground(FUTURE)
+        elif index in self.flags.indices and self.flag_run is not None \
+                and index in self.flag_run.by_index:
+            item.setForeground(FLAG_COLOUR)
+        elif record.op.kind == "note":
+            item.setForeground(NOTE_COLOUR)
+        elif record.op.kind == "mark":
+            item.setForeground(MARK_COLOUR)
+        else:
+            item.setData(Qt.ItemDataRole.ForegroundRole, None)
+
+    # --- seeking --------------------------------------------------------------------------
+    @property
+    def position(self) -> int:
+        return self.seeker.position
+
+    def seek(self, position: int) -> None:
+        before = self.seeker.position
+        change = self.seeker.seek(position)
+        if self.seeker.position == before:
+            return
+        for listener in list(self.replica.listeners):
+            listener(change)
+        self._refresh_controls(before)
+        self.positionChanged.emit(self.seeker.position)
+
+    def step(self, delta: int) -> None:
+        self.seek(self.seeker.position + delta)
+
+    def _jump(self, marks: Landmarks, direction: int) -> None:
+        here = self.seeker.position
+        target = marks.next_after(here) if direction > 0 else marks.previous_before(here)
+        if target is None:
+            self.statusBar().showMessage("No more of those in this direction", 3000)
+            return
+        self.seek(target)
+
+    def _refresh_controls(self, before: int) -> None:
+        position, total = self.seeker.position, len(self.seeker)
+        lo, hi = sorted((before, position))
+        for i in range(lo, min(hi, self.log_list.count())):
+            self._colour(self.log_list.item(i), i, i >= position)
+        self.log_list.blockSignals(True)
+        if position:
+            self.log_list.setCurrentRow(position - 1)
+            self.log_list.scrollToItem(self.log_list.item(position - 1),
+                                       QListWidget.ScrollHint.PositionAtCenter)
+        else:
+            self.log_list.clearSelection()
+        self.log_list.blockSignals(False)
+        self.strip.set_position(position)
+        turn, active, phase = self._where[position - 1] if position else (0, None, None)
+        parts = [f"<b>Op {position}</b> of {total}"]
+        if turn:
+            parts.append(f"turn {turn}: <b>{self._seat_name(active)}</b>")
+        if phase:
+            parts.append(f"{phase} phase")
+        if position:
+            record = self.source.records()[position - 1]
+            parts.append(f"<span style='color:#78909c'>"
+                         f"{self.renderer.line(record, self.ctl.seat)[:90]}</span>")
+        self.where.setText("  ·  ".join(parts))
+        self.actions["back"].setEnabled(position > 0)
+        self.actions["start"].setEnabled(position > 0)
+        self.actions["forward"].setEnabled(position < total)
+        self.actions["end"].setEnabled(position < total)
+
+    def _flag_clicked(self, item: QListWidgetItem) -> None:
+        index = item.data(Qt.ItemDataRole.UserRole)
+        if isinstance(index, int):
+            self.seek(index + 1)
+
+    def _seat_picked(self, index: int) -> None:
+        seat = self.seat_pick.itemData(index)
+        if seat is None or seat == self.ctl.seat:
+            return
+        self.ctl.seat = int(seat)
+        self.ctl.seatChanged.emit(self.ctl.seat)
+        self._fill_log()
+        self._refresh_controls(self.seeker.position)
+
+    # --- fork -------------------------------------------------------------------------------
+    def fork_here(self, path: str | Path | None = None) -> Replica | None:
+        """A new hot-seat table whose log holds the ops up to here; opens it in a window."""
+        if path is None:
+            if self.fork_path is not None:
+                path = self.fork_path()
+            else:
+                from ..settings import new_log_path
+
+                path = new_log_path(self.source.game)
+        try:
+            replica = fork_table(self.source, self.seeker.position, path)
+        except Exception as err:  # noqa: BLE001 - a fork that fails is reported, never a crash
+            log.warning("cannot fork: %s", err)
+            QMessageBox.warning(self, "Cannot fork the game", str(err))
+            return None
+        self.statusBar().showMessage(f"Forked at op {self.seeker.position}: {Path(path).name}",
+                                     8000)
+        if self.on_fork is not None:
+            self.forks.append(self.on_fork(replica, self.catalog))
+        return replica
+
+    # --- closing ----------------------------------------------------------------------------
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+        self.shutdown()
+        super().closeEvent(event)
+        self.closed.emit()
+
+    def shutdown(self) -> None:
+        self.scene.detach()
