@@ -41,14 +41,14 @@ class AssistTable:
 
     def __init__(self, game_id: str, seats: int | None = None, *, seed: int = 7,
                  plugin: Plugin | None = None, decks: Mapping[int, Deck | str] | None = None,
-                 module: GameModule | None = None) -> None:
+                 module: GameModule | None = None, log_path: str | None = None) -> None:
         self.module = module or find_module(game_id)
         seats = seats or self.module.players.min
         chosen: dict[int, Deck] = {}
         for seat, deck in (decks or {}).items():
             chosen[seat] = load_deck(self.module, deck) if isinstance(deck, str) else deck
         self.replica: Replica = new_table(self.module, seats, chosen or None, rng=Rng(seed),
-                                          peer_id="hotseat", table_id="test")
+                                          peer_id="hotseat", table_id="test", log_path=log_path)
         if plugin is None:
             plugin = load_plugin(self.module.id)
             if plugin is None:

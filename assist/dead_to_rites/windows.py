@@ -28,7 +28,7 @@ def check_window_end(d: Dtr) -> list[Flag]:
         out += combat_end(d)
     if d.phase_named(phase, "dusk"):
         out += dusk_end(d)
-    out += invariants(d)
+    out += invariants(d, start)
     out += declarations_end(d, start)
     if what == "turn":
         out += turn_passes(d)
@@ -113,25 +113,37 @@ class _none:  # noqa: N801 - a stand-in ObjView with no counters
     counters: dict[str, int] = {}
 
 
-def invariants(d: Dtr) -> list[Flag]:
+def touched(d: Dtr, ids: set[str], start: int) -> bool:
+    """Did any op of the closing window change one of these objects (or their contents)?"""
+    for _i, rec in d.range(start, d.ctx.index):
+        if rec.journal.touched() & ids:
+            return True
+    return False
+
+
+def invariants(d: Dtr, start: int) -> list[Flag]:
+    """State invariants, reported in the window where they break (not again at every marker)."""
     ctx = d.ctx
     out: list[Flag] = []
     dead = []
     for _s, c in d.all_champions():
         card = d.card(c)
         guard = card.get("guard") if card is not None else None
-        if isinstance(guard, int) and guard > 0 and d.damage(c) >= guard:
+        if isinstance(guard, int) and guard > 0 and d.damage(c) >= guard \
+                and touched(d, {c}, start):
             dead.append(c)
     if dead:
         out.append(flag(ctx, "DTR-DESTROY-AT-GUARD", f"{', '.join(d.name(c) for c in dead)} "
                         "has damage equal to or above its Guard and should be destroyed.",
                         objects=tuple(dead), star=True))
     for s in d.seats():
-        if d.view.exists(z(s, "step")) and d.step(s) != d.completed(s):
+        if d.view.exists(z(s, "step")) and d.step(s) != d.completed(s) \
+                and touched(d, {z(s, "step"), z(s, "completed")}, start):
             out.append(flag(ctx, "DTR-STEP-EQUALS-COMPLETED", f"Seat {s}'s step marker is on "
                             f"{d.step(s)} but their Completed pile has {d.completed(s)} Rites.",
                             objects=(z(s, "step"), z(s, "completed"))))
-    if d.view.count(POOL) and ritual.rite_on_altar(d) is None:
+    if d.view.count(POOL) and ritual.rite_on_altar(d) is None \
+            and touched(d, {POOL, "altar"}, start):
         out.append(flag(ctx, "DTR-POOL-DISCARD", "Cards are still in the Defense Pool after the "
                         "Rite left the Altar; committed cards are discarded either way.",
                         objects=(POOL,)))
