@@ -61,16 +61,18 @@ def reveal(t: AssistTable) -> None:
                 cmd(t, s, "flip", card=f"p{s}.{z}:#0", face_up=True)
 
 
-def cleanup(t: AssistTable, keep: str | None = None) -> None:
+def cleanup(t: AssistTable, keep: str | None = None, condemn: int | None = None) -> None:
     for s in (1, 2):
-        for z, dest in (("commit", "graveyard"), ("battle-choice", "discard"),
+        choice = "graveyard" if s == condemn else "discard"
+        for z, dest in (("commit", "graveyard"), ("battle-choice", choice),
                         ("battle-hand", "discard")):
             while t.replica.state.objs[f"p{s}.{z}"].children and f"p{s}.{z}" != keep:
                 discard(t, s, z, dest)
 
 
 def full_battle(t: AssistTable, att: int = 1, pos: int = 4, winner: int = 1,
-                retreat: bool = True, close: bool = True, **kw: Any) -> None:
+                retreat: bool = True, close: bool = True, condemn: int | None = None,
+                **kw: Any) -> None:
     fight(t, att, pos, **kw)
     de = 2 if att == 1 else 1
     commits(t, att)
@@ -84,7 +86,7 @@ def full_battle(t: AssistTable, att: int = 1, pos: int = 4, winner: int = 1,
     loser = de if winner == att else att
     if retreat:
         tok(t, loser, pos + (-1 if loser == 1 else 1))
-    cleanup(t)
+    cleanup(t, condemn=condemn)
     if close:
         t.declare("battle-close", seat=att)
 

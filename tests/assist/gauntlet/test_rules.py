@@ -1,8 +1,9 @@
-"""Every rule of cases_core: it fires on the illegal move, not on the nearest legal one."""
+"""Every rule of cases_core and cases_factions: it fires on the illegal move, not on the nearest legal one."""
 from __future__ import annotations
 
 import pytest
 
+from . import cases_factions  # noqa: F401 - registers the faction cases
 from .cases_core import CASES
 from .gau_kit import table
 
