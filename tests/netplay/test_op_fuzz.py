@@ -1,0 +1,84 @@
+"""Hostile ops from a peer that passed the handshake: each drops its link, none is delivered."""
+
+import random
+
+from netplay.replication import op_signer
+
+from netplay_testkit import LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until
+
+
+def _resign(attacker, wire):
+    from table.core.ops import from_wire
+
+    op = from_wire(list(wire[:8]) + [None])
+    wire[8] = op_signer(attacker.mesh.identity)(op.signing_bytes())
+    return wire
+
+
+def test_bad_signatures_forged_authors_and_skipped_stamps_are_dropped():
+    async def scenario():
+        meshes = await start_meshes(3)
+        target, honest, attacker = (ReplicaPeer(m) for m in meshes)
+        rng = random.Random(7)
+
+        async def link_up():
+            for m in (honest.mesh, attacker.mesh):
+                if target.mesh.peer_id not in m.peers():
+                    await m.connect(LOOPBACK, target.mesh.port)
+            assert await wait_until(lambda: len(target.mesh.peers()) == 2, 5)
+            assert await wait_until(lambda: target.vv().get(attacker.mesh.peer_id) == attacker.total()
+                                    or target.vv().get(attacker.mesh.peer_id, 0) >= 1, 5)
+
+        await link_up()
+        honest.play("hi")
+        assert await wait_until(lambda: target.vv().get(honest.mesh.peer_id) == 2, 5)
+        a_id, h_id = attacker.mesh.peer_id, honest.mesh.peer_id
+
+        def next_wire(text="x"):
+            # A genuine next op of the attacker, not yet sent anywhere.
+            op = attacker.replica.issue("note", {"text": text})
+            return op.to_wire()
+
+        cases = []
+        w = next_wire("bad sig")
+        w[8] = rng.randbytes(64)
+        cases.append(("bad signature", {"t": "op", "op": w}))
+        w = next_wire("forged author")
+        w[0], w[1] = h_id, target.vv()[h_id] + 1
+        cases.append(("forged author in catch-up", {"t": "ops", "ops": [_resign(attacker, w)]}))
+        w = next_wire("skips ahead")
+        w[2] += 1000
+        cases.append(("stamp skips ahead", {"t": "op", "op": _resign(attacker, w)}))
+        w = next_wire("no sig")
+        w[8] = None
+        cases.append(("unsigned", {"t": "op", "op": w}))
+        w = list(target.replica.store.get(a_id, 1).to_wire())  # our delivered hello...
+        w[4] = {"key": "11" * 32}  # ...replaced under the same number
+        dup = {"t": "ops", "ops": [_resign(attacker, w)]}
+        w = ["zz", 1, 1, "note", {"text": 1}, {}, 0.0, None, rng.randbytes(64)]
+        cases.append(("malformed", {"t": "ops", "ops": [w]}))
+
+        for name, msg in cases:
+            await link_up()
+            assert attacker.mesh.send(target.mesh.peer_id, msg), name
+            assert await wait_until(lambda: a_id not in target.mesh.peers(), 3), name
+            # Only the attacker's genuine ops (sent again by catch-up) were delivered.
+            for seq in range(1, target.vv().get(a_id, 0) + 1):
+                got = target.replica.store.get(a_id, seq)
+                assert got == attacker.replica.store.get(a_id, seq), name
+            assert target.vv()[h_id] == 2, name
+            assert target.replica.store.get(h_id, 2) == honest.replica.store.get(h_id, 2)
+        assert not [r for r in target.replica.records() if r.op.lamport > 100 or
+                    (r.op.author == h_id and r.op.args.get("text") == "forged author")]
+        # A second op under a number already delivered is a duplicate: ignored, never applied.
+        await link_up()
+        original = target.replica.store.get(a_id, 1)
+        assert attacker.mesh.send(target.mesh.peer_id, dup)
+        honest.play("sync point")
+        assert await wait_until(lambda: target.vv()[h_id] == 3, 5)
+        assert target.replica.store.get(a_id, 1) == original
+        # The target still works with the honest peer.
+        honest.play("still here")
+        assert await wait_until(lambda: target.vv()[h_id] == 4, 5)
+        await stop_all(meshes)
+    run(scenario(), 60)
