@@ -109,12 +109,13 @@ def on_defense(ctx: OpContext, f: Facts, out: Out) -> None:
     seat = f.seat_of(ctx.record)
     attack = open_attack(f)
     target = _object(fields(attack).get("target")) if attack is not None else None
+    if target is not None and ".turret" in target:
+        out.add("MAN-TURRET-DESTROY", "An Arcane Turret cannot defend.", [target])
+        return
     if attack is None or (declared(attack) == "attack" and target != f"p{seat}.standee"):
         out.add("MAN-DEFENSE-ONLY-TARGET", f"{seat_name(ctx, seat)} defended, but is not the "
                 f"Target of the current attack: only the Targeted player defends.")
         return
-    if target is not None and ".turret" in target:
-        out.add("MAN-TURRET-DESTROY", "An Arcane Turret cannot defend.", [target])
     a = fields(attack)
     if a.get("deal") is True or str(getattr(card_named(ctx.game, a.get("card")), "text", "")
                                      ).startswith("Deal "):
@@ -289,14 +290,23 @@ def _resolve_exchange(ctx: OpContext, f: Facts, out: Out, j: int, rec: Record) -
     up, down = _gains(f, j, stop, f"p{seat}.favor")
     excused = excused_between(f, j, stop)
     if kind == "discard":
-        n = len(_played(ctx, f, j, stop, seat))
+        plays = _played(ctx, f, j, stop, seat)
+        n = len(plays)
+        if n > 1:  # later plays in the same window are ordinary plays (actions)
+            stop = plays[1][0] - 1
+            up, down = _gains(f, j, stop, f"p{seat}.favor")
+            n = 1
         gain = param(ctx.game, "favor_exchange_discard_gain", 1)
         if n != 1 or up - down != gain:
             out.add("MAN-EXCHANGE-DISCARD", f"Favor Exchange: {seat_name(ctx, seat)} discarded "
                     f"{n} card(s) for {up - down} Favor; it is 1 card for {gain} Favor.",
                     [f"p{seat}.favor"], excused=excused)
     elif kind == "draw":
-        n = sum(drawn(f.h.records[i], seat) for i in range(j, stop + 1))
+        draws = [(i, drawn(f.h.records[i], seat)) for i in range(j, stop + 1)]
+        draws = [(i, k) for i, k in draws if k]
+        n = draws[0][1] if draws else 0
+        if len(draws) > 1:  # later draws in the same window are actions
+            up, down = _gains(f, j, draws[1][0] - 1, f"p{seat}.favor")
         cost = param(ctx.game, "favor_exchange_draw_cost", 2)
         if n != 1 or down - up != cost:
             out.add("MAN-EXCHANGE-DRAW", f"Favor Exchange: {seat_name(ctx, seat)} spent "
