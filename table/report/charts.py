@@ -43,6 +43,8 @@ def _config(**extra: Any) -> dict[str, Any]:
 
 def _svg(chart: Any) -> str:
     text = chart.render(is_unicode=True)
+    # the config block only feeds pygal's tooltip script, which the page does not load
+    text = re.sub(r"<script[^>]*>.*?</script>", "", text, flags=re.S)
     # pygal names every chart "chart-<uuid>"; keep the id but add our class for the page CSS
     return re.sub(r"<svg ", '<svg class="chart" ', text, count=1)
 
