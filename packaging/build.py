@@ -78,7 +78,7 @@ def check_inputs(refresh: bool) -> None:
         out = subprocess.run([sys.executable, "-c", "import json,importlib.metadata as m;"
                               "print(json.dumps(sorted([e.group,e.name,e.value] for e in "
                               "m.distribution('sandtable').entry_points)))"],
-                             check=True, capture_output=True, text=True).stdout
+                             check=True, capture_output=True, text=True, cwd=REPO).stdout
         if {tuple(e) for e in json.loads(out)} != declared_entry_points():
             fail("the sandtable metadata still differs from pyproject.toml after reinstalling")
 
@@ -119,8 +119,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-refresh", action="store_true",
                     help="fail instead of reinstalling when the installed metadata is stale")
     ap.add_argument("--no-smoke", action="store_true", help="skip running `sandtable --version`")
-    ap.add_argument("--with-reports", action="store_true",
-                    help="include matplotlib for `sandtable report` charts (~55 MB more)")
     ap.add_argument("--info", type=Path, help="also write the build report as JSON here")
     args = ap.parse_args(argv)
 
@@ -132,8 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.clean:
         cmd.insert(3, "--clean")
     print("build:", " ".join(cmd), flush=True)
-    env = dict(os.environ, SANDTABLE_BUNDLE_REPORTS="1" if args.with_reports else "0")
-    subprocess.run(cmd, check=True, cwd=REPO, env=env)
+    subprocess.run(cmd, check=True, cwd=REPO)
     bundle = dist / NAME
     if sys.platform.startswith("linux"):
         add_desktop_files(bundle)

@@ -19,11 +19,13 @@ EXCLUDED_MODULES = [
     "PySide6.QtPrintSupport", "PySide6.QtDBus", "PySide6.QtSql", "PySide6.QtTest",
     "PySide6.QtXml", "PySide6.QtConcurrent", "PySide6.QtDesigner", "PySide6.QtHelp",
     "PySide6.QtUiTools", "PySide6.QtPdf", "PySide6.QtPdfWidgets",
+    # Not dependencies, but optional imports of some (pygal can render PNGs through them):
+    # keep them out even when a developer's environment has them.
+    "matplotlib", "numpy", "PIL", "lxml", "cairosvg", "cairocffi",
 ]
 
-# Only `sandtable report` needs these (charts); left out unless built --with-reports.
-REPORT_MODULES = ["matplotlib", "numpy", "PIL", "contourpy", "kiwisolver", "fontTools",
-                  "cycler", "pyparsing", "dateutil"]
+# Dependencies whose package data must travel with them (collect_data_files).
+PACKAGES_WITH_DATA = ["pygal"]
 
 # Qt plugins kept, by plugin type; a type not listed here is dropped whole.
 # Each platform's own windowing plugin is kept (xcb/wayland, windows, cocoa), plus offscreen

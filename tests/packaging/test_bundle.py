@@ -60,6 +60,20 @@ def test_screenshot_offscreen(bundle: Bundle, tmp_path: Path) -> None:
     assert all(len(h) > 10 for h in halves)
 
 
+def test_new_table_and_report(bundle: Bundle, tmp_path: Path) -> None:
+    """The designer commands work frozen too: a headless table log, then the HTML report
+    with its charts (pygal reads its CSS from package data at run time)."""
+    log = tmp_path / "g.sandlog"
+    out = bundle.run("new", "--game", "gauntlet", "--seats", "2", "--out", str(log), cwd=tmp_path)
+    assert out.returncode == 0 and log.is_file(), out.stdout + out.stderr
+    html = tmp_path / "report.html"
+    out = bundle.run("report", str(log), "--out", str(html), "--no-progress", "--jobs", "1",
+                     cwd=tmp_path)
+    assert out.returncode == 0, out.stdout + out.stderr
+    page = html.read_text(encoding="utf-8")
+    assert "<svg" in page and "Gauntlet" in page
+
+
 def _selfcheck(bundle: Bundle, cwd: Path) -> dict:
     out = bundle.run(cwd=cwd, env={"SANDTABLE_BUNDLE_SELFCHECK": "1"})
     assert out.returncode == 0, out.stderr
