@@ -251,7 +251,7 @@ class Facts:
         records = self.h.records
         begin = self.turn_start if start is None else start
         end = self.h.index if stop is None else stop
-        if phase is False:
+        if phase is False or phase is True:
             phase = self.phase_at(begin) if begin > self.turn_start else None
         for i in range(begin, end + 1):
             rec = records[i]

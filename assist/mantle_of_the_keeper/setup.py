@@ -131,11 +131,11 @@ def at_start_of_play(ctx: OpContext, f: Facts, out: Out) -> None:
             out.add("MAN-SETUP-HAZARD-SUPPLY", f"{kinds.count(kind)} {kind} tokens: the game has "
                     f"{most}.")
     seen: dict[tuple[int, int], str] = {}
-    for token, cell in board.hazards.items():
-        if cell in board.obstructions or cell in seen:
-            out.add("MAN-SETUP-HAZARD-SPACE", f"{token} at {cell} is on an Obstruction or another "
-                    f"Hazard.", [token])
-        seen[cell] = token
+    for token, hcell in board.hazards.items():
+        if hcell in board.obstructions or hcell in seen:
+            out.add("MAN-SETUP-HAZARD-SPACE", f"{token} at {hcell} is on an Obstruction or "
+                    f"another Hazard.", [token])
+        seen[hcell] = token
     tiles: dict[int, int] = {}
     for seat in sorted(view.seats):
         cell = board.standees.get(seat)
