@@ -184,16 +184,6 @@ def _entered(f: Facts, out: list[Flag], obj: str, to: str, seen: set[str]) -> No
             if card is not None and (card.group != "Intelligence" or not card.flag("mission")):
                 add(out, f, "GAU-INT-MISSION-ELIGIBLE", f"{card.name} has no printed Mission "
                     f"requirement and cannot be a Special Operation.", [cid])
-    for s, k in sources:
-        if k == "battle-hand" and tk == "hand":
-            add(out, f, "GAU-BATTLEHAND-SEPARATE", "Battle Hand cards stay separate from the "
-                "hand.", [to])
-        if k == "graveyard" and tk == "deck":
-            add(out, f, "GAU-GRAVEYARD-NO-RESHUFFLE", "Graveyard cards are never shuffled "
-                "back into the Draw Pile.", [to])
-        if k == "bound":
-            add(out, f, "GAU-MYS-BOUND", "Bound cards leave only to their owner's Graveyard.",
-                [to])
 
 
 def _count_moves(f: Facts, frm: str, to: str, since: int) -> int:

@@ -89,10 +89,19 @@ def battle_turn(t: AssistTable, att: int, pos: int, winner: int, s: dict[str, Sl
         discard(t, att)
 
 
-def game(slips: dict[str, Slip] | None = None) -> AssistTable:
-    """Nine turns, two battles; every op legal unless `slips` add some."""
+def game(slips: dict[str, Slip] | None = None, *, extra_objects: int = 0,
+         plugin: object = None) -> AssistTable:
+    """Nine turns, two battles; every op legal unless `slips` add some. `extra_objects` public
+    cards are put in the supply first (to play on a bigger table)."""
     s = slips or {}
     t = table("military", "diplomats", "General", "Ambassador")
+    if plugin is not None:
+        from assist.runner import AssistRunner
+        t.runner.detach()
+        t.runner = AssistRunner.for_replica(t.replica, t.module, plugin,  # type: ignore[arg-type]
+                                            seat=-1)
+    for i in range(extra_objects):
+        cmd(t, 1, "create", id=f"x{i}", kind="card", to="supply", card="scout")
     assert t.replica.state.turn["seat"] == 1, "the script expects seat 1 to start (seed 7)"
     plain_turn(t, 1, 1, s, "t1", mark=False)
     plain_turn(t, 2, 6, s, "t2")

@@ -1,0 +1,85 @@
+"""A scripted game of nine turns with two battles: clean when legal; with illegal moves slipped
+in, exactly those are flagged. Plus the assist's time budget per op."""
+from __future__ import annotations
+
+import statistics
+import time
+from typing import Any
+
+from assist.api import Flag, OpContext
+from assist.gauntlet import GauntletPlugin
+from assist.testing import AssistTable
+
+from .gau_kit import cmd, discard
+from .script import game
+
+
+def test_legal_game_raises_no_flag() -> None:
+    t = game()
+    assert t.setup_flags() == []
+    assert t.rules() == [], t.describe()
+    assert t.runner.disabled is None
+    assert t.replica.state.turn["number"] >= 9
+
+
+def _rot(t: AssistTable) -> None:
+    cmd(t, 2, "rotate", card="gauntlet.P1:#0", degrees=90)
+
+
+def _graveyard_to_deck(t: AssistTable) -> None:
+    discard(t, 1, "hand", "graveyard")
+    t.do({"seat": 1, "op": "move", "card": "p1.graveyard:#0", "to": "p1.deck"})
+
+
+SLIPS: dict[str, tuple[Any, str]] = {
+    "t1:draw": (lambda t: cmd(t, 1, "draw", **{"from": "p1.deck", "to": "p1.hand"}),
+                "GAU-DRAW-ONE"),
+    "t2:ao1": (_rot, "GAU-TERR-TWO-FACINGS"),
+    "t3:ao1": (lambda t: t.declare("action-card", seat=2), "GAU-ACTION-TIMING"),
+    "t3:ao2": (lambda t: t.declare("action-card", seat=1), "GAU-ACTION-ONE-PER-TURN"),
+    "t4:ao1": (lambda t: cmd(t, 2, "counter", id="p2.influence", value=11),
+               "GAU-DIP-INFLUENCE-RANGE"),
+    "t4:cleanup": (lambda t: discard(t, 2, "hand", "graveyard"), "GAU-HAND-LIMIT-DISCARD"),
+    "t5:move": (lambda t: discard(t, 1, "hand", "assets"), "GAU-ASSET-ENTRY"),
+    "b1:result": (lambda t: t.declare("order", seat=1, order="Rally"), "GAU-PREDICE-SPENDS"),
+    "b2:won": (lambda t: cmd(t, 1, "counter", id="p1.command", add=1),
+               "GAU-MIL-COMMAND-RANGE"),
+    "b2:revealed": (lambda t: t.declare("order", seat=1, order="Entrench"),
+                    "GAU-MIL-ORDERS-OWN-LEADER"),
+    "t6:ao1": (lambda t: cmd(t, 2, "flip", card="p2.leader:#0", face_up=False),
+               "GAU-LEADER-FACEUP"),
+    "t9:ao1": (_graveyard_to_deck, "GAU-GRAVEYARD-NO-RESHUFFLE"),
+    "t9:cleanup": (lambda t: t.declare("action-card", seat=1), "GAU-ACTION-TIMING"),
+}
+
+
+def test_slipped_illegal_moves_raise_exactly_those() -> None:
+    t = game({k: v[0] for k, v in SLIPS.items()})
+    assert t.runner.disabled is None
+    got = sorted(t.rules())
+    want = sorted(rule for _, rule in SLIPS.values())
+    extra = set(got) - set(want)
+    assert got == want, (extra, t.describe())
+
+
+class _Timed(GauntletPlugin):
+    def __init__(self) -> None:
+        self.times: list[float] = []
+
+    def check(self, ctx: OpContext) -> list[Flag]:
+        start = time.perf_counter()
+        try:
+            return super().check(ctx)
+        finally:
+            self.times.append(time.perf_counter() - start)
+
+
+def test_time_budget_per_op_on_a_600_object_table() -> None:
+    timed = _Timed()
+    t = game(extra_objects=450, plugin=timed)
+    assert len(t.replica.state.objs) >= 600
+    times = sorted(timed.times[-400:])
+    p50 = statistics.median(times)
+    p99 = times[int(len(times) * 0.99) - 1]
+    assert p50 <= 0.2e-3, f"p50 {p50 * 1e3:.3f} ms"
+    assert p99 <= 2e-3, f"p99 {p99 * 1e3:.3f} ms"
