@@ -28,6 +28,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                                                         "(default report.html)")
     p.add_argument("--jobs", type=int, help="processes reading logs (default: up to 4)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--no-flags", action="store_true",
+                   help="skip the rules assist (much faster; no flags in the report)")
     p.add_argument("--bench", action="store_true",
                    help="generate 50 sessions of each built-in game in a temporary folder, "
                         "time the report over them and print the time")
@@ -38,13 +40,14 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.bench:
         from table.report.bench import run_bench
 
-        return run_bench(out=args.out if args.out != "report.html" else None, jobs=args.jobs)
+        return run_bench(out=args.out if args.out != "report.html" else None, jobs=args.jobs,
+                         assist=not args.no_flags)
     if not args.inputs:
         print("sandtable: report needs at least one log or folder", file=sys.stderr)
         return 2
     from table.report.build import build_report
 
-    report = build_report(args.inputs, args.out, jobs=args.jobs,
+    report = build_report(args.inputs, args.out, jobs=args.jobs, assist=not args.no_flags,
                           show_progress=False if args.no_progress else None)
     print(f"wrote {args.out}: {len(report.sessions)} session(s) in {report.seconds:.1f} s")
     for path, why in report.skipped:

@@ -57,7 +57,7 @@ def make_sessions(folder: Path, per_game: int = PER_GAME, seed: int = 11) -> lis
 
 
 def run_bench(out: str | None = None, per_game: int = PER_GAME, jobs: int | None = None,
-              keep: str | None = None) -> int:
+              keep: str | None = None, assist: bool = True) -> int:
     folder = Path(keep) if keep else Path(tempfile.mkdtemp(prefix="sandtable-bench-"))
     folder.mkdir(parents=True, exist_ok=True)
     try:
@@ -66,7 +66,8 @@ def run_bench(out: str | None = None, per_game: int = PER_GAME, jobs: int | None
         made = time.perf_counter() - start
         print(f"generated {len(paths)} sessions in {made:.1f} s", flush=True)
         target = out or str(folder / "report.html")
-        report = build_report([str(folder)], target, jobs=jobs, show_progress=None)
+        report = build_report([str(folder)], target, jobs=jobs, show_progress=None,
+                              assist=assist)
         print(f"report over {len(report.sessions)} sessions: {report.seconds:.2f} s "
               f"(target < {TARGET_SECONDS:.0f} s){'' if report.seconds < TARGET_SECONDS else ' SLOW'}"
               f"; {len(report.html) // 1024} KiB of HTML -> {target}")
@@ -84,8 +85,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-game", type=int, default=PER_GAME)
     parser.add_argument("--jobs", type=int)
     parser.add_argument("--keep", help="generate the sessions in this folder and keep them")
+    parser.add_argument("--no-flags", action="store_true", help="time without the assist")
     args = parser.parse_args(argv)
-    return run_bench(args.out, args.per_game, args.jobs, args.keep)
+    return run_bench(args.out, args.per_game, args.jobs, args.keep, not args.no_flags)
 
 
 if __name__ == "__main__":

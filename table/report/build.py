@@ -79,13 +79,14 @@ def find_logs(inputs: Iterable[str | Path]) -> tuple[list[Path], list[tuple[str,
     return unique, skipped
 
 
-def _read(path: Path, plugins: dict[str, Any] | None) -> tuple[Session | None, str]:
+def _read(path: Path, plugins: dict[str, Any] | None, assist: bool = True
+          ) -> tuple[Session | None, str]:
     # a plugin that fails is reported in the page (and disabled for that log): no tracebacks
     quiet = logging.getLogger("assist")
     level = quiet.level
     quiet.setLevel(logging.CRITICAL)
     try:
-        return read_session(path, plugins=plugins), ""
+        return read_session(path, plugins=plugins, assist=assist), ""
     except Skip as err:
         return None, str(err)
     finally:
@@ -93,7 +94,7 @@ def _read(path: Path, plugins: dict[str, Any] | None) -> tuple[Session | None, s
 
 
 def read_sessions(paths: Sequence[Path], *, plugins: dict[str, Any] | None = None,
-                  progress: Progress | None = None, jobs: int = 1
+                  progress: Progress | None = None, jobs: int = 1, assist: bool = True
                   ) -> tuple[list[Session], list[tuple[str, str]]]:
     sessions: list[Session] = []
     skipped: list[tuple[str, str]] = []
@@ -102,10 +103,11 @@ def read_sessions(paths: Sequence[Path], *, plugins: dict[str, Any] | None = Non
         from concurrent.futures import ProcessPoolExecutor
 
         pool = ProcessPoolExecutor(max_workers=jobs)
-        results = pool.map(_read, paths, [None] * len(paths), chunksize=8)
+        results = pool.map(_read, paths, [None] * len(paths), [assist] * len(paths),
+                           chunksize=8)
     else:
         pool = None
-        results = (_read(p, plugins) for p in paths)
+        results = (_read(p, plugins, assist) for p in paths)
     try:
         for path, (session, why) in zip(paths, results):
             if session is None:
@@ -122,7 +124,8 @@ def read_sessions(paths: Sequence[Path], *, plugins: dict[str, Any] | None = Non
 
 def build_report(inputs: Sequence[str | Path], out: str | Path | None = None, *,
                  plugins: dict[str, Any] | None = None, progress_stream: TextIO | None = None,
-                 show_progress: bool | None = None, jobs: int | None = None) -> Report:
+                 show_progress: bool | None = None, jobs: int | None = None,
+                 assist: bool = True) -> Report:
     """Read every log in `inputs`, render the page, write it to `out` (when given)."""
     from . import page
 
@@ -132,7 +135,8 @@ def build_report(inputs: Sequence[str | Path], out: str | Path | None = None, *,
                         force=bool(show_progress)) if show_progress is not False else None
     if jobs is None:
         jobs = min(4, os.cpu_count() or 1)
-    sessions, bad = read_sessions(paths, plugins=plugins, progress=progress, jobs=jobs)
+    sessions, bad = read_sessions(paths, plugins=plugins, progress=progress, jobs=jobs,
+                                  assist=assist)
     if progress is not None:
         progress.close()
     report = Report(sessions, skipped + bad)

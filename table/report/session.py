@@ -122,7 +122,7 @@ def _deck_of(module: Any, recorded: str) -> Any:
 
 
 def read_session(path: str | Path, *, plugins: dict[str, Any] | None = None,
-                 modules: dict[str, Any] | None = None) -> Session:
+                 modules: dict[str, Any] | None = None, assist: bool = True) -> Session:
     path = Path(path)
     try:
         reader = LogReader(path)
@@ -142,9 +142,11 @@ def read_session(path: str | Path, *, plugins: dict[str, Any] | None = None,
                       game_hash=str(head.get("game_hash", "")))
     replica.header_extra = {k: v for k, v in head.items() if k not in _HEADER_KEYS}
     seats_hint = replica.header_extra.get("seats")
-    follower = Follower(module, (plugins or {}).get(game),
+    follower = Follower(module if assist else None, (plugins or {}).get(game),
                         seats=seats_hint if isinstance(seats_hint, int) else None,
                         knowledge=replica.knowledge)
+    if not assist:
+        follower.why = "the rules assist was not run (--no-flags)"
     follower.attach(replica.timeline)  # the assist checks each op as the log is folded
     try:
         replica.load_records(reader.records(), str(path))
