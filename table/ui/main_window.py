@@ -3,11 +3,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QByteArray, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
-    QDockWidget, QLabel, QMainWindow, QTabBar, QToolBar, QVBoxLayout, QWidget,
+    QDockWidget, QInputDialog, QLabel, QMainWindow, QMenu, QTabBar, QToolBar, QToolButton,
+    QVBoxLayout, QWidget,
 )
 
 from table.core.replica import Replica
@@ -42,6 +44,7 @@ class TableWindow(QMainWindow):
         self.replica = replica
         self.settings = settings
         self.ctl = TableController(replica, catalog, read_only=read_only)
+        self.assist_runner = make_assist_runner(replica, catalog)
         self.scene = TableScene(self.ctl)
         self.view = TableView(self.scene)
         self.menus = Menus(self.scene, self)
@@ -107,7 +110,7 @@ class TableWindow(QMainWindow):
         self.chat = ChatPanel(self.ctl)
         self.preview = CardPreview(self.ctl)
         self.log_panel = LogPanel(self.ctl)
-        self.assist = AssistPanel()
+        self.assist = AssistPanel(self.ctl, self.assist_runner)
         self.docks = {
             "turn": self._dock("Turn", self.turn, left),
             "seats": self._dock("Seats", self.seats, left),
@@ -168,6 +171,7 @@ class TableWindow(QMainWindow):
         self.view.zoomChanged.connect(lambda z: self.zoom_label.setText(f"  {z * 100:.0f}%  "))
         bar.addSeparator()
         bar.addWidget(self.zoom_label)
+        self.declare_menu = self._build_declare_menu(bar)
         self.addToolBar(bar)
         back = QAction("Start screen", self)
         back.setToolTip("Leave this table (it stays saved) and return to the start screen")
@@ -216,6 +220,42 @@ class TableWindow(QMainWindow):
         if menu is not None:
             menu.popup(where)
 
+    # --- rules assist declarations ------------------------------------------------------------
+    def _build_declare_menu(self, bar: QToolBar) -> QMenu | None:
+        runner = self.assist_runner
+        if runner is None:
+            return None
+        menu = QMenu("Declare", self)
+        for spec in runner.declarations:
+            act = menu.addAction(spec.label)
+            act.triggered.connect(lambda _=False, sp=spec: self.declare(sp))
+        button = QToolButton()
+        button.setText("Declare")
+        button.setToolTip("Declare an attack, a Pact, a card effect... (logged for the assist)")
+        button.setMenu(menu)
+        button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        bar.addSeparator()
+        bar.addWidget(button)
+        return menu
+
+    def declare(self, spec: Any, fields: dict[str, Any] | None = None) -> None:
+        """Issue a declaration; fields come from `fields`, then the selection, then a prompt."""
+        from .panels.assist_panel import declare
+
+        values = dict(fields or {})
+        chosen = list(self.scene.selected_ids())
+        for name in spec.fields:
+            if name in values:
+                continue
+            if chosen:
+                values[name] = chosen.pop(0)
+                continue
+            text, ok = QInputDialog.getText(self, spec.label, f"{name}:")
+            if not ok:
+                return
+            values[name] = text.strip()
+        self.ctl.act(declare, spec.name, values)
+
     # --- following the table -----------------------------------------------------------------
     def _on_change(self, change: Change) -> None:
         # panels refresh once per burst of ops, after the table itself (which updates at once)
@@ -235,6 +275,7 @@ class TableWindow(QMainWindow):
         self._pending_first, self._chat_dirty = None, False
         self.seats.refresh()
         self.turn.refresh()
+        self.assist.refresh()
 
     def _tab_changed(self, index: int) -> None:
         seats = self.ctl.seats
@@ -279,8 +320,25 @@ class TableWindow(QMainWindow):
         """Stop following the replica and close its log (everything is already on disk)."""
         if self._on_change in self.replica.listeners:
             self.replica.listeners.remove(self._on_change)
+        if self.assist_runner is not None:
+            self.assist_runner.detach()
         self.scene.detach()
         self.replica.close()
+
+
+def make_assist_runner(replica: Replica, catalog: Catalog) -> Any:
+    """The game's rules assist attached to the replica, or None (no module or no plugin)."""
+    if catalog.module is None or not hasattr(catalog.module, "players"):
+        return None
+    from assist.runner import AssistRunner, load_plugin
+
+    notices: list[str] = []
+    plugin = load_plugin(catalog.module.id, notices)
+    if plugin is None and not notices:
+        return None
+    runner = AssistRunner.for_replica(replica, catalog.module, plugin)
+    runner.notices[:0] = notices
+    return runner
 
 
 def seat_summary(ctl: TableController, seat: int) -> str:

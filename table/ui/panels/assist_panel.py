@@ -1,19 +1,122 @@
-"""Rules assist flags. The assist is not wired in yet, so this says so plainly."""
+"""Rules assist flags: rule, severity, message, section; acknowledging one issues an `ack` op.
+
+The runner (assist.runner.AssistRunner, Qt-free) is wired by the main window; this panel only
+reads it. After a rollback the runner has already recomputed, so a refresh shows the result.
+"""
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import (
+    QHBoxLayout, QLabel, QPushButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
+)
+
+from table.core.ops import Op
+from table.core.replica import Replica
+
+from ..controller import TableController
+
+COLOURS = {"error": "#e74c3c", "warning": "#f1c40f"}
+
+
+def acknowledge(r: Replica, key: str, reason: str, *, seat: int | None = None) -> Op:
+    return r.issue("ack", {"flag": key, "reason": reason}, seat=seat)
+
+
+def declare(r: Replica, name: str, fields: dict[str, Any], *, seat: int | None = None) -> Op:
+    args: dict[str, Any] = {"what": "declare", "value": name}
+    if fields:
+        args["fields"] = fields
+    return r.issue("mark", args, seat=seat)
 
 
 class AssistPanel(QWidget):
-    def __init__(self) -> None:
+    flagChosen = Signal(list)  # object ids of the chosen flag (the scene may highlight them)
+
+    def __init__(self, ctl: TableController | None = None, runner: Any = None) -> None:
         super().__init__()
-        label = QLabel("<b>Rules assist is off for now.</b><br><br>"
-                       "When it arrives, moves that look illegal are flagged here with the "
-                       "rulebook section. Flags never block anything.")
-        label.setWordWrap(True)
-        label.setAlignment(Qt.AlignmentFlag.AlignTop)
-        label.setStyleSheet("color: #bbbbbb; padding: 8px;")
+        self.ctl, self.runner = ctl, runner
+        self.notice = QLabel()
+        self.notice.setWordWrap(True)
+        self.notice.setStyleSheet("color: #e67e22; padding: 4px;")
+        self.tree = QTreeWidget()
+        self.tree.setHeaderLabels(["Op", "Severity", "Rule", "Message", "Section"])
+        self.tree.setRootIsDecorated(False)
+        self.tree.setWordWrap(True)
+        self.tree.itemSelectionChanged.connect(self._chosen)
+        self.ack_effect = QPushButton("Acknowledge: card effect")
+        self.ack_house = QPushButton("Acknowledge: house rule")
+        self.ack_effect.clicked.connect(lambda: self.acknowledge("card effect"))
+        self.ack_house.clicked.connect(lambda: self.acknowledge("house rule"))
+        row = QHBoxLayout()
+        row.addWidget(self.ack_effect)
+        row.addWidget(self.ack_house)
         box = QVBoxLayout(self)
-        box.addWidget(label)
-        box.addStretch(1)
+        box.addWidget(self.notice)
+        box.addWidget(self.tree, 1)
+        box.addLayout(row)
+        self.entries: list[Any] = []
+        self.refresh()
+
+    def refresh(self) -> None:
+        runner = self.runner
+        if runner is None:
+            self.notice.setText("Rules assist is off for this table (no plugin for this game). "
+                                "Flags never block anything.")
+            self.tree.clear()
+            self.entries = []
+            self._buttons()
+            return
+        notes = list(runner.notices)
+        if not runner.enabled and runner.disabled is None:
+            notes.append("Rules assist is off.")
+        self.notice.setText("\n".join(notes))
+        self.notice.setVisible(bool(notes))
+        entries = runner.entries()
+        if [(e.index, e.flag) for e in entries] == [(e.index, e.flag) for e in self.entries]:
+            return
+        self.entries = entries
+        self.tree.clear()
+        for e in entries:
+            f = e.flag
+            item = QTreeWidgetItem([str(e.number), f.severity, f.rule, f.message, f.section])
+            item.setForeground(1, QBrush(QColor(COLOURS.get(f.severity, "#cccccc"))))
+            item.setToolTip(3, f.message)
+            self.tree.addTopLevelItem(item)
+        self._buttons()
+
+    def _selected(self) -> Any:
+        row = self.tree.currentIndex().row() if self.tree.currentItem() is not None else -1
+        return self.entries[row] if 0 <= row < len(self.entries) else None
+
+    def _buttons(self) -> None:
+        on = self._selected() is not None and self.ctl is not None and not self.ctl.read_only
+        self.ack_effect.setEnabled(on)
+        self.ack_house.setEnabled(on)
+
+    def _chosen(self) -> None:
+        self._buttons()
+        entry = self._selected()
+        if entry is not None:
+            self.flagChosen.emit(list(entry.flag.objects))
+
+    def acknowledge(self, reason: str, entry: Any = None) -> None:
+        entry = entry or self._selected()
+        if entry is None or self.ctl is None:
+            return
+        self.ctl.act(acknowledge, entry.flag.key, reason)
+
+
+def flags_by_op(runner: Any) -> dict[int, list[Any]]:
+    """Flags under each op index (for the log panel)."""
+    out: dict[int, list[Any]] = {}
+    if runner is not None:
+        for e in runner.entries():
+            out.setdefault(e.index, []).append(e.flag)
+    return out
+
+
+__all__ = ["AssistPanel", "acknowledge", "declare", "flags_by_op"]
+_ = Qt

@@ -1,0 +1,84 @@
+"""The Rules assist panel: flags appear, acknowledging issues an ack op, declarations, rollback."""
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from table.core.rng import Rng  # noqa: E402
+from table.games import find_module  # noqa: E402
+from table.games.setup import new_table  # noqa: E402
+from table.ui.catalog import Catalog  # noqa: E402
+
+
+def _window(qtbot):  # type: ignore[no-untyped-def]
+    from table.ui.main_window import TableWindow
+
+    module = find_module("dead-to-rites")
+    replica = new_table(module, 4, rng=Rng(3), peer_id="hot", table_id="t")
+    w = TableWindow(replica, Catalog.from_module(module))
+    qtbot.addWidget(w)
+    return w, replica
+
+
+def test_flag_shows_and_acknowledge_issues_ack(qtbot) -> None:  # type: ignore[no-untyped-def]
+    w, replica = _window(qtbot)
+    assert w.assist_runner is not None and w.assist.tree.topLevelItemCount() == 0
+    w.ctl.set_seat(1)
+    replica.issue("counter", {"id": "p1.favor", "value": 9}, seat=1)
+    w.refresh_panels()
+    item = w.assist.tree.topLevelItem(0)
+    assert item.text(2) == "DTR-FAVOR-CAP" and item.text(1) == "error"
+    assert item.text(4) == "Turn structure"
+    w.assist.tree.setCurrentItem(item)
+    qtbot.mouseClick(w.assist.ack_house, qtbot_button())
+    assert replica.records()[-1].op.kind == "ack"
+    assert replica.records()[-1].op.args["reason"] == "house rule"
+    w.refresh_panels()
+    assert w.assist.tree.topLevelItemCount() == 0
+
+
+def test_rollback_shows_recomputed_flags(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from table.core.ops import Op
+
+    w, replica = _window(qtbot)
+    replica.issue("counter", {"id": "p1.favor", "value": 9}, seat=1)
+    w.refresh_panels()
+    assert w.assist.tree.topLevelItemCount() == 1
+    # a remote op that sorts before ours (lower lamport) arrives late: the runner recomputes
+    last = replica.records()[-1].op
+    late = Op("zz-remote", 1, last.lamport - 1, "hello", {"name": "late"}, {}, 0.0, None)
+    replica.timeline.insert(late)
+    w.refresh_panels()
+    assert [w.assist.tree.topLevelItem(i).text(2)
+            for i in range(w.assist.tree.topLevelItemCount())] == ["DTR-FAVOR-CAP"]
+    assert w.assist_runner.entries()[0].index == len(replica.records()) - 1
+
+
+def test_declare_menu_lists_plugin_declarations(qtbot) -> None:  # type: ignore[no-untyped-def]
+    w, replica = _window(qtbot)
+    labels = [a.text() for a in w.declare_menu.actions()]
+    assert labels[0].startswith("Card effect") and any(t.startswith("Attack") for t in labels)
+    spec = next(s for s in w.assist_runner.declarations if s.name == "attack")
+    w.ctl.set_seat(1)
+    w.declare(spec, {"attacker": "x", "target": "y"})
+    op = replica.records()[-1].op
+    assert op.kind == "mark" and op.args["value"] == "attack"
+    assert op.args["fields"] == {"attacker": "x", "target": "y"}
+
+
+def test_plugin_that_raises_is_disabled_with_notice(qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    w, replica = _window(qtbot)
+
+    def boom(ctx):  # type: ignore[no-untyped-def]
+        raise RuntimeError("bug in plugin")
+
+    monkeypatch.setattr(w.assist_runner.plugin, "check", boom)  # the shared plugin instance
+    replica.issue("note", {"text": "x"}, seat=1)
+    w.refresh_panels()
+    assert "disabled" in w.assist.notice.text() and "bug in plugin" in w.assist.notice.text()
+
+
+def qtbot_button():  # type: ignore[no-untyped-def]
+    from PySide6.QtCore import Qt
+    return Qt.MouseButton.LeftButton
