@@ -79,9 +79,6 @@ class Board:
         per_row = max(self.cols // ts, 1)
         return (cell[1] // ts) * per_row + cell[0] // ts
 
-    def inside(self, cell: Cell) -> bool:
-        return 0 <= cell[0] < self.cols and 0 <= cell[1] < self.rows
-
     def blockers(self, *, skip: tuple[Cell, ...] = ()) -> set[Cell]:
         """Everything that blocks Line of Sight: Obstructions, Breaches, Chosen and turrets."""
         return (set(self.obstacles) | self.occupant_cells()) - set(skip)

@@ -106,9 +106,6 @@ class MoveModel:
     obstruction_rules: bool = True
     opponent_rules: bool = True
 
-    def inside(self, c: Cell) -> bool:
-        return 0 <= c[0] < self.cols and 0 <= c[1] < self.rows
-
     def step_cost(self, u: Cell, v: Cell) -> int:
         cost = 1
         if self.obstruction_rules:

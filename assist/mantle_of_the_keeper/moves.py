@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from .board import chosen_card, seat_of_id
 from .common import Out, param, seat_name, walk_turn
-from .facts import END, INCOME, Facts, counter_delta, declared, fields
+from .facts import END, INCOME, Facts, counter_delta, fields
 from .geometry import chebyshev
 
 if TYPE_CHECKING:
@@ -213,6 +213,3 @@ def on_breach_removed(ctx: OpContext, f: Facts, out: Out, breach: str) -> None:
     out.add("MAN-BREACH", "A Breach was removed from the arena without being attacked: a "
             "Breach is destroyed only by 1 damage (declare the attack on it).", [breach])
 
-
-def card_effect_declared(f: Facts) -> bool:
-    return any(declared(r) == "card-effect" for r in f.h.declarations(since=f.turn_start))
