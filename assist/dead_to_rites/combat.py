@@ -131,12 +131,12 @@ def check_strike_back(d: Dtr) -> list[Flag]:
         return [flag(ctx, "DTR-STRIKE-BACK", f"{d.name(target) if target else 'That card'} was "
                      "not attacked this turn, so it has no strike back.", objects=objs, star=True)]
     if attacker not in attackers:
-        return [flag(ctx, "DTR-STRIKE-BACK", f"{d.name(target)} must strike back at one of its "
+        return [flag(ctx, "DTR-STRIKE-BACK", f"{d.name(target or '')} must strike back at one of its "
                      "own attackers.", objects=objs, star=True)]
     start = ctx.history.current_turn_start()
     if any(resolve(d, d.field(r, "target")) == target
            for _i, r in d.declarations("strike-back", start, ctx.index)):
-        return [flag(ctx, "DTR-STRIKE-BACK", f"{d.name(target)} already struck back this turn; "
+        return [flag(ctx, "DTR-STRIKE-BACK", f"{d.name(target or '')} already struck back this turn; "
                      "every target strikes back once.", objects=objs, star=True)]
     return []
 

@@ -171,21 +171,21 @@ def declarations_end(d: Dtr, start: int) -> list[Flag]:
                             f"Rite; they draw {need}.", objects=(z(owner, "hand"),), star=True))
     for i, rec in d.declarations("pact-decline", start, now):
         pact = d.field(rec, "pact")
-        owner = d.view.owner_of(pact) if isinstance(pact, str) else None
-        if owner is not None and not _went_to(d, pact, z(owner, "hand"), i, now):
+        offerer = d.view.owner_of(pact) if isinstance(pact, str) else None
+        if offerer is not None and not _went_to(d, pact, z(offerer, "hand"), i, now):
             out.append(flag(ctx, "DTR-PACT-DECLINE", f"The declined Pact did not go back to seat "
-                            f"{owner}'s hand.", objects=(pact,)))
+                            f"{offerer}'s hand.", objects=(pact,)))
     for i, rec in d.declarations("pact-break", start, now):
         out += _pact_break(d, i, rec)
     for i, rec in d.declarations("counter", start, now):
         card_id = resolve(d, d.field(rec, "card")) or d.field(rec, "card")
         if not isinstance(card_id, str):
             continue
-        owner = d.view.owner_of(card_id)
-        if owner is None:
+        card_owner = d.view.owner_of(card_id)
+        if card_owner is None:
             continue
-        refunded, _ = d.favor_gain(owner, i, now)
-        if d.view.zone_of(card_id) != z(owner, "discard") or refunded:
+        refunded, _ = d.favor_gain(card_owner, i, now)
+        if d.view.zone_of(card_id) != z(card_owner, "discard") or refunded:
             out.append(flag(ctx, "DTR-COUNTER", f"A countered card goes to its owner's discard "
                             "pile and its cost isn't refunded.", objects=(card_id,)))
     for i, rec in d.declarations("expel", start, now):
