@@ -1,6 +1,7 @@
 """PyInstaller runtime hook: ``SANDTABLE_BUNDLE_SELFCHECK=1 sandtable`` prints what the frozen
 app can find (version, game-module folders, entry points of the sandtable distribution,
-whether each assist plugin imports) as JSON, and exits before the app starts.
+whether each assist plugin imports; with ``=imports``, also whether every module of ours
+imports) as JSON, and exits before the app starts.
 
 Used by tests/packaging/test_bundle.py, and handy when a playtester's bundle misbehaves.
 Without the variable this does nothing.
@@ -37,6 +38,32 @@ def _selfcheck() -> None:
         report["console_script"] = f"{script.__module__}:{script.__name__}"
     except Exception as err:
         report["console_script"] = f"ERROR {type(err).__name__}: {err}"
+    if os.environ.get("SANDTABLE_BUNDLE_SELFCHECK") == "imports":
+        # Import every module of ours that was frozen: a dependency PyInstaller missed shows
+        # up here as an ImportError instead of at a playtester's table.
+        import importlib
+
+        # The frozen modules, from the archive's table of contents (this hook runs before
+        # PyInstaller's own pkgutil hook, so pkgutil.walk_packages sees nothing yet).
+        from pyimod02_importers import get_pyz_toc_tree
+
+        def names(node: dict, prefix: str):
+            for key, child in sorted(node.items()):
+                yield prefix + key
+                if isinstance(child, dict):
+                    yield from names(child, prefix + key + ".")
+
+        tree = get_pyz_toc_tree()
+        errors, count = {}, 0
+        for pkg_name in ("table", "netplay", "assist"):
+            for name in [pkg_name, *names(tree.get(pkg_name, {}), pkg_name + ".")]:
+                count += 1
+                try:
+                    importlib.import_module(name)
+                except Exception as err:
+                    errors[name] = f"{type(err).__name__}: {err}"
+        report["modules_imported"] = count
+        report["import_errors"] = errors
     from table.games import registry
 
     report["asset_dirs"] = [str(p) for p in registry.asset_dirs()]

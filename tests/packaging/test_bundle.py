@@ -116,6 +116,18 @@ def test_assist_plugins_load_frozen_as_from_source(bundle: Bundle, tmp_path: Pat
             assert not frozen.startswith("ERROR"), (name, frozen)
 
 
+def test_every_module_of_ours_imports_frozen(bundle: Bundle, tmp_path: Path) -> None:
+    """Nothing PyInstaller's analysis missed (a lazy or dynamic import of a dependency)."""
+    out = bundle.run(cwd=tmp_path, env={"SANDTABLE_BUNDLE_SELFCHECK": "imports"})
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    assert report["modules_imported"] > 50
+    for name, error in report["import_errors"].items():
+        with pytest.raises(Exception):  # a module broken from source too is not our concern
+            import_module(name)
+        print(f"{name}: broken from source as well ({error})")
+
+
 def test_bundle_is_lean(bundle: Bundle) -> None:
     internal = bundle.folder / "_internal"
     files = [p for p in bundle.folder.rglob("*") if p.is_file() and not p.is_symlink()]
