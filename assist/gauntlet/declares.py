@@ -380,8 +380,8 @@ def _pursuit(f: Facts, d: Decl) -> bool:
 
 def _intel(n: int) -> Any:
     def need(f: Facts, d: Decl) -> bool:
-        return (f.v.counter(f"p{d.seat}.intel") or 0) >= n or f.counter_at(
-            f"p{d.seat}.intel", d.index) >= n  # type: ignore[operator]
+        return (f.v.counter(f"p{d.seat}.intel") or 0) >= n or (f.counter_at(
+            f"p{d.seat}.intel", d.index) or 0) >= n
     return need
 
 

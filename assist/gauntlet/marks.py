@@ -23,9 +23,6 @@ def check_mark(f: Facts, out: list[Flag]) -> None:
     elif what in ("phase", "step"):
         _step(f, out)
         _window_end(f, out)
-    elif what == "declare":
-        from . import declares
-        declares.check_declare(f, out)
     elif what == "winner":
         _winner(f, out)
 
@@ -245,7 +242,9 @@ def _rite_interrupted(f: Facts, out: list[Flag], start: int) -> None:
             continue
         marker = f"p{loser}.rite-begun"
         rite = f.v.zone_of(marker)
-        card = f.card(rite) if rite else None
+        if rite is None:
+            continue
+        card = f.card(rite)
         if card is None or card.id not in ("rite-of-echoes", "rite-of-blood"):
             continue
         if f.v.prop(rite, "side") == "Complete":

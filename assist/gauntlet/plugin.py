@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from assist.api import CARD_EFFECT_SPEC, DeclarationSpec, Flag, OpContext, Plugin, RuleInfo
 
-from . import battle_close, moves, state_ops
+from . import battle_close, declares, moves, state_ops
 from .facts import Facts
 from .marks import check_mark
 from .rules import RULES, rule_infos
@@ -76,13 +76,14 @@ class GauntletPlugin(Plugin):
             return out
         f = Facts(ctx)
         if kind == "mark":
-            if ctx.op.args.get("what") == "declare" and ctx.op.args.get("value") == \
-                    "battle-close":
+            if ctx.op.args.get("what") != "declare":
+                check_mark(f, out)
+            elif ctx.op.args.get("value") == "battle-close":
                 b = f.battles[-1] if f.battles else None
                 if b is not None and b.close_i == ctx.history.index:
                     battle_close.check_close(f, out, b)
             else:
-                check_mark(f, out)
+                declares.check_declare(f, out)
         elif kind in ("move", "consume", "create", "delete"):
             moves.check_moves(f, out)
         elif kind == "set":

@@ -69,9 +69,9 @@ def _territories(f: Facts, out: list[Flag], seat: int) -> None:
     faction = f.faction(seat)
     if len(leaders) != 1 or leaders[0] is None or leaders[0].type != "Leader" or (
             faction is not None and leaders[0].group != faction):
-        names = ", ".join(c.name if c else "?" for c in leaders) or "none"
+        has = ", ".join(c.name if c else "?" for c in leaders) or "none"
         add(out, f, "GAU-DECK-LEADER", f"Seat {seat} plays {faction or '?'} and needs exactly "
-            f"one Leader of that faction (has: {names}).")
+            f"one Leader of that faction (has: {has}).")
     placed: list[tuple[int, str]] = []
     for pos in f.lay.territory:
         for cid in v.child_ids(f.lay.slots[pos], "card"):

@@ -67,11 +67,12 @@ class _Timed(GauntletPlugin):
         self.times: list[float] = []
 
     def check(self, ctx: OpContext) -> list[Flag]:
-        start = time.perf_counter()
+        # CPU time of this thread: other processes on a busy machine do not count
+        start = time.thread_time()
         try:
             return super().check(ctx)
         finally:
-            self.times.append(time.perf_counter() - start)
+            self.times.append(time.thread_time() - start)
 
 
 def test_time_budget_per_op_on_a_600_object_table() -> None:
