@@ -10,54 +10,53 @@ from collections.abc import Callable
 from typing import Any
 
 from .knowledge import Knowledge
-from .objects import HIDDEN, OWNER
+from .objects import OWNER, ROOT
 from .state import State
 from .timeline import Record
-from .views import ALL
+from .views import ALL, known_card
 
 Namer = Callable[[str], str]
 
 
 class Renderer:
+    """Lines for `seat` (ALL: everything the log knows). `seat_name` names seats for the UI."""
+
     def __init__(self, state: State, knowledge: Knowledge | None, seat: int,
-                 card_name: Namer | None = None) -> None:
+                 card_name: Namer | None = None,
+                 seat_name: Callable[[int], str] | None = None) -> None:
         self.state, self.knowledge, self.seat = state, knowledge, seat
         self.card_name = card_name or (lambda card: card)
+        self.seat_name = seat_name or self._seat_name
 
     # --- names ---------------------------------------------------------------------------
+    def _seat_name(self, number: int) -> str:
+        seat = self.state.seats.get(number)
+        return seat.name if seat is not None and seat.name else f"Seat {number}"
+
     def who(self, record: Record) -> str:
         op = record.op
         if op.seat is not None:
-            seat = self.state.seats.get(op.seat)
-            return seat.name if seat is not None and seat.name else f"Seat {op.seat}"
+            return self.seat_name(op.seat)
         peer = self.state.peers.get(op.author, {})
         return str(peer.get("name") or f"peer {op.author[:6]}")
 
     def place(self, obj_id: str | None) -> str:
-        if obj_id is None:
-            return "nowhere"
+        if obj_id is None or obj_id == ROOT:
+            return "the table"
         obj = self.state.objs.get(obj_id)
         if obj is None:
             return obj_id
-        return str(obj.props.get("name") or obj_id)
+        name = str(obj.props.get("name") or obj_id)
+        seat = obj.props.get("seat", obj.owner)
+        if isinstance(seat, int) and obj.kind in ("zone", "pile", "board"):
+            return f"{self.seat_name(seat)}'s {name}"
+        return name
 
     def _card_identity(self, handle: str) -> str | None:
         obj = self.state.objs.get(handle)
         if obj is None:
             return None
-        if obj.card is not None:
-            return obj.card
-        if self.knowledge is None:
-            return None
-        if self.seat == ALL:
-            return self.knowledge.card_of(handle)
-        parent = self.state.objs.get(obj.container or "")
-        hidden_pile = parent is not None and parent.visibility == HIDDEN and obj.alive
-        if obj.owner == self.seat and not hidden_pile:
-            return self.knowledge.card_of(handle)
-        if self.seat in self.knowledge.shown.get(handle, ()):
-            return self.knowledge.card_of(handle)
-        return None
+        return known_card(self.state, self.knowledge, obj, self.seat)
 
     def thing(self, obj_id: str, revealed: str | None = None) -> str:
         obj = self.state.objs.get(obj_id)
@@ -69,7 +68,11 @@ class Renderer:
         return self.card_name(card) if card else "a card"
 
     # --- lines ---------------------------------------------------------------------------
-    def line(self, record: Record) -> str:
+    def line(self, record: Record, seat: int | None = None) -> str:
+        """The op as `seat` (default: this renderer's seat) may know it."""
+        if seat is not None and seat != self.seat:
+            return Renderer(self.state, self.knowledge, seat, self.card_name,
+                            self.seat_name).line(record)
         text = self._describe(record)
         if record.void:
             text += f"  [void: {record.void}]"
@@ -111,7 +114,9 @@ class Renderer:
             if field == "face_up":
                 return f"{who} turned {self.thing(a['id'], a.get('card'))} face {'up' if value else 'down'}"
             if field == "rotation":
-                return f"{who} rotated {self.thing(a['id'])} to {value}°"
+                turned = "upright" if value == 0 else f"sideways ({value}°)" if value in (
+                    90, 270) else f"to {value}°"
+                return f"{who} turned {self.thing(a['id'])} {turned}"
             return f"{who} set {field} of {self.thing(a['id'])} to {value!r}"
         if kind == "counter":
             key = a.get("key") or "value"
@@ -127,8 +132,7 @@ class Renderer:
         if kind == "reveal":
             return f"{who} revealed {self.card_name(a['card'])}"
         if kind == "show":
-            target = self.state.seats.get(a["to"])
-            seat_name = target.name if target and target.name else f"Seat {a['to']}"
+            seat_name = self.seat_name(a["to"])
             shown = None
             if self.knowledge is not None and (self.seat in (ALL, a["to"], op.seat)):
                 shown = self.knowledge.card_of(a["id"])
@@ -160,9 +164,7 @@ class Renderer:
         a = record.op.args
         what = a["what"]
         if what == "turn":
-            seat = self.state.seats.get(a.get("seat") or 0)
-            name = seat.name if seat and seat.name else f"Seat {a.get('seat')}"
-            return f"— {name}'s turn begins —"
+            return f"— {self.seat_name(a.get('seat') or 0)}'s turn begins —"
         if what in ("phase", "step"):
             return f"{who} moved to the {a.get('value')} {what}"
         if what == "setup":

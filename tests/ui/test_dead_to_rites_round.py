@@ -105,4 +105,4 @@ def test_full_round_four_seats_hot_seat(dtr, qtbot):  # type: ignore[no-untyped-
     assert not [rec for rec in r.records()[-80:] if rec.void]
     w.refresh_panels()
     log = "\n".join(w.log_panel.list.item(i).text() for i in range(w.log_panel.list.count()))
-    assert "— Player 2's turn —" in log
+    assert "— Player 2's turn begins —" in log

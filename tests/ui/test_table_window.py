@@ -188,10 +188,10 @@ def test_log_hides_drawn_card_names_from_other_seats(window):  # type: ignore[no
     w.scene.drops.drop([w.scene.cards[_hand(w)[-1]]], w.scene.zones["p1.discard"])
     w.refresh_panels()
     line_1 = w.log_panel.list.item(w.log_panel.list.count() - 2).text()
-    assert "drew a card" in line_1
+    assert "North drew " in line_1 and "drew a card" not in line_1  # the owner reads the name
     w.ctl.set_seat(2)
     text = "\n".join(w.log_panel.list.item(i).text() for i in range(w.log_panel.list.count()))
-    assert "drew a card into North's Hand" in text
+    assert "drew a card from North's Deck into North's Hand" in text  # the others do not
 
 
 def test_turn_panel_advances_phase_and_turn(window, qtbot):  # type: ignore[no-untyped-def]
