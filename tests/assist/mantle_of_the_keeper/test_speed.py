@@ -44,7 +44,7 @@ def test_speed_on_600_objects(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(kit.Game, "__init__", padded)
     runs = []
-    for _ in range(5):
+    for _ in range(9):
         timed.times = []
         g = play_game(True)
         assert len(g.t.replica.state.objs) >= 600
