@@ -268,6 +268,13 @@ class TableWindow(QMainWindow):
             self._panel_timer.start()
 
     def refresh_panels(self) -> None:
+        runner = self.assist_runner
+        if runner is not None:
+            self.log_panel.flags_at = runner.flags_at
+            self.scene.show_flags(runner.flags_by_object())
+            if self._pending_first is not None and any(
+                    r.op.kind == "ack" for r in self.replica.records()[self._pending_first:]):
+                self._pending_first = 0  # an acknowledgement hides a flag on an older line
         if self._pending_first is not None:
             self.log_panel.refresh_from(self._pending_first)
         if self._chat_dirty:

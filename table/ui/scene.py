@@ -58,6 +58,7 @@ class TableScene(QGraphicsScene):
         self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)  # pieces move a lot
         self.cards: dict[str, CardItem] = {}
         self.tokens: dict[str, TokenItem] = {}
+        self._flagged: set[str] = set()  # objects wearing a rules-assist badge
         self.zones: dict[str, ZoneItem] = {}
         self.trackers: dict[str, TrackerItem] = {}
         self.dice: dict[str, DieItem] = {}
@@ -269,6 +270,14 @@ class TableScene(QGraphicsScene):
 
     def _item(self, oid: str) -> CardItem | TokenItem | None:
         return self.cards.get(oid) or self.tokens.get(oid)
+
+    def show_flags(self, by_object: dict[str, list[Any]]) -> None:
+        """Badge the cards and tokens the rules assist flagged (and unbadge the rest)."""
+        for oid in self._flagged | set(by_object):
+            item = self._item(oid)
+            if item is not None:
+                item.set_flags(by_object.get(oid, []))
+        self._flagged = set(by_object)
 
     def _place_one(self, obj: Obj) -> None:
         """Place a piece alone when its container allows it; else re-arrange the container."""

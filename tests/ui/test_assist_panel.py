@@ -82,3 +82,24 @@ def test_plugin_that_raises_is_disabled_with_notice(qtbot, monkeypatch) -> None:
 def qtbot_button():  # type: ignore[no-untyped-def]
     from PySide6.QtCore import Qt
     return Qt.MouseButton.LeftButton
+
+
+def test_flagged_card_wears_a_badge_and_its_log_line_names_the_rule(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from table.core import actions
+
+    w, replica = _window(qtbot)
+    w.ctl.set_seat(1)
+    wrong_rite = replica.state.objs["p1.rites"].children[0]  # the bottom Rite, not the next one
+    actions.move(replica, wrong_rite, "altar", seat=1)
+    w.refresh_panels()
+    item = w.scene.cards[wrong_rite]
+    assert item.flag_severity == "error" and "DTR-RITE-NEXT" in item.toolTip()
+    last_line = w.log_panel.list.item(w.log_panel.list.count() - 1)
+    assert "⚑ DTR-RITE-NEXT" in last_line.text()
+    assert "DTR-RITE-NEXT" in last_line.toolTip()
+    # acknowledged: the badge and the log mark go
+    entry = w.assist_runner.entries()[0]
+    replica.issue("ack", {"flag": entry.flag.key, "reason": "card effect"}, seat=1)
+    w.refresh_panels()
+    assert item.flag_severity is None
+    assert "⚑" not in w.log_panel.list.item(w.log_panel.list.count() - 2).text()

@@ -1,7 +1,7 @@
 """A card on the table, drawn from what the viewing seat may know of it."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
 from .. import theme
 from ..card_renderer import paint_back, paint_face
 from ..catalog import BackStyle, CardFace
+from .flag_badge import paint_badge, severity_of, tooltip_of
 
 if TYPE_CHECKING:
     from ..scene import TableScene
@@ -38,6 +39,7 @@ class CardItem(QGraphicsRectItem):
         self.private = False                # face visible to this seat only (own hand, peek)
         self.container_role = ""
         self.base_rotation = 0.0            # the card's own rotation; fanning adds to it
+        self.flag_severity: str | None = None  # a rules-assist badge, if flagged
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, True)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsMovable, True)
         self.setAcceptHoverEvents(True)
@@ -71,6 +73,16 @@ class CardItem(QGraphicsRectItem):
             p.setPen(QPen(theme.SELECT, 4.0))
             p.setBrush(Qt.BrushStyle.NoBrush)
             p.drawRoundedRect(CARD_RECT.adjusted(-1, -1, 1, 1), 9, 9)
+        if self.flag_severity is not None:
+            paint_badge(p, CARD_RECT, self.flag_severity)
+
+    def set_flags(self, flags: list[Any]) -> None:
+        """Show (or clear) the rules-assist badge for these flags."""
+        severity = severity_of(flags)
+        self.setToolTip(tooltip_of(flags) if flags else "")
+        if severity != self.flag_severity:
+            self.flag_severity = severity
+            self.update()
 
     def _paint_counters(self, p: QPainter) -> None:
         y = CARD_RECT.top() + 40

@@ -1,7 +1,7 @@
 """A token: a player marker, standee, hazard or cube; dragged like a card, snaps to grid cells."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPolygonF
@@ -10,6 +10,7 @@ from PySide6.QtWidgets import (
 )
 
 from .. import theme
+from .flag_badge import paint_badge, severity_of, tooltip_of
 
 if TYPE_CHECKING:
     from ..scene import TableScene
@@ -30,6 +31,7 @@ class TokenItem(QGraphicsItem):
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsMovable, True)
         self.setZValue(50)
         self.setToolTip("")
+        self.flag_severity: str | None = None  # a rules-assist badge, if flagged
 
     def set_look(self, colour: QColor, shape: str, label: str, name: str) -> None:
         self.colour, self.form, self.label, self.name = colour, shape, label, name
@@ -59,6 +61,16 @@ class TokenItem(QGraphicsItem):
             p.setPen(theme.readable_on(self.colour))
             p.setFont(theme.font(14 if len(text) <= 2 else 10, bold=True))
             p.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
+        if self.flag_severity is not None:
+            paint_badge(p, rect.adjusted(6, 6, 0, 0), self.flag_severity)
+
+    def set_flags(self, flags: list[Any]) -> None:
+        """Show (or clear) the rules-assist badge for these flags."""
+        severity = severity_of(flags)
+        self.setToolTip("\n".join(x for x in (self.name, tooltip_of(flags)) if x))
+        if severity != self.flag_severity:
+            self.flag_severity = severity
+            self.update()
 
     def _shape(self, p: QPainter, rect: QRectF) -> None:
         if self.form in ("square", "cube"):

@@ -1,5 +1,8 @@
-"""The log as this seat may read it: one line per op, filterable."""
+"""The log as this seat may read it: one line per op, filterable, with the assist's flags."""
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QLineEdit, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
@@ -16,6 +19,8 @@ class LogPanel(QWidget):
         self.ctl = ctl
         r = ctl.replica
         self.renderer = LogRenderer(r.state, r.knowledge, ctl.catalog, ctl.seat_name)
+        # the rules assist's flags under an op index (set by the window when the assist runs)
+        self.flags_at: Callable[[int], tuple[Any, ...]] | None = None
         self.filter = QLineEdit()
         self.filter.setPlaceholderText("Filter the log (card, player, action)…")
         self.filter.setClearButtonEnabled(True)
@@ -47,8 +52,16 @@ class LogPanel(QWidget):
         needle = self.filter.text().strip().lower()
         for i in range(start, len(records)):
             rec = records[i]
-            item = QListWidgetItem(f"{i + 1:>4}  {self.renderer.line(rec, self.ctl.seat)}")
-            if rec.void:
+            text = f"{i + 1:>4}  {self.renderer.line(rec, self.ctl.seat)}"
+            flags = self.flags_at(i) if self.flags_at is not None else ()
+            if flags:
+                text += "  " + " ".join(f"⚑ {f.rule}" for f in flags)
+            item = QListWidgetItem(text)
+            if flags:
+                error = any(f.severity == "error" for f in flags)
+                item.setForeground(QColor("#ff6f60" if error else "#ffca28"))
+                item.setToolTip("\n".join(f"{f.rule} ({f.section}): {f.message}" for f in flags))
+            elif rec.void:
                 item.setForeground(QColor("#999999"))
             elif rec.op.kind == "mark":
                 item.setForeground(QColor("#ffd54a"))
