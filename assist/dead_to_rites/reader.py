@@ -74,10 +74,8 @@ class Dtr:
         return self.view.rotation(obj_id) % 360 == 0
 
     def damage(self, obj_id: str) -> int:
-        obj = self.view.obj(obj_id)
-        if obj is None:
-            return 0
-        return obj.counters.get("damage", 0) + obj.counters.get("poison-damage", 0)
+        return (self.view.counter(obj_id, "damage") or 0) + (
+            self.view.counter(obj_id, "poison-damage") or 0)
 
     # -- seats, crowns, numbers ------------------------------------------------------------
     def seats(self) -> list[int]:

@@ -115,22 +115,31 @@ class _none:  # noqa: N801 - a stand-in ObjView with no counters
 
 def touched(d: Dtr, ids: set[str], start: int) -> bool:
     """Did any op of the closing window change one of these objects (or their contents)?"""
+    return bool(window_changes(d, start) & ids)
+
+
+def window_changes(d: Dtr, start: int) -> set[str]:
+    """Every object the ops of the closing window changed."""
+    changed: set[str] = set()
     for _i, rec in d.range(start, d.ctx.index):
-        if rec.journal.touched() & ids:
-            return True
-    return False
+        changed |= rec.journal.touched()
+    return changed
 
 
 def invariants(d: Dtr, start: int) -> list[Flag]:
     """State invariants, reported in the window where they break (not again at every marker)."""
     ctx = d.ctx
     out: list[Flag] = []
+    changed = window_changes(d, start)
     dead = []
-    for _s, c in d.all_champions():
+    moved_in_play = [c for s in d.seats() for c in d.view.child_ids(z(s, "play"), "card")
+                     if c in changed]  # cheap test first: most Champions sat still this window
+    for c in moved_in_play:
+        if not d.is_type(c, "Champion"):
+            continue
         card = d.card(c)
         guard = card.get("guard") if card is not None else None
-        if isinstance(guard, int) and guard > 0 and d.damage(c) >= guard \
-                and touched(d, {c}, start):
+        if isinstance(guard, int) and guard > 0 and d.damage(c) >= guard:
             dead.append(c)
     if dead:
         out.append(flag(ctx, "DTR-DESTROY-AT-GUARD", f"{', '.join(d.name(c) for c in dead)} "
@@ -138,12 +147,12 @@ def invariants(d: Dtr, start: int) -> list[Flag]:
                         objects=tuple(dead), star=True))
     for s in d.seats():
         if d.view.exists(z(s, "step")) and d.step(s) != d.completed(s) \
-                and touched(d, {z(s, "step"), z(s, "completed")}, start):
+                and changed & {z(s, "step"), z(s, "completed")}:
             out.append(flag(ctx, "DTR-STEP-EQUALS-COMPLETED", f"Seat {s}'s step marker is on "
                             f"{d.step(s)} but their Completed pile has {d.completed(s)} Rites.",
                             objects=(z(s, "step"), z(s, "completed"))))
     if d.view.count(POOL) and ritual.rite_on_altar(d) is None \
-            and touched(d, {POOL, "altar"}, start):
+            and changed & {POOL, "altar"}:
         out.append(flag(ctx, "DTR-POOL-DISCARD", "Cards are still in the Defense Pool after the "
                         "Rite left the Altar; committed cards are discarded either way.",
                         objects=(POOL,)))
