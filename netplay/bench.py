@@ -16,6 +16,7 @@ Prints figures, then as its last line one JSON object.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import statistics
@@ -207,7 +208,12 @@ async def _baseline(count: int = 2000) -> list[float]:
                 break
         out.append((time.monotonic() - t) * 1000 / 2)
     writer.close()
+    with contextlib.suppress(Exception):
+        await writer.wait_closed()
+    await asyncio.sleep(0.01)  # let the echo side see the end of the stream
     server.close()
+    with contextlib.suppress(Exception):
+        await server.wait_closed()
     return out
 
 
@@ -236,13 +242,19 @@ def run(peers: int = 6, processes: bool = False, ops: int = 2000) -> dict[str, A
     base = asyncio.run(_baseline())
     print(f"baseline asyncio+msgpack echo, one way: p50 {_pct(base, 0.5):.3f} ms, "
           f"p99 {_pct(base, 0.99):.3f} ms")
+    cpu0, wall0 = time.process_time(), time.monotonic()
     result = _processes(peers, ops) if processes else asyncio.run(_in_process(peers, ops))
+    cpu, wall = time.process_time() - cpu0, time.monotonic() - wall0
     lat = result["latencies"]
     mode = "processes" if processes else "one process"
     print(f"{peers} peers ({mode}), {ops} ops: {result['samples']} deliveries, "
           f"p50 {_pct(lat, 0.5):.3f} ms, p99 {_pct(lat, 0.99):.3f} ms, "
           f"mean {statistics.fmean(lat) if lat else float('nan'):.3f} ms; "
           f"throughput {result['ops_per_s']:.0f} ops/s; converged: {result['converged']}")
+    if not processes:
+        print(f"process CPU time {cpu:.2f} s over {wall:.2f} s wall "
+              f"({100 * cpu / wall if wall else 0:.0f}% of one core); "
+              f"load average {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
     disc = asyncio.run(_discovery())
     print(f"discovery (announce -> listed, 127.0.0.1): {disc:.3f} s")
     summary = {"peers": peers, "processes": processes, "ops": ops,
@@ -251,6 +263,7 @@ def run(peers: int = 6, processes: bool = False, ops: int = 2000) -> dict[str, A
                "baseline_p50_ms": round(_pct(base, 0.5), 3),
                "baseline_p99_ms": round(_pct(base, 0.99), 3),
                "discovery_s": round(disc, 3), "converged": result["converged"],
+               "cpu_s": round(cpu, 2), "wall_s": round(wall, 2),
                "deliveries": result["samples"]}
     print(json.dumps(summary))
     return summary

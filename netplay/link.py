@@ -64,6 +64,19 @@ OpenHandler = Callable[["Link"], bool]
 _STOP = object()
 
 
+@dataclass(frozen=True, slots=True)
+class PackedMessage:
+    """A checked message packed once, to be sealed for each link that sends it."""
+    t: str
+    payload: bytes
+
+
+def pack_message(msg: dict[str, Any]) -> PackedMessage:
+    """Check and pack a message once (raises ProtocolError if it is invalid: a caller bug)."""
+    check_message(msg)
+    return PackedMessage(msg["t"], pack(msg))
+
+
 class Link:
     """A connection to one peer. Create it, then call :meth:`connect` or :meth:`accept`."""
 
@@ -240,6 +253,17 @@ class Link:
         self._queue.put_nowait(msg)
         return True
 
+    def send_packed(self, packed: "PackedMessage") -> bool:
+        """Queue a message already checked and packed once (:func:`pack_message`), e.g. the
+        same broadcast for every link. False if the link is not open."""
+        if self._state is not LinkState.OPEN:
+            return False
+        if self._queue.qsize() >= self.config.send_queue_max:
+            self._begin_close("send queue overflow (peer too slow)", graceful=False)
+            return False
+        self._queue.put_nowait(packed)
+        return True
+
     async def _write_loop(self) -> None:
         assert self._writer is not None and self._cipher is not None
         writer, cipher, limits = self._writer, self._cipher, self.config.limits
@@ -247,10 +271,13 @@ class Link:
             msg = await self._queue.get()
             if msg is _STOP:
                 return
-            payload = pack(msg)
+            if type(msg) is PackedMessage:
+                t, payload = msg.t, msg.payload
+            else:
+                t, payload = msg.get("t"), pack(msg)
             if len(payload) + 16 > limits.max_frame:
                 log.error("link %s: dropping our own oversized %s message (%d bytes)",
-                          self.label, msg.get("t"), len(payload))
+                          self.label, t, len(payload))
                 continue
             try:
                 writer.write(encode_frame(cipher.seal(payload), limits))

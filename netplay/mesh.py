@@ -28,7 +28,7 @@ from typing import Any
 
 from .events import EventHub
 from .identity import PUBLIC_KEY_BYTES, Identity, is_valid_peer_id
-from .link import Link, LinkConfig
+from .link import Link, LinkConfig, pack_message
 from .wire import ProtocolError
 
 log = logging.getLogger(__name__)
@@ -191,8 +191,13 @@ class Mesh:
         return link.send(msg) if link is not None else False
 
     def broadcast(self, msg: dict[str, Any]) -> int:
-        """Send to every linked peer; returns how many links took it."""
-        return sum(1 for link in list(self._links.values()) if link.send(msg))
+        """Send to every linked peer; returns how many links took it. The message is checked
+        and packed once, then sealed for each link."""
+        links = list(self._links.values())
+        if len(links) <= 1:
+            return sum(1 for link in links if link.send(msg))
+        packed = pack_message(msg)
+        return sum(1 for link in links if link.send_packed(packed))
 
     # ------------------------------------------------------------------ links
     def _new_link(self) -> Link:

@@ -64,7 +64,8 @@ class Replica(Protocol):
 
     def ops_missing_for(self, vv: dict[str, int]) -> list[list[Any]]: ...
 
-    def receive_many(self, wires: list[Any], from_peer: str = "") -> Any: ...
+    def receive_many(self, wires: list[Any], from_peer: str = "", *,
+                     direct: bool = False) -> Any: ...
 
     def public_state_hash(self) -> str: ...
 
@@ -115,6 +116,8 @@ class OpVerifier:
         self._announced_key = announced_key
         self._keys: dict[str, VerifyKey | None] = {}
         self.failures = 0
+        self.verified = 0  # Ed25519 checks made (for tests and benchmarks)
+        self.unchecked: set[tuple[str, int]] = set()  # taken first-hand, signature not checked
 
     def _verify_key(self, key_hex: str) -> VerifyKey | None:
         vk = self._keys.get(key_hex, False)
@@ -147,7 +150,52 @@ class OpVerifier:
         if not ok:
             self.failures += 1
             log.warning("op %s#%s: bad signature or key", author, getattr(op, "seq", "?"))
+        else:
+            self.verified += 1
         return ok
+
+    def accept_direct(self, op: Any, key_hex: str | None) -> bool:
+        """An op that came from its author itself, on a link whose handshake proved the
+        author's identity key and whose every frame is AEAD-authenticated: its signature is
+        not checked again (it is kept, for relaying, and checked before being relayed: see
+        :meth:`check_before_relay`). The key the author announced must still be the key its
+        handshake proved; without a pinned key the op is verified as usual."""
+        if key_hex is None and self._announced_key is not None:
+            key_hex = self._announced_key(op.author)
+        pinned = self._pinned_key(op.author)
+        if pinned is None or not isinstance(key_hex, str) or not isinstance(op.sig, bytes):
+            return self(op, key_hex)
+        if pinned.hex() != key_hex.lower():
+            self.failures += 1
+            log.warning("op %s#%s: announced key is not the key its link proved",
+                        op.author, op.seq)
+            return False
+        if len(self.unchecked) < 1_000_000:
+            self.unchecked.add((op.author, op.seq))
+        return True
+
+    def check_before_relay(self, wire: list[Any]) -> bool:
+        """Before relaying an op (catch-up), check its signature if it was taken first-hand
+        unchecked: a peer relays only ops whose signatures it verified, so an author that
+        signs badly cannot make honest peers relay forgeries."""
+        ref = (wire[0], wire[1])
+        if ref not in self.unchecked:
+            return True
+        from table.core.ops import from_wire
+
+        try:
+            op = from_wire(wire)
+        except Exception:
+            return False
+        if op.kind == "hello" and op.seq == 1:
+            key = op.args.get("key")
+            key_hex = key if isinstance(key, str) else None
+        else:
+            key_hex = self._announced_key(op.author) if self._announced_key else None
+        if self(op, key_hex):
+            self.unchecked.discard(ref)
+            return True
+        return False
 
 
 def check_op_envelope(op: Any) -> tuple[str, int]:
@@ -220,9 +268,21 @@ class Replication:
         missing = self.replica.ops_missing_for(their_vv)
         if not missing:
             return 0
+        check = getattr(getattr(self.replica, "verifier", None), "check_before_relay", None)
         batch: list[list[Any]] = []
         size = 0
+        refused: set[str] = set()
         for op in missing:
+            if op[0] in refused:
+                continue
+            if check is not None and op[0] != self.mesh.peer_id and not check(op):
+                # Never relay a forgery. Its author's later ops depend on it: hold them too.
+                refused.add(op[0])
+                log.error("not relaying op %s#%s: its author's signature is bad", op[0], op[1])
+                report = getattr(self.replica, "report", None)
+                if callable(report):
+                    report(f"peer {op[0]} sent an op (#{op[1]}) with a bad signature")
+                continue
             op_size = len(pack(op))
             if op_size > self.config.max_batch_bytes:
                 log.error("op %s/%s is too large to send (%d bytes)", op[0], op[1], op_size)
@@ -251,7 +311,7 @@ class Replication:
             author, _ = check_op_envelope(op)
             if author != peer_id:
                 raise ProtocolError("live op not authored by the sending peer")
-            self._accept_ops([op], peer_id)
+            self._accept_ops([op], peer_id, direct=True)
         elif t == "ops":
             ops = msg["ops"]
             for op in ops:
@@ -270,14 +330,19 @@ class Replication:
         else:
             log.debug("replication ignores %r from %s", t, peer_id)
 
-    def _accept_ops(self, ops: list[list[Any]], from_peer: str) -> None:
+    def _accept_ops(self, ops: list[list[Any]], from_peer: str, direct: bool = False) -> None:
         vv = self.replica.version_vector()
         fresh = [op for op in ops if op[1] > vv.get(op[0], 0)]
         if not fresh:
             return  # all already delivered
         self.ops_received += len(fresh)
         try:
-            self.replica.receive_many(fresh, from_peer)
+            if direct:
+                # From its author, on its authenticated link: the signature need not be
+                # checked again (see OpVerifier.accept_direct).
+                self.replica.receive_many(fresh, from_peer, direct=True)
+            else:
+                self.replica.receive_many(fresh, from_peer)
         except (BadOp, CausalityError) as exc:
             raise ProtocolError(f"bad op from {from_peer}: {exc}") from None
 

@@ -32,6 +32,14 @@ from spake2 import SPAKE2_Symmetric
 
 from .wire import ProtocolError
 
+try:  # PyNaCl's compiled libsodium module: the AEAD calls without the per-call Python checks
+    from nacl._sodium import ffi as _ffi, lib as _lib
+
+    _AEAD_ENCRYPT = _lib.crypto_aead_xchacha20poly1305_ietf_encrypt
+    _AEAD_DECRYPT = _lib.crypto_aead_xchacha20poly1305_ietf_decrypt
+except (ImportError, AttributeError):  # pragma: no cover - another PyNaCl layout
+    _ffi = _lib = _AEAD_ENCRYPT = _AEAD_DECRYPT = None
+
 KEY_BYTES = 32
 TAG_BYTES = sodium.crypto_aead_xchacha20poly1305_ietf_ABYTES
 NONCE_BYTES = sodium.crypto_aead_xchacha20poly1305_ietf_NPUBBYTES
@@ -149,6 +157,15 @@ class FrameCipher:
             raise ProtocolError("send nonce counter exhausted")
         nonce = counter_nonce(self._send_n)
         self._send_n += 1
+        if _AEAD_ENCRYPT is not None and type(plaintext) is bytes:
+            # Keys and nonce are checked here (constructor, counter_nonce): call libsodium
+            # directly, as nacl.bindings would after its argument checks.
+            size = len(plaintext) + TAG_BYTES
+            out = _ffi.new("unsigned char[]", size)
+            if _AEAD_ENCRYPT(out, _ffi.NULL, plaintext, len(plaintext), _ffi.NULL, 0,
+                             _ffi.NULL, nonce, self._send_key) != 0:
+                raise ProtocolError("frame encryption failed")
+            return _ffi.buffer(out, size)[:]
         return bytes(
             sodium.crypto_aead_xchacha20poly1305_ietf_encrypt(
                 plaintext, None, nonce, self._send_key
@@ -160,6 +177,14 @@ class FrameCipher:
             raise DecryptError("encrypted frame shorter than its tag")
         if self._recv_n >= _MAX_COUNTER:
             raise DecryptError("receive nonce counter exhausted")
+        if _AEAD_DECRYPT is not None and type(ciphertext) is bytes:
+            size = len(ciphertext) - TAG_BYTES
+            out = _ffi.new("unsigned char[]", max(size, 1))
+            if _AEAD_DECRYPT(out, _ffi.NULL, _ffi.NULL, ciphertext, len(ciphertext), _ffi.NULL, 0,
+                             counter_nonce(self._recv_n), self._recv_key) != 0:
+                raise DecryptError("frame failed to decrypt (bad key, tampered or out of order)")
+            self._recv_n += 1
+            return _ffi.buffer(out, size)[:]
         try:
             plaintext = sodium.crypto_aead_xchacha20poly1305_ietf_decrypt(
                 ciphertext, None, counter_nonce(self._recv_n), self._recv_key

@@ -97,25 +97,31 @@ def unpack(data: bytes, limits: WireLimits = DEFAULT_LIMITS) -> Any:
     return value
 
 
+_STR_KEYS = {str}
+
+
 def check_depth(value: Any, max_depth: int) -> None:
-    """Raise FrameError if containers nest deeper than ``max_depth`` or a map key is not a str."""
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict):
-            if depth > max_depth:
-                raise FrameError(f"nesting deeper than {max_depth}")
-            for key, sub in item.items():
-                if not isinstance(key, str):
+    """Raise FrameError if containers nest deeper than ``max_depth`` or a map key is not a str.
+
+    Walks the containers level by level (only containers are queued; scalars are skipped by
+    C-level filters), which keeps the check cheap on the small maps and arrays ops are made of.
+    Values come from msgpack, so containers are exactly ``dict`` and ``list``.
+    """
+    level: list[Any] = [value] if type(value) is dict or type(value) is list else []
+    depth = 1
+    while level:
+        if depth > max_depth:
+            raise FrameError(f"nesting deeper than {max_depth}")
+        below: list[Any] = []
+        for item in level:
+            if type(item) is dict:
+                if item and set(map(type, item)) != _STR_KEYS:
                     raise FrameError("map key is not a string")
-                if isinstance(sub, (dict, list)):
-                    stack.append((sub, depth + 1))
-        elif isinstance(item, list):
-            if depth > max_depth:
-                raise FrameError(f"nesting deeper than {max_depth}")
-            for sub in item:
-                if isinstance(sub, (dict, list)):
-                    stack.append((sub, depth + 1))
+                below += [v for v in item.values() if type(v) is dict or type(v) is list]
+            else:
+                below += [v for v in item if type(v) is dict or type(v) is list]
+        level = below
+        depth += 1
 
 
 def encode_frame(payload: bytes, limits: WireLimits = DEFAULT_LIMITS) -> bytes:

@@ -1,5 +1,6 @@
 """Hostile ops from a peer that passed the handshake: each drops its link, none is delivered."""
 
+import asyncio
 import random
 
 from netplay.replication import op_signer
@@ -42,7 +43,9 @@ def test_bad_signatures_forged_authors_and_skipped_stamps_are_dropped():
         cases = []
         w = next_wire("bad sig")
         w[8] = rng.randbytes(64)
-        cases.append(("bad signature", {"t": "op", "op": w}))
+        # In a catch-up batch signatures are always checked (a live op from its own author,
+        # on its authenticated link, is not checked again: see test_direct_ops_skip_...).
+        cases.append(("bad signature", {"t": "ops", "ops": [w]}))
         w = next_wire("forged author")
         w[0], w[1] = h_id, target.vv()[h_id] + 1
         cases.append(("forged author in catch-up", {"t": "ops", "ops": [_resign(attacker, w)]}))
@@ -81,4 +84,62 @@ def test_bad_signatures_forged_authors_and_skipped_stamps_are_dropped():
         honest.play("still here")
         assert await wait_until(lambda: target.vv()[h_id] == 4, 5)
         await stop_all(meshes)
+    run(scenario(), 60)
+
+
+def test_direct_ops_skip_verification_relayed_bad_signatures_are_refused():
+    """A live op from its author on its authenticated link is taken without checking its
+    signature again; the same bad signature relayed by another peer drops that peer's link;
+    and a peer never relays an op whose signature it did not check and find good."""
+    async def scenario():
+        meshes = await start_meshes(3)
+        target, honest, author = (ReplicaPeer(m) for m in meshes)
+        for m in (honest.mesh, author.mesh):
+            await m.connect(LOOPBACK, target.mesh.port)
+        assert await wait_until(lambda: len(target.mesh.peers()) == 2 and target.total() == 3, 5)
+        a_id, h_id = author.mesh.peer_id, honest.mesh.peer_id
+        verifier = target.replica.verifier
+
+        # 1. Genuine live ops from their author: delivered, no Ed25519 check made.
+        before = verifier.verified
+        for i in range(5):
+            author.play(f"live {i}")
+        assert await wait_until(lambda: target.vv().get(a_id) == 6, 5)
+        assert verifier.verified == before
+        assert (a_id, 6) in verifier.unchecked
+
+        # 2. A relayed op (catch-up batch from another peer) with a bad signature: refused,
+        #    the relaying link dropped, the op not kept.
+        op = author.replica.issue("note", {"text": "relayed forgery"})
+        forged = op.to_wire()
+        forged[8] = bytes(64)
+        assert honest.mesh.send(target.mesh.peer_id, {"t": "ops", "ops": [forged]})
+        assert await wait_until(lambda: h_id not in target.mesh.peers(), 3)
+        assert target.vv()[a_id] == 6 and verifier.failures >= 1
+        # ...while the genuine op, sent live by its author, is taken without a check.
+        before = verifier.verified
+        author.repl.publish(op.to_wire())
+        assert await wait_until(lambda: target.vv().get(a_id) == 7, 5)
+        assert verifier.verified == before
+        assert target.replica.store.get(a_id, 7).sig == op.sig  # kept for relaying
+
+        # 3. The author sends a badly signed op live: taken unchecked (the link vouches for
+        #    its author), but never relayed: a late joiner catching up from the target gets
+        #    every good op and not that one, and the target reports it.
+        bad = author.replica.issue("note", {"text": "badly signed"}).to_wire()
+        bad[8] = bytes(64)
+        assert author.mesh.send(target.mesh.peer_id, {"t": "op", "op": bad})
+        assert await wait_until(lambda: target.vv().get(a_id) == 8, 5)
+        await author.mesh.stop()
+        await honest.mesh.stop()
+        (late_mesh,) = await start_meshes(1)
+        late = ReplicaPeer(late_mesh)
+        await late_mesh.connect(LOOPBACK, target.mesh.port)
+        assert await wait_until(lambda: late.vv().get(a_id) == 7, 5)
+        await asyncio.sleep(0.3)
+        assert late.vv().get(a_id) == 7  # #8 was held back
+        assert target.mesh.peers() == [late_mesh.peer_id]  # the late joiner kept its link
+        assert any("bad signature" in r for r in target.replica.reports)
+        assert late.vv().get(h_id) == 1 and late.replica.verifier.failures == 0
+        await stop_all([target.mesh, late_mesh])
     run(scenario(), 60)
