@@ -138,13 +138,15 @@ def test_seat_switch_hides_and_shows_hands(window, qtbot):  # type: ignore[no-un
 
 
 def test_drag_token_snaps_to_grid_cell(window):  # type: ignore[no-untyped-def]
+    from table.ui.layout import CELL
+
     w = window
     tok = w.scene.tokens["p1.pawn"]
     board = w.scene.zones["arena"]
-    target = board.rect.topLeft() + QPointF(8 + 6.3 * 64, 20 + 8 + 2.6 * 64)  # inside cell 6,2
+    target = board.rect.topLeft() + QPointF(8 + 6.3 * CELL, 20 + 8 + 2.6 * CELL)  # in cell 6,2
     drag(w.view, tok.scenePos(), target)
     assert w.replica.state.objs["p1.pawn"].pos == (6.0, 2.0)
-    cell_centre = board.rect.topLeft() + QPointF(8 + 6.5 * 64, 20 + 8 + 2.5 * 64)
+    cell_centre = board.rect.topLeft() + QPointF(8 + 6.5 * CELL, 20 + 8 + 2.5 * CELL)
     assert (tok.scenePos() - cell_centre).manhattanLength() < 1
 
 
