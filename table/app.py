@@ -1,6 +1,7 @@
 """Composition root: the QApplication, the qasync event loop, and the first window.
 
-netplay (asyncio) and the UI (Qt) share one loop through qasync; LAN play is wired here later.
+netplay (asyncio) and the UI (Qt) share one loop through qasync; LAN play is wired in
+through table.lan_app (the UI itself never imports netplay).
 """
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ def run_app(argv: list[str], game: str | None = None, seats: int | None = None) 
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     shell = Shell()
+    lan_app = _wire_lan(shell)
     shell.show_start()
     if game is None:
         shell.offer_resume()
@@ -48,7 +50,24 @@ def run_app(argv: list[str], game: str | None = None, seats: int | None = None) 
     app.aboutToQuit.connect(done.set)
     with loop:
         loop.run_until_complete(done.wait())
+        if lan_app is not None:  # leave LAN tables cleanly (bye), logs complete
+            loop.run_until_complete(asyncio.wait_for(lan_app.close_all(), 5.0))
     return 0
+
+
+def _wire_lan(shell: object) -> object | None:
+    """Host/Join on the start screen. SANDTABLE_LAN_INTERFACES=IP,... restricts LAN play to
+    those addresses (default: every interface)."""
+    import os
+
+    try:
+        from table.lan_app import LanApp
+    except Exception:  # a build without the network stack still plays hot-seat
+        log.exception("LAN play is not available")
+        return None
+    text = os.environ.get("SANDTABLE_LAN_INTERFACES", "").strip()
+    interfaces = [p.strip() for p in text.split(",") if p.strip()] or None
+    return LanApp(shell, interfaces=interfaces)  # type: ignore[arg-type]
 
 
 if __name__ == "__main__":

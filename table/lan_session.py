@@ -20,6 +20,7 @@ The CLI (`sandtable host/join`) and the app both use these coroutines.
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -197,7 +198,15 @@ async def host(module: GameModule, *, table_name: str, seats: int, log_path: str
                       header_extra={"seats": seats, "module_version": module.version,
                                     "lan": True})
     session = LanSession(replica, identity, opts)
-    await session.start()
+    try:
+        await session.start()
+    except OSError as err:
+        await session.stop(graceful=False)
+        replica.close()
+        if err.errno in (errno.EADDRINUSE, getattr(errno, "WSAEADDRINUSE", -1)):
+            raise LanError(f"port {opts.port} is already in use: pick another port "
+                           "(or any free port)") from None
+        raise LanError(f"cannot listen for players: {err.strerror or err}") from None
     host_layout(replica, module, seats, table_name)
     t = LanTable(session, replica, module, seats, table_name)
     _spawn(t, _finish_when_ready(t))
@@ -226,12 +235,17 @@ async def resolve(*, table: str | None = None, connect: str | None = None,
 
 
 async def join(*, log_path: str | Path, table: str | None = None, connect: str | None = None,
-               options: SessionOptions | None = None, timeout: float = 15.0) -> LanTable:
-    """Join a table by name or host:port and catch up. A log that exists is resumed."""
+               options: SessionOptions | None = None, timeout: float = 15.0,
+               listed: tuple[str, list[tuple[str, int]], str] | None = None) -> LanTable:
+    """Join a table by name or host:port and catch up. A log that exists is resumed.
+    ``listed`` = (table id, addresses, name) of a table a browser already listed."""
     opts = options or SessionOptions()
     path = Path(log_path)
-    table_id, addresses, name = await resolve(table=table, connect=connect,
-                                              interfaces=opts.interfaces, timeout=timeout)
+    if listed is not None:
+        table_id, addresses, name = listed
+    else:
+        table_id, addresses, name = await resolve(table=table, connect=connect,
+                                                  interfaces=opts.interfaces, timeout=timeout)
     if path.exists() and path.stat().st_size > 0:
         t = await _resume(path, opts, addresses=addresses)
         if t.replica.table_id != table_id:
@@ -279,8 +293,19 @@ async def _dial(t: LanTable, addresses: list[tuple[str, int]], timeout: float) -
     for host_, port in addresses:
         if await t.session.connect(host_, port):
             return
-    reason = "wrong passphrase, or the table is gone" if addresses else "no address"
-    raise LanError(f"could not join the table ({reason})")
+    if not addresses:
+        raise LanError("could not join the table (no address)")
+    # Did the table answer at all? Then the handshake failed: the passphrase.
+    for host_, port in addresses:
+        try:
+            await probe_table_id(host_, port, min(timeout, 3.0))
+        except Exception:
+            continue
+        if t.session.options.passphrase:
+            raise LanError("could not join the table: wrong passphrase")
+        raise LanError("could not join the table: it needs a passphrase")
+    raise LanError("could not join the table: it is gone (no answer at "
+                   + ", ".join(f"{h}:{p}" for h, p in addresses) + ")")
 
 
 async def _wait_table_info(t: LanTable, timeout: float) -> dict[str, Any]:

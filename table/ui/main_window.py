@@ -39,10 +39,14 @@ class TableWindow(QMainWindow):
     closed = Signal()
 
     def __init__(self, replica: Replica, catalog: Catalog, *, settings: Settings | None = None,
-                 read_only: bool = False, title: str = "") -> None:
+                 read_only: bool = False, title: str = "", peers: QWidget | None = None,
+                 on_leave: Callable[[], None] | None = None) -> None:
         super().__init__()
         self.replica = replica
         self.settings = settings
+        # A LAN table: its peers panel, and what leaving does (say bye, then close the log).
+        self.peers_panel = peers
+        self.on_leave = on_leave
         self.ctl = TableController(replica, catalog, read_only=read_only)
         self.assist_runner = make_assist_runner(replica, catalog)
         self.scene = TableScene(self.ctl)
@@ -119,6 +123,8 @@ class TableWindow(QMainWindow):
             "chat": self._dock("Chat", self.chat, right),
             "assist": self._dock("Rules assist", self.assist, right),
         }
+        if self.peers_panel is not None:
+            self.docks["peers"] = self._dock("Peers", self.peers_panel, left)
         self.tabifyDockWidget(self.docks["log"], self.docks["chat"])
         self.tabifyDockWidget(self.docks["log"], self.docks["assist"])
         self.docks["log"].raise_()
@@ -283,6 +289,8 @@ class TableWindow(QMainWindow):
         self.seats.refresh()
         self.turn.refresh()
         self.assist.refresh()
+        if self.peers_panel is not None and hasattr(self.peers_panel, "schedule_refresh"):
+            self.peers_panel.schedule_refresh()  # names and seats come from the ops
 
     def _tab_changed(self, index: int) -> None:
         seats = self.ctl.seats
@@ -330,7 +338,11 @@ class TableWindow(QMainWindow):
         if self.assist_runner is not None:
             self.assist_runner.detach()
         self.scene.detach()
-        self.replica.close()
+        if self.on_leave is not None:  # LAN: leave the table (bye), then close the log
+            leave, self.on_leave = self.on_leave, None
+            leave()
+        else:
+            self.replica.close()
 
 
 def make_assist_runner(replica: Replica, catalog: Catalog) -> Any:

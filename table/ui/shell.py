@@ -6,6 +6,7 @@ game in progress so the start screen can offer to resume it.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtWidgets import QMessageBox, QWidget
@@ -27,8 +28,21 @@ class Shell:
         self.start.playRequested.connect(self.play)
         self.start.resumeRequested.connect(self.resume)
         self.start.openLogRequested.connect(self.open_replay)
+        self.start.hostRequested.connect(lambda: self.on_host() if self.on_host else None)
+        self.start.joinRequested.connect(lambda: self.on_join() if self.on_join else None)
+        self.on_host: Callable[[], object] | None = None  # LAN play, wired in by the app
+        self.on_join: Callable[[], object] | None = None
         self.tables: list[TableWindow] = []
         self.replays: list[QWidget] = []
+
+    def set_lan(self, host: Callable[[], object], join: Callable[[], object]) -> None:
+        """Enable Host/Join on the start screen; the app passes what they open."""
+        self.on_host, self.on_join = host, join
+        self.start.set_lan_available(True)
+
+    def open_table(self, window: TableWindow) -> TableWindow:
+        """Show a table window opened elsewhere (a LAN table) like any other."""
+        return self._open(window)
 
     def show_start(self) -> None:
         self.start.refresh_resume()

@@ -1,4 +1,4 @@
-"""The start screen: play hot-seat, resume, open a log; LAN play says plainly it comes later."""
+"""The start screen: play hot-seat, host or join a LAN table, resume, open a log."""
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
@@ -10,13 +10,17 @@ from PySide6.QtWidgets import (
 from .games import GameChoice, available_games
 from .settings import Settings, games_dir
 
-LAN_LATER = "LAN play is not built yet: it arrives in a later version of Sandtable."
+LAN_UNAVAILABLE = "LAN play is not available in this window (no network wiring)."
+LAN_HOST_TIP = "Start a table others on this network can join (your deck stays on this computer)"
+LAN_JOIN_TIP = "Join a table announced on this network, or one at HOST:PORT"
 
 
 class StartScreen(QWidget):
     playRequested = Signal(object, int, list)  # GameChoice, seats, deck names
     resumeRequested = Signal(str)
     openLogRequested = Signal(str)
+    hostRequested = Signal()
+    joinRequested = Signal()
 
     def __init__(self, settings: Settings) -> None:
         super().__init__()
@@ -60,14 +64,14 @@ class StartScreen(QWidget):
         lan_box = QHBoxLayout(lan)
         self.host = QPushButton("Host a LAN table")
         self.join = QPushButton("Join a LAN table")
+        self.host.clicked.connect(self._host)
+        self.join.clicked.connect(self._join)
         for b in (self.host, self.join):
-            b.setEnabled(False)
-            b.setToolTip(LAN_LATER)
             lan_box.addWidget(b)
-        lan_note = QLabel("Coming later")
-        lan_note.setToolTip(LAN_LATER)
-        lan_note.setObjectName("muted")
-        lan_box.addWidget(lan_note)
+        self.lan_note = QLabel()
+        self.lan_note.setObjectName("muted")
+        lan_box.addWidget(self.lan_note)
+        self.set_lan_available(False)
 
         # --- resume / logs ---
         logs = QGroupBox("Continue or review")
@@ -167,6 +171,23 @@ class StartScreen(QWidget):
                                               "Sandtable logs (*.sandlog);;All files (*)")
         if path:
             self.openLogRequested.emit(path)
+
+    def set_lan_available(self, available: bool) -> None:
+        """The app enables Host/Join once it has wired the network in."""
+        self.host.setEnabled(available)
+        self.join.setEnabled(available)
+        self.host.setToolTip(LAN_HOST_TIP if available else LAN_UNAVAILABLE)
+        self.join.setToolTip(LAN_JOIN_TIP if available else LAN_UNAVAILABLE)
+        self.lan_note.setText("" if available else "Not available here")
+        self.lan_note.setVisible(not available)
+
+    def _host(self) -> None:
+        self._save_name()
+        self.hostRequested.emit()
+
+    def _join(self) -> None:
+        self._save_name()
+        self.joinRequested.emit()
 
     def _save_name(self) -> None:
         self.settings.name = self.name.text().strip()

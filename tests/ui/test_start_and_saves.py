@@ -24,8 +24,10 @@ def test_start_screen_offers_games_and_says_lan_comes_later(qtbot):  # type: ign
     s = shell.start
     ids = [s.game.itemData(i) for i in range(s.game.count())]
     assert "sample" in ids
-    assert not s.host.isEnabled() and not s.join.isEnabled()
-    assert "later" in s.host.toolTip()
+    assert not s.host.isEnabled() and not s.join.isEnabled()  # no network wired in here
+    assert "not available" in s.host.toolTip()
+    shell.set_lan(lambda: None, lambda: None)  # the app wires LAN play in
+    assert s.host.isEnabled() and s.join.isEnabled()
     assert not s.resume.isEnabled()  # nothing saved yet
     if "dead-to-rites" in ids:
         s.game.setCurrentIndex(ids.index("dead-to-rites"))

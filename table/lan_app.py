@@ -1,0 +1,256 @@
+"""LAN play in the app: the Host and Join dialogs wired to netplay on the qasync loop.
+
+The widgets (``table.ui.lan``) take plain data and callables; this module, outside
+``table.ui``, runs the network for them: :func:`table.lan_session.host`/``join``/``take_seat``
+as tasks on the one event loop (nothing blocks the UI thread), a
+:class:`~netplay.discovery.TableBrowser` feeding the join dialog's live list, and each LAN
+table window's peers panel. Closing a LAN table window leaves the table cleanly (``bye`` to
+every peer) and then closes its log.
+
+``interfaces`` is None (every interface) in the product; tests and demos pass
+``["127.0.0.1"]`` (or set ``SANDTABLE_LAN_INTERFACES=127.0.0.1`` for the app).
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+from netplay.discovery import TableBrowser, TableListing
+from netplay.session import PeersChanged, SessionOptions, interface_choice
+from table import lan_session as lan
+from table.ui.games import available_games, catalog_for
+from table.ui.lan import (HostDialog, HostRequest, JoinDialog, JoinedTable, JoinRequest,
+                          LanProblem, PeerRow, PeersPanel, TableEntry)
+from table.ui.main_window import TableWindow
+from table.ui.settings import new_log_path
+from table.ui.shell import Shell
+
+log = logging.getLogger(__name__)
+
+
+def _problem(err: BaseException) -> LanProblem:
+    if isinstance(err, lan.LanError):
+        text = str(err)
+        return LanProblem(text[:1].upper() + text[1:] + ("" if text.endswith(".") else "."))
+    if isinstance(err, OSError):
+        return LanProblem(f"Network error: {err.strerror or err}.")
+    if isinstance(err, KeyError):
+        return LanProblem(f"This computer does not have the game {err.args[0]!r}.")
+    raise err
+
+
+def _address(text: str) -> tuple[str, int]:
+    host, _, port = text.strip().rpartition(":")
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise LanProblem(f"Cannot read “{text}”: type the address as HOST:PORT.")
+    return host.strip("[]"), int(port)
+
+
+class LanApp:
+    """Owns the LAN tables of one app instance."""
+
+    def __init__(self, shell: Shell, *, interfaces: list[str] | None = None,
+                 options: dict[str, Any] | None = None) -> None:
+        self.shell = shell
+        self.interfaces = interfaces
+        self.extra_options = dict(options or {})  # e.g. mesh/replication configs (tests)
+        self.tables: list[lan.LanTable] = []
+        self.windows: dict[int, TableWindow] = {}
+        self.dialogs: list[Any] = []
+        self._leaving: set[asyncio.Task[Any]] = set()
+        self._left: set[int] = set()
+        self._game_names = {g.id: g.name for g in available_games()}
+        shell.set_lan(self.open_host_dialog, self.open_join_dialog)
+
+    def _options(self, passphrase: str | None, name: str, port: int = 0) -> SessionOptions:
+        return SessionOptions(passphrase=passphrase, interfaces=self.interfaces, port=port,
+                              player_name=name, **self.extra_options)
+
+    def _remember_name(self, name: str) -> None:
+        settings = self.shell.settings
+        if name and name != settings.name:
+            settings.name = name
+            settings.save()
+
+    # ------------------------------------------------------------------ hosting
+    def open_host_dialog(self) -> HostDialog:
+        settings = self.shell.settings
+        dialog = HostDialog(available_games(), self._host, player_name=settings.name,
+                            last_game=settings.last_game, parent=self.shell.start)
+        self._keep(dialog)
+        dialog.open()
+        return dialog
+
+    async def _host(self, req: HostRequest) -> TableWindow:
+        self._remember_name(req.player_name)
+        try:
+            module = lan.module_for(req.game_id)
+            deck = module.deck(req.deck) if req.deck else None
+            t = await lan.host(module, table_name=req.table_name, seats=req.seats,
+                               log_path=new_log_path(module.id),
+                               options=self._options(req.passphrase, req.player_name, req.port))
+        except Exception as err:
+            raise _problem(err) from None
+        try:
+            await lan.take_seat(t, req.seat, deck, name=req.player_name)
+        except BaseException as err:
+            await t.close()
+            if isinstance(err, Exception):
+                raise _problem(err) from None
+            raise
+        return self._open_window(t)
+
+    # ------------------------------------------------------------------ joining
+    def open_join_dialog(self) -> JoinDialog:
+        state: dict[str, Any] = {"table": None}
+
+        async def connect(req: JoinRequest) -> JoinedTable:
+            self._remember_name(req.player_name)
+            opts = self._options(req.passphrase, req.player_name)
+            try:
+                if req.table_id:
+                    addresses = [_address(a) for a in req.addresses]
+                    entry = next((e for e in dialog.entries if e.table_id == req.table_id), None)
+                    t = await lan.join(log_path=new_log_path("lan"), options=opts,
+                                       listed=(req.table_id, addresses,
+                                               entry.name if entry else ""))
+                else:
+                    host, port = _address(req.addresses[0])
+                    t = await lan.join(log_path=new_log_path("lan"), options=opts,
+                                       connect=f"{host}:{port}", timeout=10.0)
+            except LanProblem:
+                raise
+            except Exception as err:
+                raise _problem(err) from None
+            state["table"] = t
+            return self._joined(t)
+
+        async def take_seat(seat: int, deck_name: str | None) -> TableWindow:
+            t = state["table"]
+            if t is None:
+                raise LanProblem("Not connected to a table.")
+            try:
+                deck = t.module.deck(deck_name) if deck_name and t.module is not None else None
+                await lan.take_seat(t, seat, deck, name=self.shell.settings.name)
+            except Exception as err:
+                raise _problem(err) from None
+            state["table"] = None
+            return self._open_window(t)
+
+        def leave() -> None:
+            t, state["table"] = state["table"], None
+            if t is not None:
+                self._spawn_leave(t)
+
+        dialog = JoinDialog(connect, take_seat, leave, player_name=self.shell.settings.name,
+                            parent=self.shell.start)
+        self._keep(dialog)
+        browsing = asyncio.ensure_future(self._browse(dialog))
+        dialog.finished.connect(lambda _r: browsing.cancel())
+        dialog.open()
+        return dialog
+
+    def _joined(self, t: lan.LanTable) -> JoinedTable:
+        module = t.module
+        taken = set(t.replica.state.seats)
+        free = [s for s in range(1, t.seats + 1) if s not in taken]
+        decks = sorted(getattr(module, "starter_decks", {}) or {}) if module else []
+        defaults = {s: decks[(s - 1) % len(decks)] for s in free} if decks else {}
+        return JoinedTable(t.table_name or "table", module.id if module else "",
+                           module.name if module else "", t.seats, free, decks, defaults)
+
+    async def _browse(self, dialog: JoinDialog) -> None:
+        """Keep the dialog's list live; drop tables whose peers stopped answering."""
+        browser = TableBrowser(interfaces=interface_choice(self.interfaces))
+
+        def changed() -> None:
+            dialog.set_tables([_entry(t, self._game_names) for t in browser.tables()])
+
+        browser.on_change = changed
+        try:
+            await browser.start()
+            while True:
+                await asyncio.sleep(3.0)
+                await browser.check_stale(1.0)  # a host that crashed sent no goodbye
+        except asyncio.CancelledError:
+            pass
+        except Exception:
+            log.exception("table discovery failed")
+            dialog.searching.setText("Table discovery is not available here: type HOST:PORT.")
+        finally:
+            browser.on_change = None
+            with contextlib.suppress(Exception):
+                await browser.stop()
+
+    # ------------------------------------------------------------------ the table window
+    def _open_window(self, t: lan.LanTable) -> TableWindow:
+        module = t.module
+        catalog = catalog_for(module.id if module else t.replica.game)
+        session = t.session
+
+        def rows() -> list[PeerRow]:
+            return [PeerRow(p.peer_id, p.name, p.seats, p.status, p.address)
+                    for p in session.peer_list()]
+
+        panel = PeersPanel(rows, table_line=self._table_line(t))
+        unsubscribe = session.events.subscribe(
+            lambda e: panel.schedule_refresh() if isinstance(e, PeersChanged) else None)
+        game = module.name if module else t.replica.game
+
+        def leave() -> None:
+            unsubscribe()
+            self._spawn_leave(t)
+
+        window = TableWindow(t.replica, catalog, settings=self.shell.settings,
+                             title=f"{t.table_name} — {game} — LAN — Sandtable",
+                             peers=panel, on_leave=leave)
+        self.tables.append(t)
+        self.windows[id(t)] = window
+        settings = self.shell.settings
+        settings.last_log, settings.last_log_finished = "", False  # a LAN table resumes by CLI
+        return self.shell.open_table(window)
+
+    def _table_line(self, t: lan.LanTable) -> str:
+        lock = ", passphrase" if t.session.options.passphrase else ""
+        return f"“{t.table_name}”, port {t.session.port}{lock}"
+
+    def _spawn_leave(self, t: lan.LanTable) -> None:
+        if id(t) in self._left:
+            return
+        self._left.add(id(t))
+
+        async def leave() -> None:
+            try:
+                await t.close(graceful=True)
+            except Exception:
+                log.exception("leaving the table failed")
+            finally:
+                if t in self.tables:
+                    self.tables.remove(t)
+                self.windows.pop(id(t), None)
+
+        task = asyncio.ensure_future(leave())
+        self._leaving.add(task)
+        task.add_done_callback(self._leaving.discard)
+
+    async def close_all(self) -> None:
+        """Leave every table (on quit): close the windows, wait for the byes."""
+        for window in list(self.windows.values()):
+            window.close()
+        for t in list(self.tables):
+            self._spawn_leave(t)
+        if self._leaving:
+            await asyncio.gather(*list(self._leaving), return_exceptions=True)
+
+    def _keep(self, dialog: Any) -> None:
+        self.dialogs.append(dialog)
+        dialog.finished.connect(lambda _r, d=dialog: self.dialogs.remove(d)
+                                if d in self.dialogs else None)
+
+
+def _entry(t: TableListing, game_names: dict[str, str]) -> TableEntry:
+    return TableEntry(t.table_id, t.name, game_names.get(t.game, t.game), t.players,
+                      t.free_seats, t.passphrase_needed,
+                      tuple(f"{p.host}:{p.port}" for p in t.peers))

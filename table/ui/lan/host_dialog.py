@@ -1,0 +1,162 @@
+"""Host a LAN table: game, seats, table name, passphrase, your seat and deck."""
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from PySide6.QtWidgets import (
+    QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QSpinBox,
+    QVBoxLayout, QWidget,
+)
+
+from ..games import GameChoice
+from .model import HostRequest, message_of, run_soon
+
+
+class HostDialog(QDialog):
+    """``start(request)`` is a coroutine function that starts the table and opens its window
+    (raising :class:`~.model.LanProblem` with a message for the player on failure)."""
+
+    def __init__(self, games: list[GameChoice], start: Callable[[HostRequest], Awaitable[Any]],
+                 *, player_name: str = "", last_game: str = "",
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Host a LAN table — Sandtable")
+        self.setObjectName("lan-host")
+        self.games = [g for g in games if g.module is not None] or list(games)
+        self._start = start
+        self._task: asyncio.Future[Any] | None = None
+
+        self.game = QComboBox()
+        for g in self.games:
+            self.game.addItem(g.name, g.id)
+        index = self.game.findData(last_game)
+        self.game.setCurrentIndex(index if index >= 0 else 0)
+        self.seats = QSpinBox()
+        self.table_name = QLineEdit(f"{player_name}'s table" if player_name else "Playtest")
+        self.table_name.setMaxLength(60)
+        self.passphrase = QLineEdit()
+        self.passphrase.setEchoMode(QLineEdit.EchoMode.Password)
+        self.passphrase.setPlaceholderText("optional: players must type it to join")
+        self.show_pass = QCheckBox("show")
+        self.show_pass.toggled.connect(lambda on: self.passphrase.setEchoMode(
+            QLineEdit.EchoMode.Normal if on else QLineEdit.EchoMode.Password))
+        self.name = QLineEdit(player_name)
+        self.name.setPlaceholderText("Your name at the table")
+        self.seat = QSpinBox()
+        self.deck = QComboBox()
+        self.port = QSpinBox()
+        self.port.setRange(0, 65535)
+        self.port.setSpecialValueText("any free port")
+        self.port.setToolTip("The TCP port others connect to (allow it through the firewall)")
+
+        form = QFormLayout()
+        form.addRow("Game", self.game)
+        form.addRow("Seats", self.seats)
+        form.addRow("Table name", self.table_name)
+        pass_row = QVBoxLayout()
+        pass_row.addWidget(self.passphrase)
+        pass_row.addWidget(self.show_pass)
+        form.addRow("Passphrase", pass_row)
+        form.addRow("Your name", self.name)
+        form.addRow("Your seat", self.seat)
+        form.addRow("Your deck", self.deck)
+        form.addRow("Port", self.port)
+        self.note = QLabel("Your deck list stays on this computer: others see only its "
+                           "public headers, and hidden cards never leave their owner's machine.")
+        self.note.setObjectName("muted")
+        self.note.setWordWrap(True)
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        self.status.setObjectName("lan-status")
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+        self.host_button = self.buttons.addButton("Host the table",
+                                                  QDialogButtonBox.ButtonRole.AcceptRole)
+        self.host_button.setDefault(True)
+        self.buttons.accepted.connect(self.submit)
+        self.buttons.rejected.connect(self.reject)
+        box = QVBoxLayout(self)
+        box.addLayout(form)
+        box.addWidget(self.note)
+        box.addWidget(self.status)
+        box.addWidget(self.buttons)
+        self.game.currentIndexChanged.connect(self._game_changed)
+        self.seats.valueChanged.connect(self._seats_changed)
+        self.seat.valueChanged.connect(self._seat_changed)
+        self._game_changed()
+        self.resize(480, 420)
+
+    # --- inputs ------------------------------------------------------------------------------
+    def choice(self) -> GameChoice:
+        return self.games[max(0, self.game.currentIndex())]
+
+    def _game_changed(self, *_: object) -> None:
+        g = self.choice()
+        self.seats.blockSignals(True)
+        self.seats.setRange(g.min_seats, g.max_seats)
+        self.seats.setValue(g.min_seats)
+        self.seats.blockSignals(False)
+        self.deck.clear()
+        self.deck.addItems(g.decks or ["starter deck"])
+        self.deck.setEnabled(bool(g.decks))
+        self._seats_changed()
+
+    def _seats_changed(self, *_: object) -> None:
+        self.seat.setRange(1, self.seats.value())
+        self._seat_changed()
+
+    def _seat_changed(self, *_: object) -> None:
+        g = self.choice()
+        s = self.seat.value()
+        if g.default_decks and s - 1 < len(g.default_decks):
+            self.deck.setCurrentText(g.default_decks[s - 1])
+
+    def request(self) -> HostRequest:
+        g = self.choice()
+        return HostRequest(
+            game_id=g.id, seats=self.seats.value(),
+            table_name=self.table_name.text().strip() or "Playtest",
+            passphrase=self.passphrase.text() or None, seat=self.seat.value(),
+            deck=self.deck.currentText() if g.decks else None,
+            player_name=self.name.text().strip(), port=self.port.value())
+
+    # --- running -----------------------------------------------------------------------------
+    @property
+    def busy(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    def submit(self) -> None:
+        if self.busy:
+            return
+        self.show_error("")
+        self.status.setText("Starting the table…")
+        self._set_inputs(False)
+        self._task = run_soon(self._start(self.request()), self._finished)
+
+    def _finished(self, _result: Any, err: BaseException | None) -> None:
+        self._task = None
+        if err is not None:
+            self._set_inputs(True)
+            self.show_error(message_of(err))
+            return
+        self.status.setText("")
+        self.accept()
+
+    def show_error(self, text: str) -> None:
+        self.status.setText(text)
+        self.status.setProperty("error", bool(text))
+        self.status.setStyleSheet("color: #e57373;" if text else "")
+
+    def _set_inputs(self, on: bool) -> None:
+        for w in (self.game, self.seats, self.table_name, self.passphrase, self.name, self.seat,
+                  self.deck, self.port, self.host_button):
+            w.setEnabled(on)
+        if on:
+            self.deck.setEnabled(bool(self.choice().decks))
+
+    def reject(self) -> None:
+        if self._task is not None and not self._task.done():
+            self._task.cancel()  # the wiring leaves a half-started table on cancellation
+            self._task = None
+        super().reject()
