@@ -40,13 +40,11 @@ class JoinDialog(QDialog):
         # --- step 1: which table ---
         self.tables = QTreeWidget()
         self.tables.setObjectName("lan-tables")
-        self.tables.setHeaderLabels(["Table", "Game", "Players", "Free", ""])
+        self.tables.setHeaderLabels(["Table", "Game", "Players", "Free", "Passphrase"])
         self.tables.setRootIsDecorated(False)
         self.tables.setUniformRowHeights(True)
-        self.tables.setColumnWidth(0, 190)
-        self.tables.setColumnWidth(1, 130)
-        self.tables.setColumnWidth(2, 60)
-        self.tables.setColumnWidth(3, 50)
+        for column, width in enumerate((170, 120, 60, 45)):
+            self.tables.setColumnWidth(column, width)
         self.tables.itemSelectionChanged.connect(self._selection_changed)
         self.tables.itemDoubleClicked.connect(lambda *_: self.submit())
         self.searching = QLabel(SEARCHING)
@@ -110,7 +108,7 @@ class JoinDialog(QDialog):
         self.tables.clear()
         for e in self.entries:
             item = QTreeWidgetItem([e.name, e.game, str(e.players), str(e.free_seats),
-                                    "🔒 passphrase" if e.passphrase_needed else ""])
+                                    "needed" if e.passphrase_needed else "—"])
             item.setData(0, Qt.ItemDataRole.UserRole, e.table_id)
             item.setToolTip(0, f"{e.name} — {', '.join(e.addresses)}")
             self.tables.addTopLevelItem(item)
