@@ -8,12 +8,15 @@ leaves its player's machine:
 1. the host lays out the shared, deck-independent objects and marks the table
    (``mark setup "table"`` with the game, its content hash and the seat count);
 2. a player claims a seat (a ``seat`` op), lays out that seat's own objects, runs that seat's
-   setup steps with its own deck (creating and shuffling its cards, dealing its hand, turning
-   up only its own cards) and marks it ready, publishing only the deck's headers (faction,
-   leader: public at a real table too);
-3. when every seat is ready, the host lays out the shared objects that depend on the decks in
-   play and runs the shared setup steps (first player, shared supplies), then marks setup
-   complete.
+   setup steps with its own deck (creating and shuffling its cards, arranging them) up to the
+   game's simultaneous reveal, if it has one, and marks it ready, publishing only the deck's
+   headers (faction, leader: public at a real table too);
+3. a simultaneous reveal (a shared "turn face up" step, such as Gauntlet's six Territories)
+   waits for every seat: when all are ready the host marks ``reveal``; each seat's peer then
+   turns up its own cards and runs the rest of its steps (Leader, token, opening hand), and
+   marks itself ``revealed``;
+4. then the host lays out the shared objects that depend on the decks in play and runs the
+   shared setup steps (first player, shared supplies), and marks setup complete.
 
 The CLI (`sandtable host/join`) and the app both use these coroutines.
 """
@@ -37,7 +40,7 @@ from table.games.model import Deck
 from table.games.module import GameModule
 from table.games.registry import find_module
 from table.games.setup import default_decks, lay_out, run_steps
-from table.games.steps import SetFace
+from table.games.steps import SetFace, SetupStep
 
 log = logging.getLogger(__name__)
 
@@ -102,14 +105,39 @@ def host_layout(r: Replica, module: GameModule, seats: int, table_name: str) -> 
     lay_out(r, module, seats, None, only_seats=set(), shared=True, conditional=False)
 
 
+def _reveal_at(steps: tuple[SetupStep, ...]) -> int:
+    """Index of the game's simultaneous reveal (a shared SetFace), or len(steps) if none."""
+    for i, step in enumerate(steps):
+        if isinstance(step, SetFace) and step.seat is None:
+            return i
+    return len(steps)
+
+
+def has_reveal(module: GameModule, seats: int) -> bool:
+    steps = module.setup_for(seats, None)
+    return _reveal_at(steps) < len(steps)
+
+
 def seat_setup(r: Replica, module: GameModule, seats: int, seat: int, deck: Deck | None) -> None:
-    """Lay out one seat's objects and run its setup steps, on that seat's own peer."""
+    """Lay out one seat's objects and run its steps up to the reveal, on that seat's own peer."""
     decks = {seat: deck} if deck is not None else {}
     lay_out(r, module, seats, decks, only_seats={seat}, shared=False)
-    for step in module.setup_for(seats, decks):
+    steps = module.setup_for(seats, decks)
+    for step in steps[:_reveal_at(steps)]:
+        if step.seat == seat:
+            run_steps(r, [step], seats={seat}, shared=False)
+    act.mark(r, "setup", value="ready", for_seat=seat,
+             fields={"deck": dict(deck.headers) if deck is not None else {}})
+
+
+def seat_reveal(r: Replica, module: GameModule, seats: int, seat: int) -> None:
+    """After every seat is ready: turn up this seat's cards together, then its later steps."""
+    headers = ready_seats(r).get(seat, {})
+    decks = {seat: _public_deck(headers)}  # later steps need only header-named cards (Leader)
+    steps = module.setup_for(seats, decks)
+    for step in steps[_reveal_at(steps):]:
         if isinstance(step, SetFace) and step.seat is None:
-            # A shared reveal: each owner turns its own cards.
-            for zone_id in step.zones:
+            for zone_id in step.zones:  # a shared reveal: each owner turns its own cards
                 zone = r.state.live(zone_id)
                 for card_id in list(zone.children) if zone is not None else []:
                     card = r.state.objs[card_id]
@@ -117,12 +145,16 @@ def seat_setup(r: Replica, module: GameModule, seats: int, seat: int, deck: Deck
                         act.flip(r, card_id, step.face_up, seat=seat)
         elif step.seat == seat:
             run_steps(r, [step], seats={seat}, shared=False)
-    act.mark(r, "setup", value="ready", for_seat=seat,
-             fields={"deck": dict(deck.headers) if deck is not None else {}})
+    act.mark(r, "setup", value="revealed", for_seat=seat)
+
+
+def revealed_seats(r: Replica) -> set[int]:
+    return {op.args["seat"] for op in _setup_marks(r, "revealed")
+            if isinstance(op.args.get("seat"), int)}
 
 
 def host_finish(r: Replica, module: GameModule, seats: int) -> None:
-    """The shared rest of the setup, once every seat is ready."""
+    """The shared rest of the setup, once every seat is ready (and revealed)."""
     decks = {s: _public_deck(h) for s, h in ready_seats(r).items()}
     lay_out(r, module, seats, decks, only_seats=set(), shared=True, conditional=True)
     for step in module.setup_for(seats, decks):
@@ -135,13 +167,30 @@ def host_finish(r: Replica, module: GameModule, seats: int) -> None:
 
 
 async def _finish_when_ready(t: LanTable) -> None:
+    """The host's side of the setup: call the reveal, then finish."""
     assert t.module is not None
+    reveal = has_reveal(t.module, t.seats)
     while not setup_complete(t.replica):
         if len(ready_seats(t.replica)) >= t.seats:
-            host_finish(t.replica, t.module, t.seats)
-            log.info("every seat is ready: setup complete")
-            return
+            if not reveal or len(revealed_seats(t.replica)) >= t.seats:
+                host_finish(t.replica, t.module, t.seats)
+                log.info("every seat is ready: setup complete")
+                return
+            if not _setup_marks(t.replica, "reveal"):
+                act.mark(t.replica, "setup", value="reveal")
         await asyncio.sleep(0.1)
+
+
+async def _reveal_when_called(t: LanTable, seat: int) -> None:
+    """A seat's side of a simultaneous reveal: wait for the call, then turn up its cards."""
+    assert t.module is not None
+    if not has_reveal(t.module, t.seats):
+        return
+    while seat not in revealed_seats(t.replica) and not setup_complete(t.replica):
+        if _setup_marks(t.replica, "reveal"):
+            seat_reveal(t.replica, t.module, t.seats, seat)
+            return
+        await asyncio.sleep(0.05)
 
 
 async def take_seat(t: LanTable, seat: int, deck: Deck | None = None, name: str = "",
@@ -170,6 +219,7 @@ async def take_seat(t: LanTable, seat: int, deck: Deck | None = None, name: str 
         if deck is None:
             deck = default_decks(t.module, t.seats).get(seat)
         seat_setup(r, t.module, t.seats, seat, deck)
+    _spawn(t, _reveal_when_called(t, seat))
 
 
 # ------------------------------------------------------------------ hosting and joining
@@ -341,8 +391,12 @@ async def _resume(path: Path, opts: SessionOptions, *, host_role: bool = False,
         for host_, port in addresses:
             if await session.connect(host_, port):
                 break
-    if host_role and not setup_complete(replica):
-        _spawn(t, _finish_when_ready(t))
+    if not setup_complete(replica):
+        if host_role:
+            _spawn(t, _finish_when_ready(t))
+        for seat in sorted(s for s, held in replica.state.seats.items()
+                           if held.peer == replica.peer_id):
+            _spawn(t, _reveal_when_called(t, seat))
     log.info("resumed %s: %d ops from the log", path, sum(replica.version_vector().values()))
     return t
 

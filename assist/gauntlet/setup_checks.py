@@ -153,13 +153,22 @@ def _faction_start(f: Facts, out: list[Flag], seat: int) -> None:
 
 
 def _history(f: Facts, out: list[Flag]) -> None:
-    """One pass over the setup records: secret arrangement, step order, first player."""
+    """One pass over the setup records: secret arrangement, step order, first player.
+
+    The order (reveal, Leaders, Player Tokens, opening hands, first-player roll) is checked per
+    seat, with the roll after everyone's hand: players at a table (or peers on a LAN) turn up
+    their own Territories, place their own token and draw their own hand at their own pace.
+    """
     records = f.h.records
     terr_slots = {f.lay.slots[p] for p in f.lay.territory}
     placed: set[str] = set()
     early_reveal: list[str] = []
-    reveal_i = token_i = hand_i = roll_i = -1
-    first_token_i = first_hand_i = first_roll_i = None
+    first_roll_i: int | None = None
+    token_at: dict[int, int] = {}  # seat -> index of its (last) Player Token placement
+    first_token: dict[int, int] = {}  # seat -> index of its first Player Token placement
+    reveal_at: dict[int, int] = {}  # seat -> index of the last reveal of its own Territories
+    hand_at: dict[int, int] = {}  # seat -> index of its (last) opening draw
+    first_hand: dict[int, int] = {}
     rolls: list[tuple[int, list[int]]] = []
     for i in range(f.h.index + 1):
         rec = records[i]
@@ -167,41 +176,57 @@ def _history(f: Facts, out: list[Flag]) -> None:
             continue
         op = rec.op
         a = op.args
+        seat = f.h.seat_of(rec)
         if op.kind in ("move", "consume"):
             for _, obj, frm, to in moves_of(rec, i):
                 if to in terr_slots:
                     placed.add(obj)
                 if to in f.lay.slots and obj.endswith(".token"):
-                    token_i = i
-                    first_token_i = first_token_i if first_token_i is not None else i
+                    owner = _token_seat(obj)
+                    if owner is not None:
+                        token_at[owner] = i
+                        first_token.setdefault(owner, i)
                 if frm and to and frm.endswith(".deck") and to.endswith(".hand"):
-                    hand_i = i
+                    owner = _zone_seat(to)
+                    if owner is not None:
+                        hand_at[owner] = i
             if op.kind == "consume" and str(a.get("to", "")).endswith(".hand") and any(
                     str(e).endswith(".deck") for e in (a.get("expect") or [])):
-                hand_i = i
-                first_hand_i = first_hand_i if first_hand_i is not None else i
+                owner = _zone_seat(str(a["to"]))
+                if owner is not None:
+                    hand_at[owner] = i
+                    first_hand.setdefault(owner, i)
         face_up = (op.kind == "set" and a.get("field") == "face_up" and a.get("value") is True) \
             or (op.kind == "reveal" and a.get("face_up"))
         if face_up and a.get("id") in placed:
-            reveal_i = i
+            owner = f.v.owner_of(str(a["id"]))
+            if owner is not None:
+                reveal_at[owner] = i
             if len(placed) < 2 * int(f.p("territories_per_player", 3)):
                 early_reveal.append(str(a["id"]))
         if op.kind == "roll" and "first" in str(a.get("why", "")):
-            seat = f.h.seat_of(rec)
             if seat is not None:
                 rolls.append((seat, list(a["values"])))
-            roll_i = i
             first_roll_i = first_roll_i if first_roll_i is not None else i
     if early_reveal:
         add(out, f, "GAU-SETUP-TERR-SECRET", "Territories were turned face up before all six "
             "were placed; reveal all six together.", early_reveal)
-    order_bad = (first_token_i is not None and reveal_i > first_token_i) or \
-        (first_hand_i is not None and token_i > first_hand_i) or \
-        (first_roll_i is not None and hand_i > first_roll_i)
+    order_bad = any(reveal_at.get(s, -1) > first for s, first in first_token.items()) or \
+        any(token_at.get(s, -1) > first for s, first in first_hand.items()) or \
+        (first_roll_i is not None and max(hand_at.values(), default=-1) > first_roll_i)
     if order_bad:
         add(out, f, "GAU-SETUP-ORDER", "Setup steps were done out of order (reveal, Leaders, "
             "Player Tokens, opening hands, then the first-player roll).")
     _first_player(f, out, rolls)
+
+
+def _zone_seat(zone_id: str) -> int | None:
+    """The seat of a per-seat zone id such as 'p2.hand'."""
+    head = zone_id.split(".", 1)[0]
+    return int(head[1:]) if head.startswith("p") and head[1:].isdigit() else None
+
+
+_token_seat = _zone_seat  # 'p1.token' names its seat the same way
 
 
 def _first_player(f: Facts, out: list[Flag], rolls: list[tuple[int, list[int]]]) -> None:

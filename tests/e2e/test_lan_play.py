@@ -172,3 +172,44 @@ def test_wrong_passphrase_is_refused(tmp_path: Path) -> None:
         assert code == 0
     finally:
         host.kill()
+
+
+def test_gauntlet_over_the_lan_reveals_territories_together_and_raises_no_flag(tmp_path: Path) -> None:
+    """A simultaneous reveal waits for every seat; a legal LAN setup gives the assist nothing."""
+    from assist.runner import load_plugin, run_over
+    from table.core.replica import Replica
+    from table.games import find_module
+
+    common = ["--headless", "--interfaces", LOOPBACK, "--no-announce", "--fast", "--status"]
+    host = Proc("host", *common, "--game", "gauntlet", "--table", "g " + secrets.token_hex(3),
+                "--seat", "1", "--log", str(tmp_path / "h.log"))
+    try:
+        port = int(host.wait_line("TABLE", 20)[2])
+        joiner = Proc("join", *common, "--connect", f"{LOOPBACK}:{port}", "--seat", "2",
+                      "--log", str(tmp_path / "j.log"))
+        try:
+            joiner.wait_line("SEATED", 30)
+            settled, deadline = None, time.monotonic() + 40
+            while time.monotonic() < deadline:  # until both agree and nothing moves for 1.5 s
+                state = _same_status([host, joiner], 30)
+                if state == settled:
+                    break
+                settled = state
+                time.sleep(1.5)
+        finally:
+            joiner.terminate()
+    finally:
+        host.terminate()
+    replica = Replica.from_log(tmp_path / "h.log")
+    records = replica.records()
+    marks = [(i, r.op.args.get("value")) for i, r in enumerate(records)
+             if r.op.kind == "mark" and r.op.args.get("what") == "setup"]
+    assert [v for _, v in marks].count("ready") == 2 and ("complete" in [v for _, v in marks])
+    last_ready = max(i for i, v in marks if v == "ready")
+    reveals = [i for i, r in enumerate(records) if r.op.kind == "set"
+               and r.op.args.get("field") == "face_up" and r.op.args.get("value") is True]
+    assert len(reveals) == 6 and min(reveals) > last_ready  # nobody turned up early
+    module = find_module("gauntlet")
+    runner = run_over([r.op for r in records], module, load_plugin("gauntlet"),
+                      knowledge=replica.knowledge)
+    assert [f.rule for f in runner.flags()] == []
