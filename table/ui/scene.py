@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsSceneMouse
 from table.core import actions
 from table.core.objects import HIDDEN, PUBLIC, ROOT, Obj
 from table.core.timeline import Change
-from table.core.views import view_object
+from table.core.views import known_card, view_object
 
 from . import layout as lay
 from . import placement, theme
@@ -309,6 +309,18 @@ class TableScene(QGraphicsScene):
         else:
             self._dirty.add(parent.id)
 
+    def _hand_order(self, obj: Obj) -> tuple[str, str, str, str]:
+        """One's own hand, sorted as a player would hold it: by type, then cost, then name.
+
+        The table re-handles a hand in a random order whenever a card enters it (so nobody can
+        follow a card); sorting here keeps the fan steady from one draw to the next.
+        """
+        card = known_card(self.state, self.ctl.replica.knowledge, obj, self.ctl.seat)
+        if card is None:
+            return ("~", "", "", obj.id)
+        face = self.ctl.catalog.face(card)
+        return (face.type, face.corner.rjust(4), face.name, obj.id)
+
     def arrange(self, container_id: str) -> None:
         """Position every piece of a container whose layout depends on the others (order)."""
         parent = self.state.objs.get(container_id)
@@ -332,6 +344,8 @@ class TableScene(QGraphicsScene):
                                 * (i + 1)), k)
             return
         role = "table" if container_id == ROOT else lay.role(parent)
+        if role == "hand" and lay.seat_of(parent) == self.ctl.seat:
+            cards.sort(key=self._hand_order)  # a hand's stored order is random (privacy)
         n = len(cards)
         if role == "pile":
             self._arrange_pile(container_id, rect, cards)

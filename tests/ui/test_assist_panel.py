@@ -103,3 +103,4 @@ def test_flagged_card_wears_a_badge_and_its_log_line_names_the_rule(qtbot) -> No
     w.refresh_panels()
     assert item.flag_severity is None
     assert "⚑" not in w.log_panel.list.item(w.log_panel.list.count() - 2).text()
+
