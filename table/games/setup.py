@@ -45,7 +45,7 @@ def new_table(module: GameModule, seats: int, decks: Mapping[int, Deck] | None =
                       game_hash=module.content_hash,
                       header_extra={"seats": seats, "module_version": module.version,
                                     "decks": {str(s): d.name for s, d in chosen.items()}})
-    replica.issue("hello", {"name": "The table"})  # names its seatless ops in the log
+    replica.issue("hello", {"name": "Dealer"})  # who does the seatless setup, in the log
     for seat in module.seats_for(seats):
         name = (names or {}).get(seat.number, seat.name)
         replica.issue("seat", {"seat": seat.number, "name": name, "colour": seat.colour})

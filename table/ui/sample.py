@@ -53,7 +53,7 @@ def sample_table(seats: int = 2, *, log_path: str | Path | None = None, seed: in
     r = Replica(rng=Rng(seed), log_path=log_path, game=SAMPLE_ID,
                 header_extra={"seats": seats})
     cat = sample_catalog()
-    r.issue("hello", {"name": "The table"})
+    r.issue("hello", {"name": "Dealer"})
     ids = [c[0] for c in _CARDS]
     for s in range(1, seats + 1):
         r.issue("seat", {"seat": s, "name": cat.seat_names.get(s, f"Seat {s}"),
