@@ -176,13 +176,10 @@ class Replica:
             listener(change)
 
     def refold(self) -> None:
-        """Rebuild the state from every delivered op (netplay's resync after a divergence)."""
-        observers = self.timeline.observers
-        self.timeline = Timeline()
-        self.timeline.observers = observers
-        ops = self.store.all_ops()
-        if ops:
-            self._fold(ops)
+        """Fold every delivered op again (netplay's resync after a divergence)."""
+        change = self.timeline.rebuild(self.store.all_ops())
+        for listener in list(self.listeners):
+            listener(change)
 
     def report(self, message: str) -> None:
         log.warning(message)
@@ -249,11 +246,3 @@ class Replica:
         waiting = sum(len(p) for p in self.store.pending.values())
         if waiting:
             self.report(f"{source}: {waiting} op(s) wait for ops this log lacks")
-
-
-def replay_log(path: str | Path) -> Replica:
-    """The state a log describes (no file is written)."""
-    try:
-        return Replica.from_log(path)
-    except LogError:
-        raise

@@ -96,6 +96,16 @@ class Timeline:
             records.append(self._apply(op, key))
         return change
 
+    def rebuild(self, ops: list[Op]) -> Change:
+        """Take every op back and fold `ops` afresh, in place (observers follow, as in a
+        rollback to the start)."""
+        reverted = [r.journal for r in self.records]
+        self._rollback(0)
+        self._by_ref.clear()
+        change = self.insert_many(ops)
+        change.reverted[:0] = reverted
+        return change
+
     def _rollback(self, index: int) -> list[tuple[tuple[int, str], Op]]:
         tail = self.records[index:]
         for record in reversed(tail):

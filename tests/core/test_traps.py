@@ -186,3 +186,14 @@ def test_set_position_and_rotation_state_results() -> None:
     act.undo_last(a, seat=1)
     act.undo_last(a, seat=1)
     assert token.pos is None and token.rotation == 0
+
+
+def test_refold_rebuilds_the_same_state_in_place() -> None:
+    a, b = peers(2)
+    act.draw(a, "p1.deck", "p1.hand", 2, seat=1)
+    act.counter(b, "favor", add=2, seat=2)
+    sync_all([a, b])
+    state, expected = a.state, a.public_state_hash()
+    a.state.objs["favor"].counters["value"] = 99  # a divergence, however it came about
+    a.refold()
+    assert a.state is state and a.public_state_hash() == expected
