@@ -105,6 +105,24 @@ def draw(r: Replica, pile_id: str, to_id: str, count: int = 1, *, seat: int | No
     return op
 
 
+def move_all(r: Replica, from_id: str, to_id: str, *, shuffle: bool = False,
+             face_up: bool | None = None, seat: int | None = None) -> Op:
+    """Every card of a zone into another, as one gesture: "shuffle the discard pile to form a
+    new draw pile". Into a hidden pile it is one re-handling consume (shuffled if asked)."""
+    source, dest = _obj(r, from_id), _obj(r, to_id)
+    cards = [r.state.objs[c] for c in source.children if r.state.objs[c].kind == "card"]
+    if not cards:
+        raise ActionError(f"{source.props.get('name', from_id)} is empty")
+    if dest.visibility != PUBLIC:
+        return rehandle_into(r, dest, cards, seat=seat, shuffle=shuffle,
+                             why="shuffle" if shuffle else "move")
+    op = None
+    for card in reversed(cards) if shuffle else cards:  # top first keeps the order on top
+        op = move(r, card.id, to_id, seat=seat, face_up=face_up)
+    assert op is not None
+    return op
+
+
 def move(r: Replica, obj_id: str, to_id: str, *, at: Any = None, pos: Any = None,
          face_up: bool | None = None, rot: int | None = None, seat: int | None = None) -> Op:
     obj, dest = _obj(r, obj_id), _obj(r, to_id)

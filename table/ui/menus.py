@@ -59,6 +59,20 @@ class Menus:
         _add(menu, "Search…", lambda: self.search(pile_id))
         _add(menu, "Peek at the top N…", lambda: self.peek(pile_id))
         _add(menu, "Reveal the top card", lambda: self.reveal_top(pile_id))
+        moves = menu.addMenu("Move all cards to")
+        into = menu.addMenu("Shuffle all cards into")
+        for zid, item in self.scene.zones.items():
+            zobj = self.ctl.replica.state.objs[zid]
+            if zid == pile_id or item.role not in ("pile", "hand", "zone", "slot"):
+                continue
+            mine = lay.seat_of(zobj) in (None, self.ctl.seat)
+            if not mine:
+                continue
+            name = str(zobj.props.get("name", zid))
+            _add(moves, name, lambda z=zid: self.ctl.act(actions.move_all, pile_id, z))
+            if item.role == "pile":
+                _add(into, name, lambda z=zid: self.ctl.act(actions.move_all, pile_id, z,
+                                                            shuffle=True))
 
     def _cards(self, pile_id: str) -> list[str]:
         state = self.ctl.replica.state

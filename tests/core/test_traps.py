@@ -197,3 +197,14 @@ def test_refold_rebuilds_the_same_state_in_place() -> None:
     a.state.objs["favor"].counters["value"] = 99  # a divergence, however it came about
     a.refold()
     assert a.state is state and a.public_state_hash() == expected
+
+
+def test_move_all_shuffles_a_discard_pile_into_a_hidden_deck_in_one_op() -> None:
+    (a,) = peers(1)
+    for card in ("pub0", "pub1", "pub2"):
+        act.move(a, card, "discard", seat=1)
+    before = len(a.records())
+    act.move_all(a, "discard", "p1.deck", shuffle=True, seat=1)
+    assert len(a.records()) == before + 1 and a.records()[-1].op.args["why"] == "shuffle"
+    assert a.state.objs["discard"].children == []
+    assert_cards_conserved(a, 8 + 4)

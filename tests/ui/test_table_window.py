@@ -227,3 +227,21 @@ def test_help_overlay_toggles(window, qtbot):  # type: ignore[no-untyped-def]
     assert w.help.isVisible()
     qtbot.keyClick(w.help, Qt.Key.Key_Escape)
     assert not w.help.isVisible()
+
+
+def test_pile_menu_shuffles_the_discard_pile_into_the_draw_pile(window):  # type: ignore[no-untyped-def]
+    w = window
+    for cid in list(_hand(w)):  # discard the whole hand
+        w.scene.drops.drop([w.scene.cards[cid]], w.scene.zones["p1.discard"])
+    discarded = cards_in(w.replica, "p1.discard")
+    deck_before = cards_in(w.replica, "p1.deck")
+    assert discarded
+    menu = w.menus.build("p1.discard")
+    sub = next(a.menu() for a in menu.actions() if a.text() == "Shuffle all cards into")
+    next(a for a in sub.actions() if a.text() == w.replica.state.objs["p1.deck"].props["name"]
+         ).trigger()
+    assert cards_in(w.replica, "p1.discard") == []
+    deck = cards_in(w.replica, "p1.deck")
+    assert len(deck) == len(deck_before) + len(discarded)  # one consume, nothing lost
+    assert set(deck).isdisjoint(deck_before + discarded)  # all re-handled: nobody can follow
+    assert w.replica.records()[-1].op.kind == "consume"
