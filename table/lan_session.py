@@ -30,11 +30,12 @@ from pathlib import Path
 from typing import Any
 
 from netplay.identity import Identity
-from netplay.session import (LanSession, SessionOptions, find_table, load_identity,
-                             probe_table_id, save_identity)
+from netplay.discovery import TableListing
+from netplay.session import (LanSession, SessionOptions, browse_tables, find_table,
+                             load_identity, probe_table_id, save_identity)
 from table.core import actions as act
 from table.core.errors import CoreError
-from table.core.logfile import LogWriter, make_header
+from table.core.logfile import LogError, LogReader, LogWriter, make_header
 from table.core.replica import Replica
 from table.games.model import Deck
 from table.games.module import GameModule
@@ -47,6 +48,10 @@ log = logging.getLogger(__name__)
 
 class LanError(Exception):
     """Hosting or joining failed; the message is for the player."""
+
+
+class NobodyFound(LanError):
+    """Rejoining: discovery found no other peer of the table (a HOST:PORT may still work)."""
 
 
 @dataclass
@@ -368,6 +373,77 @@ async def _wait_table_info(t: LanTable, timeout: float) -> dict[str, Any]:
         if loop.time() > deadline:
             raise LanError("the table did not send its layout in time")
         await asyncio.sleep(0.05)
+
+
+def lan_log_header(path: str | Path) -> dict[str, Any] | None:
+    """The header of a LAN log (one ``host``/``join`` wrote), or None for any other file."""
+    try:
+        header = LogReader(path).header
+    except LogError:
+        return None
+    return header if header.get("lan") is True else None
+
+
+def _own_table_mark(path: Path) -> tuple[str, bool]:
+    """(table name, whether this log's peer issued the ``mark setup "table"`` op, i.e. hosts)."""
+    reader = LogReader(path)
+    me = reader.header.get("peer")
+    for rec in reader.records():  # an op's wire form: [author, seq, lamport, kind, args, ...]
+        if type(rec) is not list or len(rec) < 5 or rec[3] != "mark":
+            continue
+        args = rec[4] if isinstance(rec[4], dict) else {}
+        if args.get("what") == "setup" and args.get("value") == "table":
+            fields = args.get("fields") if isinstance(args.get("fields"), dict) else {}
+            return str(fields.get("name") or ""), rec[0] == me
+    return "", False
+
+
+async def rejoin(path: str | Path, options: SessionOptions | None = None, *,
+                 timeout: float = 8.0, addresses: list[tuple[str, int]] | None = None
+                 ) -> LanTable:
+    """Get back into a LAN game after a crash (or a closed window), from this peer's log.
+
+    Same peer id and key (``<log>.key``); this peer hosts again if it issued the table's
+    ``mark setup "table"``. Without ``addresses`` the other peers of the table are found by
+    its table id through discovery (every peer of a table announces it); then they are
+    dialled, this peer catches up (up to ``timeout``) and announces the table again.
+    Raises :class:`LanError` with a message for the player."""
+    path = Path(path)
+    header = lan_log_header(path) if path.exists() else None
+    if header is None:
+        raise LanError(f"{path.name} is not the log of a LAN game")
+    if load_identity(path) is None:
+        raise LanError(f"{path.name}.key is missing: cannot rejoin as the same player")
+    table_id, me = str(header.get("table") or ""), str(header.get("peer") or "")
+    name, host_role = _own_table_mark(path)
+    opts = options or SessionOptions()
+    shown = name or opts.table_name or table_id
+    if not addresses:
+        addresses = await _find_others(table_id, me, opts.interfaces, timeout)
+        if not addresses:
+            raise NobodyFound(f"nobody else of table {shown!r} is on the LAN; "
+                           "ask another player for their HOST:PORT")
+    t = await _resume(path, opts, host_role=host_role)
+    try:
+        await _dial(t, addresses, timeout)
+        if not await t.session.wait_caught_up(timeout):
+            log.warning("rejoined %s: still catching up after %.0f s", shown, timeout)
+    except BaseException:
+        await t.close(graceful=True)
+        raise
+    log.info("rejoined table %s as %s (%s)", shown, me, "host" if host_role else "player")
+    return t
+
+
+async def _find_others(table_id: str, me: str, interfaces: list[str] | None,
+                       timeout: float) -> list[tuple[str, int]]:
+    """Addresses of the other announcing peers of a table (not this peer's stale record)."""
+    def others(tables: list[TableListing]) -> list[tuple[str, int]]:
+        return [(p.host, p.port) for t in tables if t.table_id == table_id
+                for p in t.peers if p.peer_id != me]
+
+    tables = await browse_tables(interfaces, timeout, lambda ts: bool(others(ts)))
+    return others(tables)
 
 
 async def _resume(path: Path, opts: SessionOptions, *, host_role: bool = False,
