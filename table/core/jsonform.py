@@ -104,6 +104,11 @@ def perform(r: Replica, entry: Any, namer: CardNamer | None = None) -> Op | None
             target = resolve_card(r, entry.get("card", entry.get("id")), seat, namer)
             return act.move(r, target, _req(entry, "to"), seat=seat,
                             **_take(entry, "at", "pos", "face_up", "rot"))
+        if kind == "move_all":
+            _only(entry, known | {"from", "to", "shuffle", "face_up"})
+            return act.move_all(r, _req(entry, "from"), _req(entry, "to"),
+                                shuffle=bool(entry.get("shuffle", False)),
+                                face_up=entry.get("face_up"), seat=seat)
         if kind == "shuffle":
             _only(entry, known | {"pile"})
             return act.shuffle(r, _req(entry, "pile"), seat=seat)
