@@ -186,9 +186,9 @@ class Renderer:
         n_out = len(a["out"])
         if why == "create":
             return f"{who} put {n_out} card(s) face down into {self.place(a['to'])}"
-        if why == "shuffle":
-            return f"{who} shuffled {self.place(a['to'])}"
         expect = a.get("expect") or [None] * len(a["in"])
+        if why == "shuffle" and all(where == a["to"] for where in expect):
+            return f"{who} shuffled {self.place(a['to'])}"
         incoming = [cid for cid, where in zip(a["in"], expect) if where != a["to"]]
         sources = {where for cid, where in zip(a["in"], expect) if where != a["to"]}
         src = ", ".join(sorted(self.place(s) for s in sources if s)) or "the table"
@@ -199,7 +199,7 @@ class Renderer:
             what = f"{len(incoming)} card(s)" if len(incoming) != 1 else "a card"
         else:
             what = ", ".join(self.card_name(n) for n in names if n)
-        verb = "drew" if why == "draw" else "put"
+        verb = {"draw": "drew", "shuffle": "shuffled"}.get(why, "put")
         return f"{who} {verb} {what} from {src} into {self.place(a['to'])}"
 
     def _incoming_name(self, handle: str, may_see: bool) -> str | None:
