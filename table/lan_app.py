@@ -5,7 +5,9 @@ The widgets (``table.ui.lan``) take plain data and callables; this module, outsi
 as tasks on the one event loop (nothing blocks the UI thread), a
 :class:`~netplay.discovery.TableBrowser` feeding the join dialog's live list, and each LAN
 table window's peers panel. Closing a LAN table window leaves the table cleanly (``bye`` to
-every peer) and then closes its log.
+every peer) and then closes its log. An open LAN table's log is the settings' resumable game
+until its window is closed: after a crash, Resume rejoins the table from it
+(:func:`table.lan_session.rejoin`, in a :class:`~table.ui.lan.RejoinDialog`).
 
 ``interfaces`` is None (every interface) in the product; tests and demos pass
 ``["127.0.0.1"]`` (or set ``SANDTABLE_LAN_INTERFACES=127.0.0.1`` for the app).
@@ -22,7 +24,8 @@ from netplay.session import PeersChanged, SessionOptions, interface_choice
 from table import lan_session as lan
 from table.ui.games import available_games, catalog_for
 from table.ui.lan import (HostDialog, HostRequest, JoinDialog, JoinedTable, JoinRequest,
-                          LanProblem, PeerRow, PeersPanel, TableEntry)
+                          LanProblem, NoPeersFound, PeerRow, PeersPanel, RejoinDialog,
+                          RejoinRequest, TableEntry)
 from table.ui.main_window import TableWindow
 from table.ui.settings import new_log_path
 from table.ui.shell import Shell
@@ -62,7 +65,7 @@ class LanApp:
         self._leaving: set[asyncio.Task[Any]] = set()
         self._left: set[int] = set()
         self._game_names = {g.id: g.name for g in available_games()}
-        shell.set_lan(self.open_host_dialog, self.open_join_dialog)
+        shell.set_lan(self.open_host_dialog, self.open_join_dialog, self.open_rejoin_dialog)
 
     def _options(self, passphrase: str | None, name: str, port: int = 0) -> SessionOptions:
         return SessionOptions(passphrase=passphrase, interfaces=self.interfaces, port=port,
@@ -152,6 +155,31 @@ class LanApp:
         dialog.open()
         return dialog
 
+    # ------------------------------------------------------------------ rejoining
+    def open_rejoin_dialog(self, path: str) -> RejoinDialog:
+        """Get back into the LAN game of this log (Resume, after a crash): same player, found
+        again through discovery (or a HOST:PORT the player types)."""
+        remembered = self.shell.settings.last_lan if self.shell.settings.last_log == path else {}
+        dialog = RejoinDialog(path, str(remembered.get("table") or ""), self._rejoin,
+                              needs_passphrase=bool(remembered.get("passphrase")),
+                              parent=self.shell.start)
+        self._keep(dialog)
+        dialog.open()
+        return dialog
+
+    async def _rejoin(self, req: RejoinRequest) -> TableWindow:
+        opts = self._options(req.passphrase, self.shell.settings.name)
+        try:
+            addresses = [_address(req.address)] if req.address else None
+            t = await lan.rejoin(req.log_path, opts, addresses=addresses)
+        except LanProblem:
+            raise
+        except lan.NobodyFound as err:
+            raise NoPeersFound(_problem(err).args[0]) from None
+        except Exception as err:
+            raise _problem(err) from None
+        return self._open_window(t)
+
     def _joined(self, t: lan.LanTable) -> JoinedTable:
         module = t.module
         taken = set(t.replica.state.seats)
@@ -199,8 +227,12 @@ class LanApp:
             lambda e: panel.schedule_refresh() if isinstance(e, PeersChanged) else None)
         game = module.name if module else t.replica.game
 
-        def leave() -> None:
+        log_path = str(getattr(t.replica.log, "path", "") or "")
+
+        def leave() -> None:  # leaving on purpose: the game is not offered for resume again
             unsubscribe()
+            if log_path:
+                self.shell.lan_game_ended(log_path)
             self._spawn_leave(t)
 
         window = TableWindow(t.replica, catalog, settings=self.shell.settings,
@@ -209,7 +241,11 @@ class LanApp:
         self.tables.append(t)
         self.windows[id(t)] = window
         settings = self.shell.settings
-        settings.last_log, settings.last_log_finished = "", False  # a LAN table resumes by CLI
+        if log_path:  # a crash leaves it resumable: Resume rejoins the table
+            settings.last_log, settings.last_log_finished = log_path, False
+            settings.last_lan = {"table": t.table_name,
+                                 "passphrase": bool(session.options.passphrase)}
+            settings.save()
         return self.shell.open_table(window)
 
     def _table_line(self, t: lan.LanTable) -> str:

@@ -53,6 +53,8 @@ class Settings:
     last_seats: int = 0
     last_log: str = ""           # the game in progress, offered for resume
     last_log_finished: bool = False
+    last_lan: dict[str, Any] = field(default_factory=dict)  # last_log is a LAN game: its
+    #   table name and whether it needs a passphrase (never the passphrase itself)
     geometry: str = ""           # QMainWindow.saveGeometry(), hex
     window_state: str = ""
     extra: dict[str, Any] = field(default_factory=dict)

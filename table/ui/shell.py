@@ -12,6 +12,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from table.core.errors import CoreError
+from table.core.logfile import LogError, LogReader
 
 from .games import GameChoice, open_log, start_game
 from .main_window import TableWindow
@@ -32,12 +33,15 @@ class Shell:
         self.start.joinRequested.connect(lambda: self.on_join() if self.on_join else None)
         self.on_host: Callable[[], object] | None = None  # LAN play, wired in by the app
         self.on_join: Callable[[], object] | None = None
+        self.on_rejoin: Callable[[str], object] | None = None  # a LAN game's log -> rejoin it
         self.tables: list[TableWindow] = []
         self.replays: list[QWidget] = []
 
-    def set_lan(self, host: Callable[[], object], join: Callable[[], object]) -> None:
-        """Enable Host/Join on the start screen; the app passes what they open."""
-        self.on_host, self.on_join = host, join
+    def set_lan(self, host: Callable[[], object], join: Callable[[], object],
+                rejoin: Callable[[str], object] | None = None) -> None:
+        """Enable Host/Join on the start screen; the app passes what they open (and what
+        rejoins a LAN game from its log, for Resume)."""
+        self.on_host, self.on_join, self.on_rejoin = host, join, rejoin
         self.start.set_lan_available(True)
 
     def open_table(self, window: TableWindow) -> TableWindow:
@@ -54,9 +58,15 @@ class Shell:
         path = self.settings.resumable()
         if path is None:
             return False
-        answer = QMessageBox.question(
-            self.start, "Resume your game?",
-            f"A game was in progress when Sandtable closed:\n{path.name}\n\nResume it?")
+        if is_lan_log(path):
+            table = str(self.settings.last_lan.get("table") or path.name)
+            title, text = "Rejoin your LAN game?", (
+                f"You were playing at LAN table “{table}” when Sandtable closed.\n\n"
+                "Rejoin it as the same player?")
+        else:
+            title, text = "Resume your game?", (
+                f"A game was in progress when Sandtable closed:\n{path.name}\n\nResume it?")
+        answer = QMessageBox.question(self.start, title, text)
         if answer == QMessageBox.StandardButton.Yes:
             return self.resume(str(path))
         return False
@@ -70,10 +80,18 @@ class Shell:
             return None
         self.settings.last_game, self.settings.last_seats = choice.id, seats
         self.settings.last_log, self.settings.last_log_finished = str(path), False
+        self.settings.last_lan = {}
         self.settings.save()
         return self._open(TableWindow(replica, catalog, settings=self.settings))
 
     def resume(self, path: str) -> bool:
+        if is_lan_log(path):  # a LAN game: rejoin the table (never a local copy of it)
+            if self.on_rejoin is None:
+                self._error("Cannot resume the game",
+                            ValueError("it is a LAN game, and LAN play is not available here"))
+                return False
+            self.on_rejoin(path)
+            return True
         try:
             replica, catalog = open_log(path, reopen=True)
         except (CoreError, OSError) as err:
@@ -126,7 +144,22 @@ class Shell:
         if not self.tables and not getattr(self, "replays", None):
             self.show_start()
 
+    def lan_game_ended(self, path: str) -> None:
+        """A LAN table was left on purpose: do not offer to resume it."""
+        if self.settings.last_log == path:
+            self.settings.last_log_finished = True
+            self.settings.save()
+            self.start.refresh_resume()
+
     def _error(self, title: str, err: Exception) -> None:
         log.warning("%s: %s", title, err)
         parent: QWidget = self.start
         QMessageBox.warning(parent, title, str(err))
+
+
+def is_lan_log(path: str | Path) -> bool:
+    """Whether a log is one peer's log of a LAN game (its header says ``lan``)."""
+    try:
+        return LogReader(path).header.get("lan") is True
+    except (LogError, OSError):
+        return False

@@ -153,7 +153,9 @@ class StartScreen(QWidget):
     def refresh_resume(self) -> None:
         path = self.settings.resumable()
         self.resume.setEnabled(path is not None)
-        self.resume_note.setText(f"Saved: {path.name}" if path else "No game in progress.")
+        table = self.settings.last_lan.get("table") if path is not None else None
+        self.resume_note.setText(f"LAN table “{table}”: rejoin it" if table
+                                 else f"Saved: {path.name}" if path else "No game in progress.")
 
     def _play(self) -> None:
         self._save_name()

@@ -1,4 +1,4 @@
-"""LAN play widgets: the host and join dialogs and the peers panel.
+"""LAN play widgets: the host, join and rejoin dialogs and the peers panel.
 
 They know nothing of the network: they take plain data (:mod:`.model`) and callables (some of
 them coroutine functions, run on the qasync loop so nothing blocks the UI thread). The wiring
@@ -6,8 +6,11 @@ to :mod:`netplay` lives outside ``table.ui`` (``table/lan_app.py``).
 """
 from .host_dialog import HostDialog
 from .join_dialog import JoinDialog
-from .model import HostRequest, JoinedTable, JoinRequest, LanProblem, PeerRow, TableEntry
+from .model import (HostRequest, JoinedTable, JoinRequest, LanProblem, NoPeersFound, PeerRow,
+                    RejoinRequest, TableEntry)
 from .peers_panel import PeersPanel
+from .rejoin_dialog import RejoinDialog
 
-__all__ = ["HostDialog", "JoinDialog", "PeersPanel", "HostRequest", "JoinRequest",
-           "JoinedTable", "LanProblem", "PeerRow", "TableEntry"]
+__all__ = ["HostDialog", "JoinDialog", "PeersPanel", "RejoinDialog", "HostRequest",
+           "JoinRequest", "JoinedTable", "LanProblem", "NoPeersFound", "PeerRow", "RejoinRequest",
+           "TableEntry"]

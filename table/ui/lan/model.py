@@ -14,6 +14,10 @@ class LanProblem(Exception):
     """Hosting or joining failed; the message is for the player, shown as is."""
 
 
+class NoPeersFound(LanProblem):
+    """Rejoining: nobody else of the table answered on the LAN; ask for a HOST:PORT."""
+
+
 @dataclass(frozen=True, slots=True)
 class TableEntry:
     """A table announced on the LAN."""
@@ -45,6 +49,14 @@ class HostRequest:
     deck: str | None
     player_name: str
     port: int = 0
+
+
+@dataclass(slots=True)
+class RejoinRequest:
+    """Get back into a LAN game from its log (after a crash or a closed window)."""
+    log_path: str
+    passphrase: str | None
+    address: str = ""  # "host:port" typed by the player, when discovery found nobody
 
 
 @dataclass(slots=True)
