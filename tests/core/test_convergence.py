@@ -45,7 +45,7 @@ def _act(r: Replica, seat: int, data: st.DataObject) -> None:
     zones = [z for z in PUBLIC_ZONES if state.live(z)]
     choice = data.draw(st.sampled_from([
         "move", "draw", "play", "take", "shuffle", "counter", "set", "token", "delete", "undo",
-        "rotate_token", "reveal_in_place", "set_pos"]))
+        "rotate_token", "reveal_in_place", "set_pos", "reshuffle"]))
     pick = lambda items: data.draw(st.sampled_from(items))  # noqa: E731
     if choice == "move" and public_cards and zones:
         act.move(r, pick(public_cards), pick(zones),
@@ -79,6 +79,8 @@ def _act(r: Replica, seat: int, data: st.DataObject) -> None:
         if tokens and zones:
             act.move(r, pick(tokens), pick(zones), pos=[data.draw(st.integers(0, 9)), 1],
                      seat=seat)
+    elif choice == "reshuffle" and zones:  # a public zone's cards shuffled into one's deck
+        act.move_all(r, pick(zones), f"p{seat}.deck", shuffle=True, seat=seat)
     elif choice == "set_pos":
         tokens = [o.id for o in state.objs.values() if o.alive and o.kind == "token"]
         if tokens:
