@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from table.core import jsonform
+from table.core import actions, jsonform
 from table.core.errors import CoreError
 from table.core.replica import Replica
 
@@ -195,6 +195,7 @@ class LanSession:
         self._last_seats: tuple[int, int] = (-1, -1)
         self._tasks: set[asyncio.Task[Any]] = set()
         self._check_soon: asyncio.TimerHandle | None = None
+        self._settle_soon: asyncio.Handle | None = None
         self._unsubs = [self.mesh.events.subscribe(self._on_mesh_event),
                         self.replication.events.subscribe(self._on_replication_event)]
         replica.listeners.append(self._on_change)
@@ -244,6 +245,9 @@ class LanSession:
         """Leave the table: stop announcing, close every link (the log stays complete)."""
         if self._check_soon is not None:
             self._check_soon.cancel()
+        if self._settle_soon is not None:
+            self._settle_soon.cancel()
+            self._settle_soon = None
         for task in list(self._tasks):
             task.cancel()
         if self.announcer is not None:
@@ -370,7 +374,20 @@ class LanSession:
         if peer is None or peer == self.peer_id:
             return
         if not self.replication.send_private(peer, {"k": "secret", "data": payload}):
-            self.replica.report(f"could not show the card to seat {seat}: not connected")
+            what = "give" if "gift" in payload else "show"
+            self.replica.report(f"could not {what} the card to seat {seat}: not connected")
+
+    def _schedule_settle(self) -> None:
+        """Re-handle, soon (never inside another op's fold), each zone of ours a gift arrived in."""
+        if self._settle_soon is not None or not self.replica.pending_gifts:
+            return
+
+        def settle() -> None:
+            self._settle_soon = None
+            if self.started:
+                actions.settle_gifts(self.replica)
+
+        self._settle_soon = asyncio.get_running_loop().call_soon(settle)
 
     def _announced_key(self, author: str) -> str | None:
         hello = self.replica.store.get(author, 1)
@@ -388,6 +405,8 @@ class LanSession:
             op = store.get(me, self._published)
             if op is not None and self.started:
                 self.replication.publish(op.to_wire())
+        if self.replica.pending_gifts:  # a gift's op may just have arrived
+            self._schedule_settle()
         players_free = self._seat_counts()
         if players_free != self._last_seats and self.announcer is not None:
             self._last_seats = players_free
@@ -436,6 +455,7 @@ class LanSession:
             if not isinstance(data, dict):
                 raise ProtocolError("malformed secret")
             self.replica.receive_private(data)
+            self._schedule_settle()  # a gift: re-handle the zone once its op is here
             # A re-fold is not needed: knowledge is read through views on the next repaint.
             for listener in list(self.replica.listeners):
                 if listener is not self._on_change:

@@ -59,9 +59,87 @@ def new_cards(r: Replica, pile_id: str, cards: list[str], *, owner: int | None =
                                "why": "create"}, seat=seat, private=private)
 
 
+def foreign_owner(r: Replica, obj: Obj | None) -> int | None:
+    """The seat whose peer alone may handle `obj`, when another peer plays it: a hidden zone's
+    owner, or the owner of a hidden card (a card in a hidden zone, or a face-down secret this
+    peer does not know). None when this peer may handle it itself."""
+    if obj is None:
+        return None
+    seat: int | None = None
+    if obj.kind == "card":
+        holder = r.state.objs.get(obj.container or ROOT)
+        if holder is not None and holder.visibility != PUBLIC:
+            seat = holder.owner
+        elif obj.is_secret and r.knowledge.card_of(obj.id) is None:
+            seat = obj.owner
+    elif obj.visibility != PUBLIC:
+        seat = obj.owner
+    if seat is None:
+        return None
+    held = r.state.seats.get(seat)
+    return seat if held is not None and held.peer != r.peer_id else None
+
+
+def give(r: Replica, zone: Obj, incoming: list[Obj], *, at: Any = "top",
+         seat: int | None = None) -> Op:
+    """Cards going into a hidden zone of a seat another peer plays: a gift.
+
+    Only the zone's owner may re-handle the zone, so this consumes the given cards alone and
+    commits fresh handles owned by the receiving seat, placed on top (or at the bottom); their
+    card and salt go privately to the receiving seat (``private_out``). Its peer then re-handles
+    the zone (:func:`settle_gifts`), so the giver can no longer follow the card by its handle.
+    """
+    receiver = zone.owner
+    assert receiver is not None
+    if r.private_out is None:
+        raise ActionError(f"cannot hand a card to seat {receiver}: no private link to its player")
+    names = [_identity(r, o) for o in incoming]
+    out, private = _commit_outputs(r, names)
+    op = r.issue("consume", {"in": [o.id for o in incoming],
+                             "expect": [o.container for o in incoming], "to": zone.id,
+                             "at": "bottom" if at == "bottom" else "top", "out": out,
+                             "owner": receiver, "why": "gift"}, seat=seat, private=private)
+    record = r.timeline.record_of(op.ref)
+    if record is None or record.void is None:
+        r.private_out(receiver, {**private, "gift": {"to": zone.id, "op": list(op.ref),
+                                                     "handles": [h for h, _ in out]}})
+    return op
+
+
+def settle_gifts(r: Replica) -> list[Op]:
+    """Re-handle each zone of this peer's into which a gift has arrived (``r.pending_gifts``,
+    filled by ``receive_private``), once the gift op is here. A hand is re-handled in a random
+    order; a pile keeps its order (the giver knows where they put the card, as at a real table,
+    but no longer its handle). Gifts whose op was void, or whose cards have moved on, are
+    dropped. Returns the ops issued."""
+    issued: list[Op] = []
+    for gift in list(r.pending_gifts):
+        zone = r.state.live(gift["to"])
+        if zone is None or zone.owner not in r.my_seats:
+            r.pending_gifts.remove(gift)
+            continue
+        record = r.timeline.record_of(tuple(gift["op"]))  # type: ignore[arg-type]
+        if record is None:
+            continue  # the gift's op has not arrived yet
+        r.pending_gifts.remove(gift)
+        if record.void is not None:
+            continue
+        if not any((o := r.state.objs.get(h)) is not None and o.alive and o.container == zone.id
+                   for h in gift["handles"]):
+            continue  # already re-handled (a draw into the zone, say) or moved on
+        try:
+            issued.append(rehandle_into(r, zone, [], seat=zone.owner, why="receive"))
+        except CoreError as err:
+            r.report(f"could not re-handle {zone.id} after a gift: {err}")
+    return issued
+
+
 def rehandle_into(r: Replica, zone: Obj, incoming: list[Obj], *, at: Any = "top",
                   seat: int | None = None, why: str = "move", shuffle: bool = False) -> Op:
-    """Cards entering a hidden zone: consume the zone and the newcomers, commit afresh."""
+    """Cards entering a hidden zone: consume the zone and the newcomers, commit afresh.
+    Into a zone of a seat another peer plays, the newcomers are a gift (:func:`give`)."""
+    if incoming and not shuffle and foreign_owner(r, zone) is not None:
+        return give(r, zone, incoming, at=at, seat=seat)
     kept = [r.state.objs[c] for c in zone.children if r.state.objs[c].kind == "card"]
     kept_ids = {o.id for o in kept}
     incoming = [o for o in incoming if o.id not in kept_ids]

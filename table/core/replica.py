@@ -50,6 +50,8 @@ class Replica:
         self.reports: list[str] = []  # problems a person should see (bad reveals, bad peers)
         self.report_listeners: list[Callable[[str], None]] = []
         self.private_out: Callable[[int, dict[str, Any]], None] | None = None
+        # gifts received privately whose zone this peer must still re-handle (actions.settle_gifts)
+        self.pending_gifts: list[dict[str, Any]] = []
         self.header_extra = dict(header_extra or {})
         self._issued_vv: dict[str, int] = {}  # version vector as of this peer's last op
         self.log: LogWriter | None = None
@@ -156,6 +158,14 @@ class Replica:
         self.knowledge.absorb(secrets_record)
         if self.log is not None:
             self.log.append({"secret": secrets_record})
+        gift = secrets_record.get("gift")
+        if (isinstance(gift, dict) and isinstance(gift.get("to"), str)
+                and isinstance(gift.get("op"), (list, tuple)) and len(gift["op"]) == 2
+                and isinstance(gift["op"][0], str) and type(gift["op"][1]) is int
+                and isinstance(gift.get("handles"), (list, tuple))
+                and all(isinstance(h, str) for h in gift["handles"])):
+            self.pending_gifts.append({"to": gift["to"], "op": [gift["op"][0], gift["op"][1]],
+                                       "handles": list(gift["handles"])})
 
     def _verified(self, op: Op, accept_direct: Callable[[Op, Any], bool] | None = None) -> bool:
         if self.verifier is None:
