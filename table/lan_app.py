@@ -64,6 +64,7 @@ class LanApp:
         self.dialogs: list[Any] = []
         self._leaving: set[asyncio.Task[Any]] = set()
         self._left: set[int] = set()
+        self.rejoin_timeout = 8.0  # seconds to find the table's other peers, then to catch up
         self._game_names = {g.id: g.name for g in available_games()}
         shell.set_lan(self.open_host_dialog, self.open_join_dialog, self.open_rejoin_dialog)
 
@@ -171,7 +172,8 @@ class LanApp:
         opts = self._options(req.passphrase, self.shell.settings.name)
         try:
             addresses = [_address(req.address)] if req.address else None
-            t = await lan.rejoin(req.log_path, opts, addresses=addresses)
+            t = await lan.rejoin(req.log_path, opts, addresses=addresses,
+                                 timeout=self.rejoin_timeout)
         except LanProblem:
             raise
         except lan.NobodyFound as err:
