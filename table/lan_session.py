@@ -393,8 +393,9 @@ def _own_table_mark(path: Path) -> tuple[str, bool]:
             continue
         args = rec[4] if isinstance(rec[4], dict) else {}
         if args.get("what") == "setup" and args.get("value") == "table":
-            fields = args.get("fields") if isinstance(args.get("fields"), dict) else {}
-            return str(fields.get("name") or ""), rec[0] == me
+            fields = args.get("fields")
+            name = fields.get("name") if isinstance(fields, dict) else None
+            return str(name or ""), rec[0] == me
     return "", False
 
 

@@ -97,6 +97,7 @@ def test_host_app_crashes_and_rejoins_from_resume(qapp, qtbot, tmp_path):  # typ
         window = shell.tables[0]
         t2 = app.tables[0]
         assert t2.replica.peer_id == me and "peers" in window.docks
+        assert t2.session.announcer is not None  # the table is announced again
         assert len(_cards(t2.replica, "p2.assets")) == 2  # the move made while we were gone
         for card in _cards(t2.replica, "p2.assets"):
             assert window.scene.where.get(card) == "p2.assets"
