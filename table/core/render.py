@@ -189,6 +189,8 @@ class Renderer:
         expect = a.get("expect") or [None] * len(a["in"])
         if why == "shuffle" and all(where == a["to"] for where in expect):
             return f"{who} shuffled {self.place(a['to'])}"
+        if why == "receive":  # the re-handle after a gift: nobody can follow the card now
+            return f"{who} took the gift into {self.place(a['to'])} (handles renewed)"
         incoming = [cid for cid, where in zip(a["in"], expect) if where != a["to"]]
         sources = {where for cid, where in zip(a["in"], expect) if where != a["to"]}
         src = ", ".join(sorted(self.place(s) for s in sources if s)) or "the table"
@@ -199,6 +201,8 @@ class Renderer:
             what = f"{len(incoming)} card(s)" if len(incoming) != 1 else "a card"
         else:
             what = ", ".join(self.card_name(n) for n in names if n)
+        if why == "gift":
+            return f"{who} gave {what} from {src} to {self.place(a['to'])}"
         verb = {"draw": "drew", "shuffle": "shuffled"}.get(why, "put")
         return f"{who} {verb} {what} from {src} into {self.place(a['to'])}"
 

@@ -118,3 +118,18 @@ def test_without_a_private_link_a_gift_is_refused() -> None:
         assert "private link" in str(err)
     else:
         raise AssertionError("a gift without a private link must be refused")
+
+
+def test_the_log_says_who_gave_what_to_whom() -> None:
+    from table.core.render import Renderer
+
+    alice, bob, carol = rs = peers(3)
+    _wire(rs)
+    act.draw(alice, "p1.deck", "p1.hand", 1, seat=1)
+    act.move(alice, alice.state.objs["p1.hand"].children[0], "p2.hand", seat=1)
+    sync_all(rs)
+    act.settle_gifts(bob)
+    sync_all(rs)
+    renderer = Renderer(carol.state, carol.knowledge, 3)
+    text = "\n".join(renderer.line(rec) for rec in carol.records())
+    assert "gave a card from" in text and "took the gift into" in text
