@@ -22,6 +22,7 @@ from typing import Any
 from netplay.discovery import TableBrowser, TableListing
 from netplay.session import PeersChanged, SessionOptions, interface_choice
 from table import lan_session as lan
+from table.lan_requests import install_owner_requests
 from table.ui.games import available_games, catalog_for
 from table.ui.lan import (HostDialog, HostRequest, JoinDialog, JoinedTable, JoinRequest,
                           LanProblem, NoPeersFound, PeerRow, PeersPanel, RejoinDialog,
@@ -242,6 +243,7 @@ class LanApp:
                              peers=panel, on_leave=leave)
         self.tables.append(t)
         self.windows[id(t)] = window
+        install_owner_requests(window, t)  # another seat's hidden pile: ask its peer
         settings = self.shell.settings
         if log_path:  # a crash leaves it resumable: Resume rejoins the table
             settings.last_log, settings.last_log_finished = log_path, False

@@ -59,10 +59,11 @@ def new_cards(r: Replica, pile_id: str, cards: list[str], *, owner: int | None =
                                "why": "create"}, seat=seat, private=private)
 
 
-def foreign_owner(r: Replica, obj: Obj | None) -> int | None:
+def foreign_owner(r: Replica, obj: Obj | None, *, secret: bool = False) -> int | None:
     """The seat whose peer alone may handle `obj`, when another peer plays it: a hidden zone's
-    owner, or the owner of a hidden card (a card in a hidden zone, or a face-down secret this
-    peer does not know). None when this peer may handle it itself."""
+    owner, or for a card in a hidden zone, that zone's owner. With `secret`, also the owner of
+    a face-down card this peer does not know (to turn it up, or put it into a hidden zone).
+    None when this peer may handle it itself."""
     if obj is None:
         return None
     seat: int | None = None
@@ -70,7 +71,7 @@ def foreign_owner(r: Replica, obj: Obj | None) -> int | None:
         holder = r.state.objs.get(obj.container or ROOT)
         if holder is not None and holder.visibility != PUBLIC:
             seat = holder.owner
-        elif obj.is_secret and r.knowledge.card_of(obj.id) is None:
+        elif secret and obj.is_secret and r.knowledge.card_of(obj.id) is None:
             seat = obj.owner
     elif obj.visibility != PUBLIC:
         seat = obj.owner

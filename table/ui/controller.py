@@ -3,6 +3,11 @@
 Widgets never change state: they call `act`, which runs a `table.core.actions` function as the
 active seat. A refused action (ActionError, or a void op) becomes a status-bar message, never a
 crash. The scene and panels then update from the replica's Change, like for a remote op.
+
+At a LAN table only the owner's peer handles a seat's hidden pile or card. The composition root
+may set `ask_owner(entry, seat)`: a draw, move or shuffle that needs another peer's hidden pile
+or card then becomes a request (JSON op form, see docs/ops.md) handed to it, which asks that
+seat's peer and reports in the status bar. The UI never talks to the network itself.
 """
 from __future__ import annotations
 
@@ -14,6 +19,7 @@ from PySide6.QtCore import QObject, Signal
 
 from table.core import actions
 from table.core.errors import CoreError
+from table.core.objects import PUBLIC
 from table.core.ops import Op
 from table.core.replica import Replica
 
@@ -34,6 +40,8 @@ class TableController(QObject):
         self.read_only = read_only
         mine = sorted(replica.my_seats) or sorted(replica.state.seats) or [1]
         self.seat: int = seat if seat is not None else mine[0]
+        # set for LAN tables: ask the peer of `seat` to perform `entry` (table/lan_requests.py)
+        self.ask_owner: Callable[[dict[str, Any], int], None] | None = None
 
     # --- seats -----------------------------------------------------------------------------
     @property
@@ -72,6 +80,11 @@ class TableController(QObject):
         if self.read_only:
             self.status.emit("This table is read-only")
             return None
+        if self.ask_owner is not None:
+            request = self.owner_request(fn, args, kwargs)
+            if request is not None:
+                self.ask_owner(*request)
+                return None
         try:
             op = fn(self.replica, *args, seat=self.seat, **kwargs)
         except CoreError as err:  # ActionError, BadOp: a message for the player
@@ -81,6 +94,35 @@ class TableController(QObject):
         if record is not None and record.void:
             self.status.emit(f"Nothing happened: {record.void}")
         return op
+
+    def owner_request(self, fn: Callable[..., Op], args: tuple[Any, ...],
+                      kwargs: dict[str, Any]) -> tuple[dict[str, Any], int] | None:
+        """(entry, owner seat) when this draw/move/shuffle needs a hidden pile or card of a seat
+        another peer plays: the request to send that peer instead. None: act here."""
+        r = self.replica
+        if fn is actions.draw:
+            pile_id, to_id = args[0], args[1]
+            owner = actions.foreign_owner(r, r.state.live(pile_id))
+            count = args[2] if len(args) > 2 else kwargs.get("count", 1)
+            entry: dict[str, Any] = {"op": "draw", "from": pile_id, "to": to_id, "count": count}
+            if kwargs.get("face_up") is not None:
+                entry["face_up"] = kwargs["face_up"]
+        elif fn is actions.shuffle:
+            owner = actions.foreign_owner(r, r.state.live(args[0]))
+            entry = {"op": "shuffle", "pile": args[0]}
+        elif fn is actions.move:
+            # a face-down card of theirs may be moved about the table, not looked at
+            dest = r.state.live(args[1])
+            looks = kwargs.get("face_up") or (dest is not None and dest.visibility != PUBLIC)
+            owner = actions.foreign_owner(r, r.state.live(args[0]), secret=bool(looks))
+            entry = {"op": "move", "id": args[0], "to": args[1]}
+            for key in ("at", "pos", "face_up", "rot"):
+                if kwargs.get(key) is not None:
+                    value = kwargs[key]
+                    entry[key] = [float(v) for v in value] if key == "pos" else value
+        else:
+            return None
+        return None if owner is None else (entry, owner)
 
     def undo(self) -> None:
         if self.act(actions.undo_last) is not None:

@@ -126,6 +126,7 @@ def test_host_in_the_app_with_a_headless_joiner(qapp, qtbot, tmp_path):  # type:
         await until(lambda: shell.tables, 15, "the host's table window")
         window = shell.tables[0]
         assert not dialog.isVisible() and "peers" in window.docks
+        assert window.ctl.ask_owner is not None  # requests to owners (table.lan_requests)
         t = lan_app.tables[0]
         assert t.replica.state.seats[1].peer == t.replica.peer_id
         peer = Headless("join", "--headless", "--connect", f"{LOOPBACK}:{t.session.port}",
