@@ -278,21 +278,37 @@ class AssistRunner:
                 self._disable(err)
         return specs
 
-    def entries(self, *, include_acked: bool = False, since: int = 0) -> list[FlagEntry]:
-        """Every current flag, in log order (acknowledged ones only if asked)."""
+    def entries(self, *, include_acked: bool = False, since: int = 0,
+                include_undone: bool = False) -> list[FlagEntry]:
+        """Every current flag, in log order. Acknowledged flags only if asked; flags of a move
+        its player took back (undo) only if asked (the panel hides them; a designer's review
+        of a log may want them)."""
         acks = self._state.acks if self._state is not None else {}
+        undone = set() if include_undone else self.undone()
         out = []
         for i in range(since, len(self._per_op)):
+            if self._per_op[i] and self._refs[i] in undone:
+                continue  # the move was taken back: its flags no longer describe the table
             for flag in self._per_op[i]:
                 if include_acked or flag.key not in acks:
                     out.append(FlagEntry(i, self._refs[i], flag))
         return out
 
-    def flags(self, *, include_acked: bool = False, since: int = 0) -> list[Flag]:
-        return [e.flag for e in self.entries(include_acked=include_acked, since=since)]
+    def undone(self) -> set[tuple[str, int]]:
+        """Refs of ops a later undo took back."""
+        return {(str(r.op.args["target"][0]), int(r.op.args["target"][1]))
+                for r in self._records if r.op.kind == "undo" and r.void is None
+                and len(r.op.args.get("target", ())) == 2}
+
+    def flags(self, *, include_acked: bool = False, since: int = 0,
+              include_undone: bool = False) -> list[Flag]:
+        return [e.flag for e in self.entries(include_acked=include_acked, since=since,
+                                             include_undone=include_undone)]
 
     def flags_at(self, index: int) -> tuple[Flag, ...]:
-        if 0 <= index < len(self._per_op):
+        if 0 <= index < len(self._per_op) and self._per_op[index]:
+            if self._refs[index] in self.undone():
+                return ()
             acks = self._state.acks if self._state is not None else {}
             return tuple(f for f in self._per_op[index] if f.key not in acks)
         return ()

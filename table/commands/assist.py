@@ -36,16 +36,19 @@ def check(args: argparse.Namespace) -> int:
     for notice in runner.notices:
         print(f"note: {notice}", file=sys.stderr)
     acks = runner.acknowledged()
-    entries = runner.entries(include_acked=args.all)
+    entries = runner.entries(include_acked=args.all, include_undone=True)
+    undone = runner.undone()
     for e in entries:
         f = e.flag
         if args.json:
             print(json.dumps({"op": e.number, "ref": list(e.ref), "rule": f.rule,
                               "severity": f.severity, "message": f.message,
                               "section": f.section, "objects": list(f.objects),
-                              "key": f.key, "acknowledged": acks.get(f.key)}))
+                              "key": f.key, "acknowledged": acks.get(f.key),
+                              "undone": e.ref in undone}))
         else:
             ack = f" (acknowledged: {acks[f.key]})" if f.key in acks else ""
+            ack += " (the player undid this move)" if e.ref in undone else ""
             print(f"{e.number:>6}  {f.rule:<28} {f.severity:<7} {f.message} [{f.section}]{ack}")
     if not args.json:
         print(f"{len(entries)} flag(s) in {len(runner)} ops", file=sys.stderr)

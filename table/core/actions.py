@@ -307,14 +307,29 @@ def create(r: Replica, obj_id: str, kind: str, *, to: str = ROOT, seat: int | No
     return r.issue("create", {"id": obj_id, "kind": kind, "to": to, **fields}, seat=seat)
 
 
+_NOT_ACTIONS = frozenset({"chat", "note", "ack", "hello", "seat", "undo", "show"})
+_UNDOABLE = frozenset({"move", "set", "counter", "create", "delete", "mark"})
+
+
 def undo_last(r: Replica, *, seat: int | None = None) -> Op:
-    """Undo this peer's (and seat's) latest op that took effect and can be undone."""
+    """Undo this peer's (and seat's) latest action; again and again walks further back.
+
+    Draws, shuffles, cards put into a hand or a hidden pile, reveals and rolls are not undone
+    (going back is a new move): when the latest action is one of those, nothing older is undone
+    behind the player's back; the player is told instead.
+    """
     undone = {tuple(rec.op.args["target"]) for rec in r.records()
               if rec.op.kind == "undo" and rec.void is None}
     for rec in reversed(r.records()):
         op = rec.op
-        if (op.author == r.peer_id and (seat is None or op.seat == seat) and rec.void is None
-                and op.kind in ("move", "set", "counter", "create", "delete", "mark")
-                and op.ref not in undone):
+        if op.author != r.peer_id or (seat is not None and op.seat != seat):
+            continue
+        if rec.void is not None or op.kind in _NOT_ACTIONS or op.ref in undone:
+            continue
+        if op.kind in _UNDOABLE:
             return r.issue("undo", {"target": list(op.ref)}, seat=seat)
+        what = {"roll": "a roll", "reveal": "a reveal"}.get(
+            op.kind, "a shuffle" if op.args.get("why") == "shuffle" else "cards going into a "
+            "hand or a hidden pile")
+        raise ActionError(f"Your last action ({what}) cannot be undone: put things back by hand")
     raise ActionError("nothing of yours to undo")

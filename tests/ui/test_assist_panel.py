@@ -104,3 +104,34 @@ def test_flagged_card_wears_a_badge_and_its_log_line_names_the_rule(qtbot) -> No
     assert item.flag_severity is None
     assert "⚑" not in w.log_panel.list.item(w.log_panel.list.count() - 2).text()
 
+
+
+def test_undoing_a_flagged_move_clears_its_flag(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from table.core import actions
+
+    w, replica = _window(qtbot)
+    w.ctl.set_seat(1)
+    wrong_rite = replica.state.objs["p1.rites"].children[0]
+    actions.move(replica, wrong_rite, "altar", seat=1)
+    w.refresh_panels()
+    assert w.assist.tree.topLevelItemCount() == 1
+    w.ctl.undo()
+    w.refresh_panels()
+    assert w.assist.tree.topLevelItemCount() == 0
+    assert w.scene.cards[wrong_rite].flag_severity is None
+
+
+def test_undo_after_a_draw_says_so_instead_of_undoing_something_older(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from table.core import actions
+
+    w, replica = _window(qtbot)
+    w.ctl.set_seat(1)
+    messages: list[str] = []
+    w.ctl.status.connect(messages.append)
+    actions.counter(replica, "p1.favor", add=1, seat=1)
+    actions.draw(replica, "p1.deck", "p1.hand", 1, seat=1)
+    count = len(replica.records())
+    w.ctl.undo()
+    assert len(replica.records()) == count  # nothing older was undone behind the player's back
+    assert "cannot be undone" in messages[-1]
+    assert replica.state.objs["p1.favor"].counters["value"] == 1
