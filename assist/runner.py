@@ -297,7 +297,7 @@ class AssistRunner:
     def undone(self) -> set[tuple[str, int]]:
         """Refs of ops a later undo took back."""
         return {(str(r.op.args["target"][0]), int(r.op.args["target"][1]))
-                for r in self._records if r.op.kind == "undo" and r.void is None
+                for r in self._records or () if r.op.kind == "undo" and r.void is None
                 and len(r.op.args.get("target", ())) == 2}
 
     def flags(self, *, include_acked: bool = False, since: int = 0,
