@@ -39,11 +39,30 @@ class TableController(QObject):
         self.catalog = catalog
         self.read_only = read_only
         mine = sorted(replica.my_seats) or sorted(replica.state.seats) or [1]
+        active = replica.state.turn.get("seat")
+        if seat is None and self.hot_seat_for(replica) and active in mine:
+            seat = active  # hot-seat: the screen belongs to whoever's turn it is
         self.seat: int = seat if seat is not None else mine[0]
         # set for LAN tables: ask the peer of `seat` to perform `entry` (table/lan_requests.py)
         self.ask_owner: Callable[[dict[str, Any], int], None] | None = None
 
     # --- seats -----------------------------------------------------------------------------
+    @staticmethod
+    def hot_seat_for(replica: Replica) -> bool:
+        """One peer plays every seat of the table."""
+        return len(replica.my_seats) > 1 and replica.my_seats >= set(replica.state.seats)
+
+    def follow_turn(self, records: Any) -> None:
+        """Hot-seat: when a turn passes, the view passes to the seat whose turn it is."""
+        if self.read_only or not self.hot_seat_for(self.replica):
+            return
+        for record in reversed(records):
+            op = record.op
+            if op.kind == "mark" and op.args.get("what") == "turn" and record.void is None:
+                seat = op.args.get("seat")
+                if isinstance(seat, int) and seat != self.seat and seat in self.playable_seats:
+                    self.set_seat(seat)
+                return
     @property
     def seats(self) -> list[int]:
         return sorted(self.replica.state.seats) or [self.seat]

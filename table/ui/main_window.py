@@ -264,6 +264,7 @@ class TableWindow(QMainWindow):
 
     # --- following the table -----------------------------------------------------------------
     def _on_change(self, change: Change) -> None:
+        self.ctl.follow_turn(change.records)
         # panels refresh once per burst of ops, after the table itself (which updates at once)
         first = change.first if self._pending_first is None else min(change.first,
                                                                      self._pending_first)

@@ -25,6 +25,7 @@ def _open(qtbot, game: str, seats: int):  # type: ignore[no-untyped-def]
     replica, catalog = start_game(choices[game], seats, rng=Rng(5))
     w = TableWindow(replica, catalog)
     qtbot.addWidget(w)
+    w.ctl.set_seat(1)  # hot-seat opens on the first player's seat; these tests act as seat 1
     w.resize(1600, 1000)
     w.show()
     qtbot.waitExposed(w)

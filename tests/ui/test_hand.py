@@ -39,3 +39,18 @@ def test_own_hand_fan_is_sorted_and_steady_across_draws(qtbot) -> None:  # type:
         assert len(after) == len(held) + 1
         for name in set(held):  # every card already held is still in the fan
             assert after.count(name) >= held.count(name)
+
+
+def test_hot_seat_view_follows_the_turn(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from table.ui.main_window import TableWindow
+
+    module = find_module("dead-to-rites")
+    replica = new_table(module, 4, rng=Rng(5))
+    w = TableWindow(replica, Catalog.from_module(module))
+    qtbot.addWidget(w)
+    assert w.ctl.seat == replica.state.turn["seat"]  # opens on whoever's turn it is
+    actions.mark(replica, "turn", for_seat=3, seat=w.ctl.seat)
+    assert w.ctl.seat == 3  # the screen passes with the turn
+    w.ctl.set_seat(2)  # a player may still look from another seat
+    actions.counter(replica, "p2.favor", add=1, seat=2)
+    assert w.ctl.seat == 2
