@@ -66,8 +66,10 @@ def free_spot(rect: QRectF, pos: tuple[float, ...] | None, index: int, auto_inde
 def grid_spot(rect: QRectF, pos: tuple[float, ...] | None, index: int, is_card: bool) -> Spot:
     col, row = (pos[0], pos[1]) if pos is not None and len(pos) >= 2 else (index, 0)
     c = QPointF(rect.left() + PAD + (col + 0.5) * CELL, rect.top() + LABEL + PAD + (row + 0.5) * CELL)
-    scale = (CELL - 6) / theme.CARD_H if is_card else (CELL - 8) / theme.TOKEN
-    return Spot(c, 0.0, index * 0.01, True, min(1.0, scale))
+    if is_card:  # a card on a cell shrinks to fit it
+        return Spot(c, 0.0, index * 0.01, True, min(1.0, (CELL - 6) / theme.CARD_H))
+    # a standee or hazard fills most of its cell, so the arena reads at a glance
+    return Spot(c, 0.0, index * 0.01, True, (CELL - 24) / theme.TOKEN)
 
 
 def free_pos(rect: QRectF, centre: QPointF) -> list[float]:
