@@ -7,7 +7,6 @@ Bob's software knows it, Alice's can no longer follow it.
 """
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +17,7 @@ from netplay.session import SessionOptions
 from table import lan_session as lan
 from table.core import actions as act
 
-LOOPBACK = "127.0.0.1"
+from .test_lan_ui import LOOPBACK, _cards, _run, until
 
 
 def _options() -> SessionOptions:
@@ -26,31 +25,6 @@ def _options() -> SessionOptions:
                           mesh=MeshConfig(link=LinkConfig(heartbeat_interval=0.3, dead_after=3),
                                           gossip_interval=0.5, dial_grace=0.3),
                           replication=ReplicationConfig(hash_interval=0.3))
-
-
-def _run(qapp: Any, coro: Any, timeout: float) -> Any:
-    import qasync
-
-    loop = qasync.QEventLoop(qapp)
-    asyncio.set_event_loop(loop)
-    try:
-        return loop.run_until_complete(asyncio.wait_for(coro, timeout))
-    finally:
-        loop.close()
-        asyncio.set_event_loop(None)
-
-
-async def until(pred: Any, timeout: float, what: str = "") -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not pred():
-        if loop.time() > deadline:
-            raise AssertionError(f"timed out waiting for {what or pred}")
-        await asyncio.sleep(0.03)
-
-
-def _cards(r: Any, zone: str) -> list[str]:
-    return [c for c in r.state.objs[zone].children if r.state.objs[c].kind == "card"]
 
 
 def test_bobs_window_asks_alices_peer_to_draw_and_shuffle(qapp, qtbot, tmp_path: Path):  # type: ignore[no-untyped-def]
