@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QLabel
 
 SHEET = """
 QWidget#start { background: #16241d; }
@@ -46,3 +46,10 @@ def apply_style(app: QApplication) -> None:
     pal.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.WindowText, QColor("#777"))
     app.setPalette(pal)
     app.setStyleSheet(SHEET)
+
+
+def show_error(label: QLabel, text: str) -> None:
+    """A dialog's status line as an error (red), or cleared with an empty text."""
+    label.setText(text)
+    label.setProperty("error", bool(text))
+    label.setStyleSheet("color: #e57373;" if text else "")

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..games import GameChoice
+from ..style import show_error
 from .model import HostRequest, message_of, run_soon
 
 
@@ -144,9 +145,7 @@ class HostDialog(QDialog):
         self.accept()
 
     def show_error(self, text: str) -> None:
-        self.status.setText(text)
-        self.status.setProperty("error", bool(text))
-        self.status.setStyleSheet("color: #e57373;" if text else "")
+        show_error(self.status, text)
 
     def _set_inputs(self, on: bool) -> None:
         for w in (self.game, self.seats, self.table_name, self.passphrase, self.name, self.seat,

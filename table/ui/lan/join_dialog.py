@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
 )
 
+from ..style import show_error
 from .model import JoinedTable, JoinRequest, TableEntry, message_of, run_soon
 
 SEARCHING = "Looking for tables on this network…"
@@ -236,8 +237,7 @@ class JoinDialog(QDialog):
         self.accept()
 
     def show_error(self, text: str) -> None:
-        self.status.setText(text)
-        self.status.setStyleSheet("color: #e57373;" if text else "")
+        show_error(self.status, text)
 
     def error_text(self) -> str:
         return self.status.text()

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import (
     QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QVBoxLayout, QWidget,
 )
 
+from ..style import show_error
 from .model import NoPeersFound, RejoinRequest, message_of, run_soon
 
 
@@ -93,9 +94,7 @@ class RejoinDialog(QDialog):
         self.accept()
 
     def show_error(self, text: str) -> None:
-        self.status.setText(text)
-        self.status.setProperty("error", bool(text))
-        self.status.setStyleSheet("color: #e57373;" if text else "")
+        show_error(self.status, text)
 
     def error_text(self) -> str:
         return self.status.text() if self.status.property("error") else ""
