@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 
 def render_table(game_id: str, seats: int | None, seat: int | None, size: tuple[int, int],
@@ -25,16 +26,22 @@ def render_table(game_id: str, seats: int | None, seat: int | None, size: tuple[
     window = TableWindow(replica, catalog)
     if seat is not None:
         window.ctl.set_seat(seat)
+    saved = save_window_png(app, window, size, out)
+    window.shutdown()
+    window.deleteLater()
+    if not saved:
+        raise SystemExit(f"cannot write {out}")
+    return Path(out)
+
+
+def save_window_png(app: Any, window: Any, size: tuple[int, int], out: str | Path) -> bool:
+    """Show a table (or replay) window at `size`, fit the table in it, and save a picture."""
     window.resize(*size)
     window.show()
-    for _ in range(3):
+    for _ in range(3):  # let the layout and the scene settle before fitting
         app.processEvents()
     window.view.fit_table()
     app.processEvents()
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    if not window.grab().save(str(out)):
-        raise SystemExit(f"cannot write {out}")
-    window.shutdown()
-    window.deleteLater()
-    return out
+    path = Path(out)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return bool(window.grab().save(str(path)))

@@ -44,18 +44,12 @@ def run_replay(path: str, *, at: int | None = None, seat: int | None = None,
         print(f"sandtable: {err}", file=sys.stderr)
         return 1
     if screenshot:
+        from ..render import save_window_png
+
         w, h = (int(v) for v in size.lower().split("x"))
-        window.resize(w, h)
-        window.show()
-        for _ in range(3):
-            app.processEvents()
-        window.view.fit_table()
-        app.processEvents()
-        out = Path(screenshot)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        ok = window.grab().save(str(out))
+        ok = save_window_png(app, window, (w, h), screenshot)
         window.shutdown()
-        print(f"wrote {out}" if ok else f"cannot write {out}")
+        print(f"wrote {screenshot}" if ok else f"cannot write {screenshot}")
         return 0 if ok else 1
     window.show()
     return app.exec()
