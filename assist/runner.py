@@ -125,6 +125,7 @@ class AssistRunner:
         self._per_op: list[tuple[Flag, ...]] = []  # flags of the op at each index
         self._refs: list[OpRef] = []
         self._marks: list[int] = []
+        self._undos: list[tuple[int, OpRef]] = []  # (index, target) of each applied undo
         self._records: list[Record] | None = None
         self._state: State | None = None
         self._timeline: Timeline | None = None
@@ -169,6 +170,7 @@ class AssistRunner:
         self._per_op = []
         self._refs = []
         self._marks = []
+        self._undos = []
 
     def _catch_up(self, timeline: Timeline) -> None:
         shadow = Timeline()
@@ -202,6 +204,7 @@ class AssistRunner:
         marks = self._marks
         while marks and marks[-1] >= index:
             marks.pop()
+        self._drop_undos_from(index)
         self.version += 1
 
     def applied(self, index: int, record: Record, state: State) -> None:
@@ -210,12 +213,16 @@ class AssistRunner:
             del self._refs[index:]
             while self._marks and self._marks[-1] >= index:
                 self._marks.pop()
+            self._drop_undos_from(index)
             while len(self._per_op) < index:
                 self._per_op.append(())
                 self._refs.append(("?", 0))
         op = record.op
         if op.kind == "mark":
             self._marks.append(index)
+        elif op.kind == "undo" and record.void is None and len(op.args["target"]) == 2:
+            target = op.args["target"]
+            self._undos.append((index, (str(target[0]), int(target[1]))))
         flags: tuple[Flag, ...] = ()
         if self.enabled and self.plugin is not None:
             flags = self._check(index, record, state)
@@ -296,9 +303,12 @@ class AssistRunner:
 
     def undone(self) -> set[tuple[str, int]]:
         """Refs of ops a later undo took back."""
-        return {(str(r.op.args["target"][0]), int(r.op.args["target"][1]))
-                for r in self._records or () if r.op.kind == "undo" and r.void is None
-                and len(r.op.args.get("target", ())) == 2}
+        return {target for _index, target in self._undos}
+
+    def _drop_undos_from(self, index: int) -> None:
+        undos = self._undos
+        while undos and undos[-1][0] >= index:
+            undos.pop()
 
     def flags(self, *, include_acked: bool = False, since: int = 0,
               include_undone: bool = False) -> list[Flag]:
