@@ -69,10 +69,9 @@ class Renderer:
 
     # --- lines ---------------------------------------------------------------------------
     def line(self, record: Record, seat: int | None = None) -> str:
-        """The op as `seat` (default: this renderer's seat) may know it."""
-        if seat is not None and seat != self.seat:
-            return Renderer(self.state, self.knowledge, seat, self.card_name,
-                            self.seat_name).line(record)
+        """The op as `seat` may know it; a seat given here becomes this renderer's seat."""
+        if seat is not None:
+            self.seat = seat
         text = self._describe(record)
         if record.void:
             text += f"  [void: {record.void}]"
