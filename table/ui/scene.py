@@ -2,8 +2,8 @@
 
 It is built once, then updated from each Change the replica hands its listeners: only the
 touched objects and the containers they left or entered are redrawn, also after a rollback
-(the core's Change lists the journals a rollback reverted; with an older core the scene keeps
-its own record of what each applied op touched, so an op that turned void is still refreshed).
+(the core's Change also lists the journals a rollback reverted, so an op that turned void on
+re-application is still refreshed).
 Cards are read only through `table.core.views`.
 """
 from __future__ import annotations
@@ -34,15 +34,6 @@ from .items.zone_item import ZoneItem
 log = logging.getLogger(__name__)
 
 PieceItem = CardItem | TokenItem
-# A core whose Change lists the journals a rollback reverted already reports their objects.
-_CHANGE_HAS_REVERTED = "reverted" in getattr(Change, "__dataclass_fields__", {})
-
-
-def _touched(journal: Any) -> set[str]:
-    touched = journal.touched
-    return set(touched()) if callable(touched) else set(touched)
-
-
 class TableScene(QGraphicsScene):
     cardHovered = Signal(str)            # object id, "" when the cursor leaves
     menuRequested = Signal(str, QPoint)  # object id, screen position
@@ -66,14 +57,11 @@ class TableScene(QGraphicsScene):
         self.where: dict[str, str] = {}     # piece id -> container it is drawn in
         self.layout = lay.Layout()
         self._tiles = lay.tile_slots(controller.catalog.module)
-        self._journals: list[set[str]] = []  # per applied record, what it touched
         self.drops = DropHandler(self)
         self._dirty: set[str] = set()       # containers to re-arrange after this change
         self._pile_shown: dict[str, set[str]] = {}  # pile -> ids of its visible cards
         self._z_top = 0.0  # free zones stack by arrival: the last placed lies on top
         self.rebuild()
-        self._journals = [_touched(r.journal) for r in self.replica.records()] \
-            if not _CHANGE_HAS_REVERTED else []
         self.replica.listeners.append(self.on_change)
         controller.seatChanged.connect(self.refresh_view)
 
@@ -402,14 +390,7 @@ class TableScene(QGraphicsScene):
 
     # --- following the replica ---------------------------------------------------------------
     def on_change(self, change: Change) -> None:
-        touched = set(change.touched)
-        if not _CHANGE_HAS_REVERTED:  # older core: its touched misses the reverted ops
-            if change.rolled_back:  # an op voided on re-application left no journal: use ours
-                for old in self._journals[change.first:]:
-                    touched |= old
-            del self._journals[change.first:]
-            self._journals.extend(_touched(r.journal) for r in change.records)
-        self.apply_touched(touched)
+        self.apply_touched(change.touched)
         self.changed_by_ops.emit()
 
     def apply_touched(self, touched: set[str]) -> None:
