@@ -480,9 +480,7 @@ class LanSession:
         if key not in self._resynced:  # resync once per state: refold from the ops, compare
             self._resynced.add(key)
             log.error("%s; resynchronising (refolding every op) and comparing again", message)
-            refold = getattr(self.replica, "refold", None)
-            if callable(refold):
-                refold()
+            self.replica.refold()
             self._schedule_check(0.05)
         self.events.emit(DivergenceReported(event.peer_id, message))
 

@@ -71,9 +71,8 @@ def _namer(game: str) -> Any:
         module = find_module(game)
     except Exception:  # noqa: BLE001 - an unknown module just means ids are shown
         return None
-    cards = getattr(module, "cards", {})
-    return lambda card_id: getattr(cards.get(card_id), "name", card_id) if card_id in cards \
-        else card_id
+    cards = module.cards
+    return lambda card_id: cards[card_id].name if card_id in cards else card_id
 
 
 def _seat_for(replica: Any, seat: int | None, all_seats: bool) -> int:

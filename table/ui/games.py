@@ -32,7 +32,7 @@ class GameChoice:
 def available_games() -> list[GameChoice]:
     out: list[GameChoice] = []
     for module in _modules():
-        decks = sorted(getattr(module, "starter_decks", {}) or {})
+        decks = sorted(module.starter_decks)
         out.append(GameChoice(module.id, module.name, module.players.min, module.players.max,
                               decks, _default_decks(decks, module.players.max), module))
     out.append(GameChoice(SAMPLE_ID, "Sample game (built in)", 1, 4))
@@ -45,9 +45,9 @@ def _default_decks(decks: list[str], seats: int) -> list[str]:
 
 def _modules() -> list[Any]:
     try:
-        from table import games
-        found = getattr(games, "builtin_modules", None)
-        return list(found()) if found is not None else []
+        from table.games import builtin_modules
+
+        return list(builtin_modules())
     except Exception as err:  # a broken module must not keep the window from opening
         log.warning("cannot load game modules: %s", err)
         return []
@@ -55,9 +55,9 @@ def _modules() -> list[Any]:
 
 def find_module(game_id: str) -> Any:
     try:
-        from table import games
-        finder = getattr(games, "find_module", None)
-        return finder(game_id) if finder is not None else None
+        from table.games import find_module as find
+
+        return find(game_id)
     except Exception as err:
         log.warning("cannot load game %s: %s", game_id, err)
         return None
