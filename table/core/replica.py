@@ -192,7 +192,9 @@ class Replica:
             listener(change)
 
     def report(self, message: str) -> None:
-        log.warning(message)
+        # kept and handed to listeners (the status bar, the CLI's warnings): logged only at
+        # info, or a command would print every problem twice
+        log.info(message)
         self.reports.append(message)
         for listener in list(self.report_listeners):
             listener(message)
