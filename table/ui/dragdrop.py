@@ -16,6 +16,7 @@ from table.core.objects import PUBLIC, ROOT
 
 from . import placement
 from .items.card_item import CardItem
+from .items.die_item import DieItem
 from .items.token_item import TokenItem
 from .items.zone_item import ZoneItem
 
@@ -31,7 +32,7 @@ class DropHandler:
         self.pressed_at: QPointF | None = None
         self.active = False
         self.target: ZoneItem | None = None
-        self.dragged: list[CardItem | TokenItem] = []
+        self.dragged: list[CardItem | TokenItem | DieItem] = []
 
     def press(self, item: QGraphicsItem, event: QGraphicsSceneMouseEvent) -> None:
         if event.button() == Qt.MouseButton.LeftButton:
@@ -42,7 +43,7 @@ class DropHandler:
         if self.pressed_at is None or not (event.buttons() & Qt.MouseButton.LeftButton):
             return
         grabber = self.scene.mouseGrabberItem()
-        if not isinstance(grabber, (CardItem, TokenItem)) or \
+        if not isinstance(grabber, (CardItem, TokenItem, DieItem)) or \
                 not grabber.flags() & QGraphicsItem.GraphicsItemFlag.ItemIsMovable:
             return
         if not self.active:
@@ -67,7 +68,7 @@ class DropHandler:
         shift = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
         self.drop(dragged, target, face_down=shift)
 
-    def _movable(self, grabber: QGraphicsItem) -> list[CardItem | TokenItem]:
+    def _movable(self, grabber: QGraphicsItem) -> list[CardItem | TokenItem | DieItem]:
         items = [i for i in self.scene.selectedItems() if isinstance(i, (CardItem, TokenItem))
                  and i.flags() & QGraphicsItem.GraphicsItemFlag.ItemIsMovable]
         if grabber not in items:
@@ -97,7 +98,7 @@ class DropHandler:
         return self.scene.zones.get(ROOT)
 
     # --- turning a drop into actions ------------------------------------------------------------
-    def drop(self, items: list[CardItem | TokenItem], target: ZoneItem | None, *,
+    def drop(self, items: list[CardItem | TokenItem | DieItem], target: ZoneItem | None, *,
              face_down: bool = False) -> None:
         scene = self.scene
         state = scene.state
@@ -123,6 +124,8 @@ class DropHandler:
                 kwargs["pos"] = list(cell)
             elif role in ("hand", "pile") and obj.container == dest_id:
                 continue  # dropped back where it was
+            if isinstance(item, DieItem) and "pos" not in kwargs:
+                continue  # a die lies on the table or in a free zone, not in a hand or pile
             if obj.kind == "card" and dest.visibility == PUBLIC:
                 source = state.objs.get(obj.container or ROOT)
                 from_hidden = source is not None and source.visibility != PUBLIC
@@ -138,7 +141,9 @@ class DropHandler:
         scene._dirty = set()
         for item in items:
             obj = state.objs.get(item.obj_id)
-            if obj is not None and obj.alive:
+            if obj is not None and obj.alive and isinstance(item, DieItem):
+                scene._configure_piece(obj)
+            elif obj is not None and obj.alive:
                 scene._update_piece(obj)
         for cid in scene._dirty:
             scene.arrange(cid)

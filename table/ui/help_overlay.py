@@ -32,11 +32,12 @@ class HelpOverlay(QWidget):
     def __init__(self, parent: QWidget) -> None:
         super().__init__(parent)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setProperty("keeps_focus", True)  # it reads keys itself (any key closes it)
         self.hide()
 
     def toggle(self) -> None:
         if self.isVisible():
-            self.hide()
+            self.close_help()
         else:
             self.setGeometry(self.parentWidget().rect())
             self.show()
@@ -73,8 +74,13 @@ class HelpOverlay(QWidget):
             return True
         return super().event(event)
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:
+    def close_help(self) -> None:
+        """Hide, and give the keyboard back to the table beneath (not the next widget)."""
         self.hide()
+        self.parentWidget().setFocus()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        self.close_help()
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
-        self.hide()
+        self.close_help()

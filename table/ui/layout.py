@@ -48,6 +48,11 @@ def role(obj: Obj) -> str:
     return "zone"
 
 
+def laid_out_piece(obj: Obj) -> bool:
+    """A tracker or die the layout places (one put down at a spot of its own is not)."""
+    return obj.kind in PIECES and obj.pos is None
+
+
 def seat_of(obj: Obj) -> int | None:
     """Whose area it sits in. A zone made by game setup states its seat; a shared hidden pile
     owned by its keeper seat (Mantle's Turn Order deck) still belongs in the middle."""
@@ -117,7 +122,8 @@ def compute(state: State, seats: list[int],
         seat = seat_of(obj)
         g = groups.setdefault(seat if seat in groups else None, _Group())
         if obj.kind in PIECES:
-            g.trackers.append(obj)
+            if laid_out_piece(obj):
+                g.trackers.append(obj)
         elif obj.kind in CONTAINERS:
             r = role(obj)
             {"pile": g.piles, "hand": g.hands, "grid": g.boards, "board": g.boards,
@@ -158,7 +164,7 @@ def compute(state: State, seats: list[int],
 def _board_parts(state: State, board: Obj) -> tuple[list[Obj], list[Obj]]:
     kids = [state.objs[c] for c in board.children if state.objs[c].alive]
     return ([k for k in kids if k.kind in CONTAINERS],
-            [k for k in kids if k.kind in PIECES])
+            [k for k in kids if laid_out_piece(k)])
 
 
 def _child_w(obj: Obj) -> float:

@@ -5,7 +5,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QPoint, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QDockWidget, QInputDialog, QLabel, QMainWindow, QMenu, QTabBar, QToolBar, QToolButton,
@@ -19,6 +19,7 @@ from . import layout as lay
 from . import theme
 from .catalog import Catalog
 from .controller import TableController
+from .focus import TableFocus
 from .help_overlay import HelpOverlay
 from .items.card_item import CardItem
 from .menus import Menus
@@ -61,7 +62,7 @@ class TableWindow(QMainWindow):
         self.ctl.status.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self.ctl.seatChanged.connect(self._seat_changed)
         self.scene.cardHovered.connect(self.preview.show_card)
-        self.scene.menuRequested.connect(self._menu)
+        self.view.menuWanted.connect(self.menus.popup)
         self._pending_first: int | None = None
         self._chat_dirty = False
         self._panel_timer = QTimer(self)
@@ -72,7 +73,10 @@ class TableWindow(QMainWindow):
         replica.report_listeners.append(lambda m: self.statusBar().showMessage(m, 10000))
         self.resize(1500, 950)
         self._restore_geometry()
+        self.focus = TableFocus(self)
+        self.view.setFocus()
         QTimer.singleShot(0, self.view.fit_table)
+        QTimer.singleShot(0, self.refresh_panels)  # a resumed table: its flags, at once
 
     # --- construction ----------------------------------------------------------------------
     def _build_central(self) -> None:
@@ -220,11 +224,6 @@ class TableWindow(QMainWindow):
         if text.strip():
             self.ctl.say("note", text)
             self.ctl.status.emit("Note added to the log")
-
-    def _menu(self, obj_id: str, where: QPoint) -> None:
-        menu = self.menus.build(obj_id)
-        if menu is not None:
-            menu.popup(where)
 
     # --- rules assist declarations ------------------------------------------------------------
     def _build_declare_menu(self, bar: QToolBar) -> QMenu | None:

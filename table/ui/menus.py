@@ -1,8 +1,12 @@
-"""Context menus for what is under the cursor: piles, cards, trackers."""
+"""Context menus for whatever is under the cursor: cards, piles, zones, trackers, dice, tokens
+and the bare table. Right-click, the menu key or Shift+F10 open them (the view asks
+`popup`); a menu on a selected piece acts on the whole selection.
+"""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QPoint, QPointF
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QInputDialog, QMenu, QWidget
 
@@ -10,45 +14,81 @@ from table.core import actions
 from table.core.objects import HIDDEN, ROOT
 
 from . import layout as lay
+from .items.card_item import CardItem
+from .items.token_item import TokenItem
 from .pile_dialog import PileDialog
+from .piece_menus import PieceMenus, add_action
 
 if TYPE_CHECKING:
     from .scene import TableScene
 
-
-def _add(menu: QMenu, text: str, fn, shortcut: str = "") -> QAction:  # type: ignore[no-untyped-def]
-    act = menu.addAction(text)
-    if shortcut:
-        act.setShortcut(shortcut)
-        act.setShortcutVisibleInContextMenu(True)
-    act.triggered.connect(lambda _=False: fn())
-    return act
+_add = add_action
 
 
 class Menus:
     def __init__(self, scene: "TableScene", parent: QWidget) -> None:
         self.scene, self.parent = scene, parent
         self.ctl = scene.ctl
+        self.pieces = PieceMenus(scene, parent)
+        self.last: QMenu | None = None  # the open menu (kept alive while it shows)
 
-    def build(self, obj_id: str) -> QMenu | None:
+    # --- opening ------------------------------------------------------------------------------
+    def popup(self, scene_pos: QPointF, global_pos: QPoint) -> QMenu | None:
+        """The menu of the topmost piece at `scene_pos` (or of the table there), shown."""
+        item = self.scene.piece_at(scene_pos)
+        obj_id = getattr(item, "obj_id", ROOT) if item is not None else ROOT
+        targets = [obj_id]
+        if isinstance(item, (CardItem, TokenItem)) and item.isSelected():
+            targets = [obj_id] + [i for i in self.scene.selected_ids() if i != obj_id]
+        elif item is not None and not item.isSelected():
+            self.scene.clearSelection()  # the menu acts on what was clicked, as it shows
+        menu = self.build(obj_id, targets, scene_pos)
+        if menu is None:
+            return None
+        if self.last is not None:
+            self.last.deleteLater()
+        self.last = menu
+        menu.popup(global_pos)
+        return menu
+
+    def build(self, obj_id: str, targets: list[str] | None = None,
+              scene_pos: QPointF | None = None) -> QMenu | None:
         obj = self.ctl.replica.state.live(obj_id)
         if obj is None:
             return None
+        targets = targets or [obj_id]
         menu = QMenu(self.parent)
         if obj.kind == "card":
             parent = self.ctl.replica.state.objs.get(obj.container or ROOT)
-            if parent is not None and parent.id != ROOT and lay.role(parent) == "pile":
+            if len(targets) == 1 and parent is not None and parent.id != ROOT and \
+                    lay.role(parent) == "pile":
                 self._pile(menu, parent.id)  # a pile's top card stands for the pile
                 menu.addSeparator()
-            self._card(menu, obj_id)
-        elif obj.kind in lay.CONTAINERS and obj_id != ROOT:
-            if lay.role(obj) == "pile":
-                self._pile(menu, obj_id)
-            else:
-                _add(menu, "Select all cards here", lambda: self._select_all(obj_id))
+            self._cards(menu, [t for t in targets if self._kind(t) == "card"])
+            tokens = [t for t in targets if self._kind(t) == "token"]
+            if tokens:
+                self.pieces.tokens(menu, tokens)
+        elif obj.kind == "token":
+            self.pieces.tokens(menu, [t for t in targets if self._kind(t) == "token"])
+            cards = [t for t in targets if self._kind(t) == "card"]
+            if cards:
+                self._cards(menu, cards)
+        elif obj.kind == "die":
+            self.pieces.die(menu, obj_id)
         elif obj.kind == "counter":
-            _add(menu, "Set value…", lambda: self._set_counter(obj_id))
+            self.pieces.tracker(menu, obj_id)
+        elif obj.kind in lay.CONTAINERS and obj_id != ROOT and lay.role(obj) == "pile":
+            self._pile(menu, obj_id)
+        else:  # a zone, a board or the open table: what is here, and new pieces for it
+            if obj_id != ROOT:
+                menu.addSection(str(obj.props.get("name", obj_id)))
+                _add(menu, "Select all cards here", lambda: self._select_all(obj_id))
+            self.pieces.table(menu, obj_id, scene_pos)
         return menu if not menu.isEmpty() else None
+
+    def _kind(self, obj_id: str) -> str:
+        obj = self.ctl.replica.state.live(obj_id)
+        return obj.kind if obj is not None else ""
 
     # --- piles -----------------------------------------------------------------------------
     def _pile(self, menu: QMenu, pile_id: str) -> None:
@@ -65,8 +105,7 @@ class Menus:
             zobj = self.ctl.replica.state.objs[zid]
             if zid == pile_id or item.role not in ("pile", "hand", "zone", "slot"):
                 continue
-            mine = lay.seat_of(zobj) in (None, self.ctl.seat)
-            if not mine:
+            if lay.seat_of(zobj) not in (None, self.ctl.seat):
                 continue
             name = str(zobj.props.get("name", zid))
             _add(moves, name, lambda z=zid: self.ctl.act(actions.move_all, pile_id, z))
@@ -74,7 +113,7 @@ class Menus:
                 _add(into, name, lambda z=zid: self.ctl.act(actions.move_all, pile_id, z,
                                                             shuffle=True))
 
-    def _cards(self, pile_id: str) -> list[str]:
+    def _pile_cards(self, pile_id: str) -> list[str]:
         state = self.ctl.replica.state
         return [c for c in reversed(state.objs[pile_id].children) if state.objs[c].kind == "card"]
 
@@ -89,10 +128,10 @@ class Menus:
                                             3, 1, 60)
             if not ok:
                 return None
-        return self._browse(pile_id, self._cards(pile_id)[:count], f"Top {count}")
+        return self._browse(pile_id, self._pile_cards(pile_id)[:count], f"Top {count}")
 
     def search(self, pile_id: str) -> PileDialog | None:
-        return self._browse(pile_id, self._cards(pile_id), "Search")
+        return self._browse(pile_id, self._pile_cards(pile_id), "Search")
 
     def _browse(self, pile_id: str, ids: list[str], title: str) -> PileDialog | None:
         state = self.ctl.replica.state
@@ -103,59 +142,64 @@ class Menus:
         name = state.objs[pile_id].props.get("name", pile_id)
         dialog = PileDialog(self.ctl, pile_id, ids, f"{title}: {name}",
                             self.scene.own_hand(), self.parent)
+        self.dialog = dialog
         dialog.show()
         return dialog
 
     def reveal_top(self, pile_id: str) -> None:
-        cards = self._cards(pile_id)
+        cards = self._pile_cards(pile_id)
         if not cards:
             self.ctl.status.emit("The pile is empty")
             return
         self.ctl.act(actions.flip, cards[0], True)
 
     # --- cards -----------------------------------------------------------------------------
-    def _card(self, menu: QMenu, card_id: str) -> None:
-        obj = self.ctl.replica.state.objs[card_id]
-        menu.addSection("Card")
-        _add(menu, "Flip", lambda: self.ctl.act(actions.flip, card_id), "F")
-        _add(menu, "Ready" if obj.rotation else "Engage (turn sideways)",
-             lambda: self.scene.rotate_items([card_id]), "R")
-        keys = self._counter_keys()
-        sub = menu.addMenu("Counters")
-        for key, name in keys:
-            _add(sub, f"{name} +1", lambda k=key: self.ctl.act(actions.counter, card_id, add=1,
-                                                                key=k))
-            _add(sub, f"{name} −1", lambda k=key: self.ctl.act(actions.counter, card_id, add=-1,
-                                                                key=k))
+    def _cards(self, menu: QMenu, ids: list[str]) -> None:
+        if not ids:
+            return
+        state = self.ctl.replica.state
+        first = state.objs[ids[0]]
+        menu.addSection("Card" if len(ids) == 1 else f"{len(ids)} cards")
+        _add(menu, "Flip", lambda: [self.ctl.act(actions.flip, c) for c in ids], "F")
+        _add(menu, "Ready" if first.rotation else "Engage (turn sideways)",
+             lambda: self.scene.rotate_items(ids), "R")
+        self.pieces.counters(menu, ids)
         shows = menu.addMenu("Show privately to")
         for seat in self.ctl.seats:
             if seat != self.ctl.seat:
                 _add(shows, self.ctl.seat_name(seat),
-                     lambda s=seat: self.ctl.act(actions.show, card_id, s))
-        if obj.is_secret:
-            _add(menu, "Reveal to everyone", lambda: self.ctl.act(actions.reveal, card_id))
+                     lambda s=seat: [self.ctl.act(actions.show, c, s) for c in ids])
+        if any(state.objs[c].is_secret for c in ids):
+            _add(menu, "Reveal to everyone",
+                 lambda: [self.ctl.act(actions.reveal, c) for c in ids
+                          if state.live(c) is not None and state.objs[c].is_secret])
+        self._send_to(menu, ids)
+
+    def _send_to(self, menu: QMenu, ids: list[str]) -> None:
         dests = menu.addMenu("Send to")
         for zid, item in self.scene.zones.items():
             zobj = self.ctl.replica.state.objs[zid]
-            if lay.seat_of(zobj) == self.ctl.seat and item.role in ("hand", "pile"):
-                _add(dests, str(zobj.props.get("name", zid)),
-                     lambda z=zid: self.ctl.act(actions.move, card_id, z, at="top"))
-                if item.role == "pile":
-                    _add(dests, f"{zobj.props.get('name', zid)} (bottom)",
-                         lambda z=zid: self.ctl.act(actions.move, card_id, z, at="bottom"))
+            if item.role not in ("hand", "pile", "zone") or zid == ROOT:
+                continue
+            if lay.seat_of(zobj) not in (self.ctl.seat, None) or \
+                    (item.role == "hand" and lay.seat_of(zobj) != self.ctl.seat):
+                continue
+            name = str(zobj.props.get("name", zid))
+            if lay.seat_of(zobj) is None:
+                name += " (shared)"
+            if item.role == "pile":
+                _add(dests, f"{name} — top", lambda z=zid: self._send(ids, z, "top"))
+                _add(dests, f"{name} — bottom", lambda z=zid: self._send(ids, z, "bottom"))
+            else:
+                _add(dests, name, lambda z=zid: self._send(ids, z, None))
+        _add(dests, "Open table", lambda: self._send(ids, ROOT, None))
 
-    def _counter_keys(self) -> list[tuple[str, str]]:
-        module = self.ctl.catalog.module
-        found = list(getattr(module, "card_counters", ()) or ())
-        return [(k, n) for k, n in found] or [("damage", "Damage"), ("value", "Counter")]
-
-    # --- trackers --------------------------------------------------------------------------
-    def _set_counter(self, obj_id: str) -> None:
-        obj = self.ctl.replica.state.objs[obj_id]
-        value, ok = QInputDialog.getInt(self.parent, "Set value", str(obj.props.get("name", "")),
-                                        obj.counters.get("value", 0), -999, 999)
-        if ok:
-            self.ctl.act(actions.counter, obj_id, value=value)
+    def _send(self, ids: list[str], zone_id: str, at: str | None) -> None:
+        for cid in ids:
+            if at is None:
+                self.ctl.act(actions.move, cid, zone_id)
+            else:
+                self.ctl.act(actions.move, cid, zone_id, at=at)
 
     def _select_all(self, zone_id: str) -> None:
         self.scene.clearSelection()
@@ -163,3 +207,6 @@ class Menus:
             item = self.scene.item_for(cid)
             if item is not None:
                 item.setSelected(True)
+
+
+__all__ = ["Menus", "QAction"]

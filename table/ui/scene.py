@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from PySide6.QtCore import QPoint, QPointF, QRectF, Signal
+from PySide6.QtCore import QPointF, QRectF, Signal
 from PySide6.QtGui import QBrush, QColor, QPixmapCache
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsSceneMouseEvent
 
@@ -36,7 +36,6 @@ log = logging.getLogger(__name__)
 PieceItem = CardItem | TokenItem
 class TableScene(QGraphicsScene):
     cardHovered = Signal(str)            # object id, "" when the cursor leaves
-    menuRequested = Signal(str, QPoint)  # object id, screen position
     changed_by_ops = Signal()            # after every applied Change (panels refresh)
 
     def __init__(self, controller: TableController) -> None:
@@ -173,16 +172,12 @@ class TableScene(QGraphicsScene):
             return []
 
     def _configure_piece(self, obj: Obj) -> None:
-        rect = self.layout.rects.get(obj.id)
+        rect = self._piece_rect(obj)
         seat = lay.seat_of(obj)
         accent = theme.seat_colour(seat, self.ctl.seat_colour(seat))
         name = str(obj.props.get("name", obj.id))
         if seat is not None and obj.container not in (None, ROOT):
             name = f"{name} · {self.ctl.seat_name(seat)}"  # on a shared mat: say whose
-        if rect is None:  # inside a container the layout does not know: park it on the table
-            root = self.layout.rects.get(ROOT, QRectF())
-            rect = QRectF(root.right() - lay.TRACKER_W - 8, root.top() + 30, lay.TRACKER_W,
-                          lay.TRACKER_H)
         if obj.kind == "counter":
             tracker = self.trackers.get(obj.id)
             if tracker is None:
@@ -197,11 +192,39 @@ class TableScene(QGraphicsScene):
             if die is None:
                 die = self.dice[obj.id] = DieItem(obj.id)
                 self.addItem(die)
-            sides = obj.props.get("sides", 6)
             die.configure(QRectF(rect.topLeft(), QPointF(rect.left() + lay.DIE,
                                                          rect.top() + lay.DIE)),
-                          sides if isinstance(sides, int) else 6,
-                          obj.counters.get("value", 0), name, accent)
+                          self.die_sides(obj), obj.counters.get("value", 0), name, accent)
+            die.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsMovable, not self.ctl.read_only)
+
+    @staticmethod
+    def die_sides(obj: Obj) -> int:
+        sides = obj.props.get("sides", 6)
+        return sides if isinstance(sides, int) and sides > 1 else 6
+
+    def _piece_rect(self, obj: Obj) -> QRectF:
+        """Where a die or tracker sits: at its own position if it has one (put down or dragged
+        there), else where the layout put it, else lined up inside its container, each apart."""
+        w, h = (lay.DIE, lay.DIE) if obj.kind == "die" else (lay.TRACKER_W, lay.TRACKER_H)
+        parent = self.state.objs.get(obj.container or ROOT)
+        box = self.layout.rects.get(parent.id) if parent is not None else None
+        if box is None:
+            box = self.layout.rects.get(ROOT, QRectF(0, 0, 400, 300))
+        if obj.pos is not None and len(obj.pos) >= 2:
+            zone = self.zones.get(obj.container or ROOT)
+            if zone is not None and zone.role == "grid":
+                centre = placement.grid_spot(box, obj.pos, 0, False).pos
+            else:
+                centre = QPointF(box.left() + obj.pos[0], box.top() + obj.pos[1])
+            return QRectF(centre.x() - w / 2, centre.y() - h / 2, w, h)
+        laid = self.layout.rects.get(obj.id)
+        if laid is not None:
+            return laid
+        siblings = [c for c in (parent.children if parent is not None else [])
+                    if self.state.objs[c].kind in lay.PIECES and self.state.objs[c].pos is None]
+        i = siblings.index(obj.id) if obj.id in siblings else 0
+        x = box.right() - lay.PAD - (i + 1) * (max(w, lay.DIE) + lay.PAD)
+        return QRectF(max(box.left() + lay.PAD, x), box.top() + lay.LABEL + lay.PAD, w, h)
 
     # --- pieces ------------------------------------------------------------------------------
     def _update_piece(self, obj: Obj) -> None:
@@ -429,7 +452,8 @@ class TableScene(QGraphicsScene):
             return False
         root = self.state.objs[ROOT]
         laid = {oid for oid in self.layout.rects if oid != ROOT}
-        now = {c for c in root.children if self.state.objs[c].kind in lay.CONTAINERS + lay.PIECES}
+        now = {c for c in root.children if self.state.objs[c].kind in lay.CONTAINERS
+               or lay.laid_out_piece(self.state.objs[c])}
         return not now <= laid
 
     def _forget(self, oid: str) -> bool:
@@ -450,8 +474,16 @@ class TableScene(QGraphicsScene):
     def hovered(self, item: CardItem | None) -> None:
         self.cardHovered.emit(item.obj_id if item is not None else "")
 
-    def menu_requested(self, obj_id: str, screen_pos: QPoint) -> None:
-        self.menuRequested.emit(obj_id, screen_pos)
+    def piece_at(self, pos: QPointF) -> QGraphicsItem | None:
+        """The topmost piece or place under `pos` (None: the bare table)."""
+        for item in self.items(pos):
+            if not item.isVisible():
+                continue
+            if isinstance(item, (CardItem, TokenItem, DieItem, TrackerItem)):
+                return item
+            if isinstance(item, ZoneItem) and item.role not in ("tile", "tileslot"):
+                return item
+        return None
 
     def drag_started(self, item: QGraphicsItem, event: QGraphicsSceneMouseEvent) -> None:
         self.drops.press(item, event)

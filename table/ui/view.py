@@ -1,19 +1,28 @@
-"""The view onto the table: wheel zoom about the cursor, pan, rubber-band selection."""
+"""The view onto the table: wheel zoom about the cursor, pan, rubber-band selection, context
+menus (right-click, the menu key, Shift+F10), hover zoom (hold Alt or Z), and a fit that follows
+the window's size until the player zooms by hand."""
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, Qt, Signal
-from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QWheelEvent
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import (
+    QContextMenuEvent, QCursor, QFocusEvent, QKeyEvent, QMouseEvent, QPainter, QResizeEvent,
+    QWheelEvent,
+)
 from PySide6.QtWidgets import QGraphicsView, QWidget
 
+from .hover_zoom import HoverZoom
+from .items.card_item import CardItem
 from .items.die_item import DieItem
 from .items.tracker_item import TrackerItem
 from .scene import TableScene
 
 MIN_ZOOM, MAX_ZOOM = 0.08, 4.0
+ZOOM_KEYS = (Qt.Key.Key_Alt, Qt.Key.Key_Z)
 
 
 class TableView(QGraphicsView):
     zoomChanged = Signal(float)
+    menuWanted = Signal(QPointF, QPoint)  # scene position, screen position
 
     def __init__(self, scene: TableScene, parent: QWidget | None = None) -> None:
         super().__init__(scene, parent)
@@ -32,6 +41,10 @@ class TableView(QGraphicsView):
         self.setMouseTracking(True)
         self._pan_from: QPoint | None = None
         self._space = False
+        self.fitting = True  # follow the window's size until the player zooms by hand
+        self.focus_rect: QRectF | None = None  # what fit_table shows (None: the whole table)
+        self.hover_zoom = HoverZoom(self.viewport())
+        self._zoom_held = False
 
     @property
     def zoom(self) -> float:
@@ -39,12 +52,64 @@ class TableView(QGraphicsView):
 
     def set_zoom(self, factor: float) -> None:
         factor = max(MIN_ZOOM, min(MAX_ZOOM, factor))
+        self.fitting = False
         self.scale(factor / self.zoom, factor / self.zoom)
         self.zoomChanged.emit(self.zoom)
 
     def fit_table(self) -> None:
-        self.fitInView(self.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+        """Show the table (or the part `focus_rect` names) as large as the window allows."""
+        self.fitting = True
+        rect = self.focus_rect if self.focus_rect is not None else self.sceneRect()
+        self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
         self.zoomChanged.emit(self.zoom)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self.fitting:  # the window or a dock changed size: use the room there is now
+            self.fit_table()
+
+    # --- context menus: right-click, the menu key, Shift+F10 ------------------------------------
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        if event.reason() == QContextMenuEvent.Reason.Mouse:
+            at = event.pos()
+        else:
+            at = self._keyboard_menu_point()
+        self.menuWanted.emit(self.mapToScene(at), self.viewport().mapToGlobal(at))
+        event.accept()
+
+    def _keyboard_menu_point(self) -> QPoint:
+        """The selection's topmost piece, else the piece under the cursor, else the middle."""
+        selected = sorted(self.scene().selectedItems(), key=lambda i: -i.zValue())
+        if selected:
+            return self.mapFromScene(selected[0].sceneBoundingRect().center())
+        cursor = self.viewport().mapFromGlobal(QCursor.pos())
+        if self.viewport().rect().contains(cursor):
+            return cursor
+        return self.viewport().rect().center()
+
+    # --- hover zoom: hold Alt or Z over a card --------------------------------------------------
+    def card_under_cursor(self) -> CardItem | None:
+        cursor = self.viewport().mapFromGlobal(QCursor.pos())
+        if not self.viewport().rect().contains(cursor):
+            return None
+        scene: TableScene = self.scene()  # type: ignore[assignment]
+        item = scene.piece_at(self.mapToScene(cursor))
+        return item if isinstance(item, CardItem) else None
+
+    def _show_zoom(self) -> None:
+        item = self.card_under_cursor()
+        if item is None:
+            self.hover_zoom.hide()
+        else:
+            self.hover_zoom.show_for(item, self.viewport().mapFromGlobal(QCursor.pos()))
+
+    def hide_zoom(self) -> None:
+        self._zoom_held = False
+        self.hover_zoom.hide()
+
+    def focusOutEvent(self, event: QFocusEvent) -> None:
+        self.hide_zoom()
+        super().focusOutEvent(event)
 
     def wheelEvent(self, event: QWheelEvent) -> None:
         # trackers and dice take the wheel themselves; elsewhere it zooms
@@ -67,6 +132,8 @@ class TableView(QGraphicsView):
         super().mousePressEvent(event)
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        if self._zoom_held:
+            self._show_zoom()
         if self._pan_from is not None:
             delta = event.position().toPoint() - self._pan_from
             self._pan_from = event.position().toPoint()
@@ -85,13 +152,28 @@ class TableView(QGraphicsView):
         super().mouseReleaseEvent(event)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
-        if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
+        key, mods = event.key(), event.modifiers()
+        if key == Qt.Key.Key_Space and not event.isAutoRepeat():
             self._space = True
             self.setCursor(Qt.CursorShape.OpenHandCursor)
+        if key in ZOOM_KEYS and (key == Qt.Key.Key_Alt or mods == Qt.KeyboardModifier.NoModifier):
+            if not event.isAutoRepeat():
+                self._zoom_held = True
+                self._show_zoom()
+            event.accept()
+            return
+        if key == Qt.Key.Key_Menu or (key == Qt.Key.Key_F10 and
+                                      mods == Qt.KeyboardModifier.ShiftModifier):
+            at = self._keyboard_menu_point()
+            self.menuWanted.emit(self.mapToScene(at), self.viewport().mapToGlobal(at))
+            event.accept()
+            return
         super().keyPressEvent(event)
 
     def keyReleaseEvent(self, event: QKeyEvent) -> None:
         if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
             self._space = False
             self.unsetCursor()
+        if event.key() in ZOOM_KEYS and not event.isAutoRepeat():
+            self.hide_zoom()
         super().keyReleaseEvent(event)

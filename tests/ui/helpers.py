@@ -51,3 +51,71 @@ def wheel(view: QGraphicsView, at: QPointF, steps: int) -> None:
 def cards_in(replica, zone_id: str) -> list[str]:  # type: ignore[no-untyped-def]
     state = replica.state
     return [c for c in state.objs[zone_id].children if state.objs[c].kind == "card"]
+
+
+def right_click(view: QGraphicsView, at: QPointF) -> None:
+    """A right-click at a scene position, as the window system sends it: the press, the
+    release, then the context-menu event to the viewport."""
+    from PySide6.QtGui import QContextMenuEvent
+
+    p = vp(view, at)
+    right = Qt.MouseButton.RightButton
+    _send(view, QEvent.Type.MouseButtonPress, p, right, right)
+    _send(view, QEvent.Type.MouseButtonRelease, p, right, Qt.MouseButton.NoButton)
+    vpw = view.viewport()
+    QApplication.sendEvent(vpw, QContextMenuEvent(QContextMenuEvent.Reason.Mouse, p,
+                                                  vpw.mapToGlobal(p)))
+
+
+def open_menu() -> object:
+    """The popup menu now shown (a context menu), or fail."""
+    from PySide6.QtWidgets import QMenu
+
+    menu = QApplication.activePopupWidget()
+    assert isinstance(menu, QMenu), f"no menu is open (popup: {menu!r})"
+    return menu
+
+
+def menu_texts(menu: object) -> list[str]:
+    return [a.text() for a in menu.actions() if not a.isSeparator()]  # type: ignore[attr-defined]
+
+
+def choose(*path: str) -> None:
+    """Walk the open popup menu by keyboard: for each entry, move down to it and press Enter
+    (a submenu opens with Right)."""
+    from PySide6.QtTest import QTest
+
+    for text in path:
+        menu = open_menu()
+        actions = [a for a in menu.actions() if a.isEnabled() and a.isVisible()  # type: ignore
+                   and not a.isSeparator() and not (a.menu() is None and a.text() == "" )]
+        texts = [a.text() for a in actions]
+        assert text in texts, f"{text!r} not in the menu {texts}"
+        target = actions[texts.index(text)]
+        for _ in range(len(menu.actions()) + 2):  # type: ignore[attr-defined]
+            if menu.activeAction() is target:  # type: ignore[attr-defined]
+                break
+            QTest.keyClick(menu, Qt.Key.Key_Down)  # type: ignore[arg-type]
+        assert menu.activeAction() is target, f"cannot reach {text!r} by keyboard"  # type: ignore
+        if target.menu() is not None:
+            QTest.keyClick(menu, Qt.Key.Key_Right)  # type: ignore[arg-type]
+        else:
+            QTest.keyClick(menu, Qt.Key.Key_Return)  # type: ignore[arg-type]
+        QApplication.processEvents()
+
+
+def answer_next_dialog(qtbot, value):  # type: ignore[no-untyped-def]
+    """Type `value` into the next input dialog and press Enter, once it shows."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QInputDialog
+
+    def answer() -> None:
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, QInputDialog):
+            QTimer.singleShot(10, answer)
+            return
+        dialog.setIntValue(value) if dialog.inputMode() == QInputDialog.InputMode.IntInput \
+            else dialog.setTextValue(str(value))
+        qtbot.keyClick(dialog, Qt.Key.Key_Return)
+
+    QTimer.singleShot(0, answer)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from PySide6.QtCore import QPointF, Qt
 
 from table.core.views import view_object
-from tests.ui.helpers import cards_in, click, drag, wheel
+from tests.ui.helpers import answer_next_dialog, cards_in, choose, click, drag, menu_texts, open_menu, right_click, wheel
 
 
 def _hand(w, seat=1):  # type: ignore[no-untyped-def]
@@ -82,25 +82,31 @@ def test_draw_by_double_click_on_deck_and_d_key(window, qtbot):  # type: ignore[
     assert all(w.scene.cards[c].face is not None for c in _hand(w))
 
 
-def test_pile_menu_shuffle_draw_n_search_and_peek(window):  # type: ignore[no-untyped-def]
+def test_pile_menu_shuffle_draw_n_search_and_peek(window, qtbot):  # type: ignore[no-untyped-def]
     w = window
-    menu = w.menus.build("p1.deck")
-    texts = [a.text() for a in menu.actions()]
+    deck_at = w.scene.zones["p1.deck"].card_anchor()
+    right_click(w.view, deck_at)
+    texts = menu_texts(open_menu())
     for wanted in ("Draw a card", "Draw N cards…", "Shuffle", "Search…", "Peek at the top N…",
                    "Reveal the top card"):
         assert wanted in texts
     before = cards_in(w.replica, "p1.deck")
-    next(a for a in menu.actions() if a.text() == "Shuffle").trigger()
+    choose("Shuffle")
     after = cards_in(w.replica, "p1.deck")
     assert len(after) == len(before) and set(after).isdisjoint(before)  # re-handled
     assert w.replica.records()[-1].op.args["why"] == "shuffle"
-    dialog = w.menus.peek("p1.deck", 3)
+    answer_next_dialog(qtbot, 3)
+    right_click(w.view, deck_at)
+    choose("Peek at the top N…")
+    dialog = w.menus.dialog
     assert dialog is not None and dialog.list.count() == 3
     assert "(unknown)" not in dialog.list.item(0).text()  # peeking seat knows them now
     dialog.take.click()
     assert len(_hand(w)) == 6
     dialog.close()
-    search = w.menus.search("p1.deck")
+    right_click(w.view, deck_at)
+    choose("Search…")
+    search = w.menus.dialog
     assert search is not None and search.list.count() == len(cards_in(w.replica, "p1.deck"))
     search.close()
 
@@ -169,9 +175,8 @@ def test_card_counters_from_menu_and_log_names_cards(window):  # type: ignore[no
     cid = _hand(w)[-1]
     w.scene.drops.drop([w.scene.cards[cid]], w.scene.zones["p1.play"])
     (cid,) = cards_in(w.replica, "p1.play")
-    menu = w.menus.build(cid)
-    counters = next(a.menu() for a in menu.actions() if a.text() == "Counters")
-    next(a for a in counters.actions() if a.text() == "Damage +1").trigger()
+    right_click(w.view, w.scene.cards[cid].scenePos())
+    choose("Counters", "Add Damage")
     assert w.replica.state.objs[cid].counters == {"damage": 1}
     assert w.scene.cards[cid].counters == {"damage": 1}
     name = w.ctl.catalog.name_of(w.replica.state.objs[cid].card)
@@ -236,10 +241,8 @@ def test_pile_menu_shuffles_the_discard_pile_into_the_draw_pile(window):  # type
     discarded = cards_in(w.replica, "p1.discard")
     deck_before = cards_in(w.replica, "p1.deck")
     assert discarded
-    menu = w.menus.build("p1.discard")
-    sub = next(a.menu() for a in menu.actions() if a.text() == "Shuffle all cards into")
-    next(a for a in sub.actions() if a.text() == w.replica.state.objs["p1.deck"].props["name"]
-         ).trigger()
+    right_click(w.view, w.scene.zones["p1.discard"].card_anchor())
+    choose("Shuffle all cards into", w.replica.state.objs["p1.deck"].props["name"])
     assert cards_in(w.replica, "p1.discard") == []
     deck = cards_in(w.replica, "p1.deck")
     assert len(deck) == len(deck_before) + len(discarded)  # one consume, nothing lost

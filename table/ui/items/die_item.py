@@ -1,4 +1,5 @@
-"""A die that rolls on click (the roll is an op with its values, like every other action)."""
+"""A die: a click rolls it (the roll is an op with its values, like every other action); a drag
+moves it (a `move` op, like a card's). Centred on its position, like cards and tokens."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -24,19 +25,23 @@ class DieItem(QGraphicsItem):
         super().__init__()
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)  # repaints blit
         self.obj_id = obj_id
-        self.rect = QRectF(0, 0, 56, 56)
+        self.rect = QRectF(-28, -28, 56, 56)
         self.sides = 6
         self.value = 0
         self.name = "Die"
         self.accent = QColor("#eeeeee")
         self.setZValue(20)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsMovable, True)
 
     def configure(self, rect: QRectF, sides: int, value: int, name: str, accent: QColor) -> None:
-        if rect != self.rect:
+        local = QRectF(-rect.width() / 2, -rect.height() / 2, rect.width(), rect.height())
+        if local != self.rect:
             self.prepareGeometryChange()
-        self.rect, self.sides, self.value, self.name, self.accent = rect, sides, value, name, accent
-        self.setToolTip(f"{name} (d{sides}): click to roll")
+        if self.pos() != rect.center():
+            self.setPos(rect.center())
+        self.rect, self.sides, self.value, self.name, self.accent = local, sides, value, name, accent
+        self.setToolTip(f"{name} (d{sides}): click to roll, drag to move, right-click for more")
         self.update()
 
     def boundingRect(self) -> QRectF:
@@ -66,9 +71,16 @@ class DieItem(QGraphicsItem):
                        f"d{self.sides}")
 
     def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:
+        scene: TableScene = self.scene()  # type: ignore[assignment]
+        scene.drag_started(self, event)
+        super().mousePressEvent(event)
         event.accept()
 
     def mouseReleaseEvent(self, event: QGraphicsSceneMouseEvent) -> None:
-        if event.button() == Qt.MouseButton.LeftButton and self.rect.contains(event.pos()):
-            scene: TableScene = self.scene()  # type: ignore[assignment]
+        scene: TableScene = self.scene()  # type: ignore[assignment]
+        carried = scene.drops.active
+        super().mouseReleaseEvent(event)
+        scene.drag_finished(self, event)
+        if not carried and event.button() == Qt.MouseButton.LeftButton and \
+                self.rect.contains(event.pos()):
             scene.roll_die(self.obj_id)

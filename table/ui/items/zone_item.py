@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import (
-    QGraphicsItem, QGraphicsSceneContextMenuEvent, QGraphicsSceneMouseEvent,
+    QGraphicsItem, QGraphicsSceneMouseEvent,
     QStyleOptionGraphicsItem, QWidget,
 )
 
@@ -177,10 +177,6 @@ class ZoneItem(QGraphicsItem):
         col = int((pos.x() - self.rect.left() - PAD) // CELL)
         row = int((pos.y() - self.rect.top() - LABEL - PAD) // CELL)
         return (col, row) if 0 <= col < cols and 0 <= row < rows else None
-
-    def contextMenuEvent(self, event: QGraphicsSceneContextMenuEvent) -> None:
-        scene: TableScene = self.scene()  # type: ignore[assignment]
-        scene.menu_requested(self.obj_id, event.screenPos())
 
     def mouseDoubleClickEvent(self, event: QGraphicsSceneMouseEvent) -> None:
         scene: TableScene = self.scene()  # type: ignore[assignment]
