@@ -311,8 +311,11 @@ _NOT_ACTIONS = frozenset({"chat", "note", "ack", "hello", "seat", "undo", "show"
 _UNDOABLE = frozenset({"move", "set", "counter", "create", "delete", "mark"})
 
 
-def undo_last(r: Replica, *, seat: int | None = None) -> Op:
+def undo_last(r: Replica, *, seat: int | None = None, any_seat: bool = False) -> Op:
     """Undo this peer's (and seat's) latest action; again and again walks further back.
+
+    `any_seat` (hot-seat: one peer plays every seat): the table's latest action, whichever
+    seat made it; the undo is issued as that seat.
 
     Draws, shuffles, cards put into a hand or a hidden pile, reveals and rolls are not undone
     (going back is a new move): when the latest action is one of those, nothing older is undone
@@ -322,12 +325,13 @@ def undo_last(r: Replica, *, seat: int | None = None) -> Op:
               if rec.op.kind == "undo" and rec.void is None}
     for rec in reversed(r.records()):
         op = rec.op
-        if op.author != r.peer_id or (seat is not None and op.seat != seat):
+        if op.author != r.peer_id or (not any_seat and seat is not None and op.seat != seat):
             continue
         if rec.void is not None or op.kind in _NOT_ACTIONS or op.ref in undone:
             continue
         if op.kind in _UNDOABLE:
-            return r.issue("undo", {"target": list(op.ref)}, seat=seat)
+            return r.issue("undo", {"target": list(op.ref)},
+                           seat=op.seat if any_seat and op.seat is not None else seat)
         what = {"roll": "a roll", "reveal": "a reveal"}.get(
             op.kind, "a shuffle" if op.args.get("why") == "shuffle" else "cards going into a "
             "hand or a hidden pile")

@@ -144,8 +144,38 @@ class TableController(QObject):
         return None if owner is None else (entry, owner)
 
     def undo(self) -> None:
-        if self.act(actions.undo_last) is not None:
-            self.status.emit("Undone")
+        """Undo the last action. Hot-seat: the table's last action, whichever seat made it; an
+        End turn (the turn mark and the phase reset after it) goes back as one, and the view
+        returns to the seat whose turn it is again."""
+        if not self.hot_seat_for(self.replica) or self.read_only:
+            if self.act(actions.undo_last) is not None:
+                self.status.emit("Undone")
+            return
+        op = self.act(actions.undo_last, any_seat=True)
+        if op is None:
+            return
+        target = self.replica.timeline.record_of(tuple(op.args["target"]))
+        if target is not None and self._ends_a_turn(target.op):
+            self.act(actions.undo_last, any_seat=True)  # the turn mark itself
+        self.status.emit("Undone")
+        seat = self.replica.state.turn.get("seat")
+        if isinstance(seat, int) and seat in self.playable_seats:
+            self.set_seat(seat)
+
+    def _ends_a_turn(self, op: Op) -> bool:
+        """A phase reset issued right after a turn mark (End turn's second op)."""
+        if op.kind != "mark" or op.args.get("what") != "phase":
+            return False
+        records = self.replica.records()
+        for rec in reversed(records):
+            if rec.op.ref == op.ref:
+                break
+        else:
+            return False
+        i = records.index(rec)
+        before = records[i - 1].op if i > 0 else None
+        return before is not None and before.kind == "mark" and \
+            before.args.get("what") == "turn" and before.author == op.author
 
     def say(self, kind: str, text: str) -> None:
         text = text.strip()

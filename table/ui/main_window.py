@@ -19,6 +19,7 @@ from . import layout as lay
 from . import theme
 from .catalog import Catalog
 from .controller import TableController
+from .curtain import Curtain
 from .focus import TableFocus
 from .help_overlay import HelpOverlay
 from .items.card_item import CardItem
@@ -100,6 +101,8 @@ class TableWindow(QMainWindow):
         box.addWidget(self.view, 1)
         self.setCentralWidget(central)
         self.help = HelpOverlay(self.view)
+        self.curtain = Curtain(self)
+        self.curtain.opened.connect(self.view.setFocus)
 
     def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
         dock = QDockWidget(title, self)
@@ -119,6 +122,9 @@ class TableWindow(QMainWindow):
         self.preview = CardPreview(self.ctl)
         self.log_panel = LogPanel(self.ctl)
         self.assist = AssistPanel(self.ctl, self.assist_runner)
+        if self.assist_runner is not None:  # a resumed table shows its flags in the log at once
+            self.log_panel.flags_at = self.assist_runner.flags_at
+            self.log_panel.rebuild()
         self.docks = {
             "turn": self._dock("Turn", self.turn, left),
             "seats": self._dock("Seats", self.seats, left),
@@ -169,6 +175,12 @@ class TableWindow(QMainWindow):
         a("Zoom in", ["Ctrl+=", "Ctrl++"], lambda: self.view.set_zoom(self.view.zoom * 1.25))
         a("Zoom out", ["Ctrl+-"], lambda: self.view.set_zoom(self.view.zoom / 1.25))
         self.act_help = a("Help", ["F1", "?"], self.help.toggle, tip="Keyboard shortcuts")
+        self.act_curtain = a("Curtain", [], lambda: None,
+                             tip="Hot-seat: cover the screen between turns (\"Pass to …\")")
+        self.act_curtain.setCheckable(True)
+        self.act_curtain.setChecked(bool(self.settings.extra.get("curtain"))
+                                    if self.settings is not None else False)
+        self.act_curtain.toggled.connect(self._curtain_toggled)
         for seat in self.ctl.playable_seats[:9]:
             a(f"Play seat {seat}", [f"Ctrl+{seat}"], lambda s=seat: self.ctl.set_seat(s))
         bar = QToolBar("Table")
@@ -177,6 +189,8 @@ class TableWindow(QMainWindow):
         for act in (self.act_undo, self.act_flip, self.act_rotate, self.act_draw, self.act_end,
                     self.act_note, self.act_fit, self.act_help):
             bar.addAction(act)
+        if len(self.ctl.playable_seats) > 1:
+            bar.addAction(self.act_curtain)
         self.zoom_label = QLabel()
         self.view.zoomChanged.connect(lambda z: self.zoom_label.setText(f"  {z * 100:.0f}%  "))
         bar.addSeparator()
@@ -262,8 +276,21 @@ class TableWindow(QMainWindow):
         self.ctl.act(declare, spec.name, values)
 
     # --- following the table -----------------------------------------------------------------
+    def _curtain_toggled(self, on: bool) -> None:
+        if self.settings is not None:
+            self.settings.extra["curtain"] = on
+            self.settings.save()
+
     def _on_change(self, change: Change) -> None:
+        before = self.ctl.seat
         self.ctl.follow_turn(change.records)
+        if self.ctl.seat != before and self.act_curtain.isChecked():
+            seat = self.ctl.seat
+            self.curtain.close_over(self.ctl.seat_name(seat),
+                                    theme.seat_colour(seat, self.ctl.seat_colour(seat)))
+        if any(r.op.kind == "undo" for r in change.records):
+            first = 0 if self._pending_first is None else self._pending_first
+            self._pending_first = min(first, self._undone_index(change))
         # panels refresh once per burst of ops, after the table itself (which updates at once)
         first = change.first if self._pending_first is None else min(change.first,
                                                                      self._pending_first)
@@ -272,6 +299,18 @@ class TableWindow(QMainWindow):
                                                    for r in change.records)
         if not self._panel_timer.isActive():
             self._panel_timer.start()
+
+    def _undone_index(self, change: Change) -> int:
+        """The earliest line an undo in `change` took back (its flag must leave the log)."""
+        index = change.first
+        records = self.replica.records()
+        targets = {tuple(r.op.args.get("target") or ()) for r in change.records
+                   if r.op.kind == "undo"}
+        for i in range(len(records) - 1, -1, -1):  # undo is rare: a scan back is cheap
+            if targets and records[i].op.ref in targets:
+                targets.discard(records[i].op.ref)
+                index = min(index, i)
+        return index
 
     def refresh_panels(self) -> None:
         runner = self.assist_runner
@@ -301,14 +340,19 @@ class TableWindow(QMainWindow):
         if seat in self.ctl.seats and self.seat_bar.currentIndex() != self.ctl.seats.index(seat):
             self.seat_bar.setCurrentIndex(self.ctl.seats.index(seat))
         self.scene.clearSelection()
+        self.view.hide_zoom()
+        self.preview.clear()  # the last seat's card is not the next seat's to read
         self.log_panel.rebuild()
         self.chat.rebuild()
         self.seats.refresh()
+        self.assist.refresh()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         if self.help.isVisible():
             self.help.setGeometry(self.view.rect())
+        if self.curtain.isVisible():
+            self.curtain.setGeometry(self.rect())
 
     # --- geometry and closing ----------------------------------------------------------------
     def _restore_geometry(self) -> None:

@@ -55,6 +55,13 @@ class CardPreview(QWidget):
         box.addWidget(self.caption)
         self.current = ""
 
+    def clear(self) -> None:
+        """Forget the card shown (the seat changed: it was the last seat's to see)."""
+        self.current = ""
+        self.canvas.face, self.canvas.show_back = None, False
+        self.caption.setText("Hover over a card to see it here.")
+        self.canvas.update()
+
     def show_card(self, obj_id: str) -> None:
         if not obj_id:
             return  # keep the last card: moving to the panel to read it must not clear it

@@ -9,6 +9,7 @@ Cards are read only through `table.core.views`.
 from __future__ import annotations
 
 import logging
+from functools import partial
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Signal
@@ -30,6 +31,7 @@ from .items.seat_area_item import SeatAreaItem
 from .items.token_item import TokenItem
 from .items.tracker_item import TrackerItem
 from .items.zone_item import ZoneItem
+from .privacy import flag_message
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +50,7 @@ class TableScene(QGraphicsScene):
         self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)  # pieces move a lot
         self.cards: dict[str, CardItem] = {}
         self.tokens: dict[str, TokenItem] = {}
-        self._flagged: set[str] = set()  # objects wearing a rules-assist badge
+        self._flagged: dict[str, list[Any]] = {}  # objects wearing a rules-assist badge
         self.zones: dict[str, ZoneItem] = {}
         self.trackers: dict[str, TrackerItem] = {}
         self.dice: dict[str, DieItem] = {}
@@ -111,6 +113,7 @@ class TableScene(QGraphicsScene):
             if lay.role(obj) == "hand":
                 self.arrange(oid)
         self._configure_areas()
+        self.show_flags(self._flagged)  # tooltips worded for the new seat
         self.update()
 
     def _configure_areas(self) -> None:
@@ -283,12 +286,14 @@ class TableScene(QGraphicsScene):
         return self.cards.get(oid) or self.tokens.get(oid)
 
     def show_flags(self, by_object: dict[str, list[Any]]) -> None:
-        """Badge the cards and tokens the rules assist flagged (and unbadge the rest)."""
-        for oid in self._flagged | set(by_object):
+        """Badge the cards and tokens the rules assist flagged (and unbadge the rest); the
+        tooltips are worded for the viewing seat."""
+        message = partial(flag_message, self.ctl)
+        for oid in set(self._flagged) | set(by_object):
             item = self._item(oid)
             if item is not None:
-                item.set_flags(by_object.get(oid, []))
-        self._flagged = set(by_object)
+                item.set_flags(by_object.get(oid, []), message)
+        self._flagged = dict(by_object)
 
     def _place_one(self, obj: Obj) -> None:
         """Place a piece alone when its container allows it; else re-arrange the container."""

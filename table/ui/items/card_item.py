@@ -1,6 +1,7 @@
 """A card on the table, drawn from what the viewing seat may know of it."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QRectF, Qt
@@ -76,10 +77,11 @@ class CardItem(QGraphicsRectItem):
         if self.flag_severity is not None:
             paint_badge(p, CARD_RECT, self.flag_severity)
 
-    def set_flags(self, flags: list[Any]) -> None:
-        """Show (or clear) the rules-assist badge for these flags."""
+    def set_flags(self, flags: list[Any], message: Callable[[Any], str] | None = None) -> None:
+        """Show (or clear) the rules-assist badge for these flags (`message` words them for the
+        viewing seat)."""
         severity = severity_of(flags)
-        self.setToolTip(tooltip_of(flags) if flags else "")
+        self.setToolTip(tooltip_of(flags, message) if flags else "")
         if severity != self.flag_severity:
             self.flag_severity = severity
             self.update()

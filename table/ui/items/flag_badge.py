@@ -5,6 +5,7 @@ carries the flags' messages, the rule ids and rulebook sections.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QRectF, Qt
@@ -23,9 +24,10 @@ def severity_of(flags: list[Any]) -> str | None:
     return "error" if any(f.severity == "error" for f in flags) else "warning"
 
 
-def tooltip_of(flags: list[Any]) -> str:
+def tooltip_of(flags: list[Any], message: Callable[[Any], str] | None = None) -> str:
+    """The flags' lines; `message` words each for the viewing seat (privacy.flag_message)."""
     return "\n".join(f"{'⛔' if f.severity == 'error' else '⚠'} {f.rule} ({f.section}): "
-                     f"{f.message}" for f in flags)
+                     f"{message(f) if message else f.message}" for f in flags)
 
 
 def paint_badge(p: QPainter, corner: QRectF, severity: str) -> None:

@@ -1,6 +1,7 @@
 """A token: a player marker, standee, hazard or cube; dragged like a card, snaps to grid cells."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
@@ -64,10 +65,11 @@ class TokenItem(QGraphicsItem):
         if self.flag_severity is not None:
             paint_badge(p, rect.adjusted(6, 6, 0, 0), self.flag_severity)
 
-    def set_flags(self, flags: list[Any]) -> None:
-        """Show (or clear) the rules-assist badge for these flags."""
+    def set_flags(self, flags: list[Any], message: Callable[[Any], str] | None = None) -> None:
+        """Show (or clear) the rules-assist badge for these flags (`message` words them for the
+        viewing seat)."""
         severity = severity_of(flags)
-        self.setToolTip("\n".join(x for x in (self.name, tooltip_of(flags)) if x))
+        self.setToolTip("\n".join(x for x in (self.name, tooltip_of(flags, message)) if x))
         if severity != self.flag_severity:
             self.flag_severity = severity
             self.update()

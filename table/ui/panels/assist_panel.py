@@ -17,6 +17,7 @@ from table.core.ops import Op
 from table.core.replica import Replica
 
 from ..controller import TableController
+from ..privacy import flag_message
 
 COLOURS = {"error": "#e74c3c", "warning": "#f1c40f"}
 
@@ -58,6 +59,7 @@ class AssistPanel(QWidget):
         box.addWidget(self.tree, 1)
         box.addLayout(row)
         self.entries: list[Any] = []
+        self._seat: int | None = None  # the seat the messages were worded for
         self.refresh()
 
     def refresh(self) -> None:
@@ -75,15 +77,18 @@ class AssistPanel(QWidget):
         self.notice.setText("\n".join(notes))
         self.notice.setVisible(bool(notes))
         entries = runner.entries()
-        if [(e.index, e.flag) for e in entries] == [(e.index, e.flag) for e in self.entries]:
+        seat = self.ctl.seat if self.ctl is not None else None
+        if [(e.index, e.flag) for e in entries] == [(e.index, e.flag) for e in self.entries] \
+                and seat == self._seat:
             return
-        self.entries = entries
+        self.entries, self._seat = entries, seat
         self.tree.clear()
         for e in entries:
             f = e.flag
-            item = QTreeWidgetItem([str(e.number), f.severity, f.rule, f.message, f.section])
+            message = flag_message(self.ctl, f) if self.ctl is not None else f.message
+            item = QTreeWidgetItem([str(e.number), f.severity, f.rule, message, f.section])
             item.setForeground(1, QBrush(QColor(COLOURS.get(f.severity, "#cccccc"))))
-            item.setToolTip(3, f.message)
+            item.setToolTip(3, message)
             self.tree.addTopLevelItem(item)
         self._buttons()
 

@@ -11,6 +11,7 @@ from table.core.timeline import Change
 
 from ..controller import TableController
 from ..logtext import LogRenderer
+from ..privacy import flag_message
 
 
 class LogPanel(QWidget):
@@ -60,7 +61,8 @@ class LogPanel(QWidget):
             if flags:
                 error = any(f.severity == "error" for f in flags)
                 item.setForeground(QColor("#ff6f60" if error else "#ffca28"))
-                item.setToolTip("\n".join(f"{f.rule} ({f.section}): {f.message}" for f in flags))
+                item.setToolTip("\n".join(f"{f.rule} ({f.section}): {flag_message(self.ctl, f)}"
+                                          for f in flags))
             elif rec.void:
                 item.setForeground(QColor("#999999"))
             elif rec.op.kind == "mark":

@@ -1,0 +1,61 @@
+"""The hot-seat curtain: between two seats' turns the screen shows only "Pass to <name>", so
+the next player does not read the last one's hand while the laptop changes hands.
+
+It covers the whole window (table, preview, log) and opens on a click, Space or Enter.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import QRectF, Qt, Signal
+from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainter, QPaintEvent
+from PySide6.QtWidgets import QWidget
+
+from . import theme
+
+OPEN_KEYS = (Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Enter)
+
+
+class Curtain(QWidget):
+    opened = Signal()
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setProperty("keeps_focus", True)  # the table's keys wait until it opens
+        self.name = ""
+        self.colour = QColor("white")
+        self.hide()
+
+    def close_over(self, name: str, colour: QColor) -> None:
+        self.name, self.colour = name, colour
+        self.setGeometry(self.parentWidget().rect())
+        self.show()
+        self.raise_()
+        self.setFocus()
+
+    def open(self) -> None:
+        self.hide()
+        self.opened.emit()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        p = QPainter(self)
+        p.fillRect(self.rect(), theme.TABLE_BG_DARK)
+        r = QRectF(self.rect())
+        p.setPen(self.colour)
+        p.setFont(theme.font(40, bold=True))
+        p.drawText(r.adjusted(20, 0, -20, -r.height() / 2 + 40),
+                   Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom,
+                   f"Pass to {self.name}")
+        p.setPen(QColor("#dddddd"))
+        p.setFont(theme.font(18))
+        p.drawText(r.adjusted(20, r.height() / 2 + 20, -20, 0),
+                   Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop |
+                   Qt.TextFlag.TextWordWrap,
+                   f"{self.name}: click or press Space when you are ready to see your cards.")
+        p.end()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() in OPEN_KEYS:
+            self.open()
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        self.open()
