@@ -156,11 +156,32 @@ class TableController(QObject):
             return
         target = self.replica.timeline.record_of(tuple(op.args["target"]))
         if target is not None and self._ends_a_turn(target.op):
+            phase = self._phase_before(target.op)
             self.act(actions.undo_last, any_seat=True)  # the turn mark itself
+            if phase is not None and self.replica.state.phase != phase:
+                # the core restores only what no later op wrote; the phase reset did
+                self.act(actions.mark, "phase", value=phase)
         self.status.emit("Undone")
         seat = self.replica.state.turn.get("seat")
         if isinstance(seat, int) and seat in self.playable_seats:
             self.set_seat(seat)
+
+    def _phase_before(self, phase_op: Op) -> str | None:
+        """The phase the table was in before the End turn whose phase reset is `phase_op`."""
+        records = self.replica.records()
+        index = next((i for i in range(len(records) - 1, -1, -1)
+                      if records[i].op.ref == phase_op.ref), 0)
+        undone = {tuple(r.op.args.get("target") or ()) for r in records if r.op.kind == "undo"}
+        for rec in reversed(records[:max(0, index - 1)]):  # before the turn mark
+            op = rec.op
+            if op.kind != "mark" or rec.void is not None or op.ref in undone:
+                continue
+            if op.args.get("what") in ("phase", "step"):
+                value = op.args.get("value")
+                return value if isinstance(value, str) else None
+            if op.args.get("what") == "turn":
+                return None
+        return None
 
     def _ends_a_turn(self, op: Op) -> bool:
         """A phase reset issued right after a turn mark (End turn's second op)."""

@@ -8,7 +8,7 @@ from typing import Any
 from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
-    QDockWidget, QInputDialog, QLabel, QMainWindow, QMenu, QTabBar, QToolBar, QToolButton,
+    QDockWidget, QLabel, QMainWindow, QMenu, QTabBar, QToolBar, QToolButton,
     QVBoxLayout, QWidget,
 )
 
@@ -18,6 +18,7 @@ from table.core.timeline import Change
 from . import layout as lay
 from . import theme
 from .catalog import Catalog
+from .ask import ask_text
 from .controller import TableController
 from .curtain import Curtain
 from .focus import TableFocus
@@ -229,10 +230,8 @@ class TableWindow(QMainWindow):
     def add_note(self, text: str | None = None) -> None:
         """A designer note at the current moment: a `note` op, in the log, replay and report."""
         if text is None:
-            from PySide6.QtWidgets import QInputDialog
-
-            text, ok = QInputDialog.getText(self, "Designer note",
-                                            "Note for the designers (logged at this moment):")
+            text, ok = ask_text(self, "Designer note",
+                                "Note for the designers (logged at this moment):")
             if not ok:
                 return
         if text.strip():
@@ -269,7 +268,7 @@ class TableWindow(QMainWindow):
             if chosen:
                 values[name] = chosen.pop(0)
                 continue
-            text, ok = QInputDialog.getText(self, spec.label, f"{name}:")
+            text, ok = ask_text(self, spec.label, f"{name}:")
             if not ok:
                 return
             values[name] = text.strip()

@@ -8,12 +8,13 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPoint, QPointF
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QInputDialog, QMenu, QWidget
+from PySide6.QtWidgets import QMenu, QWidget
 
 from table.core import actions
 from table.core.objects import HIDDEN, ROOT
 
 from . import layout as lay
+from .ask import ask_int, back_to_table
 from .items.card_item import CardItem
 from .items.token_item import TokenItem
 from .pile_dialog import PileDialog
@@ -118,13 +119,13 @@ class Menus:
         return [c for c in reversed(state.objs[pile_id].children) if state.objs[c].kind == "card"]
 
     def draw_n(self, pile_id: str) -> None:
-        n, ok = QInputDialog.getInt(self.parent, "Draw cards", "How many?", 2, 1, 60)
+        n, ok = ask_int(self.parent, "Draw cards", "How many?", 2, 1, 60)
         if ok:
             self.scene.draw_from(pile_id, n)
 
     def peek(self, pile_id: str, count: int | None = None) -> PileDialog | None:
         if count is None:
-            count, ok = QInputDialog.getInt(self.parent, "Peek", "Look at how many top cards?",
+            count, ok = ask_int(self.parent, "Peek", "Look at how many top cards?",
                                             3, 1, 60)
             if not ok:
                 return None
@@ -143,6 +144,7 @@ class Menus:
         dialog = PileDialog(self.ctl, pile_id, ids, f"{title}: {name}",
                             self.scene.own_hand(), self.parent)
         self.dialog = dialog
+        dialog.finished.connect(lambda _=0: back_to_table(self.parent))
         dialog.show()
         return dialog
 

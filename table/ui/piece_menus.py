@@ -11,12 +11,13 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QPointF
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QInputDialog, QMenu, QWidget
+from PySide6.QtWidgets import QMenu, QWidget
 
 from table.core import actions
 from table.core.objects import ROOT
 
 from . import layout as lay
+from .ask import ask_int, ask_text
 from . import placement
 
 if TYPE_CHECKING:
@@ -62,7 +63,7 @@ class PieceMenus:
     def _set(self, ids: list[str], key: str, name: str) -> None:
         obj = self.ctl.replica.state.live(ids[0])
         now = obj.counters.get(key, 0) if obj is not None else 0
-        value, ok = QInputDialog.getInt(self.parent, f"Set {name}", f"{name}:", now, -999, 999)
+        value, ok = ask_int(self.parent, f"Set {name}", f"{name}:", now, -999, 999)
         if ok:
             for oid in ids:
                 self.ctl.act(actions.counter, oid, value=value, key=key)
@@ -109,7 +110,7 @@ class PieceMenus:
 
     def _set_value(self, obj_id: str, lo: int, hi: int) -> None:
         obj = self.ctl.replica.state.objs[obj_id]
-        value, ok = QInputDialog.getInt(self.parent, "Set value", str(obj.props.get("name", "")),
+        value, ok = ask_int(self.parent, "Set value", str(obj.props.get("name", "")),
                                         obj.counters.get("value", 0), lo, hi)
         if ok:
             self.ctl.act(actions.counter, obj_id, value=value)
@@ -176,6 +177,6 @@ class PieceMenus:
         self._create("token", zone_id, scene_pos, {"name": "Token", "shape": "disc"})
 
     def add_counter(self, zone_id: str, scene_pos: QPointF | None) -> None:
-        name, ok = QInputDialog.getText(self.parent, "Add a counter", "Name:", text="Counter")
+        name, ok = ask_text(self.parent, "Add a counter", "Name:", text="Counter")
         if ok and name.strip():
             self._create("counter", zone_id, scene_pos, {"name": name.strip()}, {"value": 0})
