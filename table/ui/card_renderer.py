@@ -1,25 +1,26 @@
 """Paints card faces and backs from card data with QPainter: vector, so crisp at any zoom.
 
-Level of detail keeps a zoomed-out table of hundreds of cards cheap: below a threshold only
-the frame, colour band and title are drawn.
+Two levels of detail. Far (a card under ~70 px on screen): the name, as large as it fits,
+wrapped over up to three lines, with the cost and the type's stats - what a player scanning
+the table reads. Near: name (wrapped, never cut while it can shrink), cost, type line, the
+rules text given the body's space, stats along the bottom. Where a text goes is worked out
+once per card and size (in scene units) and kept, so repainting at a new zoom is only drawing.
 """
 from __future__ import annotations
 
 from functools import lru_cache
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QImage, QLinearGradient, QPainter, QPainterPath, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPainterPath, QPen
 
 from . import theme
 from .catalog import BackStyle, CardFace
 
 RADIUS = 8.0
-_FAR_FLAGS = int(Qt.AlignmentFlag.AlignCenter) | int(Qt.TextFlag.TextWordWrap)
-
-
-@lru_cache(maxsize=1)
-def _far_font() -> QFont:
-    return theme.font(22, bold=True)
+NEAR_LOD = 0.7  # from this scale on, the rules text is drawn
+_WRAP = int(Qt.TextFlag.TextWordWrap)
+_CENTRE_WRAP = int(Qt.AlignmentFlag.AlignCenter) | _WRAP
+_TOP_WRAP = int(Qt.AlignmentFlag.AlignTop) | int(Qt.AlignmentFlag.AlignLeft) | _WRAP
 
 
 @lru_cache(maxsize=256)
@@ -28,118 +29,165 @@ def _image(path: str) -> QImage | None:
     return None if img.isNull() else img
 
 
-def _frame(p: QPainter, rect: QRectF, edge: QColor, fill: QColor | QBrush) -> None:
+@lru_cache(maxsize=4096)
+def fit_text(text: str, width: float, height: float, sizes: tuple[float, ...], bold: bool,
+             flags: int = _CENTRE_WRAP) -> float:
+    """The largest of `sizes` (pixels) at which `text` wraps inside width x height; the
+    smallest when none does."""
+    for size in sizes:
+        fm = QFontMetricsF(theme.font(size, bold=bold))
+        need = fm.boundingRect(QRectF(0, 0, width, 10_000), flags, text)
+        if need.height() <= height and need.width() <= width + 0.5:
+            return size
+    return sizes[-1]
+
+
+@lru_cache(maxsize=64)
+def _font(size: float, bold: bool = False, italic: bool = False) -> QFont:
+    return theme.font(size, bold=bold, italic=italic)
+
+
+def _frame(p: QPainter, rect: QRectF, edge: QColor, fill: QColor) -> None:
     p.setPen(QPen(edge.darker(160), 1.2))
     p.setBrush(fill)
     p.drawRoundedRect(rect, RADIUS, RADIUS)
 
 
+def _cost(p: QPainter, centre: QPointF, radius: float, text: str, colour: QColor) -> None:
+    p.setPen(QPen(colour.darker(170), 1.5))
+    p.setBrush(QColor("#fffdf6"))
+    p.drawEllipse(centre, radius, radius)
+    p.setPen(theme.TEXT_DARK)
+    p.setFont(_font(radius * (1.15 if len(text) < 3 else 0.8), bold=True))
+    p.drawText(QRectF(centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius),
+               Qt.AlignmentFlag.AlignCenter, text)
+
+
+def _stats_line(face: CardFace) -> str:
+    return " · ".join(v for _, v in face.stats[:4])
+
+
 def paint_face(p: QPainter, rect: QRectF, face: CardFace, lod: float = 1.0) -> None:
     colour = QColor(face.colour) if QColor(face.colour).isValid() else QColor("#777777")
-    ink = theme.readable_on(colour)
     _frame(p, rect, colour, colour)
     inner = rect.adjusted(5, 5, -5, -5)
-    w, h = inner.width(), inner.height()
-    if lod < 0.3:  # far away: colour, and the name big enough to read at this zoom
+    p.setPen(Qt.PenStyle.NoPen)
+    p.setBrush(theme.CARD_PAPER)
+    if lod < NEAR_LOD:
+        _paint_far(p, inner, face, colour)
+    else:
+        _paint_near(p, inner, face, colour)
+
+
+def _paint_far(p: QPainter, inner: QRectF, face: CardFace, colour: QColor) -> None:
+    """Name first: as big as three lines allow. Cost in its corner, stats at the foot."""
+    p.drawRoundedRect(inner, 4, 4)
+    top = 30.0 if face.corner else 6.0
+    foot = 26.0 if face.stats else 6.0
+    if face.corner:
+        _cost(p, QPointF(inner.right() - 15, inner.top() + 15), 15, face.corner, colour)
+        p.setPen(QColor("#5b5346"))
+        p.setFont(_font(13, bold=True))
+        p.drawText(QRectF(inner.left() + 4, inner.top() + 2, inner.width() - 38, 26),
+                   Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
+                   QFontMetricsF(_font(13, bold=True)).elidedText(
+                       face.type, Qt.TextElideMode.ElideRight, inner.width() - 38))
+    box = QRectF(inner.left() + 3, inner.top() + top, inner.width() - 6,
+                 inner.height() - top - foot)
+    size = fit_text(face.name, box.width(), box.height(), (30.0, 27.0, 24.0, 21.0, 18.0, 15.0),
+                    True)
+    p.setPen(theme.TEXT_DARK)
+    p.setFont(_font(size, bold=True))
+    p.drawText(box, _CENTRE_WRAP, face.name)
+    if face.stats:
+        band = QRectF(inner.left(), inner.bottom() - foot, inner.width(), foot)
         p.setPen(Qt.PenStyle.NoPen)
-        p.setBrush(theme.CARD_PAPER)
-        p.drawRect(inner.adjusted(0, h * 0.12, 0, 0))
-        p.setPen(theme.TEXT_DARK)
-        p.setFont(_far_font())
-        p.drawText(inner.adjusted(2, h * 0.12, -2, 0), _FAR_FLAGS, face.name)
-        return
-    # title band
-    band = QRectF(inner.left(), inner.top(), w, 24)
-    p.setPen(ink)
-    corner_w = 28 if face.corner else 0
-    room = int(w - 8 - corner_w)
-    for size in (12.5, 11.0, 9.5):  # shrink a long title before cutting it
-        p.setFont(theme.font(size, bold=True))
-        if p.fontMetrics().horizontalAdvance(face.name) <= room:
-            break
-    title = p.fontMetrics().elidedText(face.name, Qt.TextElideMode.ElideRight, room)
-    p.drawText(band.adjusted(4, 0, -corner_w, 0),
-               Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, title)
-    # paper body
-    body = QRectF(inner.left(), band.bottom(), w, h - band.height())
+        p.setBrush(colour.darker(120))
+        p.drawRoundedRect(band, 4, 4)
+        p.setPen(theme.readable_on(colour.darker(120)))
+        p.setFont(_font(18, bold=True))
+        p.drawText(band, Qt.AlignmentFlag.AlignCenter, _stats_line(face))
+
+
+def _paint_near(p: QPainter, inner: QRectF, face: CardFace, colour: QColor) -> None:
+    w = inner.width()
+    corner_w = 30.0 if face.corner else 0.0
+    # name band: up to two lines, shrunk before it is cut
+    name_w = w - 8 - corner_w
+    size = fit_text(face.name, name_w, 30.0, (14.0, 13.0, 12.0, 11.0, 10.0, 9.0), True,
+                    _TOP_WRAP)
+    fm = QFontMetricsF(_font(size, bold=True))
+    lines = 1 if fm.horizontalAdvance(face.name) <= name_w else 2
+    band = QRectF(inner.left(), inner.top(), w, max(24.0, lines * fm.lineSpacing() + 6))
+    p.setPen(Qt.PenStyle.NoPen)
+    p.setBrush(colour)
+    p.drawRect(band)
+    p.setPen(theme.readable_on(colour))
+    p.setFont(_font(size, bold=True))
+    p.drawText(band.adjusted(4, 2, -corner_w - 2, -2),
+               int(Qt.AlignmentFlag.AlignVCenter) | int(Qt.AlignmentFlag.AlignLeft) | _WRAP,
+               face.name)
+    if face.corner:
+        _cost(p, QPointF(inner.right() - 14, inner.top() + 14), 13, face.corner, colour)
+    body = QRectF(inner.left(), band.bottom(), w, inner.bottom() - band.bottom())
     p.setPen(Qt.PenStyle.NoPen)
     p.setBrush(theme.CARD_PAPER)
     p.drawRoundedRect(body, 3, 3)
-    if face.corner:
-        c = QPointF(inner.right() - 13, inner.top() + 12)
-        p.setPen(QPen(colour.darker(170), 1.5))
-        p.setBrush(QColor("#fffdf6"))
-        p.drawEllipse(c, 13, 13)
-        p.setPen(theme.TEXT_DARK)
-        p.setFont(theme.font(14 if len(face.corner) < 3 else 10, bold=True))
-        p.drawText(QRectF(c.x() - 13, c.y() - 13, 26, 26), Qt.AlignmentFlag.AlignCenter,
-                   face.corner)
-    # subtitle (type, faction)
+    # type line, then the keyword badges (Unique...) on its right
     p.setPen(QColor("#5b5346"))
-    p.setFont(theme.font(9, italic=True))
-    sub = p.fontMetrics().elidedText(face.subtitle or face.type, Qt.TextElideMode.ElideRight,
-                                     int(w - 8))
+    p.setFont(_font(9.5, italic=True))
+    sub = QFontMetricsF(_font(9.5, italic=True)).elidedText(
+        face.subtitle or face.type, Qt.TextElideMode.ElideRight, w - 8)
     p.drawText(QRectF(body.left() + 4, body.top() + 1, w - 8, 14),
                Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, sub)
-    # art: the image when the data has one, else a tinted panel with the type's initial
-    art = QRectF(body.left() + 4, body.top() + 16, w - 8, h * 0.30)
+    y = body.top() + 16
+    if face.flags:
+        x = body.left() + 4
+        p.setFont(_font(8, bold=True))
+        for flag in face.flags[:3]:
+            fw = QFontMetricsF(_font(8, bold=True)).horizontalAdvance(flag) + 8
+            badge = QRectF(x, y, fw, 12)
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(QColor(20, 20, 20, 170))
+            p.drawRoundedRect(badge, 6, 6)
+            p.setPen(QColor("#ffe082"))
+            p.drawText(badge, Qt.AlignmentFlag.AlignCenter, flag)
+            x += fw + 3
+        y += 14
     img = _image(face.image) if face.image else None
-    if img is not None:
+    if img is not None:  # art only when the data has some: no placeholder eats the text's room
+        art = QRectF(body.left() + 4, y, w - 8, body.height() * 0.32)
         p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
         p.drawImage(art, img)
-    else:
-        grad = QLinearGradient(art.topLeft(), art.bottomRight())
-        grad.setColorAt(0, colour.lighter(150))
-        grad.setColorAt(1, colour.lighter(115))
-        p.setPen(Qt.PenStyle.NoPen)
-        p.setBrush(QBrush(grad))
-        p.drawRoundedRect(art, 3, 3)
-        p.setPen(QColor(255, 255, 255, 150))
-        p.setFont(theme.font(art.height() * 0.7, bold=True))
-        p.drawText(art, Qt.AlignmentFlag.AlignCenter, (face.type or face.name or "?")[:1].upper())
-    x = art.left() + 2
-    p.setFont(theme.font(8, bold=True))
-    for flag in face.flags[:3]:  # badges over the art
-        fw = p.fontMetrics().horizontalAdvance(flag) + 8
-        badge = QRectF(x, art.top() + 2, fw, 13)
-        p.setPen(Qt.PenStyle.NoPen)
-        p.setBrush(QColor(20, 20, 20, 170))
-        p.drawRoundedRect(badge, 6, 6)
-        p.setPen(QColor("#ffe082"))
-        p.drawText(badge, Qt.AlignmentFlag.AlignCenter, flag)
-        x += fw + 3
-    if lod < 0.55:
-        return
-    # rules text, shrunk to fit
-    stats_h = 18 if face.stats else 0
-    text_box = QRectF(body.left() + 5, art.bottom() + 4, w - 10,
-                      body.bottom() - art.bottom() - 8 - stats_h)
+        y = art.bottom() + 2
+    stats_h = 17.0 if face.stats else 0.0
+    text_box = QRectF(body.left() + 5, y + 2, w - 10, body.bottom() - y - 6 - stats_h)
     if face.text:
+        size = fit_text(face.text, text_box.width(), text_box.height(),
+                        (11.0, 10.0, 9.0, 8.0, 7.0, 6.0), False, _TOP_WRAP)
         p.setPen(theme.TEXT_DARK)
-        flags = int(Qt.TextFlag.TextWordWrap) | int(Qt.AlignmentFlag.AlignTop)
-        for size in (9.0, 8.0, 7.0, 6.0):
-            p.setFont(theme.font(size))
-            need = p.fontMetrics().boundingRect(text_box.toRect(), flags, face.text)
-            if need.height() <= text_box.height():
-                break
-        p.drawText(text_box, flags, face.text)
-    # stats as pills along the bottom
+        p.setFont(_font(size))
+        p.drawText(text_box, _TOP_WRAP, face.text)
     if face.stats:
-        p.setFont(theme.font(9, bold=True))
-        x = body.left() + 4
-        y = body.bottom() - stats_h - 1
-        for label, value in face.stats[:4]:
-            t = f"{label} {value}" if len(face.stats) > 2 or len(label) < 8 else value
-            sw = p.fontMetrics().horizontalAdvance(t) + 10
-            if x + sw > body.right() - 2:
-                break
-            pill = QRectF(x, y, sw, stats_h - 2)
-            p.setPen(Qt.PenStyle.NoPen)
-            p.setBrush(colour.darker(130))
-            p.drawRoundedRect(pill, 7, 7)
-            p.setPen(theme.readable_on(colour.darker(130)))
-            p.drawText(pill, Qt.AlignmentFlag.AlignCenter, t)
-            x += sw + 3
+        _stat_pills(p, body, face, colour, stats_h)
+
+
+def _stat_pills(p: QPainter, body: QRectF, face: CardFace, colour: QColor, h: float) -> None:
+    p.setFont(_font(9, bold=True))
+    fm = QFontMetricsF(_font(9, bold=True))
+    x, y = body.left() + 4, body.bottom() - h - 1
+    for label, value in face.stats[:4]:
+        t = f"{label} {value}" if len(face.stats) > 2 or len(label) < 8 else value
+        sw = fm.horizontalAdvance(t) + 10
+        if x + sw > body.right() - 2:
+            break
+        pill = QRectF(x, y, sw, h - 2)
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(colour.darker(130))
+        p.drawRoundedRect(pill, 7, 7)
+        p.setPen(theme.readable_on(colour.darker(130)))
+        p.drawText(pill, Qt.AlignmentFlag.AlignCenter, t)
+        x += sw + 3
 
 
 def paint_back(p: QPainter, rect: QRectF, back: BackStyle, lod: float = 1.0,
@@ -147,38 +195,43 @@ def paint_back(p: QPainter, rect: QRectF, back: BackStyle, lod: float = 1.0,
     colour = QColor(back.colour) if QColor(back.colour).isValid() else QColor("#2b3a67")
     _frame(p, rect, colour, colour)
     inner = rect.adjusted(7, 7, -7, -7)
-    if lod < 0.3:
-        return
-    p.setPen(QPen(colour.lighter(170), 1.5))
-    p.setBrush(Qt.BrushStyle.NoBrush)
-    p.drawRoundedRect(inner, 5, 5)
-    # a diamond lattice reads as "card back" at a glance
-    p.setPen(QPen(colour.lighter(135), 1))
-    path = QPainterPath()
-    step = 16.0
-    x = inner.left() - inner.height()
-    while x < inner.right():
-        path.moveTo(x, inner.top())
-        path.lineTo(x + inner.height(), inner.bottom())
-        path.moveTo(x + inner.height(), inner.top())
-        path.lineTo(x, inner.bottom())
-        x += step
-    p.save()
-    p.setClipRect(inner.adjusted(3, 3, -3, -3))
-    p.drawPath(path)
-    p.restore()
-    if back.label:
-        p.setFont(theme.font(14, bold=True))
-        fm = p.fontMetrics()
-        label = fm.elidedText(back.label, Qt.TextElideMode.ElideRight, int(inner.width() - 12))
-        tw = fm.horizontalAdvance(label) + 14
-        plate = QRectF(rect.center().x() - tw / 2, rect.center().y() - 13, tw, 26)
+    if lod >= 0.3:
+        p.setPen(QPen(colour.lighter(170), 1.5))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawRoundedRect(inner, 5, 5)
+        p.setPen(QPen(colour.lighter(135), 1))
+        p.save()
+        p.setClipRect(inner.adjusted(3, 3, -3, -3))
+        p.drawPath(_lattice(inner.width(), inner.height()).translated(inner.topLeft()))
+        p.restore()
+    if back.label:  # the whole label, wrapped: "DEAD TO RITES", never "DEAD TO ..."
+        plate_w = inner.width() - 8
+        size = fit_text(back.label, plate_w - 8, 70.0, (17.0, 15.0, 13.0, 11.0), True)
+        fm = QFontMetricsF(_font(size, bold=True))
+        need = fm.boundingRect(QRectF(0, 0, plate_w - 8, 200), _CENTRE_WRAP, back.label)
+        plate = QRectF(rect.center().x() - plate_w / 2, rect.center().y() - need.height() / 2 - 6,
+                       plate_w, need.height() + 12)
         p.setPen(QPen(colour.lighter(170), 1.2))
         p.setBrush(colour.darker(140))
         p.drawRoundedRect(plate, 6, 6)
         p.setPen(QColor("#f5f0e1"))
-        p.drawText(plate, Qt.AlignmentFlag.AlignCenter, label)
-    if owner_colour is not None:  # a small seat stripe tells whose card it is
+        p.setFont(_font(size, bold=True))
+        p.drawText(plate.adjusted(4, 0, -4, 0), _CENTRE_WRAP, back.label)
+    if owner_colour is not None:  # a seat stripe tells whose card it is
         p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(owner_colour)
-        p.drawRoundedRect(QRectF(rect.left() + 12, rect.bottom() - 13, rect.width() - 24, 5), 2, 2)
+        p.drawRoundedRect(QRectF(rect.left() + 12, rect.bottom() - 15, rect.width() - 24, 7), 3, 3)
+
+
+@lru_cache(maxsize=8)
+def _lattice(w: float, h: float) -> QPainterPath:
+    """A diamond lattice: reads as "card back" at a glance."""
+    path = QPainterPath()
+    x = -h
+    while x < w:
+        path.moveTo(x, 0)
+        path.lineTo(x + h, h)
+        path.moveTo(x + h, 0)
+        path.lineTo(x, h)
+        x += 16.0
+    return path

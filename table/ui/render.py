@@ -41,6 +41,7 @@ def save_window_png(app: Any, window: Any, size: tuple[int, int], out: str | Pat
     for _ in range(3):  # let the layout and the scene settle before fitting
         app.processEvents()
     window.view.fit_table()
+    window.view.settle_zoom()  # cards crisp at this scale, as once zooming pauses
     app.processEvents()
     path = Path(out)
     path.parent.mkdir(parents=True, exist_ok=True)

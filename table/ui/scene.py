@@ -62,6 +62,7 @@ class TableScene(QGraphicsScene):
         self._dirty: set[str] = set()       # containers to re-arrange after this change
         self._pile_shown: dict[str, set[str]] = {}  # pile -> ids of its visible cards
         self._z_top = 0.0  # free zones stack by arrival: the last placed lies on top
+        self.card_resolution = 1.0  # device pixels per unit the cards' pictures are kept at
         self.rebuild()
         self.replica.listeners.append(self.on_change)
         controller.seatChanged.connect(self.refresh_view)
@@ -236,6 +237,7 @@ class TableScene(QGraphicsScene):
             item = self.cards.get(obj.id)
             if item is None:
                 item = self.cards[obj.id] = CardItem(obj.id)
+                item.set_resolution(self.card_resolution)
                 self.addItem(item)
             view = view_object(self.state, self.replica.knowledge, obj, self.ctl.seat)
             parent = self.state.objs.get(obj.container or ROOT)
@@ -478,6 +480,13 @@ class TableScene(QGraphicsScene):
     # --- gestures (called by items) -------------------------------------------------------------
     def hovered(self, item: CardItem | None) -> None:
         self.cardHovered.emit(item.obj_id if item is not None else "")
+
+    def set_card_resolution(self, scale: float) -> None:
+        if abs(scale - self.card_resolution) < 1e-3:
+            return
+        self.card_resolution = scale
+        for item in self.cards.values():
+            item.set_resolution(scale)
 
     def piece_at(self, pos: QPointF) -> QGraphicsItem | None:
         """The topmost piece or place under `pos` (None: the bare table)."""

@@ -3,7 +3,7 @@ menus (right-click, the menu key, Shift+F10), hover zoom (hold Alt or Z), and a 
 the window's size until the player zooms by hand."""
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QContextMenuEvent, QCursor, QFocusEvent, QKeyEvent, QMouseEvent, QPainter, QResizeEvent,
     QWheelEvent,
@@ -18,6 +18,7 @@ from .scene import TableScene
 
 MIN_ZOOM, MAX_ZOOM = 0.08, 4.0
 ZOOM_KEYS = (Qt.Key.Key_Alt, Qt.Key.Key_Z)
+SETTLE_MS = 120
 
 
 class TableView(QGraphicsView):
@@ -28,8 +29,9 @@ class TableView(QGraphicsView):
         super().__init__(scene, parent)
         # no SmoothPixmapTransform: it makes every cached card blit 2.5x slower, and the
         # caches are rendered at device resolution anyway (items set their own hints)
-        self.setRenderHints(QPainter.RenderHint.Antialiasing |
-                            QPainter.RenderHint.TextAntialiasing)
+        # no Antialiasing either: cached card pictures blit faster without it, and every item
+        # that draws shapes turns it on for itself
+        self.setRenderHints(QPainter.RenderHint.TextAntialiasing)
         self.setDragMode(QGraphicsView.DragMode.RubberBandDrag)
         self.setRubberBandSelectionMode(Qt.ItemSelectionMode.IntersectsItemShape)
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
@@ -45,6 +47,20 @@ class TableView(QGraphicsView):
         self.focus_rect: QRectF | None = None  # what fit_table shows (None: the whole table)
         self.hover_zoom = HoverZoom(self.viewport())
         self._zoom_held = False
+        # cards are re-rendered at the new scale once zooming pauses; until then the frames
+        # scale the pictures they have (fast, slightly soft)
+        self._settle = QTimer(self)
+        self._settle.setSingleShot(True)
+        self._settle.setInterval(SETTLE_MS)
+        self._settle.timeout.connect(self.settle_zoom)
+        self.zoomChanged.connect(lambda _z: self._settle.start())
+
+    def settle_zoom(self) -> None:
+        """Render the cards crisp at the current scale (zooming has paused)."""
+        self._settle.stop()
+        scene = self.scene()
+        if isinstance(scene, TableScene):
+            scene.set_card_resolution(self.zoom * self.devicePixelRatioF())
 
     @property
     def zoom(self) -> float:
@@ -62,6 +78,9 @@ class TableView(QGraphicsView):
         rect = self.focus_rect if self.focus_rect is not None else self.sceneRect()
         self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
         self.zoomChanged.emit(self.zoom)
+        scene = self.scene()
+        if isinstance(scene, TableScene) and not 0.8 < self.zoom / scene.card_resolution < 1.25:
+            self.settle_zoom()  # far from the pictures' scale (first fit): crisp at once
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)

@@ -5,14 +5,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtGui import QColor, QPainter, QPen, QTransform
 from PySide6.QtWidgets import (
-    QGraphicsItem, QGraphicsRectItem, QGraphicsSceneHoverEvent, QGraphicsSceneMouseEvent, QStyleOptionGraphicsItem,
+    QGraphicsItem, QGraphicsRectItem, QStyle, QGraphicsSceneHoverEvent, QGraphicsSceneMouseEvent, QStyleOptionGraphicsItem,
     QWidget,
 )
 
 from .. import theme
-from ..card_renderer import paint_back, paint_face
+from ..card_pixmaps import draw_card, look_id
 from ..catalog import BackStyle, CardFace
 from .flag_badge import paint_badge, severity_of, tooltip_of
 
@@ -20,17 +20,19 @@ if TYPE_CHECKING:
     from ..scene import TableScene
 
 CARD_RECT = QRectF(-theme.CARD_W / 2, -theme.CARD_H / 2, theme.CARD_W, theme.CARD_H)
+BOUNDS = CARD_RECT.adjusted(-3, -3, 3, 14)  # room for the counters along the foot
 
 
 class CardItem(QGraphicsRectItem):
     """Centred on its position, so rotation (engaged, fanned) turns it about its middle.
 
     A rect item so Qt answers bounding-rect and hit queries in C++ (a full-table repaint asks
-    thousands of them); painting is ours, and cached per zoom level.
+    thousands of them); the card itself is a picture shared by every card that looks the same
+    (card_pixmaps), and each item keeps its own blit per zoom level.
     """
 
     def __init__(self, obj_id: str) -> None:
-        super().__init__(CARD_RECT.adjusted(-3, -3, 3, 3))
+        super().__init__(BOUNDS)
         self.setPen(Qt.PenStyle.NoPen)
         self.obj_id = obj_id
         self.face: CardFace | None = None   # None: this seat sees the back
@@ -41,10 +43,26 @@ class CardItem(QGraphicsRectItem):
         self.container_role = ""
         self.base_rotation = 0.0            # the card's own rotation; fanning adds to it
         self.flag_severity: str | None = None  # a rules-assist badge, if flagged
+        self.look = look_id(None, self.back, None)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, True)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsMovable, True)
         self.setAcceptHoverEvents(True)
-        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self.res = 1.0
+        self.setCacheMode(QGraphicsItem.CacheMode.ItemCoordinateCache)
+
+    def set_resolution(self, scale: float) -> None:
+        """Keep the card's picture at `scale` device pixels per scene unit.
+
+        The item works in units `scale` times a scene unit (its transform shrinks them back),
+        so its item-coordinate cache is a picture at that resolution; between two zoom levels
+        the view scales that picture instead of painting a thousand cards again.
+        """
+        scale = max(0.05, scale)
+        if scale == self.res:
+            return
+        self.res = scale
+        self.setRect(QRectF(BOUNDS.topLeft() * scale, BOUNDS.size() * scale))
+        self.setTransform(QTransform.fromScale(1 / scale, 1 / scale))
 
     def set_look(self, face: CardFace | None, back: BackStyle, owner_colour: QColor | None,
                  counters: dict[str, int], private: bool) -> None:
@@ -53,29 +71,36 @@ class CardItem(QGraphicsRectItem):
             return
         self.face, self.back, self.owner_colour = face, back, owner_colour
         self.counters, self.private = counters, private
+        self.look = look_id(face, back, owner_colour)
         self.update()
 
     def paint(self, p: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
-        lod = option.levelOfDetailFromTransform(p.worldTransform())  # type: ignore[attr-defined]
+        world = p.worldTransform()
+        if self.res != 1.0:
+            p.scale(self.res, self.res)  # draw in scene units
+        lod = draw_card(p, CARD_RECT, self.look)
+        if self.private or self.counters or self.flag_severity or \
+                option.state & QStyle.StateFlag.State_Selected:
+            self._paint_marks(p, lod)
+        p.setWorldTransform(world)
+
+    def _paint_marks(self, p: QPainter, lod: float) -> None:
+        """What lies on the card: private outline, counters, selection, the assist's badge."""
         p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        p.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
-        if self.face is not None:
-            paint_face(p, CARD_RECT, self.face, lod)
-        else:
-            paint_back(p, CARD_RECT, self.back, lod, self.owner_colour)
         if self.private and self.face is not None:  # a reminder that others see a back
             p.setPen(QPen(theme.PRIVATE, 2.0, Qt.PenStyle.DashLine))
             p.setBrush(Qt.BrushStyle.NoBrush)
             p.drawRoundedRect(CARD_RECT.adjusted(-1, -1, 1, 1), 9, 9)
-        if self.counters and lod >= 0.3:
-            self._paint_counters(p)
+        if self.counters:
+            self._paint_counters(p, lod)
         if self.isSelected():
             p.setPen(QPen(theme.SELECT, 4.0))
             p.setBrush(Qt.BrushStyle.NoBrush)
             p.drawRoundedRect(CARD_RECT.adjusted(-1, -1, 1, 1), 9, 9)
-        if self.flag_severity is not None:
-            paint_badge(p, CARD_RECT, self.flag_severity)
+        if self.flag_severity is not None:  # at the foot: the name stays readable
+            paint_badge(p, QRectF(CARD_RECT.left(), CARD_RECT.bottom() - 24, 10, 10),
+                        self.flag_severity)
 
     def set_flags(self, flags: list[Any], message: Callable[[Any], str] | None = None) -> None:
         """Show (or clear) the rules-assist badge for these flags (`message` words them for the
@@ -86,21 +111,26 @@ class CardItem(QGraphicsRectItem):
             self.flag_severity = severity
             self.update()
 
-    def _paint_counters(self, p: QPainter) -> None:
-        y = CARD_RECT.top() + 40
-        p.setFont(theme.font(13, bold=True))
+    def _paint_counters(self, p: QPainter, lod: float) -> None:
+        """Counter badges along the card's foot, from the right: they never cover its name,
+        and grow when zoomed out so they still read (about 13 px on screen at least)."""
+        h = max(22.0, min(44.0, 15.0 / max(lod, 0.05)))
+        p.setFont(theme.font(h * 0.62, bold=True))
+        fm = p.fontMetrics()
+        x = CARD_RECT.right() + 4
+        y = CARD_RECT.bottom() - h * 0.75
         for key, value in sorted(self.counters.items()):
             if not value:
                 continue
             label = f"{value}" if key == "value" else f"{key[:3].title()} {value}"
-            w = p.fontMetrics().horizontalAdvance(label) + 14
-            rect = QRectF(CARD_RECT.right() - w + 4, y, w, 22)
+            w = fm.horizontalAdvance(label) + h * 0.6
+            x -= w + 2
+            rect = QRectF(x, y, w, h)
             p.setPen(QPen(QColor("#3e0b0b"), 1.2))
             p.setBrush(QColor("#c62828") if value > 0 else QColor("#455a64"))
-            p.drawRoundedRect(rect, 11, 11)
+            p.drawRoundedRect(rect, h / 2, h / 2)
             p.setPen(QColor("white"))
             p.drawText(rect, Qt.AlignmentFlag.AlignCenter, label)
-            y += 26
 
     # --- interaction: the scene decides what a gesture means --------------------------------
     def _scene(self) -> "TableScene":
