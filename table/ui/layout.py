@@ -3,8 +3,9 @@
 Game modules give no coordinates, so the table is laid out automatically: each seat gets an
 area along the bottom or top edge (play area toward the middle, then piles, hand and trackers
 toward the edge), and shared boards, piles and trackers sit in a band across the middle. The
-layout depends only on the public state, so every peer (and every seat in hot-seat) sees the
-same table and a free-zone position means the same spot for all.
+seats come in table order starting with the viewing seat, so each player's own area is at the
+bottom, nearest them; otherwise the layout depends only on the public state, and positions
+are stored relative to their zone, so a free-zone position means the same spot for every peer.
 """
 from __future__ import annotations
 
@@ -109,7 +110,8 @@ def _sort_key(obj: Obj) -> tuple[int, str]:
 
 def compute(state: State, seats: list[int],
             tiles: dict[str, tuple[int, int, int]] | None = None) -> Layout:
-    """Rects for every container and tracker. `tiles`: tile slot id -> (col, row, size)."""
+    """Rects for every container and tracker. `seats` in table order, the viewer's first (its
+    area goes at the bottom, leftmost). `tiles`: tile slot id -> (col, row, size)."""
     out = Layout()
     tiles = tiles or {}
     groups: dict[int | None, _Group] = {s: _Group() for s in seats}

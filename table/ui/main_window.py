@@ -77,7 +77,7 @@ class TableWindow(QMainWindow):
         self._restore_geometry()
         self.focus = TableFocus(self)
         self.view.setFocus()
-        QTimer.singleShot(0, self.view.fit_table)
+        QTimer.singleShot(0, self.view.fit_legible)
         QTimer.singleShot(0, self.refresh_panels)  # a resumed table: its flags, at once
 
     # --- construction ----------------------------------------------------------------------
@@ -139,7 +139,7 @@ class TableWindow(QMainWindow):
         self.tabifyDockWidget(self.docks["log"], self.docks["chat"])
         self.tabifyDockWidget(self.docks["log"], self.docks["assist"])
         self.docks["log"].raise_()
-        self.resizeDocks([self.docks["turn"], self.docks["preview"]], [230, 300],
+        self.resizeDocks([self.docks["turn"], self.docks["preview"]], [200, 270],
                          Qt.Orientation.Horizontal)
         self.resizeDocks([self.docks["turn"], self.docks["seats"]], [150, 600],
                          Qt.Orientation.Vertical)
@@ -172,7 +172,9 @@ class TableWindow(QMainWindow):
         a("Clear selection", ["Esc"], self.scene.clearSelection, on_table=True)
         self.act_note = a("Note", ["Ctrl+Shift+N"], self.add_note,
                           tip="Add a designer note at this moment (\"rule unclear here\")")
-        self.act_fit = a("Fit", ["Ctrl+0"], self.view.fit_table, tip="Fit the table")
+        self.act_fit = a("Fit", ["Ctrl+0"], self.view.fit_legible,
+                         tip="Fit the table (readable: your own area first)")
+        a("Whole table", ["Ctrl+9"], self.view.fit_table, tip="Show the whole table")
         a("Zoom in", ["Ctrl+=", "Ctrl++"], lambda: self.view.set_zoom(self.view.zoom * 1.25))
         a("Zoom out", ["Ctrl+-"], lambda: self.view.set_zoom(self.view.zoom / 1.25))
         self.act_help = a("Help", ["F1", "?"], self.help.toggle, tip="Keyboard shortcuts")

@@ -40,7 +40,8 @@ def save_window_png(app: Any, window: Any, size: tuple[int, int], out: str | Pat
     window.show()
     for _ in range(3):  # let the layout and the scene settle before fitting
         app.processEvents()
-    window.view.fit_table()
+    fit = getattr(window.view, "fit_legible", window.view.fit_table)
+    fit()
     window.view.settle_zoom()  # cards crisp at this scale, as once zooming pauses
     app.processEvents()
     path = Path(out)

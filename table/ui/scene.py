@@ -79,7 +79,7 @@ class TableScene(QGraphicsScene):
     def rebuild(self) -> None:
         """Lay the table out again and place everything (new seats or containers, seat switch)."""
         state = self.state
-        self.layout = lay.compute(state, self.ctl.seats, self._tiles)
+        self.layout = lay.compute(state, self.seats_from_here(), self._tiles)
         live = {oid for oid, o in state.objs.items() if o.alive}
         for registry in (self.cards, self.tokens, self.zones, self.trackers, self.dice):
             for oid in [k for k in registry if k not in live]:
@@ -102,8 +102,21 @@ class TableScene(QGraphicsScene):
         self._configure_areas()
         self.setSceneRect(self.layout.bounds)
 
+    def seats_from_here(self) -> list[int]:
+        """The seats in table order starting with the viewing seat, whose area the layout puts
+        at the bottom, nearest the player (every seat sees itself there)."""
+        seats = self.ctl.seats
+        if self.ctl.seat not in seats:
+            return seats
+        i = seats.index(self.ctl.seat)
+        return seats[i:] + seats[:i]
+
     def refresh_view(self, *_: object) -> None:
-        """The viewing seat changed: faces, hands and plates change, positions mostly not."""
+        """The viewing seat changed: faces, hands and plates change, and the new seat's own
+        area comes to the bottom."""
+        if self.layout.seat_areas and self.seats_from_here()[:1] != \
+                [s for s in self.layout.seat_areas if s not in self.layout.flipped][:1]:
+            self.rebuild()
         for oid in list(self.cards):
             obj = self.state.objs.get(oid)
             if obj is not None:

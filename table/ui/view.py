@@ -19,6 +19,7 @@ from .scene import TableScene
 MIN_ZOOM, MAX_ZOOM = 0.08, 4.0
 ZOOM_KEYS = (Qt.Key.Key_Alt, Qt.Key.Key_Z)
 SETTLE_MS = 120
+LEGIBLE_ZOOM = 0.4  # names on far-away cards are about 11 px high from here on
 
 
 class TableView(QGraphicsView):
@@ -44,6 +45,8 @@ class TableView(QGraphicsView):
         self._pan_from: QPoint | None = None
         self._space = False
         self.fitting = True  # follow the window's size until the player zooms by hand
+        self.legible = False  # fit_legible rather than fit_table
+        scene.sceneRectChanged.connect(lambda _r: self.refit() if self.fitting else None)
         self.focus_rect: QRectF | None = None  # what fit_table shows (None: the whole table)
         self.hover_zoom = HoverZoom(self.viewport())
         self._zoom_held = False
@@ -74,9 +77,33 @@ class TableView(QGraphicsView):
 
     def fit_table(self) -> None:
         """Show the table (or the part `focus_rect` names) as large as the window allows."""
-        self.fitting = True
+        self.fitting, self.legible = True, False
         rect = self.focus_rect if self.focus_rect is not None else self.sceneRect()
         self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+        self._fitted()
+
+    def fit_legible(self) -> None:
+        """The whole table if its cards can still be read so; else a legible zoom showing the
+        viewer's own area at the bottom (the rest is a scroll or a wheel away)."""
+        self.fit_table()
+        self.legible = True
+        scene = self.scene()
+        if self.zoom >= LEGIBLE_ZOOM or not isinstance(scene, TableScene):
+            return
+        table = self.sceneRect()
+        room = self.viewport().rect()
+        zoom = LEGIBLE_ZOOM
+        self.scale(zoom / self.zoom, zoom / self.zoom)
+        own = scene.layout.seat_areas.get(scene.ctl.seat, table)
+        seen_h = room.height() / zoom
+        self.centerOn(QPointF(own.center().x(), max(table.top() + seen_h / 2,
+                                                    table.bottom() - seen_h / 2)))
+        self._fitted()
+
+    def refit(self) -> None:
+        (self.fit_legible if self.legible else self.fit_table)()
+
+    def _fitted(self) -> None:
         self.zoomChanged.emit(self.zoom)
         scene = self.scene()
         if isinstance(scene, TableScene) and not 0.8 < self.zoom / scene.card_resolution < 1.25:
@@ -85,7 +112,7 @@ class TableView(QGraphicsView):
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         if self.fitting:  # the window or a dock changed size: use the room there is now
-            self.fit_table()
+            self.refit()
 
     # --- context menus: right-click, the menu key, Shift+F10 ------------------------------------
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:
