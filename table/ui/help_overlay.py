@@ -2,30 +2,35 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QRectF, Qt
-from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainter, QPaintEvent
+from PySide6.QtGui import QColor, QFontMetricsF, QKeyEvent, QMouseEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import QWidget
 
 from . import theme
 
 SHORTCUTS: list[tuple[str, str]] = [
-    ("Drag", "move cards, tokens and stacks between zones (Shift: face down)"),
+    ("Drag", "move cards, tokens, dice and stacks between zones (Shift: face down)"),
     ("Drag on the table", "select several pieces (rubber band)"),
-    ("Double-click a card", "flip it"),
+    ("Double-click a card", "flip it · in your hand: play it"),
     ("Double-click a pile", "draw a card into your hand"),
-    ("Right-click", "pile: draw N, shuffle, search, peek, reveal · card: counters, show"),
+    ("Right-click, Menu key, Shift+F10",
+     "the menu of what is under the cursor: card, pile, die, tracker, token, or the table "
+     "(add a die, a token, a counter)"),
+    ("Hold Alt or Z", "a large view of the card under the cursor"),
     ("F", "flip the selected cards"),
     ("R", "engage / ready (turn sideways) the selected cards"),
     ("D", "draw a card from your deck"),
     ("N", "next phase"),
     ("Ctrl+Enter", "end the turn"),
-    ("Ctrl+Z", "undo your last action"),
+    ("Ctrl+Z", "undo the last action (hot-seat: whoever made it)"),
     ("Ctrl+1 … Ctrl+6", "play as seat 1 … 6 (hot-seat)"),
     ("Mouse wheel", "zoom about the cursor · on a tracker: change it"),
     ("Middle drag / Space+drag", "pan the table"),
-    ("Ctrl+0", "fit the table in the window"),
+    ("Ctrl+0 · Ctrl+9", "fit the table, your area first · show the whole table"),
     ("Esc", "clear the selection"),
     ("F1 or ?", "this help"),
 ]
+_WRAP = int(Qt.TextFlag.TextWordWrap) | int(Qt.AlignmentFlag.AlignLeft) | \
+    int(Qt.AlignmentFlag.AlignTop)
 
 
 class HelpOverlay(QWidget):
@@ -48,25 +53,40 @@ class HelpOverlay(QWidget):
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.fillRect(self.rect(), QColor(0, 0, 0, 150))
-        w, h = 640.0, 64.0 + 30 * len(SHORTCUTS)
+        w = min(760.0, self.width() - 20.0)
+        for size in (14.0, 13.0, 12.0, 11.0, 10.0):  # the largest text that fits the window
+            rows, h = self._rows(w, size)
+            if h <= self.height() - 20:
+                break
         box = QRectF((self.width() - w) / 2, max(10.0, (self.height() - h) / 2), w, h)
         p.setPen(QColor("#555"))
         p.setBrush(QColor(30, 34, 32, 245))
         p.drawRoundedRect(box, 14, 14)
         p.setPen(QColor("white"))
-        p.setFont(theme.font(20, bold=True))
+        p.setFont(theme.font(size + 6, bold=True))
         p.drawText(box.adjusted(24, 14, -24, 0), Qt.AlignmentFlag.AlignTop, "Keyboard and mouse")
-        y = box.top() + 56
-        for key, what in SHORTCUTS:
-            p.setFont(theme.font(14, bold=True))
+        y = box.top() + 24 + size * 2
+        key_w = w * 0.36
+        for (key, what), row_h in zip(SHORTCUTS, rows):
+            p.setFont(theme.font(size, bold=True))
             p.setPen(theme.HILITE)
-            p.drawText(QRectF(box.left() + 24, y, 210, 26), Qt.AlignmentFlag.AlignVCenter, key)
-            p.setFont(theme.font(14))
+            p.drawText(QRectF(box.left() + 24, y, key_w - 12, row_h), _WRAP, key)
+            p.setFont(theme.font(size))
             p.setPen(QColor("#e0e0e0"))
-            p.drawText(QRectF(box.left() + 240, y, w - 260, 26), Qt.AlignmentFlag.AlignVCenter,
-                       what)
-            y += 30
+            p.drawText(QRectF(box.left() + 24 + key_w, y, w - key_w - 48, row_h), _WRAP, what)
+            y += row_h
         p.end()
+
+    def _rows(self, w: float, size: float) -> tuple[list[float], float]:
+        """Each row's height with its text wrapped at `size`, and the whole box's height."""
+        key_w = w * 0.36
+        bold, plain = QFontMetricsF(theme.font(size, bold=True)), QFontMetricsF(theme.font(size))
+        rows = []
+        for key, what in SHORTCUTS:
+            k = bold.boundingRect(QRectF(0, 0, key_w - 12, 1000), _WRAP, key).height()
+            d = plain.boundingRect(QRectF(0, 0, w - key_w - 48, 1000), _WRAP, what).height()
+            rows.append(max(k, d) + size * 0.55)
+        return rows, sum(rows) + 24 + size * 2 + 20
 
     def event(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.ShortcutOverride:  # keys close the help, not run actions
