@@ -26,6 +26,7 @@ from .help_overlay import HelpOverlay
 from .items.card_item import CardItem
 from .menus import Menus
 from .panels.assist_panel import AssistPanel
+from .pointing import Pointer, is_pointed
 from .panels.chat_panel import ChatPanel
 from .panels.log_panel import LogPanel
 from .panels.seats_panel import SeatsPanel
@@ -55,6 +56,7 @@ class TableWindow(QMainWindow):
         self.scene = TableScene(self.ctl)
         self.view = TableView(self.scene)
         self.menus = Menus(self.scene, self)
+        self.pointer = Pointer(self.view, lambda text: self.statusBar().showMessage(text))
         self.setWindowTitle(title or f"{catalog.game_name} — Sandtable"
                             + (" (read-only)" if read_only else ""))
         self._build_central()
@@ -259,22 +261,36 @@ class TableWindow(QMainWindow):
         return menu
 
     def declare(self, spec: Any, fields: dict[str, Any] | None = None) -> None:
-        """Issue a declaration; fields come from `fields`, then the selection, then a prompt."""
-        from .panels.assist_panel import declare
-
+        """Issue a declaration. Its fields come from `fields`, then the selection; pieces still
+        missing (attacker, target, card...) are pointed at on the table, then the rest typed."""
         values = dict(fields or {})
         chosen = list(self.scene.selected_ids())
+        to_point = []
         for name in spec.fields:
             if name in values:
                 continue
             if chosen:
                 values[name] = chosen.pop(0)
-                continue
-            text, ok = ask_text(self, spec.label, f"{name}:")
-            if not ok:
-                return
-            values[name] = text.strip()
-        self.ctl.act(declare, spec.name, values)
+            elif is_pointed(name):
+                to_point.append(name)
+        if not to_point:
+            self._declare_rest(spec, values)
+            return
+        prompts = [f"{spec.label}: click the {name}" for name in to_point]
+        self.pointer.ask(prompts, lambda ids: self._declare_rest(
+            spec, {**values, **dict(zip(to_point, ids))}))
+
+    def _declare_rest(self, spec: Any, values: dict[str, Any]) -> None:
+        from .panels.assist_panel import declare
+
+        for name in spec.fields:
+            if name not in values:
+                text, ok = ask_text(self, spec.label, f"{name}:")
+                if not ok:
+                    return
+                values[name] = text.strip()
+        if self.ctl.act(declare, spec.name, values) is not None:
+            self.ctl.status.emit(f"Declared: {spec.label}")
 
     # --- following the table -----------------------------------------------------------------
     def _curtain_toggled(self, on: bool) -> None:

@@ -119,3 +119,17 @@ def answer_next_dialog(qtbot, value):  # type: ignore[no-untyped-def]
         qtbot.keyClick(dialog, Qt.Key.Key_Return)
 
     QTimer.singleShot(0, answer)
+
+
+def choose_when_open(*path: str) -> None:
+    """`choose(*path)` as soon as a popup menu shows (for menus run by exec(), which block)."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QMenu
+
+    def attempt() -> None:
+        if isinstance(QApplication.activePopupWidget(), QMenu):
+            choose(*path)
+        else:
+            QTimer.singleShot(10, attempt)
+
+    QTimer.singleShot(0, attempt)

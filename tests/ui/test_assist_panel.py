@@ -135,3 +135,39 @@ def test_undo_after_a_draw_says_so_instead_of_undoing_something_older(qtbot) -> 
     assert len(replica.records()) == count  # nothing older was undone behind the player's back
     assert "cannot be undone" in messages[-1]
     assert replica.state.objs["p1.favor"].counters["value"] == 1
+
+
+def test_attack_is_declared_by_clicking_the_attacker_then_the_target(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QToolButton
+
+    from tests.ui.helpers import choose_when_open, click
+
+    w, replica = _window(qtbot)
+    w.resize(1500, 950)
+    w.show()
+    qtbot.waitExposed(w)
+    w.ctl.set_seat(1)
+    w.view.fit_table()
+    mine = replica.state.objs["p1.crown"].children[0]
+    theirs = replica.state.objs["p2.crown"].children[0]
+    button = next(b for b in w.findChildren(QToolButton) if b.text() == "Declare")
+    choose_when_open("Attack (attacker -> target)")
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: w.pointer.active)
+    assert "attacker" in w.statusBar().currentMessage()
+    n = len(replica.records())
+    click(w.view, w.scene.cards[mine].scenePos())
+    assert "target" in w.statusBar().currentMessage() and len(replica.records()) == n
+    click(w.view, w.scene.cards[theirs].scenePos())
+    op = replica.records()[-1].op
+    assert op.kind == "mark" and op.args["value"] == "attack"
+    assert op.args["fields"] == {"attacker": mine, "target": theirs}
+    assert not w.pointer.active
+    # Esc gives up without declaring anything
+    choose_when_open("Attack (attacker -> target)")
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: w.pointer.active)
+    qtbot.keyClick(w.view, Qt.Key.Key_Escape)
+    assert not w.pointer.active and len(replica.records()) == n + 1
+    w.shutdown()
