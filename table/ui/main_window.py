@@ -28,6 +28,7 @@ from .menus import Menus
 from .panels.assist_panel import AssistPanel
 from .pointing import Pointer, is_pointed
 from .panels.chat_panel import ChatPanel
+from .panels.checklist_panel import ChecklistPanel
 from .panels.log_panel import LogPanel
 from .panels.seats_panel import SeatsPanel
 from .panels.turn_panel import TurnPanel
@@ -121,6 +122,7 @@ class TableWindow(QMainWindow):
         left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
         self.turn = TurnPanel(self.ctl)
         self.seats = SeatsPanel(self.ctl)
+        self.checklist = ChecklistPanel(self.ctl)
         self.chat = ChatPanel(self.ctl)
         self.preview = CardPreview(self.ctl)
         self.log_panel = LogPanel(self.ctl)
@@ -131,6 +133,7 @@ class TableWindow(QMainWindow):
         self.docks = {
             "turn": self._dock("Turn", self.turn, left),
             "seats": self._dock("Seats", self.seats, left),
+            "checklist": self._dock("Checklist", self.checklist, left),
             "preview": self._dock("Card", self.preview, right),
             "log": self._dock("Log", self.log_panel, right),
             "chat": self._dock("Chat", self.chat, right),
@@ -140,7 +143,9 @@ class TableWindow(QMainWindow):
             self.docks["peers"] = self._dock("Peers", self.peers_panel, left)
         self.tabifyDockWidget(self.docks["log"], self.docks["chat"])
         self.tabifyDockWidget(self.docks["log"], self.docks["assist"])
+        self.tabifyDockWidget(self.docks["seats"], self.docks["checklist"])
         self.docks["log"].raise_()
+        self.docks["checklist"].raise_()
         self.resizeDocks([self.docks["turn"], self.docks["preview"]], [200, 270],
                          Qt.Orientation.Horizontal)
         self.resizeDocks([self.docks["turn"], self.docks["seats"]], [150, 600],
@@ -344,6 +349,7 @@ class TableWindow(QMainWindow):
         self._pending_first, self._chat_dirty = None, False
         self.seats.refresh()
         self.turn.refresh()
+        self.checklist.refresh()
         self.assist.refresh()
         if self.peers_panel is not None and hasattr(self.peers_panel, "schedule_refresh"):
             self.peers_panel.schedule_refresh()  # names and seats come from the ops

@@ -171,3 +171,35 @@ def test_attack_is_declared_by_clicking_the_attacker_then_the_target(qtbot) -> N
     qtbot.keyClick(w.view, Qt.Key.Key_Escape)
     assert not w.pointer.active and len(replica.records()) == n + 1
     w.shutdown()
+
+
+def test_checklist_ticks_setup_prompts_and_follows_the_phases(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtCore import Qt
+
+    w, replica = _window(qtbot)
+    w.resize(1500, 950)
+    w.show()
+    qtbot.waitExposed(w)
+    w.activateWindow()  # keyboard shortcuts need the active window
+    qtbot.waitUntil(lambda: w.isActiveWindow())
+    w.docks["checklist"].raise_()
+    lst = w.checklist.list
+    texts = [lst.item(i).text() for i in range(lst.count())]
+    mulligans = [t for t in texts if "Mulligan" in t]
+    assert len(mulligans) == 4 and all(t.startswith("○") for t in mulligans)
+    row = next(i for i in range(lst.count()) if "Mulligan" in lst.item(i).text())
+    rect = lst.visualItemRect(lst.item(row))
+    qtbot.mouseClick(lst.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    op = replica.records()[-1].op
+    assert op.kind == "mark" and op.args["what"] == "setup" and op.args["value"] == "done"
+    w.refresh_panels()
+    assert lst.item(row).text().startswith("✓")
+    w.turn.end_turn.click()  # the turn starts: its phases are listed, the first one current
+    w.refresh_panels()
+    texts = [lst.item(i).text() for i in range(lst.count())]
+    assert "▶  Dawn" in texts and any(t.startswith("○  Main") and "next" in t for t in texts)
+    qtbot.keyClick(w.view, Qt.Key.Key_N)
+    w.refresh_panels()
+    texts = [lst.item(i).text() for i in range(lst.count())]
+    assert "✓  Dawn" in texts and "▶  Main" in texts
+    w.shutdown()
