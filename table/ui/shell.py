@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 from table.core.errors import CoreError
 from table.core.logfile import LogError, LogReader
 
+from . import geometry_dump
 from .games import GameChoice, open_log, start_game
 from .main_window import TableWindow
 from .settings import Settings, new_log_path
@@ -135,6 +136,7 @@ class Shell:
         self.tables.append(window)
         window.closed.connect(lambda w=window: self._closed(w))
         window.show()
+        geometry_dump.watch(window)
         self.start.hide()
         return window
 

@@ -9,6 +9,11 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 
+def pytest_configure(config) -> None:  # type: ignore[no-untyped-def]
+    config.addinivalue_line("markers", "xwindow: drives the real app in an Xvfb X server "
+                                       "(skipped without Xvfb and xdotool)")
+
+
 @pytest.fixture(autouse=True)
 def _sandtable_home(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setenv("SANDTABLE_HOME", str(tmp_path / "home"))

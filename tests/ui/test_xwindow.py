@@ -1,0 +1,103 @@
+"""The real program in a real X window: started as the README says (scripts/run.sh), driven
+from outside with xdotool, seen through a screenshot of the X display. Skipped where there is
+no Xvfb or xdotool (CI installs both)."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.xwindow
+ROOT = Path(__file__).resolve().parents[2]
+SIZE = (1920, 1080)  # the screen; the window opens at its own size (1500x950) inside
+
+needs_x = pytest.mark.skipif(shutil.which("Xvfb") is None or shutil.which("xdotool") is None,
+                             reason="needs Xvfb and xdotool")
+
+GRAB = """
+import sys
+from PySide6.QtGui import QGuiApplication
+app = QGuiApplication(["grab", "-platform", "xcb"])
+QGuiApplication.primaryScreen().grabWindow(0).save(sys.argv[1])
+"""
+
+
+def _wait(what: str, test, timeout: float = 30.0):  # type: ignore[no-untyped-def]
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        value = test()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def _grab(env: dict[str, str], out: Path):  # type: ignore[no-untyped-def]
+    from PySide6.QtGui import QImage
+
+    subprocess.run([sys.executable, "-c", GRAB, str(out)], env=env, check=True, timeout=30)
+    return QImage(str(out))
+
+
+def _red_pixels(img, x: int, y: int, r: int) -> int:  # type: ignore[no-untyped-def]
+    """Counter-badge red (#c62828) pixels in a square of radius r around (x, y)."""
+    n = 0
+    for i in range(max(0, x - r), min(img.width(), x + r)):
+        for j in range(max(0, y - r), min(img.height(), y + r)):
+            c = img.pixelColor(i, j)
+            if c.red() > 170 and c.green() < 70 and c.blue() < 70:
+                n += 1
+    return n
+
+
+@needs_x
+def test_right_click_a_card_and_add_a_counter_in_a_real_window(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    xvfb = subprocess.Popen(["Xvfb", "-displayfd", "1", "-screen", "0",
+                             f"{SIZE[0]}x{SIZE[1]}x24", "-nolisten", "tcp"],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    app = None
+    try:
+        assert xvfb.stdout is not None
+        display = ":" + xvfb.stdout.readline().decode().strip()
+        geometry = tmp_path / "geometry.json"
+        env = {**os.environ, "DISPLAY": display, "QT_QPA_PLATFORM": "xcb",
+               "SANDTABLE_HOME": str(tmp_path / "home"), "SANDTABLE_GEOMETRY_OUT": str(geometry)}
+        # the README's run command; a sample table keeps it quick
+        app = subprocess.Popen(["bash", str(ROOT / "scripts" / "run.sh"), "--game", "sample"],
+                               env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE)
+        window = _wait("the table window", lambda: subprocess.run(
+            ["xdotool", "search", "--name", "Sandtable"], env=env, capture_output=True,
+            text=True).stdout.split(), timeout=45)[-1]
+        assert window
+        hand = _wait("the card positions", lambda: geometry.exists() and json.loads(
+            geometry.read_text())["hand"])
+        card = hand[-1]  # the top of the fan: nothing covers it
+        x, y = card["x"], card["y"]
+        before = _grab(env, tmp_path / "before.png")
+        subprocess.run(["xdotool", "mousemove", str(x), str(y), "click", "3"], env=env, check=True)
+        time.sleep(0.8)
+        # Flip, Engage, Counters > Add Damage
+        subprocess.run(["xdotool", "key", "--delay", "150", "Down", "Down", "Down", "Right",
+                        "Return"], env=env, check=True)
+        time.sleep(1.0)
+        after = _grab(env, tmp_path / "after.png")
+        # the badge sits at the card's foot, right side
+        bx, by = x + 20, y + 45
+        assert _red_pixels(after, bx, by, 40) > _red_pixels(before, bx, by, 40) + 30, \
+            f"no counter badge appeared on the card (see {tmp_path})"
+    finally:
+        if app is not None:
+            app.terminate()
+            try:
+                app.wait(10)
+            except subprocess.TimeoutExpired:
+                app.kill()
+        xvfb.terminate()
+        xvfb.wait(10)
