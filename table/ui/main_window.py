@@ -8,8 +8,7 @@ from typing import Any
 from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
-    QDockWidget, QLabel, QMainWindow, QMenu, QTabBar, QToolBar, QToolButton,
-    QVBoxLayout, QWidget,
+    QDockWidget, QLabel, QMainWindow, QTabBar, QToolBar, QVBoxLayout, QWidget,
 )
 
 from table.core.replica import Replica
@@ -21,12 +20,12 @@ from .catalog import Catalog
 from .ask import ask_text
 from .controller import TableController
 from .curtain import Curtain
+from .declaring import Declaring
 from .focus import TableFocus
 from .help_overlay import HelpOverlay
 from .items.card_item import CardItem
 from .menus import Menus
 from .panels.assist_panel import AssistPanel
-from .pointing import Pointer, is_pointed
 from .panels.chat_panel import ChatPanel
 from .panels.checklist_panel import ChecklistPanel
 from .panels.log_panel import LogPanel
@@ -57,7 +56,6 @@ class TableWindow(QMainWindow):
         self.scene = TableScene(self.ctl)
         self.view = TableView(self.scene)
         self.menus = Menus(self.scene, self)
-        self.pointer = Pointer(self.view, lambda text: self.statusBar().showMessage(text))
         self.setWindowTitle(title or f"{catalog.game_name} — Sandtable"
                             + (" (read-only)" if read_only else ""))
         self._build_central()
@@ -205,7 +203,9 @@ class TableWindow(QMainWindow):
         self.view.zoomChanged.connect(lambda z: self.zoom_label.setText(f"  {z * 100:.0f}%  "))
         bar.addSeparator()
         bar.addWidget(self.zoom_label)
-        self.declare_menu = self._build_declare_menu(bar)
+        self.declaring = Declaring(self)
+        self.pointer = self.declaring.pointer
+        self.declare_menu = self.declaring.build_menu(bar)
         self.addToolBar(bar)
         back = QAction("Start screen", self)
         back.setToolTip("Leave this table (it stays saved) and return to the start screen")
@@ -248,54 +248,9 @@ class TableWindow(QMainWindow):
             self.ctl.status.emit("Note added to the log")
 
     # --- rules assist declarations ------------------------------------------------------------
-    def _build_declare_menu(self, bar: QToolBar) -> QMenu | None:
-        runner = self.assist_runner
-        if runner is None:
-            return None
-        menu = QMenu("Declare", self)
-        for spec in runner.declarations:
-            act = menu.addAction(spec.label)
-            act.triggered.connect(lambda _=False, sp=spec: self.declare(sp))
-        button = QToolButton()
-        button.setText("Declare")
-        button.setToolTip("Declare an attack, a Pact, a card effect... (logged for the assist)")
-        button.setMenu(menu)
-        button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        bar.addSeparator()
-        bar.addWidget(button)
-        return menu
-
     def declare(self, spec: Any, fields: dict[str, Any] | None = None) -> None:
-        """Issue a declaration. Its fields come from `fields`, then the selection; pieces still
-        missing (attacker, target, card...) are pointed at on the table, then the rest typed."""
-        values = dict(fields or {})
-        chosen = list(self.scene.selected_ids())
-        to_point = []
-        for name in spec.fields:
-            if name in values:
-                continue
-            if chosen:
-                values[name] = chosen.pop(0)
-            elif is_pointed(name):
-                to_point.append(name)
-        if not to_point:
-            self._declare_rest(spec, values)
-            return
-        prompts = [f"{spec.label}: click the {name}" for name in to_point]
-        self.pointer.ask(prompts, lambda ids: self._declare_rest(
-            spec, {**values, **dict(zip(to_point, ids))}))
-
-    def _declare_rest(self, spec: Any, values: dict[str, Any]) -> None:
-        from .panels.assist_panel import declare
-
-        for name in spec.fields:
-            if name not in values:
-                text, ok = ask_text(self, spec.label, f"{name}:")
-                if not ok:
-                    return
-                values[name] = text.strip()
-        if self.ctl.act(declare, spec.name, values) is not None:
-            self.ctl.status.emit(f"Declared: {spec.label}")
+        """Issue a declaration (see Declaring.declare)."""
+        self.declaring.declare(spec, fields)
 
     # --- following the table -----------------------------------------------------------------
     def _curtain_toggled(self, on: bool) -> None:

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QApplication
 
 from table.ui.main_window import TableWindow
 from table.ui.sample import sample_catalog, sample_table
-from tests.ui.helpers import answer_next_dialog, cards_in, choose, click, drag, right_click
+from tests.ui.helpers import answer_next_dialog, cards_in, choose, click, right_click
 
 
 def _press(qtbot, key, mods=Qt.KeyboardModifier.NoModifier):  # type: ignore[no-untyped-def]

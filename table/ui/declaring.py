@@ -1,0 +1,72 @@
+"""Rules-assist declarations from the toolbar's Declare menu: an attack, a Pact, a card effect.
+
+Fields that name pieces (attacker, target, card...) come from the selection, else the player
+points at them on the table; only values (a seat, a number) are typed.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtWidgets import QMenu, QToolBar, QToolButton
+
+from .ask import ask_text
+from .pointing import Pointer, is_pointed
+
+if TYPE_CHECKING:
+    from .main_window import TableWindow
+
+
+class Declaring:
+    def __init__(self, window: "TableWindow") -> None:
+        self.window = window
+        self.ctl, self.scene = window.ctl, window.scene
+        self.pointer = Pointer(window.view, lambda text: window.statusBar().showMessage(text))
+
+    def build_menu(self, bar: QToolBar) -> QMenu | None:
+        runner = self.window.assist_runner
+        if runner is None:
+            return None
+        menu = QMenu("Declare", self.window)
+        for spec in runner.declarations:
+            act = menu.addAction(spec.label)
+            act.triggered.connect(lambda _=False, sp=spec: self.declare(sp))
+        button = QToolButton()
+        button.setText("Declare")
+        button.setToolTip("Declare an attack, a Pact, a card effect... (logged for the assist)")
+        button.setMenu(menu)
+        button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        bar.addSeparator()
+        bar.addWidget(button)
+        return menu
+
+    def declare(self, spec: Any, fields: dict[str, Any] | None = None) -> None:
+        """Issue a declaration. Its fields come from `fields`, then the selection; pieces still
+        missing (attacker, target, card...) are pointed at on the table, then the rest typed."""
+        values = dict(fields or {})
+        chosen = list(self.scene.selected_ids())
+        to_point = []
+        for name in spec.fields:
+            if name in values:
+                continue
+            if chosen:
+                values[name] = chosen.pop(0)
+            elif is_pointed(name):
+                to_point.append(name)
+        if not to_point:
+            self._declare_rest(spec, values)
+            return
+        prompts = [f"{spec.label}: click the {name}" for name in to_point]
+        self.pointer.ask(prompts, lambda ids: self._declare_rest(
+            spec, {**values, **dict(zip(to_point, ids))}))
+
+    def _declare_rest(self, spec: Any, values: dict[str, Any]) -> None:
+        from .panels.assist_panel import declare
+
+        for name in spec.fields:
+            if name not in values:
+                text, ok = ask_text(self.window, spec.label, f"{name}:")
+                if not ok:
+                    return
+                values[name] = text.strip()
+        if self.ctl.act(declare, spec.name, values) is not None:
+            self.ctl.status.emit(f"Declared: {spec.label}")
