@@ -6,7 +6,12 @@ delivered through `replica.receive` as netplay would. Measured:
 - receive_ms: the whole `receive` call (validation, causal delivery, fold, scene update);
 - repaint_ms: a full synchronous repaint of the view with the whole table in sight
   (warm: item caches filled; cold: right after a zoom change invalidated them);
-- startup_s: from creating the window to its first painted frame.
+- hover_zoom_ms: from the Alt key pressed over a card to the large card painted (each card's
+  first zoom: its picture is rendered then);
+- startup_s: from starting to load the window's modules to its first painted frame.
+
+Zoom changes: until zooming pauses the view scales the cards' pictures it has (the first
+frame after a zoom change, repaint_cold); then it renders them crisp at the new scale once.
 """
 from __future__ import annotations
 
@@ -133,6 +138,7 @@ def run_bench(seed: int = 1) -> dict[str, float]:
         t0 = time.perf_counter()
         viewport.repaint()
         cold.append((time.perf_counter() - t0) * 1000)
+    hover = _hover_zoom_ms(app, window)
     result = {
         "cards": float(CARDS),
         "moves": float(MOVES),
@@ -142,6 +148,8 @@ def run_bench(seed: int = 1) -> dict[str, float]:
         "receive_ms_p99": _pct(receive_ms, 0.99),
         "repaint_ms_p50": statistics.median(warm),
         "repaint_cold_ms_p50": statistics.median(cold),
+        "hover_zoom_ms_p50": statistics.median(hover),
+        "hover_zoom_ms_max": max(hover),
         "startup_s": startup,
         "misplaced_cards": float(wrong),
     }
@@ -150,6 +158,38 @@ def run_bench(seed: int = 1) -> dict[str, float]:
     window.deleteLater()
     app.processEvents()
     return result
+
+
+def _hover_zoom_ms(app: Any, window: Any) -> list[float]:
+    """Alt pressed with the cursor over a card (come there as a mouse does: moving onto it),
+    to the zoomed card painted; one card per look."""
+    from PySide6.QtCore import QEvent, QPointF, Qt
+    from PySide6.QtGui import QCursor, QKeyEvent, QMouseEvent
+
+    view = window.view
+    seen: set[int] = set()
+    out: list[float] = []
+    for item in window.scene.cards.values():
+        if item.look in seen or len(out) >= 12:
+            continue
+        centre = view.viewport().mapToGlobal(view.mapFromScene(item.sceneBoundingRect().center()))
+        QCursor.setPos(centre)
+        if view.card_under_cursor() is None:
+            continue
+        seen.add(item.look)
+        local = QPointF(view.viewport().mapFromGlobal(centre))
+        app.sendEvent(view.viewport(), QMouseEvent(
+            QEvent.Type.MouseMove, local, QPointF(centre), Qt.MouseButton.NoButton,
+            Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier))
+        app.processEvents()  # the idle moment after the cursor arrives
+        press = QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_Alt, Qt.KeyboardModifier.AltModifier)
+        t0 = time.perf_counter()
+        app.sendEvent(view, press)
+        view.hover_zoom.repaint()
+        out.append((time.perf_counter() - t0) * 1000)
+        app.sendEvent(view, QKeyEvent(QEvent.Type.KeyRelease, Qt.Key.Key_Alt,
+                                      Qt.KeyboardModifier.NoModifier))
+    return out or [float("nan")]
 
 
 if __name__ == "__main__":

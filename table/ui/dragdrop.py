@@ -69,8 +69,9 @@ class DropHandler:
         self.drop(dragged, target, face_down=shift)
 
     def _movable(self, grabber: QGraphicsItem) -> list[CardItem | TokenItem | DieItem]:
-        items = [i for i in self.scene.selectedItems() if isinstance(i, (CardItem, TokenItem))
-                 and i.flags() & QGraphicsItem.GraphicsItemFlag.ItemIsMovable]
+        items: list[CardItem | TokenItem | DieItem] = [
+            i for i in self.scene.selectedItems() if isinstance(i, (CardItem, TokenItem))
+            and i.flags() & QGraphicsItem.GraphicsItemFlag.ItemIsMovable]
         if grabber not in items:
             items.append(grabber)  # type: ignore[arg-type]
         items.sort(key=lambda i: i.zValue())  # bottom first, so a pile keeps their order

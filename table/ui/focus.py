@@ -33,7 +33,8 @@ class TableFocus(QObject):
         super().__init__(window)
         self.window = window
         app = QApplication.instance()
-        app.focusChanged.connect(self._changed)  # type: ignore[attr-defined]
+        if isinstance(app, QApplication):
+            app.focusChanged.connect(self._changed)
 
     def _changed(self, old: QWidget | None, new: QWidget | None) -> None:
         view = self.window.view

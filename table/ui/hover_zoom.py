@@ -1,12 +1,12 @@
 """Hover zoom: a large card at the cursor while Alt (or Z) is held, as in TTS and Cockatrice.
 
 It shows exactly what the card item shows the viewing seat (face or back), so it never tells
-more than the table. The picture is rendered once per look and kept, so showing it again is a
-blit.
+more than the table. The picture is rendered once per look and kept, and rendered as soon as
+the cursor comes over a card, so the key shows it with a blit.
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, QRectF, QSize, Qt
+from PySide6.QtCore import QPoint, QRectF, QSize, Qt, QTimer
 from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPixmap
 from PySide6.QtWidgets import QWidget
 
@@ -15,6 +15,7 @@ from .card_renderer import paint_back, paint_face
 from .items.card_item import CardItem
 
 ZOOM_W = 330  # pixels: a card this wide reads like a card held in the hand
+FRAME = 6
 
 
 def card_picture(item: CardItem, width: int, ratio: float = 1.0) -> QPixmap:
@@ -43,22 +44,41 @@ class HoverZoom(QWidget):
     def __init__(self, parent: QWidget) -> None:
         super().__init__(parent)
         self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        # opaque: showing it repaints only itself, never the thousand cards beneath
+        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self._cache: dict[tuple[object, ...], QPixmap] = {}
         self.pixmap: QPixmap | None = None
         self.obj_id = ""
+        self._pending: CardItem | None = None
         self.hide()
 
-    def show_for(self, item: CardItem, cursor: QPoint) -> None:
+    def picture_for(self, item: CardItem) -> QPixmap:
+        """The large picture of the card, rendered on first use and kept."""
         ratio = self.devicePixelRatioF()
-        key = (item.face, item.back, item.owner_colour.name() if item.owner_colour else "", ratio)
+        key = (item.look, ratio)
         pix = self._cache.get(key)
         if pix is None:
             if len(self._cache) > 64:
                 self._cache.clear()
             pix = self._cache[key] = card_picture(item, ZOOM_W, ratio)
+        return pix
+
+    def prepare(self, item: CardItem) -> None:
+        """The cursor came over this card: have its picture ready before a key asks for it."""
+        if (item.look, self.devicePixelRatioF()) not in self._cache:
+            self._pending = item
+            QTimer.singleShot(0, self._render_pending)
+
+    def _render_pending(self) -> None:
+        item, self._pending = self._pending, None
+        if item is not None and item.scene() is not None:
+            self.picture_for(item)
+
+    def show_for(self, item: CardItem, cursor: QPoint) -> None:
+        pix = self.picture_for(item)
         self.pixmap, self.obj_id = pix, item.obj_id
-        size = QSize(ZOOM_W, round(ZOOM_W * theme.CARD_H / theme.CARD_W)) + QSize(8, 8)
+        size = QSize(ZOOM_W, round(ZOOM_W * theme.CARD_H / theme.CARD_W)) + 2 * QSize(FRAME, FRAME)
         self.resize(size)
         self.move(self._place(cursor, size))
         self.show()
@@ -80,8 +100,8 @@ class HoverZoom(QWidget):
         if self.pixmap is None:
             return
         p = QPainter(self)
-        p.setPen(Qt.PenStyle.NoPen)
-        p.setBrush(QColor(0, 0, 0, 110))
-        p.drawRoundedRect(QRectF(self.rect()).adjusted(4, 6, 0, 0), 12, 12)
-        p.drawPixmap(0, 0, self.pixmap)
+        p.fillRect(self.rect(), theme.TABLE_BG_DARK)
+        p.setPen(QColor(255, 255, 255, 60))
+        p.drawRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5))
+        p.drawPixmap(FRAME, FRAME, self.pixmap)
         p.end()

@@ -180,6 +180,11 @@ class TableView(QGraphicsView):
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         if self._zoom_held:
             self._show_zoom()
+        elif event.buttons() == Qt.MouseButton.NoButton:
+            scene: TableScene = self.scene()  # type: ignore[assignment]
+            item = scene.piece_at(self.mapToScene(event.position().toPoint()))
+            if isinstance(item, CardItem):
+                self.hover_zoom.prepare(item)
         if self._pan_from is not None:
             delta = event.position().toPoint() - self._pan_from
             self._pan_from = event.position().toPoint()
