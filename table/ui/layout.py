@@ -241,6 +241,13 @@ def _seat_size(state: State, g: _Group) -> tuple[float, float]:
     return _seat_width(state, g), sum(h for _, h in rows) + GAP * (len(rows) - 1) + 2 * PAD
 
 
+def _hand_weight(z: Obj) -> float:
+    """The hand a player holds gets the room for its fan; side hands (a battle hand,
+    territories to arrange) less."""
+    name = str(z.props.get("name", "")).strip().lower()
+    return 3.0 if name == "hand" or z.id.lower().endswith(".hand") else 1.0
+
+
 def _weight(z: Obj) -> float:
     name = (str(z.props.get("name", "")) + z.id).lower()
     return 2.0 if "play" in name or "battle" in name else 1.0
@@ -259,8 +266,10 @@ def _place_seat(state: State, g: _Group, out: Layout, area: QRectF, flipped: boo
             cols = (len(g.trackers) + 2) // 3
             tr_w = cols * (TRACKER_W + GAP)
             if g.hands:
-                hw = (inner_w - tr_w - GAP * (len(g.hands) - 1)) / len(g.hands)
+                avail = inner_w - tr_w - GAP * (len(g.hands) - 1)
+                total = sum(_hand_weight(hand) for hand in g.hands)
                 for hand in g.hands:
+                    hw = avail * _hand_weight(hand) / total
                     out.rects[hand.id] = QRectF(x, y, hw, h)
                     x += hw + GAP
             for i, t in enumerate(g.trackers):

@@ -38,7 +38,7 @@ def slot_spot(rect: QRectF, index: int, count: int) -> Spot:
 
 def hand_spot(rect: QRectF, index: int, count: int, fan: bool) -> Spot:
     """A fan for the viewing seat's own hand; a tight row of backs for the others'."""
-    usable = rect.width() - 2 * PAD - theme.CARD_W
+    usable = max(0.0, rect.width() - 2 * PAD - theme.CARD_W)
     natural = theme.CARD_W + 8 if fan else theme.CARD_W * 0.35
     step = min(natural, usable / max(1, count - 1)) if count > 1 else 0.0
     width = step * (count - 1)

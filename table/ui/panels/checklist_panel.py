@@ -47,6 +47,8 @@ class ChecklistPanel(QWidget):
         self.phases = phases_for(ctl)
         self.list = QListWidget()
         self.list.setWordWrap(True)
+        self.list.setMinimumWidth(120)  # long prompts wrap; the table keeps the width
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.itemClicked.connect(self._clicked)
         box = QVBoxLayout(self)
         box.setContentsMargins(4, 4, 4, 4)
