@@ -277,7 +277,7 @@ class TableScene(QGraphicsScene):
             colour = obj.props.get("colour") or self.ctl.seat_colour(obj.owner)
             tok.set_look(theme.seat_colour(obj.owner, str(colour or "")),
                          str(obj.props.get("shape", "disc")), str(obj.props.get("label", "")),
-                         str(obj.props.get("name", obj.id)))
+                         str(obj.props.get("name", obj.id)), dict(obj.counters))
             tok.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsMovable, not self.ctl.read_only)
         else:
             return

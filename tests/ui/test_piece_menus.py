@@ -147,5 +147,9 @@ def test_table_menu_adds_a_die_a_token_and_a_counter_where_it_was_opened(window,
     click(w.view, tracker.plus_rect().center())
     assert w.replica.state.objs[counters[0].id].counters["value"] == 1
     right_click(w.view, w.scene.tokens[tokens[0].id].scenePos())
+    choose("Counters", "Add Damage")
+    assert w.replica.state.objs[tokens[0].id].counters == {"damage": 1}
+    assert w.scene.tokens[tokens[0].id].counters == {"damage": 1}  # drawn as a badge
+    right_click(w.view, w.scene.tokens[tokens[0].id].scenePos())
     choose("Remove from the table")
     assert not w.replica.state.objs[tokens[0].id].alive

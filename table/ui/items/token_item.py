@@ -5,7 +5,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import QColor, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import (
     QGraphicsItem, QGraphicsSceneMouseEvent, QStyleOptionGraphicsItem, QWidget,
 )
@@ -33,10 +33,14 @@ class TokenItem(QGraphicsItem):
         self.setZValue(50)
         self.setToolTip("")
         self.flag_severity: str | None = None  # a rules-assist badge, if flagged
+        self.counters: dict[str, int] = {}
 
-    def set_look(self, colour: QColor, shape: str, label: str, name: str) -> None:
+    def set_look(self, colour: QColor, shape: str, label: str, name: str,
+                 counters: dict[str, int] | None = None) -> None:
         self.colour, self.form, self.label, self.name = colour, shape, label, name
-        self.setToolTip(name)
+        self.counters = dict(counters or {})
+        self.setToolTip(name + "".join(f"\n{k}: {v}" for k, v in sorted(self.counters.items())
+                                       if v))
         self.update()
 
     def boundingRect(self) -> QRectF:
@@ -62,6 +66,15 @@ class TokenItem(QGraphicsItem):
             p.setPen(theme.readable_on(self.colour))
             p.setFont(theme.font(14 if len(text) <= 2 else 10, bold=True))
             p.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
+        total = sum(v for v in self.counters.values())
+        if total:  # counters on a token: their sum in a small disc at its corner
+            badge = QRectF(R - 16, -R - 4, 20, 20)
+            p.setPen(QPen(QColor("#3e0b0b"), 1.2))
+            p.setBrush(QColor("#c62828") if total > 0 else QColor("#455a64"))
+            p.drawEllipse(badge)
+            p.setPen(QColor("white"))
+            p.setFont(theme.font(12, bold=True))
+            p.drawText(badge, Qt.AlignmentFlag.AlignCenter, str(total))
         if self.flag_severity is not None:
             paint_badge(p, rect.adjusted(6, 6, 0, 0), self.flag_severity)
 
@@ -82,7 +95,6 @@ class TokenItem(QGraphicsItem):
                               rect.bottomLeft()])
             p.drawPolygon(poly)
         elif self.form in ("hex", "turret"):
-            path = QPainterPath()
             c, r = rect.center(), rect.width() / 2
             pts = [QPointF(c.x() + r * dx, c.y() + r * dy) for dx, dy in
                    ((1, 0), (0.5, 0.87), (-0.5, 0.87), (-1, 0), (-0.5, -0.87), (0.5, -0.87))]
