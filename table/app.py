@@ -10,11 +10,13 @@ import logging
 import sys
 
 log = logging.getLogger(__name__)
+LAN_AFTER_MS = 300
 
 
 def run_app(argv: list[str], game: str | None = None, seats: int | None = None) -> int:
     """Open the window: the start screen, or straight into a hot-seat game of `game`."""
     import qasync
+    from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
     from table.ui.shell import Shell
@@ -29,9 +31,10 @@ def run_app(argv: list[str], game: str | None = None, seats: int | None = None) 
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     shell = Shell()
-    lan_app = _wire_lan(shell)
-    shell.show_start()
+    lan: list[object | None] = []  # the LAN wiring, once made
     if game is None:
+        lan.append(_wire_lan(shell))
+        shell.show_start()
         shell.offer_resume()
     else:
         from table.ui.games import available_games
@@ -45,11 +48,17 @@ def run_app(argv: list[str], game: str | None = None, seats: int | None = None) 
             print(f"sandtable: {choice.name} is for {choice.min_seats}-{choice.max_seats} "
                   f"players", file=sys.stderr)
             return 1
-        shell.play(choice, count, choice.default_decks[:count])
+        if shell.play(choice, count, choice.default_decks[:count]) is None:
+            shell.show_start()
+        # LAN play (Host/Join on the start screen) is wired once the table is on screen: its
+        # network stack takes a good part of a second to load, and a hot-seat game waits for
+        # none of it
+        QTimer.singleShot(LAN_AFTER_MS, lambda: lan.append(_wire_lan(shell)))
     done = asyncio.Event()
     app.aboutToQuit.connect(done.set)
     with loop:
         loop.run_until_complete(done.wait())
+        lan_app = lan[0] if lan else None
         if lan_app is not None:  # leave LAN tables cleanly (bye), logs complete
             loop.run_until_complete(asyncio.wait_for(lan_app.close_all(), 5.0))
     return 0

@@ -6,6 +6,7 @@ window works even with no module installed.
 from __future__ import annotations
 
 import logging
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,11 +44,34 @@ def _default_decks(decks: list[str], seats: int) -> list[str]:
     return [decks[i % len(decks)] for i in range(seats)] if decks else []
 
 
-def _modules() -> list[Any]:
-    try:
-        from table.games import builtin_modules
+_loaded: dict[Path, tuple[tuple[tuple[str, float], ...], Any]] = {}
 
-        return list(builtin_modules())
+
+def _stamp(folder: Path) -> tuple[tuple[str, float], ...]:
+    """Every file of a module folder with its modification time: what a reload depends on."""
+    out = []
+    for root, _dirs, files in os.walk(folder):
+        for name in files:
+            path = os.path.join(root, name)
+            out.append((path, os.stat(path).st_mtime))
+    return tuple(sorted(out))
+
+
+def _modules() -> list[Any]:
+    """The installed modules, each read again only when one of its files changed (the start
+    screen, `play` and the table all ask; reading a module takes a good part of a second)."""
+    try:
+        from table.games.loader import load_module
+        from table.games.registry import module_dirs
+
+        out = []
+        for _id, folder in sorted(module_dirs().items()):
+            stamp = _stamp(folder)
+            known = _loaded.get(folder)
+            if known is None or known[0] != stamp:
+                known = _loaded[folder] = (stamp, load_module(folder))
+            out.append(known[1])
+        return out
     except Exception as err:  # a broken module must not keep the window from opening
         log.warning("cannot load game modules: %s", err)
         return []
