@@ -1,0 +1,84 @@
+"""The table uses the window it has, each seat sees its own area at the bottom, and the run
+script installs only when it must."""
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import subprocess
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_view_refits_when_the_window_or_a_dock_changes_size(window, qtbot):  # type: ignore[no-untyped-def]
+    w = window
+    w.view.fit_table()  # the whole table: its zoom follows the room the view has
+    before = w.view.zoom
+    w.resize(900, 700)
+    qtbot.waitUntil(lambda: abs(w.view.zoom - before) > 1e-3)
+    small = w.view.zoom
+    w.docks["preview"].hide()  # a dock closed: the table takes the room
+    w.docks["log"].hide()
+    w.docks["chat"].hide()
+    w.docks["assist"].hide()
+    qtbot.waitUntil(lambda: w.view.zoom > small + 1e-3)
+    # a zoom by hand is kept: resizing no longer refits
+    qtbot.keyClick(w.view, Qt.Key.Key_Minus, Qt.KeyboardModifier.ControlModifier)
+    chosen = w.view.zoom
+    w.resize(1200, 800)
+    qtbot.wait(50)
+    assert abs(w.view.zoom - chosen) < 1e-6
+
+
+def test_each_seat_sees_its_own_area_at_the_bottom(window, qtbot):  # type: ignore[no-untyped-def]
+    w = window
+    areas = w.scene.layout.seat_areas
+    assert areas[1].top() > areas[2].top()  # North plays: North at the bottom
+    qtbot.keyClick(w, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)
+    areas = w.scene.layout.seat_areas
+    assert areas[2].top() > areas[1].top()  # East plays: East at the bottom
+    hand = w.scene.zones["p2.hand"]
+    assert hand.rect.top() > w.scene.layout.middle.bottom()
+    # the cards followed their zones
+    card = w.scene.cards[w.replica.state.objs["p2.hand"].children[0]]
+    assert hand.rect.contains(card.scenePos())
+
+
+def _fake_repo(tmp: Path) -> tuple[Path, Path]:
+    """A copy of the run script beside a pyproject.toml, with a .venv whose python records
+    each pip install instead of installing."""
+    (tmp / "scripts").mkdir()
+    shutil.copy(ROOT / "scripts" / "run.sh", tmp / "scripts" / "run.sh")
+    (tmp / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    bin_dir = tmp / ".venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    calls = tmp / "pip-calls"
+    python = bin_dir / "python"
+    python.write_text(f"#!/bin/sh\necho \"$@\" >> {calls}\n"
+                      f"printf '#!/bin/sh\\necho played \"$@\"\\n' > {bin_dir}/sandtable\n"
+                      f"chmod +x {bin_dir}/sandtable\n")
+    python.chmod(python.stat().st_mode | stat.S_IEXEC)
+    return tmp, calls
+
+
+def test_run_script_installs_once_and_again_only_when_pyproject_changes(tmp_path):  # type: ignore[no-untyped-def]
+    repo, calls = _fake_repo(tmp_path)
+    env = {**os.environ}
+
+    def run() -> str:
+        out = subprocess.run(["bash", str(repo / "scripts" / "run.sh"), "--game", "gauntlet"],
+                             capture_output=True, text=True, env=env, timeout=60)
+        assert out.returncode == 0, out.stderr
+        return out.stdout
+
+    assert "played play --game gauntlet" in run()
+    assert calls.read_text().count("pip install") == 1
+    run()
+    assert calls.read_text().count("pip install") == 1  # nothing changed: no install
+    (repo / "pyproject.toml").write_text("[project]\nname = 'x'\nversion = '2'\n")
+    out = run()
+    assert calls.read_text().count("pip install") == 2 and "Installing" in out
+    assert "--quiet" in calls.read_text().splitlines()[-1]
