@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from table.core.knowledge import deck_hash
 from table.core.replica import Replica
 
-from .archive import ModuleArchive, read_folder
+from .archive import ModuleArchive, read_folder, unpack
 from .model import Deck
 from .module import GameModule
 from .store import MODULE_BLOB, ModuleStore, default_store
@@ -25,8 +25,6 @@ def module_archive(module: GameModule, store: ModuleStore | None = None
     store = store or default_store()
     data = store.archive_bytes(module.content_hash)
     if data is not None:
-        from .archive import unpack
-
         return unpack(data, module.content_hash), data
     archive = read_folder(module.path, module.id, module.version, module.name)
     return archive, archive.pack()
@@ -35,7 +33,10 @@ def module_archive(module: GameModule, store: ModuleStore | None = None
 def record_module(r: Replica, module: GameModule, store: ModuleStore | None = None,
                   changes: Mapping[str, object] | None = None) -> None:
     """Make ``module`` the table's module from this op on, its archive kept in the log."""
+    store = store or default_store()
     archive, data = module_archive(module, store)
+    if not store.has(archive.hash):  # kept by hash, so the assist finds it at any later op
+        store.add(data, archive.hash)
     r.add_blob(MODULE_BLOB, archive.hash, data)
     args: dict[str, object] = {"hash": archive.hash, "game": module.id,
                                "version": module.version, "name": module.name}
