@@ -55,7 +55,7 @@ class BlobServer:
             return {"t": "nohave", "h": digest, "why": "not here"}
         if len(data) > self.max_size:
             return {"t": "nohave", "h": digest, "why": f"over the {_mib(self.max_size)} limit"}
-        if off < 0 or off > len(data) or off % CHUNK:
+        if off < 0 or off > len(data) or (off % CHUNK and off != len(data)):
             return {"t": "nohave", "h": digest, "why": f"bad offset {off}"}
         chunks = self._manifests.get(digest)
         if chunks is None:
@@ -101,6 +101,7 @@ class BlobFetch:
     source: str | None = None  # the peer being asked now
     failed: dict[str, str] = field(default_factory=dict)  # peer -> why it was dropped
     done: bool = False
+    _fresh: bool = False  # no answer yet from the peer being asked
 
     @property
     def received(self) -> int:
@@ -110,7 +111,7 @@ class BlobFetch:
         """The next peer to ask and the request, or None when every peer has failed."""
         for peer in peers:
             if peer not in self.failed:
-                self.source = peer
+                self.source, self._fresh = peer, True
                 return peer, {"t": "want", "h": self.digest, "off": self.received}
         return None
 
@@ -126,15 +127,21 @@ class BlobFetch:
         if (len(chunks) != expected_chunks
                 or not all(isinstance(c, bytes) and len(c) == 32 for c in chunks)):
             return self._drop(peer, "a malformed chunk list")
+        fresh = self._fresh
+        self._fresh = False
         if self.size is not None and (size != self.size or chunks != self.chunks):
-            # another peer's copy: keep the chunks that match its list, start over from there
+            # another peer's copy: keep the chunks that match its list, go on from there
             keep = 0
             while keep < len(self.parts) and keep < len(chunks) and \
                     hashlib.sha256(self.parts[keep]).digest() == chunks[keep]:
                 keep += 1
             del self.parts[keep:]
+        elif fresh and self.size is not None and self.received == size:
+            return self._drop(peer, "its copy is the one that did not match the hash")
         self.size, self.chunks = size, list(chunks)
         index = len(self.parts)
+        if fresh and off != self.received:  # asked before its chunk list was known
+            return [Progress(self.digest, self.received, size)]
         if off != self.received or index >= len(chunks):
             return self._drop(peer, f"a chunk at byte {off}, not {self.received}")
         if hashlib.sha256(data).digest() != chunks[index] or \
@@ -145,9 +152,7 @@ class BlobFetch:
         if self.received < size:
             return [Progress(self.digest, self.received, size)]
         whole = b"".join(self.parts)
-        if not self.verify(whole):
-            self.parts.clear()
-            self.size, self.chunks = None, []
+        if not self.verify(whole):  # the next peer's chunk list shows which chunks were bad
             return self._drop(peer, "the whole does not match the hash asked for")
         self.done = True
         return [Progress(self.digest, size, size), Complete(self.digest, whole)]

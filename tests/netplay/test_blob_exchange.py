@@ -41,10 +41,10 @@ def test_a_joiner_fetches_a_blob_from_the_table_and_survives_a_liar(caplog) -> N
         assert seen[-1] == (len(data), len(data))
         named = [r.getMessage() for r in caplog.records if "blob" in r.getMessage()]
         assert any(liar.peer_id in m and "does not match the hash" in m for m in named), named
-        # the liar's five good-looking chunks, then the honest peer from the first chunk the
-        # two copies disagree on (the fourth), not from the start
+        # the liar's five good-looking chunks; then the honest peer's chunk list shows the
+        # fourth differs: three chunks kept, the rest fetched from it (not from the start)
         assert [d for d, _ in seen] == [CHUNK, 2 * CHUNK, 3 * CHUNK, 4 * CHUNK, 5 * CHUNK,
-                                        4 * CHUNK, 5 * CHUNK, len(data)]
+                                        3 * CHUNK, 4 * CHUNK, 5 * CHUNK, len(data)]
         with pytest.raises(TransferFailed) as err:
             await exchanges[2].fetch("0" * 64, _verify("0" * 64))
         assert "cannot serve it (not here)" in str(err.value)
