@@ -10,6 +10,7 @@ reads that draft once.
 """
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 import shutil
@@ -78,13 +79,15 @@ class ModuleStore:
         return archive, data
 
     def add(self, data: bytes, expect_hash: str | None = None) -> ModuleArchive:
-        """Cache an archive received from a log or a peer (checked against its hash first)."""
+        """Cache an archive received from a log or a peer: checked against its hash, and loaded
+        once as a module before it is kept (raises ArchiveError or ModuleError; a module that
+        does not load is never stored)."""
         archive = unpack(data, expect_hash)
         if not self.has(archive.hash):
-            self._save(archive, data)
+            self._save(archive, data, check=True)
         return archive
 
-    def _save(self, archive: ModuleArchive, data: bytes) -> None:
+    def _save(self, archive: ModuleArchive, data: bytes, check: bool = False) -> None:
         final = self.root / archive.hash
         if (final / "archive").is_file():
             return
@@ -93,6 +96,8 @@ class ModuleStore:
         tmp = Path(tempfile.mkdtemp(prefix=".incoming-", dir=self.root))
         try:
             write_folder(archive, tmp / (archive.game or "module"), self.root / "art")
+            if check:
+                load_module(tmp / (archive.game or "module"))
             (tmp / "archive").write_bytes(data)
             try:
                 tmp.rename(final)
@@ -147,6 +152,25 @@ class ModuleStore:
             note = (f"this log predates recorded modules; read under the installed "
                     f"{installed.name} {installed.version} ({installed.content_hash[:12]})")
         return Resolved(installed, "installed (fallback)", note)
+
+    def find(self, digest: str) -> GameModule | None:
+        """The module of this hash from the cache or the installed games, if either has it."""
+        found = self._by_hash(digest, {})
+        return found.module if found is not None else None
+
+    def add_art(self, digest: str, data: bytes) -> None:
+        """Cache an art file by its SHA-256 (checked here)."""
+        if hashlib.sha256(data).hexdigest() != digest:
+            raise ArchiveError(f"art file does not hash to {digest[:12]}")
+        art = self.root / "art"
+        art.mkdir(parents=True, exist_ok=True)
+        tmp = art / f".{digest}.part"
+        tmp.write_bytes(data)
+        tmp.replace(art / digest)
+
+    def art_bytes(self, digest: str) -> bytes | None:
+        path = self.root / "art" / digest
+        return path.read_bytes() if len(digest) == 64 and path.is_file() else None
 
     def _by_hash(self, digest: str, blobs: Mapping[str, bytes]) -> Resolved | None:
         if self.has(digest):
