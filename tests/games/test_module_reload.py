@@ -117,3 +117,31 @@ def test_another_game_is_refused(tmp_path: Path) -> None:
     other = load_module(REPO / "assets" / "dead-to-rites")
     r = new_table(old, 2, rng=Rng(1))
     assert "this table plays 'gauntlet'" in plan_change(old, other, r).refused[0]
+
+
+def test_the_watcher_reloads_a_settled_edit_and_reports_a_broken_one(tmp_path: Path) -> None:
+    from table.games.watch import Broken, DraftWatcher, Reloaded
+
+    root = _copy(tmp_path)
+    old = load_module(root)
+    r = new_table(old, 2, rng=Rng(3))
+    now = [100.0]
+    watcher = DraftWatcher(r, old, root, clock=lambda: now[0])
+    assert watcher.poll() is None
+    good = (root / "cards.csv").read_text(encoding="utf-8")
+    with open(root / "cards.csv", "a", encoding="utf-8") as f:
+        f.write('broken-card,"unterminated\n')
+    assert watcher.poll() is None  # just changed: wait for it to settle
+    now[0] += 1
+    event = watcher.poll()
+    assert isinstance(event, Broken) and any("cards.csv:" in p for p in event.problems)
+    now[0] += 1
+    assert watcher.poll() is None  # reported once, not at every poll
+    assert r.state.module["hash"] == old.content_hash
+    (root / "cards.csv").write_text(good, encoding="utf-8")
+    _edit(root / "game.toml", r"^hand_limit = 3$", "hand_limit = 5")
+    watcher.poll()
+    now[0] += 1
+    event = watcher.poll()
+    assert isinstance(event, Reloaded) and event.change.rules == {"hand_limit": (3, 5)}
+    assert r.state.module["hash"] == event.change.new.content_hash
