@@ -8,6 +8,7 @@ the archives and art in its module cache.
 """
 from __future__ import annotations
 
+import hashlib
 import logging
 from collections.abc import Callable
 
@@ -75,7 +76,7 @@ async def obtain_module(exchange: BlobExchange, digest: str, *,
                 f"{_mib(MAX_ART_BYTES)} this program accepts")
         for path, (art_hash, size) in sorted(archive.art.items()):
             if store.art_bytes(art_hash) is None:
-                art = await exchange.fetch(art_hash, lambda d, h=art_hash: _sha256(d) == h,
+                art = await exchange.fetch(art_hash, _is_sha256(art_hash),
                                            progress=shown(path), max_size=max(size, 1))
                 store.add_art(art_hash, art)
         store.add(data, digest)
@@ -88,7 +89,5 @@ async def obtain_module(exchange: BlobExchange, digest: str, *,
     return module
 
 
-def _sha256(data: bytes) -> str:
-    import hashlib
-
-    return hashlib.sha256(data).hexdigest()
+def _is_sha256(digest: str) -> Callable[[bytes], bool]:
+    return lambda data: hashlib.sha256(data).hexdigest() == digest
