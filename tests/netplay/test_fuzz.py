@@ -8,7 +8,8 @@ import time
 
 import msgpack
 
-from netplay.handshake import PROTOCOL_VERSION, auth_payload, perform_handshake, transcript_hash
+from netplay.handshake import PROTOCOL_VERSION, auth_payload, transcript_hash
+from netplay.streams import perform_handshake
 from netplay.identity import Identity
 from netplay.replication import ReplicationConfig
 from netplay.secure import FrameCipher, X25519Exchange, derive_keys

@@ -2,7 +2,7 @@
 
 import asyncio
 
-from netplay.handshake import perform_handshake
+from netplay.streams import perform_handshake
 from netplay.identity import Identity
 from netplay.link import Link, LinkConfig, LinkState
 from netplay.wire import encode_frame, pack
