@@ -121,6 +121,18 @@ def auth_payload(role_initiator: bool, th: bytes) -> bytes:
     return b"sandtable-auth-v1" + (b"I" if role_initiator else b"R") + th
 
 
+def _plain_reject(raw: bytes, limits: WireLimits) -> HandshakeError | None:
+    """A plaintext ``reject`` sent in place of the ``auth`` (the peer refused our hello after
+    sending its own, e.g. a version it does not speak), or None."""
+    try:
+        msg = check_message(unpack(raw, limits))
+    except ProtocolError:
+        return None
+    if msg["t"] != "reject":
+        return None
+    return HandshakeError(f"peer refused the handshake: {msg['reason'][:200]}")
+
+
 def _reject_frame(reason: str) -> bytes:
     return encode_frame(pack({"t": "reject", "reason": reason}))
 
@@ -277,7 +289,7 @@ class Handshake:
         try:
             plain = self._cipher.open(sealed)
         except ProtocolError:
-            raise AuthError(WRONG_PASSPHRASE) from None
+            raise _plain_reject(sealed, self.limits) or AuthError(WRONG_PASSPHRASE) from None
         their_auth = check_message(unpack(plain, self.limits))
         if their_auth["t"] != "auth":
             raise HandshakeError(f"expected auth, got {their_auth['t']}")
