@@ -91,6 +91,8 @@ class PakeExchange:
     def finish(self, peer_message: bytes) -> bytes:
         if len(peer_message) != self.MESSAGE_BYTES:
             raise ProtocolError("bad SPAKE2 message length")
+        if peer_message[:1] != b"S":  # the package only asserts this (gone under python -O)
+            raise ProtocolError("bad SPAKE2 message (not symmetric mode)")
         try:
             key: bytes = self._spake.finish(peer_message)
         except Exception as exc:  # spake2 raises its own errors on bad or reflected points
