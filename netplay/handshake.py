@@ -81,9 +81,6 @@ class Established:
     leftover: bytes = b""
 
 
-HandshakeResult = Established  # the name callers of the stream driver know
-
-
 @dataclass(frozen=True, slots=True)
 class Rejected:
     """The handshake failed. ``reason`` is for logs and users; ``error`` is typed

@@ -133,7 +133,7 @@ def encode_frame(payload: bytes, limits: WireLimits = DEFAULT_LIMITS) -> bytes:
     return len(payload).to_bytes(HEADER_SIZE, "big") + payload
 
 
-def frame_length(header: bytes, limits: WireLimits = DEFAULT_LIMITS) -> int:
+def frame_length(header: bytes | bytearray, limits: WireLimits = DEFAULT_LIMITS) -> int:
     """The payload length a 4-byte header announces; FrameError if zero or past the limit."""
     length = int.from_bytes(header, "big")
     if length == 0:

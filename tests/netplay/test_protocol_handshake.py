@@ -248,4 +248,23 @@ def test_injected_randomness_is_used():
 
 def test_errors_are_typed():
     ex = pump(*pair(table_i="a", table_r="b"))
-    assert type(ex.initiator.error) is HandshakeError
+    assert type(ex.initiator.error) is HandshakeError  # not an AuthError: no passphrase issue
+
+
+def test_hostile_first_frames_end_in_a_rejection_or_a_wait():
+    """The listener fuzz cases of test_fuzz.py, fed straight to a responder: each one ends
+    the handshake with a Rejected (or leaves it waiting for more bytes), never an exception."""
+    import random
+
+    from test_fuzz import pre_handshake_case
+
+    rng = random.Random(20240601)
+    for _ in range(1500):
+        hs = Handshake(Identity.generate(), "table-1", None, initiator=False)
+        hs.start()
+        data = pre_handshake_case(rng)
+        step = hs.feed(data)
+        if step.event is None:
+            step = hs.connection_lost()  # the fuzzer hangs up after sending
+        assert isinstance(step.event, Rejected), data[:40]
+        assert not step.send or b"reject" in step.send  # at most a reject goes back
