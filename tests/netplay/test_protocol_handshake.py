@@ -75,13 +75,16 @@ def test_table_mismatch_rejects_with_the_reason():
     assert b"reject" in bytes(ex.s2c) and b"different table id" in bytes(ex.c2s)
 
 
-def test_version_mismatch_is_told_to_the_newer_peer():
+@pytest.mark.parametrize("newer", ["initiator", "responder"])
+def test_version_mismatch_is_told_to_the_newer_peer(newer):
     """A v2 peer that could speak v1 gets the v1 peer's reject in place of an auth."""
-    ex = pump(*pair(), edit=_once("c2s", lambda d: _rewrite_hello(d, v=2)))
-    assert ex.responder.reason == f"protocol version mismatch (ours {PROTOCOL_VERSION}, theirs 2)"
-    assert ex.initiator.reason == ("peer refused the handshake: protocol version mismatch "
-                                   f"(ours {PROTOCOL_VERSION}, theirs 2)")
-    assert not isinstance(ex.initiator.error, AuthError)
+    direction = "c2s" if newer == "initiator" else "s2c"
+    ex = pump(*pair(), edit=_once(direction, lambda d: _rewrite_hello(d, v=2)))
+    older = "responder" if newer == "initiator" else "initiator"
+    refusal = f"protocol version mismatch (ours {PROTOCOL_VERSION}, theirs 2)"
+    assert getattr(ex, older).reason == refusal
+    assert getattr(ex, newer).reason == "peer refused the handshake: " + refusal
+    assert not isinstance(getattr(ex, newer).error, AuthError)
 
 
 @pytest.mark.parametrize("passphrase", MODES)
@@ -142,13 +145,15 @@ def test_impersonation_detected_by_signature():
 
 
 @pytest.mark.parametrize("passphrase", MODES)
-def test_replayed_handshake_fails(passphrase):
+@pytest.mark.parametrize("replayed", ["initiator", "responder"])
+def test_replayed_handshake_fails(passphrase, replayed):
     """Bytes recorded from one handshake do not open a second one: fresh keys, new transcript."""
     first = pump(*pair(passphrase, passphrase))
     assert isinstance(first.responder, Established)
-    resp = Handshake(Identity.generate(), "t", passphrase, initiator=False)
-    resp.start()
-    event = resp.feed(bytes(first.c2s)).event
+    victim = Handshake(Identity.generate(), "t", passphrase, initiator=replayed == "responder")
+    victim.start()
+    recorded = first.c2s if replayed == "initiator" else first.s2c
+    event = victim.feed(bytes(recorded)).event
     assert isinstance(event, Rejected) and event.reason == WRONG_PASSPHRASE
 
 
