@@ -9,6 +9,8 @@ import asyncio
 
 import pytest
 
+from netplay.channel import MessageChannel
+from netplay.handshake import Handshake
 from netplay.identity import Identity
 from netplay.link import Link, LinkConfig, LinkState
 from netplay.streams import perform_handshake
@@ -130,6 +132,33 @@ def test_messages_before_a_bad_frame_are_delivered():
         await asyncio.wait_for(link.wait_closed(), 1)
         assert messages == [{"t": "priv", "body": {"n": 1}}]
         assert "unknown message type" in (link.close_reason or "")
+    run_virtual(scenario())
+
+
+def test_frames_in_the_same_read_as_the_auth_are_delivered():
+    """A peer that opens first may send link frames right behind its auth: none is lost."""
+    async def on_client(reader, writer):
+        hs = Handshake(Identity.generate(), "t", None, initiator=False)
+        writer.write(hs.start())
+        held, event = b"", None
+        while event is None:  # hold our auth back until the dialer's auth is in
+            step = hs.feed(await reader.read(65536))
+            held, event = held + step.send, step.event
+        channel = MessageChannel(event.cipher)
+        writer.write(held + channel.frame(pack({"t": "priv", "body": {"n": 1}})))
+        await asyncio.sleep(5)
+
+    async def scenario():
+        net = MemoryNetwork()
+        net.listen(PORT, on_client)
+        messages = []
+        link = Link(Identity.generate(), "t", None, config=FAST_LINK,
+                    on_message=lambda l, m: messages.append(m))
+        with net.patched():
+            assert await link.connect(LOOPBACK, PORT)
+        await asyncio.sleep(0.5)
+        assert messages == [{"t": "priv", "body": {"n": 1}}]
+        await link.aclose()
     run_virtual(scenario())
 
 
