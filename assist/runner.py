@@ -103,6 +103,14 @@ def load_plugin(game_id: str, notices: list[str] | None = None) -> Plugin | None
     return None
 
 
+def assist_declarations(game_id: str) -> list[str] | None:
+    """The declaration names a game's assist knows (None: the game has no assist)."""
+    plugin = load_plugin(game_id)
+    if plugin is None:
+        return None
+    return [CARD_EFFECT, *(spec.name for spec in plugin.declarations())]
+
+
 def available_plugins() -> dict[str, str]:
     """Entry-point name -> target, without importing anything."""
     return {ep.name: ep.value for ep in entry_points()}

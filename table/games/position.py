@@ -107,12 +107,23 @@ def suggest(name: str, choices: Iterable[str]) -> str:
     return f' (did you mean "{found[0]}"?)' if found else ""
 
 
+class _OneLine:
+    """Line numbers of a position given inline (one JSON line): every path is that line."""
+
+    def __init__(self, line: int) -> None:
+        self.line = line
+
+    def line_of(self, path: Iterable[str | int]) -> int:
+        return self.line
+
+
 class _Reader:
-    def __init__(self, source: str, text: str, base: Path | None) -> None:
+    def __init__(self, source: str, text: str | None, base: Path | None,
+                 data: dict[str, Any] | None = None, line: int = 0) -> None:
         self.sink = ProblemSink(source)
         self.source, self.base = source, base
-        self.index = LineIndex(text)
-        self.data = parse_toml(text, self.sink) or {}
+        self.index: LineIndex | _OneLine = LineIndex(text) if text is not None else _OneLine(line)
+        self.data = data if data is not None else (parse_toml(text or "", self.sink) or {})
 
     def line(self, *path: str | int) -> int:
         return self.index.line_of(path)
@@ -158,9 +169,14 @@ def _module_for(r: _Reader, head: dict[str, Any]) -> GameModule | None:
 
 
 def read_position(path: str | Path | None = None, *, text: str | None = None,
-                  source: str | None = None, base: Path | None = None) -> Position:
-    """Read and check a position file (or its text). Raises PositionError."""
-    if text is None:
+                  source: str | None = None, base: Path | None = None,
+                  data: dict[str, Any] | None = None, line: int = 0,
+                  module: GameModule | None = None, extra: Iterable[str] = ()) -> Position:
+    """Read and check a position file, its text, or its tables given as `data` (inline in a
+    JSON line, every problem at `line`). `module` replaces the game module the position names
+    (a draft under test); `extra`: further top-level tables the caller reads (a scenario's).
+    Raises PositionError."""
+    if text is None and data is None:
         if path is None:
             raise ValueError("read_position needs a path or a text")
         path = Path(path)
@@ -169,14 +185,18 @@ def read_position(path: str | Path | None = None, *, text: str | None = None,
         except (OSError, UnicodeDecodeError) as err:
             raise PositionError([Problem(str(path), 0, f"cannot read position: {err}")]) from None
         base = base or path.parent
-    r = _Reader(source or (str(path) if path is not None else "<position>"), text, base)
+    r = _Reader(source or (str(path) if path is not None else "<position>"), text, base,
+                data, line)
     if r.sink.problems:
         raise PositionError(r.sink.problems)
     r.only((), r.data, {"position", "turn", "seats", "zones", "counters", "tokens", "dice",
-                        "boards", "tiles"})
+                        "boards", "tiles", *extra})
     head = r.table("position")
     r.only(("position",), head, {"game", "module", "name", "seats", "seed", "setup"})
-    module = _module_for(r, head)
+    if module is not None and isinstance(head.get("game"), str) and head["game"] != module.id:
+        r.bad(("position", "game"), f"this position is for '{head['game']}', not the module "
+              f"given ('{module.id}')")
+    module = module or _module_for(r, head)
     if module is None:
         raise PositionError(r.sink.problems)
     seats = head.get("seats", module.players.min)
@@ -255,6 +275,3 @@ def _load_deck(r: _Reader, module: GameModule, ref: str, path: tuple[str | int, 
     return None
 
 
-def read_position_text(text: str, source: str = "<position>",
-                       base: Path | None = None) -> Position:
-    return read_position(text=text, source=source, base=base)

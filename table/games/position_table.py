@@ -13,7 +13,7 @@ software), so a LAN start runs `place(..., seats={mine})` on each player's peer.
 from __future__ import annotations
 
 from collections import Counter as Tally
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -46,13 +46,15 @@ def begin_fields(position: Position) -> dict[str, Any]:
 
 def start_position(position: Position, *, log_path: str | Path | None = None,
                    rng: Rng | None = None, peer_id: str | None = None,
-                   table_id: str | None = None) -> Replica:
+                   table_id: str | None = None,
+                   clock: Callable[[], float] | None = None) -> Replica:
     """A hot-seat table (this peer plays every seat) in the situation `position` describes."""
     module = position.module
     if rng is None and position.seed is not None:
         rng = Rng(position.seed)
     replica = Replica(table_id, peer_id, rng=rng, log_path=log_path, game=module.id,
-                      game_hash=module.content_hash, header_extra=header_extra(position))
+                      game_hash=module.content_hash, header_extra=header_extra(position),
+                      **({"clock": clock} if clock is not None else {}))
     replica.issue("hello", {"name": "Dealer"})
     for seat in module.seats_for(position.seats):
         replica.issue("seat", {"seat": seat.number, "colour": seat.colour,
