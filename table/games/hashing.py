@@ -12,7 +12,8 @@ def module_files(root: Path) -> list[Path]:
     """The files that make up a module, in a stable order (hidden files and caches skipped)."""
     files = [p for p in root.rglob("*") if p.is_file()
              and not any(part.startswith(".") or part == "__pycache__"
-                         for part in p.relative_to(root).parts)]
+                         for part in p.relative_to(root).parts)
+             and p.relative_to(root).parts[0] != "scenarios"]  # rule tests, not the rules
     return sorted(files, key=lambda p: p.relative_to(root).as_posix())
 
 
