@@ -63,6 +63,8 @@ class OpChecker:
         kind = entry.get("op")
         if kind == "mark":
             self._mark(entry)
+            if isinstance(entry.get("fields"), dict):
+                entry["fields"] = self._fields(r, entry["fields"], entry.get("seat"))
         for field in OBJECT_FIELDS:
             if isinstance(entry.get(field), str):
                 self._object(r, entry[field], field)
@@ -91,6 +93,17 @@ class OpChecker:
                 and value not in self.declarations:
             raise JsonOpError(f"mark: {self._game()}'s assist knows no declaration {value!r}"
                               f"{suggest(str(value), self.declarations)}")
+
+    def _fields(self, r: Replica, fields: dict[str, Any], seat: Any) -> dict[str, Any]:
+        """A declaration's card fields ("attacker": "p1.play:Brand Guard") name card ids."""
+        out = dict(fields)
+        for key, value in fields.items():
+            if isinstance(value, str) and ":" in value \
+                    and r.state.live(value.partition(":")[0]) is not None:
+                self._card_name(value)
+                out[key] = resolve_card(r, value, seat if type(seat) is int else None,
+                                        self.namer())
+        return out
 
     def _object(self, r: Replica, obj_id: str, field: str) -> None:
         if ":" in obj_id or r.state.live(obj_id) is not None:
