@@ -211,3 +211,13 @@ def log_position(records: Iterable[Any], state: State, knowledge: Knowledge | No
                           name=name if name is not None else str(begin.get("name", "")),
                           decks=decks, seed=begin.get("seed"), module_ref=begin.get("module"),
                           setup_complete=complete)
+
+
+def replica_position(replica: Any, module: GameModule, name: str | None = None) -> str:
+    """The position of a live table, as its peer knows it: every seat when it plays them all
+    (hot-seat), else its own seat's view (other players' hidden cards are "?")."""
+    mine = replica.my_seats
+    seats = set(replica.state.seats)
+    seat = ALL if not seats or mine >= seats or replica.peer_id == "merged" else min(mine or {0})
+    return log_position(replica.records(), replica.state, replica.knowledge, module,
+                        replica.header_extra, seat=seat, name=name)
