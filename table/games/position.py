@@ -9,6 +9,8 @@ is `position_table.start_position`; saving one from a table is `position_writer.
 from __future__ import annotations
 
 import difflib
+import hashlib
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -92,6 +94,7 @@ class Position:
     turn_number: int | None = None
     phase: str | None = None
     phase_kind: str = "phase"  # "phase" or "step": the marker it is set with
+    digest: str = ""  # sha256 of the file: LAN peers check they start from the same one
 
     def card_count(self) -> int:
         return sum(len(z.cards) for z in self.zones)
@@ -217,7 +220,10 @@ def read_position(path: str | Path | None = None, *, text: str | None = None,
     parts = read_parts(r, module, seats, decks)
     if r.sink.problems:
         raise PositionError(r.sink.problems)
+    digest = hashlib.sha256((text if text is not None else json.dumps(
+        data, sort_keys=True, default=str)).encode("utf-8")).hexdigest()
     return Position(module=module, seats=seats, source=r.source, name=str(head.get("name", "")),
+                    digest=digest,
                     module_ref=head.get("module"), seed=seed, setup_complete=setup == "complete",
                     players=players, decks=decks, deck_refs=refs, **parts)
 

@@ -66,30 +66,46 @@ def start_position(position: Position, *, log_path: str | Path | None = None,
     return replica
 
 
-def finish(r: Replica, position: Position) -> None:
-    """Setup complete (unless pending), the turn and phase markers, and the end marker."""
+def finish(r: Replica, position: Position, *, as_seat: bool = True) -> None:
+    """Setup complete (unless pending), the turn and phase markers, and the end marker.
+    `as_seat`: the markers are issued as the active seat (a LAN host issues them as itself)."""
     if position.setup_complete:
         act.mark(r, "setup", value="complete", fields={"position": position.name or True})
     seat = position.turn_seat
     if seat is not None:
-        act.mark(r, "turn", for_seat=seat, value=position.turn_number, seat=seat)
+        by = seat if as_seat else None
+        act.mark(r, "turn", for_seat=seat, value=position.turn_number, seat=by)
         if position.phase is not None:
-            act.mark(r, position.phase_kind, value=position.phase, seat=seat)
+            act.mark(r, position.phase_kind, value=position.phase, seat=by)
     act.mark(r, "setup", value=END)
 
 
-def place(r: Replica, position: Position, seats: set[int] | None = None,
-          shared: bool = True) -> None:
-    """Everything the position puts on the table. `seats`: only cards in those seats' zones
-    (and owned by them); `shared`: also the public things (counters, tokens, dice...)."""
+# -- LAN: the host lays out and places the public part; each seat's peer its hidden cards ------
+def lan_begin(r: Replica, position: Position) -> None:
+    """The host's part: the begin marker (no deck lists: they stay with their players' files),
+    the layout and everything public."""
+    fields = {k: v for k, v in begin_fields(position).items() if k != "decks"}
+    act.mark(r, "setup", value=BEGIN, fields={**fields, "digest": position.digest})
+    lay_out(r, position.module, position.seats, position.decks)
+    place(r, position, hidden_for=set(), public=True)
+
+
+def lan_seat(r: Replica, position: Position, seat: int) -> None:
+    """A seat's peer creates that seat's hidden cards (hand, deck...), as its own seat."""
+    place(r, position, hidden_for={seat}, public=False)
+
+
+def place(r: Replica, position: Position, hidden_for: set[int] | None = None,
+          public: bool = True) -> None:
+    """Everything the position puts on the table. `hidden_for`: create only these seats' hidden
+    cards (None: every seat's; a LAN peer creates its own seat's); `public`: also the public
+    cards and the counters, tokens, dice, boards and tiles (a LAN host does these)."""
     rest = _rest_of_decks(position)
     for zp in position.zones:
         owner = r.state.objs[zp.zone].owner
-        if owner is None and not shared or owner is not None and seats is not None \
-                and owner not in seats:
-            continue
-        _fill_zone(r, zp, rest.get(owner, []) if zp.rest and owner is not None else [], seats)
-    if not shared:
+        _fill_zone(r, zp, rest.get(owner, []) if zp.rest and owner is not None else [],
+                   hidden_for, public)
+    if not public:
         return
     for cid, value in position.counters.items():
         act.counter(r, cid, value=value)
@@ -133,17 +149,24 @@ def _rest_of_decks(position: Position) -> dict[int, list[str]]:
     return out
 
 
-def _fill_zone(r: Replica, zp: ZonePlacement, rest: list[str], seats: set[int] | None) -> None:
+def _mine(hidden_for: set[int] | None, public: bool, owner: int | None) -> bool:
+    """Does this peer create a hidden card of `owner`? Its own seats' (None: all); a card of
+    no seat goes with the public things."""
+    return hidden_for is None or (owner in hidden_for if owner is not None else public)
+
+
+def _fill_zone(r: Replica, zp: ZonePlacement, rest: list[str], hidden_for: set[int] | None,
+               public_here: bool) -> None:
     zone = r.state.objs[zp.zone]
     cards = [CardPlacement(c, zp.line) for c in r.rng.shuffled(rest)] + list(zp.cards)
     batch: list[CardPlacement] = []
     batch_owner: int | None = None
     for c in cards:
         owner = c.owner if c.owner is not None else zone.owner
-        if seats is not None and owner is not None and owner not in seats:
-            continue  # another peer creates its own cards (LAN)
         face_up = c.face_up if c.face_up is not None else bool(zone.props.get("enter_face_up"))
         public = zone.visibility == PUBLIC and face_up
+        if not (public_here if public else _mine(hidden_for, public_here, owner)):
+            continue  # another peer makes it (LAN: hidden cards by their owner's peer)
         if public:
             _flush(r, zone.id, batch, batch_owner)
             batch = []
@@ -156,7 +179,8 @@ def _fill_zone(r: Replica, zp: ZonePlacement, rest: list[str], seats: set[int] |
         batch.append(c)
         batch_owner = owner
     _flush(r, zone.id, batch, batch_owner)
-    if zp.shuffle and any(r.state.objs[c].kind == "card" for c in zone.children):
+    if zp.shuffle and _mine(hidden_for, public_here, zone.owner) \
+            and any(r.state.objs[c].kind == "card" for c in zone.children):
         act.shuffle(r, zone.id, seat=zone.owner)
 
 
@@ -194,5 +218,5 @@ def deck_names(position: Position) -> Mapping[int, str]:
     return {s: d.name for s, d in position.decks.items()}
 
 
-__all__ = ["BEGIN", "END", "ROOT", "begin_fields", "finish", "header_extra", "place",
-           "start_position"]
+__all__ = ["BEGIN", "END", "ROOT", "begin_fields", "finish", "header_extra", "lan_begin",
+           "lan_seat", "place", "start_position"]
