@@ -276,8 +276,9 @@ def _load_deck(r: _Reader, module: GameModule, ref: str, path: tuple[str | int, 
         for p in err.problems:
             r.bad(path, f"deck list: {p}")
         return None
-    r.bad(path, f"no deck list '{ref}': give a starter deck ({', '.join(sorted(module.starter_decks))}), "
-          f"a file next to the position, or the list's text{suggest(ref, module.starter_decks)}")
+    starters = ", ".join(sorted(module.starter_decks))
+    r.bad(path, f"no deck list '{ref}': give a starter deck ({starters}), a file next to the "
+          f"position, or the list's text{suggest(ref, module.starter_decks)}")
     return None
 
 

@@ -12,6 +12,7 @@ software), so a LAN start runs `place(..., seats={mine})` on each player's peer.
 """
 from __future__ import annotations
 
+import time
 from collections import Counter as Tally
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -54,7 +55,7 @@ def start_position(position: Position, *, log_path: str | Path | None = None,
         rng = Rng(position.seed)
     replica = Replica(table_id, peer_id, rng=rng, log_path=log_path, game=module.id,
                       game_hash=module.content_hash, header_extra=header_extra(position),
-                      **({"clock": clock} if clock is not None else {}))
+                      clock=clock or time.time)
     replica.issue("hello", {"name": "Dealer"})
     for seat in module.seats_for(position.seats):
         replica.issue("seat", {"seat": seat.number, "colour": seat.colour,

@@ -9,6 +9,7 @@ player's peer.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+import time
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +47,7 @@ def new_table(module: GameModule, seats: int, decks: Mapping[int, Deck] | None =
                       game_hash=module.content_hash,
                       header_extra={"seats": seats, "module_version": module.version,
                                     "decks": {str(s): d.name for s, d in chosen.items()}},
-                      **({"clock": clock} if clock is not None else {}))
+                      clock=clock or time.time)
     replica.issue("hello", {"name": "Dealer"})  # who does the seatless setup, in the log
     for seat in module.seats_for(seats):
         name = (names or {}).get(seat.number, seat.name)

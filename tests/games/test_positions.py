@@ -1,4 +1,4 @@
-"""Positions: start a table from a named situation, save it back, and every name error has a line."""
+"""Positions: start a table from a named situation, save it back; name errors have a line."""
 from __future__ import annotations
 
 import json

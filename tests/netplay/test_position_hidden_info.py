@@ -48,8 +48,9 @@ def test_position_start_leaks_no_hidden_card(tmp_path, monkeypatch):
                                options=_options(), position=read_position(POSITION))
         await lan.take_seat(host, 1)
         await lan.take_seat(guest, 2)
-        done = lambda r: any(rec.op.kind == "mark" and rec.op.args.get("value") == "position-end"  # noqa: E731
-                             for rec in r.records())
+        def done(r):
+            return any(rec.op.kind == "mark" and rec.op.args.get("value") == "position-end"
+                       for rec in r.records())
         assert await wait_until(lambda: done(host.replica) and done(guest.replica), 10)
         assert await wait_until(
             lambda: host.replica.version_vector() == guest.replica.version_vector(), 5)

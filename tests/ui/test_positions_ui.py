@@ -20,7 +20,8 @@ def _click_menu_item(menu: QMenu, text: str) -> None:
     QTest.mouseClick(menu, Qt.MouseButton.LeftButton, pos=menu.actionGeometry(action).center())
 
 
-def test_start_from_a_position_and_save_it_again(qtbot, tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
+def test_start_from_a_position_and_save_it_again(  # type: ignore[no-untyped-def]
+        qtbot, tmp_path, monkeypatch):
     from table.ui.shell import Shell
 
     source = DATA / "gauntlet.toml"
