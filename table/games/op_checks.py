@@ -76,6 +76,8 @@ class OpChecker:
                     entry[field] = resolve_card(r, value, entry.get("seat"), self.namer())
             elif isinstance(value, str) and kind != "create":
                 self._object(r, value, field)
+        if kind == "counter":
+            self._card_counter(r, entry)
         return entry
 
     def _mark(self, entry: dict[str, Any]) -> None:
@@ -104,6 +106,17 @@ class OpChecker:
                 out[key] = resolve_card(r, value, seat if type(seat) is int else None,
                                         self.namer())
         return out
+
+    def _card_counter(self, r: Replica, entry: dict[str, Any]) -> None:
+        """A counter on a card must be one the module declares ([[card_counters]])."""
+        obj = r.state.live(str(entry.get("id", "")))
+        key = entry.get("key", "value")
+        if self.module is None or obj is None or obj.kind != "card":
+            return
+        known = [cid for cid, _ in self.module.card_counters]
+        if key not in known:
+            raise JsonOpError(f"counter: {self._game()} declares no card counter {key!r}"
+                              f"{suggest(str(key), known)} ({', '.join(known) or 'none'})")
 
     def _object(self, r: Replica, obj_id: str, field: str) -> None:
         if ":" in obj_id or r.state.live(obj_id) is not None:

@@ -101,3 +101,13 @@ def test_player_names_and_inline_deck_lists(tmp_path):
     bad = {"table": {**HEADER["table"], "decks": {"1": "no-such-deck"}}}
     with pytest.raises(ScenarioError, match="deck for seat 1: 'no-such-deck' is neither a file"):
         _import(tmp_path, header=bad)
+
+
+def test_a_card_counter_the_module_does_not_declare_is_refused(tmp_path):
+    header = {"table": {"position": {"position": {"game": "dead-to-rites", "seats": 4},
+                                     "zones": {"p1.play": ["Brand Guard"]}}}}
+    with pytest.raises(ScenarioError) as err:
+        _import(tmp_path, {"seat": 1, "op": "counter", "id": "p1.play:Brand Guard",
+                           "key": "damge", "add": 1}, header=header)
+    assert "ops.jsonl:2: counter: Dead to Rites declares no card counter 'damge' (did you " \
+           "mean \"damage\"?)" in str(err.value)
