@@ -169,6 +169,15 @@ def _compare(expected: list[Expected], got: list[tuple[str, int]]) -> list[str]:
     return problems
 
 
+def scenario_game(path: Path) -> str | None:
+    """The game a scenario file names (None when it cannot be read: its run reports why)."""
+    try:
+        game = tomllib.loads(path.read_text(encoding="utf-8")).get("position", {}).get("game")
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, AttributeError):
+        return None
+    return game if isinstance(game, str) else None
+
+
 def scenario_files(root: Path) -> list[Path]:
     """Every scenario file under `root` (or `root` itself), sorted."""
     if root.is_file():

@@ -69,7 +69,7 @@ def check_scenarios(args: argparse.Namespace) -> int:
     """Run every scenario under a folder; print PASS/FAIL per scenario."""
     from pathlib import Path
 
-    from assist.scenarios import ScenarioRunner, scenario_files
+    from assist.scenarios import ScenarioRunner, scenario_files, scenario_game
     from table.games import ModuleError, load_module
 
     module = None
@@ -85,7 +85,7 @@ def check_scenarios(args: argparse.Namespace) -> int:
         return 1
     files = scenario_files(root)
     if module is not None:  # a draft of one game: only that game's scenarios
-        files = [f for f in files if f'game = "{module.id}"' in f.read_text("utf-8")]
+        files = [f for f in files if scenario_game(f) in (module.id, None)]
     results = ScenarioRunner(module).run_all(files)
     for r in results:
         if args.json:
