@@ -99,7 +99,9 @@ def ready_seats(r: Replica) -> dict[int, dict[str, str]]:
 
 
 def setup_complete(r: Replica) -> bool:
-    return bool(_setup_marks(r, "complete"))
+    """The LAN setup is over: the game's setup, or a start from a position (even a pending one:
+    its players then finish the game's setup themselves)."""
+    return bool(_setup_marks(r, "complete") or _setup_marks(r, "position-end"))
 
 
 def _public_deck(headers: dict[str, str]) -> Deck:

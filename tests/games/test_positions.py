@@ -169,3 +169,21 @@ def test_a_draft_module_folder_is_used_when_the_position_names_one(tmp_path, cop
         'phase = "Capture"', 'phase = "Muster"'), encoding="utf-8")
     position = read_position(path)
     assert position.module.path == draft and position.phase == "Muster"
+
+
+def test_a_pending_position_is_judged_as_setup_once_its_players_complete_it(tmp_path):
+    text = (DATA / "gauntlet.toml").read_text(encoding="utf-8")
+    text = text.replace('setup = "complete"', 'setup = "pending"')
+    text = text[:text.index("[turn]")] + text[text.index("[seats.1]"):]  # no turn yet
+    path = tmp_path / "pending.toml"
+    path.write_text(text, encoding="utf-8")
+    position = read_position(path)
+    replica = start_position(position)
+    assert not any(r.op.kind == "mark" and r.op.args.get("value") == "complete"
+                   for r in replica.records())
+    runner = AssistRunner.for_replica(replica, position.module, load_plugin("gauntlet"), seat=-1)
+    assert runner.entries() == []
+    from table.core import actions as act
+    act.mark(replica, "setup", value="complete")  # the players finish the setup: judged now
+    rules = {e.flag.rule for e in runner.entries()}
+    assert "GAU-SETUP-TOKENS" in rules  # the tokens stand on the Gauntlet, not before its ends

@@ -13,6 +13,7 @@ from netplay.replication import ReplicationConfig
 from netplay.session import SessionOptions
 from table import lan_session as lan
 from table.games.position import read_position
+from table.games.position_writer import replica_position
 
 from netplay_testkit import LOOPBACK, RecordingRelay, run, wait_until
 
@@ -67,6 +68,11 @@ def test_position_start_leaks_no_hidden_card(tmp_path, monkeypatch):
                 other = t.replica.state.objs[f"p{theirs}.{zone}"].children
                 assert all(t.replica.knowledge.card_of(h) for h in own)
                 assert not any(t.replica.knowledge.card_of(h) for h in other)
+        # a LAN peer saves what it knows: its own hand by name, the other's as "?"
+        saved = replica_position(guest.replica, position.module)
+        assert '"p1.hand" = ["?", "?", "?"]' in saved
+        assert '"p2.hand" = ["Scout", "Scout", "Scout"]' in saved
+        assert lan.setup_complete(guest.replica)
         # the assist judges nothing of the start
         runner = AssistRunner.for_replica(host.replica, position.module,
                                           load_plugin("gauntlet"), seat=-1)
