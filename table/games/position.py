@@ -234,7 +234,8 @@ def _read_seats(r: _Reader, module: GameModule, seats: int
 
     players: dict[int, str] = {}
     decks: dict[int, Deck] = dict(default_decks(module, seats))
-    refs: dict[int, str] = {s: d.name for s, d in decks.items()}
+    starter_key = {id(d): key for key, d in module.starter_decks.items()}
+    refs: dict[int, str] = {s: starter_key.get(id(d), d.name) for s, d in decks.items()}
     for key, value in r.table("seats").items():
         path: tuple[str | int, ...] = ("seats", key)
         if not key.isdigit() or not 1 <= int(key) <= seats:

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from table.core.objects import ROOT
+
 from .model import Deck
 from .module import GameModule
 from .position import (
@@ -75,7 +77,7 @@ def _read_zones(r: _Reader, names: _Names) -> tuple[ZonePlacement, ...]:
     out: list[ZonePlacement] = []
     for zone_id, value in r.table("zones").items():
         path: tuple[str | int, ...] = ("zones", zone_id)
-        if not _id_ok(r, path, zone_id, names.zones, "zone"):
+        if zone_id != ROOT and not _id_ok(r, path, zone_id, names.zones, "zone"):
             continue
         rest = shuffle = False
         if isinstance(value, dict):
@@ -84,7 +86,7 @@ def _read_zones(r: _Reader, names: _Names) -> tuple[ZonePlacement, ...]:
             for key, flag in (("rest", rest), ("shuffle", shuffle)):
                 if not isinstance(flag, bool):
                     r.bad(path + (key,), f"'{key}' must be true or false")
-            if rest and names.zones[zone_id].owner is None:
+            if rest and (zone_id == ROOT or names.zones[zone_id].owner is None):
                 r.bad(path + ("rest",), f"'rest' needs a seat's zone; {zone_id} belongs to no "
                       "seat")
             value, path = value.get("cards", []), path + ("cards",)

@@ -131,7 +131,7 @@ def _rest_of_decks(position: Position) -> dict[int, list[str]]:
     module = position.module
     zones = {z.id: z for z in module.zones_for(position.seats, position.decks)}
     for zp in position.zones:
-        default = zones[zp.zone].owner
+        default = zones[zp.zone].owner if zp.zone in zones else None  # the table itself
         for c in zp.cards:
             seat = c.owner if c.owner is not None else default
             if seat is not None:
@@ -164,7 +164,8 @@ def _fill_zone(r: Replica, zp: ZonePlacement, rest: list[str], hidden_for: set[i
     batch_owner: int | None = None
     for c in cards:
         owner = c.owner if c.owner is not None else zone.owner
-        face_up = c.face_up if c.face_up is not None else bool(zone.props.get("enter_face_up"))
+        face_up = c.face_up if c.face_up is not None else \
+            bool(zone.props.get("enter_face_up", True))  # the table itself: face up
         public = zone.visibility == PUBLIC and face_up
         if not (public_here if public else _mine(hidden_for, public_here, owner)):
             continue  # another peer makes it (LAN: hidden cards by their owner's peer)

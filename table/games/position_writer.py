@@ -63,7 +63,7 @@ class _Writer:
                                                        if self.knowledge else ())
 
     def card_entry(self, obj: Obj, zone: Obj) -> Any:
-        default_face = zone.visibility == PUBLIC and bool(zone.props.get("enter_face_up"))
+        default_face = zone.visibility == PUBLIC and bool(zone.props.get("enter_face_up", True))
         extra: dict[str, Any] = {}
         if obj.face_up != default_face and zone.visibility == PUBLIC:
             extra["face"] = "up" if obj.face_up else "down"

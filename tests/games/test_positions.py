@@ -187,3 +187,18 @@ def test_a_pending_position_is_judged_as_setup_once_its_players_complete_it(tmp_
     act.mark(replica, "setup", value="complete")  # the players finish the setup: judged now
     rules = {e.flag.rule for e in runner.entries()}
     assert "GAU-SETUP-TOKENS" in rules  # the tokens stand on the Gauntlet, not before its ends
+
+
+def test_cards_on_the_table_itself_and_default_decks_round_trip(tmp_path):
+    src = tmp_path / "root.toml"
+    src.write_text('[position]\ngame = "gauntlet"\nseats = 2\n\n[zones]\n'
+                   '"table" = ["Scout", { card = "Militia", face = "down", owner = 1 }]\n',
+                   encoding="utf-8")
+    first = start_position(read_position(src), peer_id="hotseat", table_id="t")
+    saved = _save(first, read_position(src))
+    assert 'table = ["Scout", { card = "Militia", face = "down", owner = 1 }]' in saved
+    assert 'deck = "diplomats"' in saved  # the starter deck each seat got, by its file name
+    again_file = tmp_path / "again.toml"
+    again_file.write_text(saved, encoding="utf-8")
+    again = start_position(read_position(again_file), peer_id="hotseat", table_id="t")
+    assert _save(again, read_position(again_file)) == saved
