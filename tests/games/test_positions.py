@@ -202,3 +202,22 @@ def test_cards_on_the_table_itself_and_default_decks_round_trip(tmp_path):
     again_file.write_text(saved, encoding="utf-8")
     again = start_position(read_position(again_file), peer_id="hotseat", table_id="t")
     assert _save(again, read_position(again_file)) == saved
+
+
+def test_position_commands_report_bad_input(tmp_path, capsys):
+    assert main(["position", "check", str(DATA / "gauntlet.toml")]) == 0
+    assert "ok (Gauntlet, 2 seats" in capsys.readouterr().out
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[position]\ngame = "gauntlet"\n[zones]\n"p1.hand" = ["Scoot"]\n')
+    assert main(["position", "check", str(bad)]) == 1
+    assert f"{bad}:4: no card 'Scoot'" in capsys.readouterr().err
+    assert main(["new", "--position", str(bad), "--out", str(tmp_path / "x.sandlog")]) == 1
+    assert not (tmp_path / "x.sandlog").exists()
+    not_a_log = tmp_path / "n.sandlog"
+    not_a_log.write_text("hello")
+    assert main(["position", "save", str(not_a_log), "--out", str(tmp_path / "o.toml")]) == 1
+    assert not (tmp_path / "o.toml").exists()
+    log = tmp_path / "g.sandlog"
+    assert main(["new", "--position", str(DATA / "gauntlet.toml"), "--out", str(log)]) == 0
+    assert main(["position", "save", str(log), "--at", "9999", "--out", str(tmp_path / "o")]) == 1
+    assert "--at must be 0-" in capsys.readouterr().err

@@ -67,3 +67,19 @@ def test_an_unexpected_flag_fails(tmp_path):
     path.write_text(text.replace('expect = [{ rule = "GAU-HAND-LIMIT", at = 1 }]', "expect = []"),
                     encoding="utf-8")
     assert ScenarioRunner().run(path).problems == ["unexpected GAU-HAND-LIMIT at move 1"]
+
+
+def test_cli_json_and_bad_inputs(tmp_path, capsys):
+    import json
+
+    one = ASSETS / "gauntlet/scenarios/turn-twice.toml"
+    assert main(["check", "--scenarios", str(one), "--json"]) == 0
+    row = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert row["passed"] and row["flags"] == [["GAU-TURN-ALTERNATE", 1]]
+    assert main(["check", "--scenarios", str(tmp_path / "missing")]) == 1
+    assert main(["check", "--scenarios", str(tmp_path)]) == 1  # no scenario at all: not a pass
+    assert main(["check"]) == 2
+    broken = tmp_path / "broken.toml"
+    broken.write_text("[scenario]\nname = 'x'\n[position]\ngame = 'nope'\n", encoding="utf-8")
+    assert main(["check", "--scenarios", str(broken)]) == 1
+    assert f"{broken}:4: no game module 'nope'" in capsys.readouterr().out
