@@ -516,7 +516,10 @@ async def _resume(path: Path, opts: SessionOptions, *, host_role: bool = False,
             if await session.connect(host_, port):
                 break
     if not setup_complete(replica):
-        if host_role:
+        if host_role and (table_info(replica) or {}).get("position"):
+            log.warning("this table was starting from a position when its host stopped: "
+                        "finish it by hand (mark setup complete) or start it again")
+        elif host_role:
             _spawn(t, _finish_when_ready(t))
         for seat in sorted(s for s, held in replica.state.seats.items()
                            if held.peer == replica.peer_id):
