@@ -98,6 +98,15 @@ def test_position_start_leaks_no_hidden_card(tmp_path, monkeypatch):
         await guest.close()
         await host.close()
     run(scenario(), 60)
+    # the merged log of both peers knows every card: its saved position names them all
+    from table.commands.position import saved_position
+    from table.core.merge import merge_logs
+
+    merge_logs([tmp_path / "h.log", tmp_path / "g.log"], tmp_path / "all.sandlog")
+    whole = saved_position(str(tmp_path / "all.sandlog"))
+    assert '"?"' not in whole
+    assert '"p1.hand" = ["Scout", "Militia", "Shield Wall"]' in whole
+    assert '"p2.hand" = ["Scout", "Scout", "Scout"]' in whole
 
 
 def test_joining_a_position_table_needs_the_same_file(tmp_path):
