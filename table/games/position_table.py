@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import time
 from collections import Counter as Tally
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from table.core import actions as act
-from table.core.objects import PUBLIC, ROOT
+from table.core.objects import PUBLIC
 from table.core.replica import Replica
 from table.core.rng import Rng
 
@@ -216,9 +216,5 @@ def _flush(r: Replica, zone_id: str, batch: list[CardPlacement], owner: int | No
             act.counter(r, handle, key=key, value=value, seat=owner)
 
 
-def deck_names(position: Position) -> Mapping[int, str]:
-    return {s: d.name for s, d in position.decks.items()}
-
-
-__all__ = ["BEGIN", "END", "ROOT", "begin_fields", "finish", "header_extra", "lan_begin",
+__all__ = ["BEGIN", "END", "begin_fields", "finish", "header_extra", "lan_begin",
            "lan_seat", "place", "start_position"]
