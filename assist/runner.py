@@ -35,6 +35,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 ENTRY_POINT_GROUP = "sandtable.assist"
+# A table started from a position (table/games/position_table.py) lays its situation out
+# between these two setup markers; nothing between them is a move to judge.
+POSITION_MARKS = ("position", "position-end")
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +103,14 @@ def load_plugin(game_id: str, notices: list[str] | None = None) -> Plugin | None
     return None
 
 
+def assist_declarations(game_id: str) -> list[str] | None:
+    """The declaration names a game's assist knows (None: the game has no assist)."""
+    plugin = load_plugin(game_id)
+    if plugin is None:
+        return None
+    return [CARD_EFFECT, *(spec.name for spec in plugin.declarations())]
+
+
 def available_plugins() -> dict[str, str]:
     """Entry-point name -> target, without importing anything."""
     return {ep.name: ep.value for ep in entry_points()}
@@ -137,6 +148,7 @@ class AssistRunner:
         self._refs: list[OpRef] = []
         self._marks: list[int] = []
         self._undos: list[tuple[int, OpRef]] = []  # (index, target) of each applied undo
+        self._position: list[int] = []  # indices of the position begin/end markers applied
         self._records: list[Record] | None = None
         self._state: State | None = None
         self._timeline: Timeline | None = None
@@ -185,6 +197,7 @@ class AssistRunner:
         self._refs = []
         self._marks = []
         self._undos = []
+        self._position = []
 
     def _catch_up(self, timeline: Timeline) -> None:
         shadow = Timeline()
@@ -219,6 +232,8 @@ class AssistRunner:
         while marks and marks[-1] >= index:
             marks.pop()
         self._drop_undos_from(index)
+        while self._position and self._position[-1] >= index:
+            self._position.pop()
         self.version += 1
 
     def applied(self, index: int, record: Record, state: State) -> None:
@@ -228,17 +243,23 @@ class AssistRunner:
             while self._marks and self._marks[-1] >= index:
                 self._marks.pop()
             self._drop_undos_from(index)
+            while self._position and self._position[-1] >= index:
+                self._position.pop()
             while len(self._per_op) < index:
                 self._per_op.append(())
                 self._refs.append(("?", 0))
         op = record.op
+        quiet = bool(len(self._position) % 2)  # inside a position's layout
         if op.kind == "mark":
             self._marks.append(index)
+            if record.void is None and op.args.get("what") == "setup" \
+                    and op.args.get("value") in POSITION_MARKS:
+                self._position.append(index)
         elif op.kind == "undo" and record.void is None and len(op.args["target"]) == 2:
             target = op.args["target"]
             self._undos.append((index, (str(target[0]), int(target[1]))))
         flags: tuple[Flag, ...] = ()
-        if self.enabled and self.plugin is not None:
+        if self.enabled and self.plugin is not None and not quiet:
             flags = self._check(index, record, state)
         self._per_op.append(flags)
         self._refs.append(op.ref)

@@ -12,7 +12,8 @@ import sys
 log = logging.getLogger(__name__)
 
 
-def run_app(argv: list[str], game: str | None = None, seats: int | None = None) -> int:
+def run_app(argv: list[str], game: str | None = None, seats: int | None = None,
+            position: str | None = None) -> int:
     """Open the window: the start screen, or straight into a hot-seat game of `game`."""
     import qasync
     from PySide6.QtWidgets import QApplication
@@ -31,7 +32,10 @@ def run_app(argv: list[str], game: str | None = None, seats: int | None = None) 
     shell = Shell()
     lan_app = _wire_lan(shell)
     shell.show_start()
-    if game is None:
+    if position is not None:
+        if shell.play_position(position) is None:
+            return 1
+    elif game is None:
         shell.offer_resume()
     else:
         from table.ui.games import available_games

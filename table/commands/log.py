@@ -22,6 +22,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                                     'table: {"table": {"game": "gauntlet", "seats": 2, "seed": 1}}.')
     p.add_argument("ops", help="the JSON Lines file")
     p.add_argument("--out", required=True, help="the .sandlog file to write")
+    p.add_argument("--allow-void", action="store_true",
+                   help="keep ops that would do nothing (void) instead of failing on them")
     p.set_defaults(handler=cmd_import)
 
     p = logs.add_parser("show", help="print a log, one line per op, from a seat's view")
@@ -93,10 +95,12 @@ def _seat_for(replica: Any, seat: int | None, all_seats: bool) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
+    from assist.runner import assist_declarations
     from table.games.scenario import ScenarioError, build_log
 
     try:
-        count = build_log(Path(args.ops), Path(args.out))
+        count = build_log(Path(args.ops), Path(args.out), allow_void=args.allow_void,
+                          declarations=assist_declarations)
     except ScenarioError as err:
         return _fail(str(err))
     print(f"wrote {args.out}: {count} ops")

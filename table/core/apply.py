@@ -306,7 +306,10 @@ def _mark(state: State, op: Op, lookup: Lookup) -> None:
         seat = a.get("seat")
         if seat is None:
             raise Void("a turn marker names the active seat")
-        state.set_global("turn", {"seat": seat, "number": state.turn["number"] + 1})
+        number = a.get("value")  # a position starts at a given turn; else the next one
+        if type(number) is not int or number < 1:
+            number = state.turn["number"] + 1
+        state.set_global("turn", {"seat": seat, "number": number})
         state.set_global("phase", None)
     elif what in ("phase", "step"):
         value = a.get("value")

@@ -8,7 +8,8 @@ player's peer.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+import time
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +38,8 @@ def default_decks(module: GameModule, seats: int) -> dict[int, Deck]:
 def new_table(module: GameModule, seats: int, decks: Mapping[int, Deck] | None = None, *,
               log_path: str | Path | None = None, rng: Rng | None = None,
               peer_id: str | None = None, table_id: str | None = None,
-              names: Mapping[int, str] | None = None) -> Replica:
+              names: Mapping[int, str] | None = None,
+              clock: Callable[[], float] | None = None) -> Replica:
     """A hot-seat table with every seat claimed by this peer and the setup performed."""
     module.check_seats(seats)
     chosen = dict(default_decks(module, seats))
@@ -45,7 +47,8 @@ def new_table(module: GameModule, seats: int, decks: Mapping[int, Deck] | None =
     replica = Replica(table_id, peer_id, rng=rng, log_path=log_path, game=module.id,
                       game_hash=module.content_hash,
                       header_extra={"seats": seats, "module_version": module.version,
-                                    "decks": {str(s): d.name for s, d in chosen.items()}})
+                                    "decks": {str(s): d.name for s, d in chosen.items()}},
+                      clock=clock or time.time)
     replica.issue("hello", {"name": "Dealer"})  # who does the seatless setup, in the log
     record_module(replica, module)
     for seat in module.seats_for(seats):

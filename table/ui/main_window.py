@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QByteArray, QPoint, Qt, QTimer, Signal
@@ -178,6 +179,7 @@ class TableWindow(QMainWindow):
         bar.addSeparator()
         bar.addWidget(self.zoom_label)
         self.declare_menu = self._build_declare_menu(bar)
+        self.game_menu = self._build_game_menu(bar)
         self.addToolBar(bar)
         back = QAction("Start screen", self)
         back.setToolTip("Leave this table (it stays saved) and return to the start screen")
@@ -225,6 +227,47 @@ class TableWindow(QMainWindow):
         menu = self.menus.build(obj_id)
         if menu is not None:
             menu.popup(where)
+
+    # --- positions -----------------------------------------------------------------------------
+    def _build_game_menu(self, bar: QToolBar) -> QMenu:
+        menu = QMenu("Game", self)
+        self.act_save_position = menu.addAction("Save position…")
+        self.act_save_position.triggered.connect(lambda _=False: self.save_position())
+        button = QToolButton()
+        button.setObjectName("game-menu")
+        button.setText("Game")
+        button.setToolTip("Save this table's situation as a position file (docs/positions.md)")
+        button.setMenu(menu)
+        button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        bar.addSeparator()
+        bar.addWidget(button)
+        return menu
+
+    def save_position(self) -> None:
+        """Write the table as a position file: what this peer knows (others' hidden cards "?")."""
+        from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+        from table.games import find_module
+        from table.games.position_writer import replica_position
+
+        try:
+            module = find_module(self.replica.game)
+        except (LookupError, ValueError) as err:
+            QMessageBox.warning(self, "Cannot save the position", str(err))
+            return
+        path, _ = QFileDialog.getSaveFileName(self, "Save position", "position.toml",
+                                              "Positions (*.toml)")
+        if not path:
+            return
+        text = replica_position(self.replica, module)
+        try:
+            Path(path).write_text(text, encoding="utf-8")
+        except OSError as err:
+            QMessageBox.warning(self, "Cannot save the position", str(err))
+            return
+        unknown = text.count('"?"')
+        self.ctl.status.emit(f"Position saved to {path}" + (
+            f" ({unknown} hidden card(s) you cannot see are written \"?\")" if unknown else ""))
 
     # --- rules assist declarations ------------------------------------------------------------
     def _build_declare_menu(self, bar: QToolBar) -> QMenu | None:
