@@ -136,3 +136,14 @@ def test_malformed_messages_are_named_or_ignored() -> None:
                                       "peers": ["x", "me"], "c": "zz"})
     assert named.peer == "x" and "malformed" in named.reason
     assert rounds.on_message("x", {"t": "fair_reveal", "r": "nope", "s": "00"}) == []
+
+
+def test_the_benchmark_runs_and_ends_with_json(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from table.cli import main
+
+    assert main(["bench", "fair", "--rolls", "6"]) == 0
+    last = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert last["peers"] == 6 and last["roll_loopback"]["p50_ms"] > 0
+    assert last["shuffle60_op"]["p50_ms"] > 0
