@@ -259,7 +259,7 @@ class FairRounds:
     def tick(self) -> list[Event]:
         """Timeouts: commitments (initiator fixes the set), reveals (initiator completes with
         the others' shares), settling (a participant names an initiator that never used it)."""
-        now, events = self.clock(), []
+        now, events = self.clock(), list[Event]()
         for rnd in list(self.rounds.values()):
             if now < rnd.deadline:
                 continue
@@ -308,8 +308,9 @@ class FairRounds:
         if rnd is None or rnd.initiator == self.me:
             return []
         rnd.done = True
-        commits = record.get("commits") if isinstance(record.get("commits"), dict) else {}
-        missing = record.get("missing") if isinstance(record.get("missing"), list) else []
+        commits: dict[Any, Any] = record["commits"] if isinstance(record.get("commits"),
+                                                                  dict) else {}
+        missing: list[Any] = record["missing"] if isinstance(record.get("missing"), list) else []
         if op.author != rnd.initiator:
             return [Named(rnd.rid, op.author, f"used joint draw {rnd.rid}, which "
                                               f"{rnd.initiator} started")]

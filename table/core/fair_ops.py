@@ -106,7 +106,7 @@ def receive_publication(r: Replica, body: dict[str, Any], from_peer: str) -> lis
     from . import commit
 
     problems: list[str] = []
-    cards = body.get("cards") if isinstance(body.get("cards"), dict) else {}
+    cards: dict[Any, Any] = body["cards"] if isinstance(body.get("cards"), dict) else {}
     good: dict[str, list[str]] = {}
     for handle, pair in cards.items():
         obj = r.state.objs.get(handle) if isinstance(handle, str) else None

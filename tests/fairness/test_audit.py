@@ -74,7 +74,10 @@ class Session:
         act.move_all(self.replicas[0], "p1.hand", "p1.deck", seat=1)  # cards back on the deck
         self.shuffle(1)
         act.draw(self.replicas[0], "p1.deck", "p1.hand", 2, seat=1)
+        hand = list(self.replicas[2].state.objs["p3.hand"].children)  # "shuffle your hand in"
+        fair_shuffle(self.replicas[2], "p3.deck", self.draw(3, "shuffle"), incoming=hand, seat=3)
         self.sync()
+        assert self.replicas[0].state.objs["p3.hand"].children == []
         return self.finish()
 
     def finish(self) -> Path:
@@ -95,13 +98,13 @@ def test_an_honest_session_audits_clean(tmp_path: Path,
     merged = Session(tmp_path).play()
     assert main(["check", "--audit", str(merged)]) == 0
     out = capsys.readouterr().out
-    assert "audit: 2 rolls, 4 shuffles verified; 0 local" in out and "FAILED" not in out
+    assert "audit: 2 rolls, 5 shuffles verified; 0 local" in out and "FAILED" not in out
     assert audit_summary(merged) == "audited"
     # each peer's own log holds everything after the publication: it audits clean alone
     for peer in PEERS:
         result = audit_log(tmp_path / f"{peer}.sandlog")
         assert result.failures == [] and result.unverifiable == []
-        assert (result.rolls, result.shuffles) == (2, 4) and result.draws >= 4
+        assert (result.rolls, result.shuffles) == (2, 5) and result.draws >= 4
 
 
 def test_without_the_publication_the_shuffles_cannot_be_verified(tmp_path: Path) -> None:
@@ -120,7 +123,7 @@ def _stacked_shuffle(s: Session) -> Op:
     """Peer 2's software runs the round, records it, and ignores the seed: the deck sorted."""
     draw = s.draw(2, "shuffle")
     real = fair.permuted
-    fair.permuted = lambda seed, items: sorted(items, reverse=True)  # type: ignore[assignment]
+    fair.permuted = lambda seed, items: sorted(items, reverse=True)  # type: ignore
     try:
         return fair_shuffle(s.replicas[1], "p2.deck", draw, seat=2)
     finally:

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from netplay.fair import FairRounds
-from netplay.fair_sim import MemoryNet
+from netplay.fair import FairRounds, Named
+from netplay.fair_sim import FakeClock, MemoryNet
 from table.core import fair
 from table.core.fair_ops import fair_roll
 from table.core.replica import Replica
@@ -29,7 +29,7 @@ def test_an_honest_roll_among_six_peers_completes_without_waiting() -> None:
     assert draw.round == rid and set(draw.shares) == set(PEERS) and draw.missing == []
     assert fair.shares_problem(rid, draw.commits, draw.shares) is None
     # nobody waited for a timeout: the round ended on the messages alone
-    assert net.clock.now == 0.0
+    assert isinstance(net.clock, FakeClock) and net.clock.now == 0.0
     # every participant saw every commitment before any reveal was sent
     order = [t for _, _, t in net.sent]
     assert order.index("fair_reveal") > max(i for i, t in enumerate(order) if t == "fair_commit")
@@ -116,7 +116,7 @@ def test_a_participant_names_an_initiator_that_drops_its_share_or_never_uses_the
                               ["peer3"])
     op = fair_roll(Replica("tbl", "peer1"), slighted, sides=6)
     [named] = net.rounds["peer3"].on_op(op)
-    assert named.peer == "peer1" and "left this peer's share out" in named.reason
+    assert isinstance(named, Named) and named.peer == "peer1" and "left this peer's share out" in named.reason
     # a round whose result the initiator throws away: every participant names it later
     net2 = _net()
     net2.start("peer2", "roll")
@@ -134,7 +134,7 @@ def test_malformed_messages_are_named_or_ignored() -> None:
     rounds = FairRounds("me")
     [named] = rounds.on_message("x", {"t": "fair_start", "r": "r1", "use": "roll",
                                       "peers": ["x", "me"], "c": "zz"})
-    assert named.peer == "x" and "malformed" in named.reason
+    assert isinstance(named, Named) and named.peer == "x" and "malformed" in named.reason
     assert rounds.on_message("x", {"t": "fair_reveal", "r": "nope", "s": "00"}) == []
 
 

@@ -114,7 +114,8 @@ def test_permutations(case: dict[str, Any]) -> None:
 def test_faces_and_positions_are_uniform() -> None:
     """Chi-square over many seeds (fixed, so the test is deterministic): d6 faces and the
     position a given card lands at in a 10-card shuffle."""
-    d6, where = Counter(), Counter()
+    d6: Counter[int] = Counter()
+    where: Counter[int] = Counter()
     for i in range(6000):
         seed = hashlib.sha256(b"uniform%d" % i).digest()
         d6.update(fair.dice(seed, 6, 1))
