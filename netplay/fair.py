@@ -22,11 +22,8 @@ initiator, which issues the op with table.core.fair_ops). Each participant check
 that uses the round (`on_op`) against what it saw, and names an initiator that never issues
 one (it may have thrown away a result it did not like).
 
-Wiring into a session, in short: `start(use, peers, meta)` when the local player rolls or
-shuffles with other peers present; for each event returned, `Send` -> send `msg` to each peer
-in `to`, `Drawn` -> `fair_ops.fair_roll` / `fair_shuffle` with `meta`, `Named` ->
-`replica.report`; route the five message types here; `tick()` on a timer; `on_op(op)` for
-each applied roll or consume op carrying `fair`; `peer_gone(peer)` when a link drops.
+netplay.fair_driver.FairDriver wires this to a replica (ops, reports, the publication); a
+session only routes the messages, ticks a timer and says who is connected.
 """
 from __future__ import annotations
 
