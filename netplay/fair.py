@@ -41,6 +41,7 @@ from .messages import Field, register_message
 USES = ("roll", "shuffle")
 MAX_PEERS = 16
 MAX_EARLY = 256  # messages held for rounds whose start has not arrived yet
+MAX_OPEN = 64  # rounds open at once: a peer cannot make the others hold unbounded state
 
 register_message("fair_start", {"r": Field("str"), "use": Field("str"), "peers": Field("list"),
                                 "c": Field("str")})
@@ -157,6 +158,8 @@ class FairRounds:
         rid, peers, use = msg["r"], msg["peers"], msg["use"]
         if rid in self.rounds or not 1 <= len(rid) <= fair.MAX_ID:
             return []
+        if len(self.rounds) >= MAX_OPEN:
+            return [Named(rid, peer, "started a joint draw while too many were open; ignored")]
         if (use not in USES or self.me not in peers or peer not in peers
                 or not all(isinstance(p, str) and len(p) <= fair.MAX_ID for p in peers)
                 or len(peers) > MAX_PEERS or not fair.is_hex(msg["c"])):

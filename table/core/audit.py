@@ -211,6 +211,8 @@ class _Auditor:
                 continue
             now = [self.identity(state, c) for c in pile.children
                    if state.objs[c].kind == "card"]
+            if None in now:
+                continue  # cards this log never learned: the shuffles' checks say so
             if now != cards:
                 holder = state.seats.get(pile.owner) if pile.owner is not None else None
                 self.result.failures.append(Finding(
@@ -250,4 +252,10 @@ def audit_summary(log: str | Path | Replica) -> str:
     "unverifiable" (joint, but the secrets to check them were never published), "failed"
     (the audit caught a roll, shuffle or draw that did not follow its seed), "none"."""
     replica = log if isinstance(log, Replica) else Replica.from_log(log)
+    ops = [record.op for record in replica.records()]
+    if not any(op.kind in ("roll", "consume") and op.args.get("fair") is not None for op in ops):
+        # nothing joint (hot-seat, older logs): no need to replay the log
+        local = any(op.kind == "roll" or op.kind == "consume" and op.args.get("why") == "shuffle"
+                    for op in ops)
+        return "local" if local else "none"
     return audit_replica(replica).status

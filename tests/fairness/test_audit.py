@@ -80,9 +80,12 @@ class Session:
         assert self.replicas[0].state.objs["p3.hand"].children == []
         return self.finish()
 
-    def finish(self) -> Path:
+    def finish(self, tamper: Callable[[str, dict[str, Any]], None] | None = None) -> Path:
         bodies = [(r.peer_id, publish(r, self.net.rounds[r.peer_id].my_shares))
                   for r in self.replicas]
+        for sender, body in bodies:
+            if tamper is not None:
+                tamper(sender, body)
         for r in self.replicas:
             for sender, body in bodies:
                 if sender != r.peer_id:
@@ -197,6 +200,19 @@ def test_a_peer_that_ignores_the_joint_seed_is_caught_with_the_op_named(
     assert failure.startswith(f"FAILED op {number} (author {author}, seat {op.seat}): ")
     assert what in failure
     assert audit_summary(merged) == "failed"
+
+
+def test_a_published_deck_order_that_is_not_the_piles_is_caught(tmp_path: Path) -> None:
+    session = Session(tmp_path)
+    session.shuffle(2)
+
+    def reorder(sender: str, body: dict[str, Any]) -> None:
+        if sender == "peer2":
+            body["fair"]["piles"]["p2.deck"].reverse()
+    result = audit_log(session.finish(reorder))
+    [failure] = result.failures
+    assert failure.number == 0 and failure.author == "peer2" and failure.seat == 2
+    assert "the published order of p2.deck" in failure.message
 
 
 def test_hot_seat_randomness_is_marked_local(tmp_path: Path,
