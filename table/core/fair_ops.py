@@ -53,7 +53,8 @@ def fair_shuffle(r: Replica, pile_id: str, draw: fair.JointDraw, *,
         raise ActionError(f"{pile.props.get('name', pile_id)} is not a hidden pile")
     newcomers = [_obj(r, c) for c in incoming or []]
     kept = [r.state.objs[c] for c in pile.children if r.state.objs[c].kind == "card"]
-    inputs = [o for o in newcomers if o.id not in set(pile.children)] + kept
+    inside = set(pile.children)
+    inputs = [o for o in newcomers if o.id not in inside] + kept
     if not inputs:
         raise ActionError(f"{pile.props.get('name', pile_id)} is empty")
     before = [_identity(r, o) for o in inputs]
