@@ -5,7 +5,8 @@ id, which the authenticated link vouches for) and clock ticks, and returns what 
 what happened. It never touches a socket or a clock of its own; the session sends what it
 returns and calls `tick()` a few times a second.
 
-    fair_start  {r, use, peers, c}  the initiator opens round r ("roll" or "shuffle") among
+    fair_start  {r, use, peers, c}  the initiator opens round r (its own peer id, ".", a random
+                                    token) for a "roll" or a "shuffle" among
                                     `peers` (itself included) with its own commitment c
     fair_commit {r, c}              every other participant's commitment, to every participant
     fair_open   {r, commits}        the initiator fixes the set of commitments when some did not
@@ -125,7 +126,7 @@ class FairRounds:
             raise ValueError("a joint draw needs another peer; alone, roll locally")
         if len(members) > MAX_PEERS:
             raise ValueError(f"a joint draw takes at most {MAX_PEERS} peers")
-        rid = self.new_round_id()
+        rid = f"{self.me}.{self.new_round_id()}"  # named by its initiator: nobody can take it
         rnd = _Round(rid, use, self.me, members, self.new_share(), self.clock(), meta)
         rnd.commits[self.me] = fair.share_commit(rid, self.me, rnd.share)
         rnd.deadline = rnd.started + self.commit_timeout
@@ -156,7 +157,7 @@ class FairRounds:
 
     def _on_start(self, peer: str, msg: dict[str, Any]) -> list[Event]:
         rid, peers, use = msg["r"], msg["peers"], msg["use"]
-        if rid in self.rounds or not 1 <= len(rid) <= fair.MAX_ID:
+        if rid in self.rounds or not rid.startswith(peer + ".") or len(rid) > fair.MAX_ID:
             return []
         if len(self.rounds) >= MAX_OPEN:
             return [Named(rid, peer, "started a joint draw while too many were open; ignored")]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -21,7 +22,7 @@ MAX_ID = 64  # round ids and peer ids are short strings
 _COMMIT = b"sandtable/fair/v1/commit"
 _SEED = b"sandtable/fair/v1/seed"
 _STREAM = b"sandtable/fair/v1/stream"
-_HEX = frozenset("0123456789abcdef")
+_HEX = re.compile("[0-9a-f]*")
 
 
 def _lp(raw: bytes) -> bytes:
@@ -35,7 +36,8 @@ def new_share() -> str:
 
 
 def is_hex(text: Any, length: int = 2 * SHARE_BYTES) -> bool:
-    return isinstance(text, str) and len(text) == length and set(text) <= _HEX
+    """Lowercase hex of the given length (shares and commitments are 64 digits)."""
+    return isinstance(text, str) and len(text) == length and _HEX.fullmatch(text) is not None
 
 
 def share_commit(round_id: str, peer: str, share: str) -> str:

@@ -132,9 +132,13 @@ def test_a_lone_peer_cannot_start_a_joint_draw() -> None:
 
 def test_malformed_messages_are_named_or_ignored() -> None:
     rounds = FairRounds("me")
-    [named] = rounds.on_message("x", {"t": "fair_start", "r": "r1", "use": "roll",
+    [named] = rounds.on_message("x", {"t": "fair_start", "r": "x.r1", "use": "roll",
                                       "peers": ["x", "me"], "c": "zz"})
     assert isinstance(named, Named) and named.peer == "x" and "malformed" in named.reason
+    # a round id that is not its sender's own is not taken: nobody can hijack another's round
+    assert rounds.on_message("x", {"t": "fair_start", "r": "y.r2", "use": "roll",
+                                   "peers": ["x", "me"], "c": "ab" * 32}) == []
+    assert rounds.rounds == {}
     assert rounds.on_message("x", {"t": "fair_reveal", "r": "nope", "s": "00"}) == []
 
 
