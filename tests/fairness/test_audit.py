@@ -227,3 +227,11 @@ def test_hot_seat_randomness_is_marked_local(tmp_path: Path,
     out = capsys.readouterr().out
     assert "audit: 0 rolls, 0 shuffles verified;" in out and "local" in out
     assert audit_summary(log) == "local"
+
+
+def test_a_file_that_is_not_a_log_gets_a_clear_error(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    junk = tmp_path / "notes.txt"
+    junk.write_text("not a log")
+    assert main(["check", "--audit", str(junk)]) == 1
+    assert f"{junk}: not a Sandtable log" in capsys.readouterr().err
