@@ -235,3 +235,27 @@ def test_a_file_that_is_not_a_log_gets_a_clear_error(tmp_path: Path,
     junk.write_text("not a log")
     assert main(["check", "--audit", str(junk)]) == 1
     assert f"{junk}: not a Sandtable log" in capsys.readouterr().err
+
+
+def test_a_shuffle_that_went_on_without_a_silent_peer_audits_clean(tmp_path: Path) -> None:
+    session = Session(tmp_path)
+    net = session.net
+    net.drop = lambda sender, to, msg: sender == "peer3" and msg["t"] == "fair_reveal"
+    net.start("peer1", "shuffle")
+    net.advance(2.5)
+    [done] = net.drawn["peer1"]
+    assert done.draw.missing == ["peer3"]
+    op = fair_shuffle(session.replicas[0], "p1.deck", done.draw, seat=1)
+    assert op.args["fair"]["missing"] == ["peer3"]
+    session.sync()
+    assert "peer3 gave no valid share in time" in log_text(session.replicas[1], op)
+    result = audit_log(session.finish())
+    assert result.failures == [] and result.unverifiable == [] and result.shuffles == 1
+
+
+def log_text(replica: Replica, op: Op) -> str:
+    from table.core.render import Renderer
+
+    record = replica.timeline.record_of(op.ref)
+    assert record is not None
+    return Renderer(replica.state, replica.knowledge, 2).line(record)
