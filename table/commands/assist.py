@@ -1,4 +1,5 @@
-"""`sandtable check LOG [--json]`: run the game's rules assist over a log and list its flags."""
+"""`sandtable check LOG [--json]`: run the game's rules assist over a log and list its flags;
+`sandtable check --audit LOG`: verify its jointly drawn randomness."""
 from __future__ import annotations
 
 import argparse
@@ -16,6 +17,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="with --scenarios: judge them under this (draft) module folder")
     parser.add_argument("--json", action="store_true", help="one JSON object per flag")
     parser.add_argument("--all", action="store_true", help="include acknowledged flags")
+    parser.add_argument("--audit", action="store_true",
+                        help="verify every joint roll, shuffle and draw against the published "
+                             "shares and salts, instead of running the rules assist")
     parser.set_defaults(handler=check)
 
 
@@ -25,6 +29,8 @@ def check(args: argparse.Namespace) -> int:
     if args.log is None:
         print("sandtable: check needs a LOG (or --scenarios DIR)", file=sys.stderr)
         return 2
+    if args.audit:
+        return audit(args)
     from assist.runner import AssistRunner, load_plugin
     from table.core.replica import Replica
     from table.games.store import ModuleUnavailable, module_for
@@ -102,3 +108,29 @@ def check_scenarios(args: argparse.Namespace) -> int:
     failed = sum(not r.passed for r in results)
     print(f"{len(results) - failed} passed, {failed} failed", file=sys.stderr)
     return 1 if failed or not results else 0
+
+
+def audit(args: argparse.Namespace) -> int:
+    """`sandtable check --audit LOG`: verify every joint roll, shuffle and draw against the
+    published shares and salts (docs/designer-tools.md, "Auditing randomness"). Exit 1 when
+    something did not follow its seed, 2 when nothing failed but some could not be checked."""
+    from table.core.audit import audit_replica
+    from table.core.errors import LogError
+    from table.core.replica import Replica
+
+    try:
+        replica = Replica.from_log(args.log)
+    except LogError as err:
+        print(f"sandtable: {err}", file=sys.stderr)
+        return 1
+    for notice in replica.reports:
+        print(f"note: {notice}", file=sys.stderr)
+    result = audit_replica(replica)
+    for finding in result.failures:
+        print(f"FAILED {finding.line()}")
+    for finding in result.unverifiable:
+        print(f"cannot verify {finding.line()}")
+    print(result.summary())
+    if result.failures:
+        return 1
+    return 2 if result.unverifiable else 0

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from . import commit
+from . import commit, fair
 from .errors import Void
 from .objects import KINDS, PUBLIC, ROOT, Obj
 from .ops import Op
@@ -88,6 +88,9 @@ def _check_reveal(obj: Obj, card: Any, salt: Any) -> None:
 
 def _enters_hidden(obj: Obj, parent: Obj) -> bool:
     return obj.kind == "card" and parent.visibility != PUBLIC
+
+
+FORGED_ROLL = "joint roll does not match its shares"
 
 
 # --- handlers --------------------------------------------------------------------------------
@@ -293,6 +296,10 @@ def _roll(state: State, op: Op, lookup: Lookup) -> None:
     if sides < 2 or not values or not all(
             isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= sides for v in values):
         raise Void(f"bad roll {values!r} on d{sides}")
+    if a.get("fair") is not None:  # a joint roll: every peer checks it derives from its shares
+        problem = fair.roll_problem(a, op.author)
+        if problem is not None:
+            raise Void(f"{FORGED_ROLL}: {problem}")
     if a.get("id") is not None:
         die = _live(state, a["id"], "die")
         state.set_counter(die, "value", sum(values))

@@ -9,6 +9,8 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from .fair import absorb_secrets
+
 
 def deck_hash(text: str) -> str:
     """What a deck op records of a deck list's text (sha256 hex of its UTF-8 bytes)."""
@@ -20,6 +22,9 @@ class Knowledge:
         self.cards: dict[str, tuple[str, str]] = {}  # handle -> (card id, salt)
         self.shown: dict[str, set[int]] = {}  # handle -> seats it was shown to privately
         self.decks: dict[int, str] = {}  # seat -> the text of its deck list (see the deck op)
+        # jointly drawn randomness: shares and pre-shuffle orders of fair shuffles, published
+        # deck orders (table.core.fair.absorb_secrets; the audit reads them)
+        self.fair: dict[str, Any] = {}
 
     def learn(self, handle: str, card: str, salt: str) -> None:
         self.cards[handle] = (card, salt)
@@ -45,6 +50,8 @@ class Knowledge:
         for seat, text in (secrets.get("decks") or {}).items():
             if isinstance(seat, str) and seat.isdigit() and isinstance(text, str):
                 self.decks[int(seat)] = text
+        if "fair" in secrets:
+            absorb_secrets(self.fair, secrets["fair"])
 
     def decks_record(self) -> dict[str, str]:
         """The deck texts as a private record holds them."""

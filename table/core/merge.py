@@ -71,7 +71,10 @@ def merge_logs(paths: list[Path], out: Path) -> str:
             writer.append(op.to_wire())
         writer.append({"secret": {"cards": verified,
                                   "shown": {h: sorted(s) for h, s in knowledge.shown.items()},
-                                  "decks": _verified_decks(ops.values(), knowledge)}})
+                                  "decks": _verified_decks(ops.values(), knowledge),
+                                  # fair shuffles' shares and orders, published deck orders:
+                                  # what `sandtable check --audit` verifies
+                                  "fair": knowledge.fair}})
     finally:
         writer.close()
     hidden_total = len(commitments)

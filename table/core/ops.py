@@ -51,12 +51,17 @@ SCHEMAS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     # re-handle: inputs consumed, fresh committed handles out; all or nothing
     "consume": {"in": ((list,), True), "expect": ((list,), False), "to": (_STR, True),
                 "at": (_AT, False), "out": ((list,), True), "owner": (_OPT_INT, False),
-                "face_up": (_BOOL, False), "why": (_OPT_STR, False)},
+                "face_up": (_BOOL, False), "why": (_OPT_STR, False),
+                # a shuffle from a jointly drawn seed: round id, commitments, missing peers
+                "fair": ((dict,), False)},
     "reveal": {"id": (_STR, True), "card": (_STR, True), "salt": (_STR, True),
                "face_up": (_OPT_BOOL, False)},
     "show": {"id": (_STR, True), "to": (_INT, True)},  # a private reveal to one seat
     "roll": {"id": (_OPT_STR, False), "sides": (_INT, True), "values": ((list,), True),
-             "why": (_OPT_STR, False)},
+             "why": (_OPT_STR, False),
+             # a joint roll's commitments and shares (table.core.fair), or `local`: one peer's
+             # own randomness (hot-seat, a lone peer)
+             "fair": ((dict,), False), "local": (_BOOL, False)},
     "mark": {"what": (_STR, True), "seat": (_OPT_INT, False), "value": (_ANY, False),
              "fields": ((dict,), False)},
     "note": {"text": (_STR, True)},

@@ -142,7 +142,7 @@ class Renderer:
         if kind == "roll":
             values = ", ".join(str(v) for v in a["values"])
             why = f" for {a['why']}" if a.get("why") else ""
-            return f"{who} rolled {len(a['values'])}d{a['sides']}{why}: {values}"
+            return f"{who} rolled {len(a['values'])}d{a['sides']}{why}: {values}" + _joint(a)
         if kind == "mark":
             return self._mark(record, who)
         if kind == "note":
@@ -207,7 +207,7 @@ class Renderer:
             return f"{who} put {n_out} card(s) face down into {self.place(a['to'])}"
         expect = a.get("expect") or [None] * len(a["in"])
         if why == "shuffle" and all(where == a["to"] for where in expect):
-            return f"{who} shuffled {self.place(a['to'])}"
+            return f"{who} shuffled {self.place(a['to'])}" + _joint(a)
         if why == "receive":  # the re-handle after a gift: nobody can follow the card now
             return f"{who} took the gift into {self.place(a['to'])} (handles renewed)"
         incoming = [cid for cid, where in zip(a["in"], expect) if where != a["to"]]
@@ -232,3 +232,15 @@ class Renderer:
         if may_see and self.knowledge is not None:
             return self.knowledge.card_of(handle)
         return None
+
+
+def _joint(args: dict[str, Any]) -> str:
+    """How a roll or shuffle was drawn: jointly (and who did not reveal), or not said."""
+    record = args.get("fair")
+    if not isinstance(record, dict) or not isinstance(record.get("commits"), dict):
+        return ""
+    missing = [p for p in record.get("missing") or [] if isinstance(p, str)]
+    text = f" (joint draw of {len(record['commits'])} peers"
+    if missing:
+        text += f"; {', '.join(missing)} gave no valid share in time, the others' were used"
+    return text + ")"

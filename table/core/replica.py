@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from .apply import FORGED_ROLL
 from .causal import CausalStore
 from .errors import BadOp, CausalityError, LogError
 from .knowledge import Knowledge
@@ -194,7 +195,8 @@ class Replica:
         change = self.timeline.insert(ops[0]) if len(ops) == 1 else \
             self.timeline.insert_many(ops)
         for record in change.records:
-            if record.void is not None and "does not match its commitment" in record.void:
+            if record.void is not None and ("does not match its commitment" in record.void
+                                            or record.void.startswith(FORGED_ROLL)):
                 self.report(f"peer {record.op.author}: {record.void}")
         for listener in list(self.listeners):
             listener(change)
