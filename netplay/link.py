@@ -121,6 +121,7 @@ class Link:
         self._last_recv = 0.0
         self.messages_received = 0
         self.messages_sent = 0
+        self.last_payload = b""  # the plaintext of the message being dispatched (exact bytes)
 
     # ----------------------------------------------------------------- state
     @property
@@ -299,7 +300,9 @@ class Link:
                 except EOFError:
                     self._begin_close("connection closed by peer", graceful=False)
                     return
-                msg = check_message(unpack(cipher.open(sealed), limits))
+                payload = cipher.open(sealed)
+                msg = check_message(unpack(payload, limits))
+                self.last_payload = payload
                 self._last_recv = loop.time()
                 self.messages_received += 1
                 self._dispatch(msg)

@@ -371,7 +371,9 @@ async def _wait_table_info(t: LanTable, timeout: float) -> dict[str, Any]:
         if info is not None and await t.session.wait_caught_up(0):
             return info
         if loop.time() > deadline:
-            raise LanError("the table did not send its layout in time")
+            waiting = t.session.replication.waiting_for()
+            raise LanError(f"could not join: still waiting for {waiting}" if waiting
+                           else "the table did not send its layout in time")
         await asyncio.sleep(0.05)
 
 
