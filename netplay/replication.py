@@ -31,23 +31,19 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Callable, NoReturn, Protocol
 
-from nacl.exceptions import BadSignatureError, CryptoError
-from nacl.signing import VerifyKey
-
 from table.core.errors import BadOp, CausalityError
 from table.core.ops import from_wire
 
 from .canonical import check_canonical, op_slices
 from .catchup import CatchUp
 from .events import EventHub
-from .identity import PUBLIC_KEY_BYTES, SIGNATURE_BYTES, Identity, is_valid_peer_id
+from .identity import SIGNATURE_BYTES, is_valid_peer_id
 from .mesh import MessageReceived, Mesh, MeshEvent, PeerJoined, PeerLeft
+from .opsign import OP_SIGNATURE_DOMAIN, OpVerifier, op_signer
 from .messages import SCHEMAS, Field, check_version_vector, register_message
 from .wire import ProtocolError, pack
 
 log = logging.getLogger(__name__)
-
-OP_SIGNATURE_DOMAIN = b"sandtable-op-v1"
 
 if "caught_up" not in SCHEMAS:  # the end of a catch-up: every op up to `vv` has been sent
     register_message("caught_up", {"vv": Field("map")})
@@ -122,69 +118,6 @@ class ReplicationConfig:
     hash_interval: float = 5.0
     max_batch_ops: int = 256
     max_batch_bytes: int = 512 * 1024
-
-
-def op_signer(identity: Identity) -> Callable[[bytes], bytes]:
-    """The replica's ``signer``: ``sig = Ed25519(author key, b"sandtable-op-v1" || body)``
-    where ``body`` is ``Op.signing_bytes()`` (the canonical encoding of the op without its
-    signature)."""
-
-    def sign(body: bytes) -> bytes:
-        return identity.sign(OP_SIGNATURE_DOMAIN + body)
-
-    return sign
-
-
-class OpVerifier:
-    """The replica's ``verifier``: checks an op's signature against the key its author
-    announced in its first op (``hello``), for every op, first-hand or relayed. When this peer
-    has a direct link to the author, the announced key must also be the key the author's
-    handshake proved (pinned): a relayed ``hello`` with another key is a forgery. Keys are
-    parsed once and cached."""
-
-    def __init__(self, pinned_key: Callable[[str], bytes | None],
-                 announced_key: Callable[[str], str | None] | None = None) -> None:
-        self._pinned_key = pinned_key
-        self._announced_key = announced_key
-        self._keys: dict[str, VerifyKey | None] = {}
-        self.failures = 0
-        self.verified = 0  # Ed25519 checks made (for tests and benchmarks)
-
-    def _verify_key(self, key_hex: str) -> VerifyKey | None:
-        vk = self._keys.get(key_hex, False)
-        if vk is False:
-            try:
-                raw = bytes.fromhex(key_hex)
-                vk = VerifyKey(raw) if len(raw) == PUBLIC_KEY_BYTES else None
-            except (ValueError, TypeError, CryptoError):
-                vk = None
-            if len(self._keys) < 4096:
-                self._keys[key_hex] = vk
-        return vk  # type: ignore[return-value]
-
-    def __call__(self, op: Any, key_hex: str | None) -> bool:
-        author, sig = op.author, op.sig
-        if key_hex is None and self._announced_key is not None:
-            key_hex = self._announced_key(author)
-        ok = isinstance(sig, bytes) and isinstance(key_hex, str)
-        if ok:
-            assert isinstance(key_hex, str)
-            pinned = self._pinned_key(author)
-            if pinned is not None and pinned.hex() != key_hex.lower():
-                ok = False
-            else:
-                vk = self._verify_key(key_hex)
-                try:
-                    ok = vk is not None and bool(
-                        vk.verify(OP_SIGNATURE_DOMAIN + op.signing_bytes(), sig))
-                except (BadSignatureError, CryptoError, ValueError, TypeError, BadOp):
-                    ok = False
-        if not ok:
-            self.failures += 1
-            log.warning("op %s#%s: bad signature or key", author, getattr(op, "seq", "?"))
-        else:
-            self.verified += 1
-        return ok
 
 
 def check_op_envelope(op: Any) -> tuple[str, int]:

@@ -115,23 +115,30 @@ class Op(NamedTuple):
 _INT_MIN, _INT_MAX = -(1 << 63), (1 << 64) - 1
 
 
+_PLAIN = frozenset({str, float, bool, bytes, type(None)})  # written as they are
+
+
 def canonical_value(value: Any) -> Any:
     """`value` with every map's keys sorted, recursively, tuples as lists. Raises BadOp for
     what the canonical encoding cannot hold (non-str map keys, integers beyond 64 bits, other
     types)."""
     kind = type(value)
-    if kind is dict:
-        if not all(type(k) is str for k in value):
-            raise BadOp("a map key is not a string")
-        return {k: canonical_value(value[k]) for k in sorted(value)}
-    if kind is list or kind is tuple:
-        return [canonical_value(v) for v in value]
+    if kind in _PLAIN:
+        return value
     if kind is int:
         if not _INT_MIN <= value <= _INT_MAX:
             raise BadOp(f"integer {value} does not fit in 64 bits")
         return value
-    if kind is str or kind is float or kind is bool or kind is bytes or value is None:
-        return value
+    if kind is dict:
+        keys = sorted(value) if all(type(k) is str for k in value) else None
+        if keys is None:
+            raise BadOp("a map key is not a string")
+        plain = _PLAIN
+        return {k: v if type(v) in plain else canonical_value(v)
+                for k in keys for v in (value[k],)}
+    if kind is list or kind is tuple:
+        plain = _PLAIN
+        return [v if type(v) in plain else canonical_value(v) for v in value]
     raise BadOp(f"a {kind.__name__} has no canonical encoding")
 
 
