@@ -27,6 +27,7 @@ import statistics
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import msgpack
@@ -162,6 +163,16 @@ async def _child(index: int, n: int, ops: int, first_port: int) -> None:
     await mesh.stop()
 
 
+def _child_result(proc: "subprocess.Popen[str]") -> dict[str, Any] | None:
+    assert proc.stdout is not None
+    result = None
+    for line in proc.stdout:
+        if line.startswith("RESULT "):
+            result = json.loads(line[7:])
+    proc.wait(30)
+    return result
+
+
 def _processes(n: int, ops: int) -> dict[str, Any]:
     env = dict(os.environ)
     cmd = [sys.executable, "-m", "netplay.bench", "--child"]
@@ -172,15 +183,11 @@ def _processes(n: int, ops: int) -> dict[str, Any]:
     for i in range(1, n):
         procs.append(subprocess.Popen(cmd + [str(i), str(n), str(ops), str(port)],
                                       stdout=subprocess.PIPE, text=True, env=env))
-    results = []
     t0 = time.monotonic()
-    for p in procs:
-        assert p.stdout is not None
-        for line in p.stdout:
-            if line.startswith("RESULT "):
-                results.append(json.loads(line[7:]))
-                break
-        p.wait(30)
+    # Read every child's output at once: a RESULT line is larger than a pipe's buffer, and a
+    # child blocked writing it would stall its event loop (and its links) meanwhile.
+    with ThreadPoolExecutor(len(procs)) as pool:
+        results = [r for r in pool.map(_child_result, procs) if r is not None]
     elapsed = time.monotonic() - t0
     sent = {k: v for r in results for k, v in r["sent"].items()}
     lat = [(r["applied"][k] - t) * 1000 for k, t in sent.items() for r in results
