@@ -6,10 +6,13 @@ handled every op it covers has been offered here: what the served vector claims 
 lacks was never sent (a peer claiming ops that do not exist, or ops that are stuck waiting for
 their dependencies). :class:`CatchUp` keeps, per linked peer, whether its catch-up ended and
 which ops (author, seq) it claimed without sending, and names what a stalled join waits for.
+:class:`AuthorChains` digests each author's ops, so that peers at equal vectors can tell that
+an author gave them two versions of one op.
 """
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any, Protocol
 
 
@@ -78,3 +81,29 @@ class CatchUp:
             if pid not in self.finished and not any(pid in p for p in parts):
                 parts.append(f"peer {pid} has not finished sending its ops")
         return "; ".join(parts)
+
+
+class AuthorChains:
+    """Per author, a running digest of the signatures of its ops in order (8 bytes): two peers
+    with equal counts but different digests hold different versions of some op of that author
+    (an equivocation split between them). Extended incrementally as ops arrive."""
+
+    def __init__(self, replica: Any) -> None:
+        self._replica = replica
+        self._cache: dict[str, tuple[int, bytes]] = {}
+
+    def heads(self) -> dict[str, bytes]:
+        store = getattr(self._replica, "store", None)
+        if store is None:
+            return {}
+        out: dict[str, bytes] = {}
+        for author, ops in store.by_author.items():
+            count, digest = self._cache.get(author, (0, b""))
+            if count > len(ops):
+                count, digest = 0, b""
+            for op in ops[count:]:
+                digest = hashlib.blake2b(digest + (op.sig or op.signing_bytes()),
+                                         digest_size=8).digest()
+            self._cache[author] = (len(ops), digest)
+            out[author] = digest
+        return out

@@ -35,7 +35,7 @@ from table.core.errors import BadOp, CausalityError
 from table.core.ops import from_wire
 
 from .canonical import check_canonical, op_slices
-from .catchup import CatchUp
+from .catchup import AuthorChains, CatchUp
 from .events import EventHub
 from .identity import SIGNATURE_BYTES, is_valid_peer_id
 from .mesh import MessageReceived, Mesh, MeshEvent, PeerJoined, PeerLeft
@@ -151,6 +151,10 @@ class Replication:
         self.ops_received = 0
         self.peer_vvs: dict[str, dict[str, int]] = {}  # each peer's latest announced vector
         self.catch_up = CatchUp(replica)
+        self.chains = AuthorChains(replica)
+        # (author, seq) -> the two versions: the proof, shown to every peer that links
+        self.equivocations: dict[tuple[str, int], list[list[Any]]] = {}
+        self._compared: set[tuple[str, str, int]] = set()  # (peer, author, count) sent once
         self.offences: list[PeerMisbehaved] = []
 
     def start(self) -> None:
@@ -181,9 +185,8 @@ class Replication:
 
     def check_now(self) -> None:
         """Send our version vector and state hash to every peer now."""
-        self.mesh.broadcast(
-            {"t": "hash", "vv": self.replica.version_vector(), "h": self.replica.public_state_hash()}
-        )
+        self.mesh.broadcast({"t": "hash", "vv": self.replica.version_vector(),
+                             "h": self.replica.public_state_hash(), "heads": self.chains.heads()})
 
     def _send_vv(self, peer_id: str) -> None:
         self.mesh.send(peer_id, {"t": "vv", "vv": self.replica.version_vector()})
@@ -192,6 +195,13 @@ class Replication:
         """Send every op the holder of ``their_vv`` lacks. Every stored op was verified when
         it was delivered here (or made here), so everything is relayed as it is."""
         missing = self.replica.ops_missing_for(their_vv)
+        self._send_ops(peer_id, missing)
+        log.debug("sent %d ops to %s for catch-up", len(missing), peer_id)
+        return len(missing)
+
+    def _send_ops(self, peer_id: str, wires: list[list[Any]]) -> None:
+        """Send ops in ``ops`` batches within the batch limits."""
+        missing = wires
         batch: list[list[Any]] = []
         size = 0
         for op in missing:
@@ -206,8 +216,6 @@ class Replication:
             size += op_size
         if batch:
             self.mesh.send(peer_id, {"t": "ops", "ops": batch})
-        log.debug("sent %d ops to %s for catch-up", len(missing), peer_id)
-        return len(missing)
 
     # ------------------------------------------------------------------ incoming
     def _on_mesh_event(self, event: MeshEvent) -> None:
@@ -239,6 +247,9 @@ class Replication:
             vv = check_version_vector(msg["vv"], "vv")
             self.peer_vvs[peer_id] = vv
             self._send_missing(peer_id, vv)
+            for (author, _seq), proof in self.equivocations.items():
+                if author != peer_id:
+                    self.mesh.send(peer_id, {"t": "ops", "ops": proof})
             # Catch-up ends explicitly: everything up to this vector has been sent.
             self.mesh.send(peer_id, {"t": "caught_up", "vv": self.replica.version_vector()})
         elif t == "caught_up":
@@ -254,6 +265,8 @@ class Replication:
             vv = check_version_vector(msg["vv"], "hash")
             self.peer_vvs[peer_id] = vv
             self._on_hash(peer_id, vv, msg["h"])
+            if _vv_equal(self.replica.version_vector(), vv):
+                self._compare_heads(peer_id, vv, msg.get("heads"))
         elif t == "priv":
             self.events.emit(PrivateReceived(peer_id, msg["body"]))
         else:
@@ -330,7 +343,19 @@ class Replication:
                           "(bad signature) in place of the one delivered")
         self.events.emit(Equivocated(op.author, op.seq, from_peer))
         reason = (f"peer {op.author} signed two different ops as #{op.seq}; the first one "
-                  f"stays, the other (received from {from_peer}) is ignored")
+                  f"received is kept, the other (from {from_peer}) is never applied, and "
+                  f"{op.author}'s ops from #{op.seq} on are void")
+        void = getattr(self.replica, "void_author_from", None)
+        if callable(void):
+            void(op.author, op.seq)
+        if (op.author, op.seq) not in self.equivocations:
+            # Show every other peer both versions (and every newcomer, after its catch-up):
+            # each checks them itself and voids the same ops.
+            self.equivocations[(op.author, op.seq)] = [known.to_wire(), wire]
+            proof = {"t": "ops", "ops": [known.to_wire(), wire]}
+            for pid in self.mesh.peers():
+                if pid != op.author:
+                    self.mesh.send(pid, proof)
         if from_peer == op.author:
             self._offence(from_peer, reason)
         self._name(op.author, reason)
@@ -348,6 +373,22 @@ class Replication:
                 self.events.emit(Divergence(peer_id, dict(ours), our_hash, their_hash))
         else:
             self._send_missing(peer_id, their_vv)
+
+    def _compare_heads(self, peer_id: str, vv: dict[str, int], heads: Any) -> None:
+        """At equal vectors, an author whose chain of signatures differs here and there has
+        signed two versions of some op, one to each side: send the peer that author's ops, so
+        that both find the op told two ways (:meth:`_check_duplicate`) and name its author."""
+        if not isinstance(heads, dict):
+            return  # an older peer, or none: only the state hash is compared
+        ours = self.chains.heads()
+        store = getattr(self.replica, "store", None)
+        for author, theirs in heads.items():
+            mine = ours.get(author)
+            key = (peer_id, str(author), vv.get(author, 0))
+            if mine is None or theirs == mine or key in self._compared or store is None:
+                continue
+            self._compared.add(key)
+            self._send_ops(peer_id, [op.to_wire() for op in store.by_author.get(author, [])])
 
     async def _hash_loop(self) -> None:
         while True:

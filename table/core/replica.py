@@ -54,6 +54,7 @@ class Replica:
         # gifts received privately whose zone this peer must still re-handle (actions.settle_gifts)
         self.pending_gifts: list[dict[str, Any]] = []
         self.header_extra = dict(header_extra or {})
+        self.voided_from: dict[str, int] = {}  # equivocating author -> its first void seq
         self._issued_vv: dict[str, int] = {}  # version vector as of this peer's last op
         self.log: LogWriter | None = None
         if log_path is not None:
@@ -178,7 +179,24 @@ class Replica:
         if not self.verifier(op, key if isinstance(key, str) else None):
             raise CausalityError(f"op {op.author}#{op.seq} has a bad signature")
 
+    def void_author_from(self, author: str, seq: int) -> None:
+        """`author` signed two different ops as #`seq` (an equivocation): its ops from `seq` on
+        are void here, whichever version each peer holds, so every honest peer folds the same
+        ops and their states agree. They stay in the store and the log (evidence)."""
+        if self.voided_from.get(author, seq + 1) <= seq:
+            return
+        self.voided_from[author] = seq
+        self.refold()
+
+    def _live(self, ops: list[Op]) -> list[Op]:
+        voided = self.voided_from
+        return [op for op in ops if op.seq < voided.get(op.author, op.seq + 1)]
+
     def _fold(self, ops: list[Op]) -> None:
+        if self.voided_from:
+            ops = self._live(ops)
+            if not ops:
+                return
         change = self.timeline.insert(ops[0]) if len(ops) == 1 else \
             self.timeline.insert_many(ops)
         for record in change.records:
@@ -189,7 +207,7 @@ class Replica:
 
     def refold(self) -> None:
         """Fold every delivered op again (netplay's resync after a divergence)."""
-        change = self.timeline.rebuild(self.store.all_ops())
+        change = self.timeline.rebuild(self._live(self.store.all_ops()))
         for listener in list(self.listeners):
             listener(change)
 

@@ -130,6 +130,11 @@ async def play(case: str, me: Author, target: RawLink, links: list[RawLink]) -> 
             link.send_op(encode(f + [sig]))
         other = me.fields(3, "note", {"text": "another three"})
         target.send_op(encode(other + [me.sign(other)]))
+    elif case == "split_seq":  # one version of #3 to each honest peer
+        one = me.fields(3, "create", {"id": "tok-a", "kind": "token"})
+        two = me.fields(3, "create", {"id": "tok-b", "kind": "token"})
+        links[0].send_op(encode(one + [me.sign(one)]))
+        links[1].send_op(encode(two + [me.sign(two)]))
     elif case == "ghost_vector":
         ghost = secrets.token_hex(8)
         claim = {me.peer_id: 2, ghost: 5}

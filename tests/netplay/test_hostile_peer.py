@@ -38,6 +38,7 @@ CASES = {
     "bad_signature": ("has a bad signature", True),
     "altered_args": ("has a bad signature", True),
     "reused_seq": ("signed two different ops as #3", True),
+    "split_seq": ("signed two different ops as #3", False),
     "ghost_vector": ("ended its catch-up without sending ops its version vector claims", False),
     "burst": ("", False),
 }
@@ -76,6 +77,9 @@ async def _late_joiner(target: ReplicaPeer, case: str) -> None:
           f"{time.monotonic() - t0:.3f} s")
     assert late.repl.catch_up.gaps[target.mesh.peer_id] == []
     assert late.replica.verifier.failures == 0
+    assert late.replica.voided_from == target.replica.voided_from
+    assert await wait_until(lambda: late.vv() == target.vv(), 10)
+    assert late.hash() == target.hash()
     await late.repl.stop()
     await mesh.stop()
 
@@ -111,10 +115,23 @@ def test_hostile_peer(case, caplog):
             # The honest peers agree: equal vectors, equal state hashes.
             assert await wait_until(lambda: target.vv() == other.vv()
                                     and target.hash() == other.hash(), 10)
-            assert target.repl.divergences == 0 and other.repl.divergences == 0
+            if case != "split_seq":  # (a split shows as a divergence until it is found)
+                assert target.repl.divergences == 0 and other.repl.divergences == 0
+            if case in ("reused_seq", "split_seq"):
+                # Never applied twice: the first version stays stored, and once the proof has
+                # reached every honest peer the author's ops from #3 on are void everywhere.
+                assert await wait_until(lambda: other.replica.voided_from.get(hid) == 3
+                                        and target.replica.voided_from.get(hid) == 3, 10)
+                assert any(o.peer_id == hid and expected in o.reason
+                           for o in other.repl.offences)
+                assert not [r for r in target.replica.records() if r.op.ref == (hid, 3)]
+                assert await wait_until(lambda: target.hash() == other.hash(), 10)
             if case == "reused_seq":
                 assert target.replica.store.get(hid, 3).args == {"text": "three"}
-                assert sum(1 for r in target.replica.records() if r.op.ref == (hid, 3)) == 1
+            if case == "split_seq":
+                assert target.replica.store.get(hid, 3).args["id"] == "tok-a"
+                assert other.replica.store.get(hid, 3).args["id"] == "tok-b"
+                assert hid in target.mesh.peers()  # named, link kept: it relayed nothing
             await _late_joiner(target, case)
         finally:
             assert proc.stdin is not None
