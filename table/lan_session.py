@@ -31,6 +31,7 @@ from typing import Any
 
 from netplay.identity import Identity
 from netplay.discovery import TableListing
+from netplay.opsign import OpVerifier
 from netplay.session import (LanSession, SessionOptions, browse_tables, find_table,
                              load_identity, probe_table_id, save_identity)
 from table.core import actions as act
@@ -455,7 +456,9 @@ async def _resume(path: Path, opts: SessionOptions, *, host_role: bool = False,
     identity = load_identity(path)
     if identity is None:
         raise LanError(f"{path}.key is missing: cannot resume that log as the same peer")
-    replica = Replica.from_log(path, reopen=True)
+    # Every op taken back is verified again: a log written before every op was checked may
+    # hold one that fails, which this peer must neither advertise nor relay.
+    replica = Replica.from_log(path, reopen=True, verifier=OpVerifier(lambda _author: None))
     if replica.peer_id != identity.peer_id:
         raise LanError(f"{path}.key does not belong to that log")
     info = table_info(replica) or {}

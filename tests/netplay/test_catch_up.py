@@ -42,3 +42,24 @@ def test_catch_up_ends_explicitly_and_a_withheld_op_is_named():
         assert await wait_until(lambda: joiner.repl.waiting_for() == "", 5)
         await stop_all([server.mesh, joiner.mesh])
     run(scenario(), 60)
+
+
+def test_a_log_taken_back_is_verified_again(tmp_path):
+    """A log written before every op was checked may hold a badly signed op: reloaded with a
+    verifier (as a LAN peer resumes), that op and the ops after it are not in the vector."""
+    from netplay.identity import Identity
+    from netplay.opsign import OpVerifier, op_signer
+    from table.core.replica import Replica
+
+    other = Identity.generate()
+    theirs = Replica("t", other.peer_id, signer=op_signer(other))
+    ops = [theirs.issue("hello", {"key": other.public_key.hex()})]
+    ops += [theirs.issue("note", {"text": str(i)}) for i in range(3)]
+    ops[2] = ops[2]._replace(sig=bytes(64))
+    mine = Replica("t", "e" * 16, log_path=tmp_path / "mine.log")
+    mine.receive_many([op.to_wire() for op in ops], other.peer_id)  # unchecked, as once
+    assert mine.version_vector() == {other.peer_id: 4}
+    mine.close()
+    again = Replica.from_log(tmp_path / "mine.log", verifier=OpVerifier(lambda _a: None))
+    assert again.version_vector() == {other.peer_id: 2}
+    assert any(f"{other.peer_id}#3 has a bad signature" in r for r in again.reports)
