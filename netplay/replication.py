@@ -237,8 +237,7 @@ class Replication:
                     author, seq = check_op_envelope(op)
                     check_canonical(raw, op)
                 except ProtocolError as exc:
-                    self._offence(peer_id, f"peer {peer_id} sent a bad op: {exc.reason}",
-                                  op[0] if type(op) is list and op else None)
+                    self._offence(peer_id, f"peer {peer_id} sent a bad op: {exc.reason}")
                 if t == "op" and author != peer_id:
                     self._offence(peer_id, f"peer {peer_id} sent a live op authored by "
                                   f"{author} (#{seq})")
@@ -299,7 +298,7 @@ class Replication:
         self.events.emit(offence)
         return offence
 
-    def _offence(self, peer_id: str, reason: str, author: Any = None) -> NoReturn:
+    def _offence(self, peer_id: str, reason: str) -> NoReturn:
         """Name the peer and drop its link: the ProtocolError raised here reaches the link's
         read loop (through the mesh's event), which closes the link with this reason; the mesh
         then emits PeerLeft(peer_id, reason)."""
@@ -308,19 +307,26 @@ class Replication:
 
     def _accept_ops(self, ops: list[list[Any]], raws: list[bytes], from_peer: str) -> None:
         vv = self.replica.version_vector()
-        fresh = []
+        fresh: list[list[Any]] = []
+        again: list[tuple[list[Any], bytes]] = []  # a number seen earlier in this batch
+        seen: set[tuple[str, int]] = set()
         for op, raw in zip(ops, raws):
-            if op[1] > vv.get(op[0], 0):
-                fresh.append(op)
-            else:
+            ref = (op[0], op[1])
+            if op[1] <= vv.get(op[0], 0):
                 self._check_duplicate(op, raw, from_peer)
-        if not fresh:
-            return  # all already delivered
-        self.ops_received += len(fresh)
-        try:
-            self.replica.receive_many(fresh, from_peer)
-        except (BadOp, CausalityError) as exc:
-            self._offence(from_peer, f"peer {from_peer} sent an op that was refused: {exc}")
+            elif ref in seen:
+                again.append((op, raw))
+            else:
+                seen.add(ref)
+                fresh.append(op)
+        if fresh:
+            self.ops_received += len(fresh)
+            try:
+                self.replica.receive_many(fresh, from_peer)
+            except (BadOp, CausalityError) as exc:
+                self._offence(from_peer, f"peer {from_peer} sent an op that was refused: {exc}")
+        for op, raw in again:  # e.g. both versions of an equivocation, shown as proof
+            self._check_duplicate(op, raw, from_peer)
 
     def _check_duplicate(self, wire: list[Any], raw: bytes, from_peer: str) -> None:
         """An op under a number already delivered: the same op (ignored), or another op
@@ -331,6 +337,7 @@ class Replication:
         known = store.get(wire[0], wire[1]) if store is not None else None
         if known is None or known.canonical_wire() == raw:
             return
+        assert store is not None
         try:
             op = from_wire(wire)
         except BadOp as exc:
