@@ -105,6 +105,17 @@ def available_plugins() -> dict[str, str]:
     return {ep.name: ep.value for ep in entry_points()}
 
 
+def _cached_module(digest: str) -> GameModule | None:
+    """A module from the per-user module store (where a table's modules are kept by hash)."""
+    from table.games.problems import ModuleError
+    from table.games.store import ModuleUnavailable, default_store
+
+    try:
+        return default_store().load(digest)
+    except (ModuleUnavailable, ModuleError, ValueError):
+        return None
+
+
 # ---------------------------------------------------------------------------------------------
 class AssistRunner:
     """Runs one game's plugin over a timeline, as a timeline observer."""
@@ -129,6 +140,9 @@ class AssistRunner:
         self._records: list[Record] | None = None
         self._state: State | None = None
         self._timeline: Timeline | None = None
+        # hash -> module: the modules this table has played under (a live-reloaded draft)
+        self._modules: dict[str, GameModule] = {module.content_hash: module}
+        self.resolve_module: Callable[[str], GameModule | None] | None = _cached_module
 
     # -- wiring ----------------------------------------------------------------------------
     @classmethod
@@ -233,9 +247,24 @@ class AssistRunner:
         if self.listeners and (flags or op.kind == "ack"):
             self._changed()
 
+    def _follow_module(self, state: State) -> None:
+        """Judge each op by the module in effect at its place (a draft may change mid-game)."""
+        recorded = state.module
+        digest = recorded.get("hash") if recorded else None
+        if not digest or digest == self.game.module.content_hash:
+            return
+        module = self._modules.get(digest)
+        if module is None and self.resolve_module is not None:
+            module = self.resolve_module(digest)
+            if module is not None:
+                self._modules[digest] = module
+        if module is not None:
+            self.game = GameInfo(module, self.game.seats)
+
     def _check(self, index: int, record: Record, state: State) -> tuple[Flag, ...]:
         plugin = self.plugin
         assert plugin is not None
+        self._follow_module(state)
         records = self._records if self._records is not None else []
         if len(records) <= index or records[index] is not record:
             records = _Single(records, index, record)

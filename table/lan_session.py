@@ -40,6 +40,7 @@ from table.core.logfile import LogError, LogReader, LogWriter, make_header
 from table.core.replica import Replica
 from table.games.model import Deck
 from table.games.module import GameModule
+from table.games.record import record_decks, record_module
 from table.games.registry import find_module
 from table.games.setup import default_decks, lay_out, run_steps
 from table.games.steps import SetFace, SetupStep
@@ -108,6 +109,7 @@ def host_layout(r: Replica, module: GameModule, seats: int, table_name: str) -> 
     act.mark(r, "setup", value="table", fields={
         "game": module.id, "game_hash": module.content_hash, "seats": seats,
         "name": table_name, "module_version": module.version})
+    record_module(r, module)
     lay_out(r, module, seats, None, only_seats=set(), shared=True, conditional=False)
 
 
@@ -127,6 +129,7 @@ def has_reveal(module: GameModule, seats: int) -> bool:
 def seat_setup(r: Replica, module: GameModule, seats: int, seat: int, deck: Deck | None) -> None:
     """Lay out one seat's objects and run its steps up to the reveal, on that seat's own peer."""
     decks = {seat: deck} if deck is not None else {}
+    record_decks(r, module, decks)
     lay_out(r, module, seats, decks, only_seats={seat}, shared=False)
     steps = module.setup_for(seats, decks)
     for step in steps[:_reveal_at(steps)]:

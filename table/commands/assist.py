@@ -17,14 +17,18 @@ def register(sub: argparse._SubParsersAction) -> None:
 def check(args: argparse.Namespace) -> int:
     from assist.runner import AssistRunner, load_plugin
     from table.core.replica import Replica
-    from table.games import find_module
+    from table.games.store import ModuleUnavailable, module_for
 
     replica = Replica.from_log(args.log)
     try:
-        module = find_module(replica.game)
-    except (KeyError, LookupError):
-        print(f"{args.log}: unknown game {replica.game!r}; nothing to check", file=sys.stderr)
+        resolved = module_for(replica)
+    except ModuleUnavailable as err:
+        print(f"{args.log}: {err}; nothing to check", file=sys.stderr)
         return 0
+    module = resolved.module
+    print(f"module: {resolved.label}", file=sys.stderr)
+    if resolved.note:
+        print(f"note: {resolved.note}", file=sys.stderr)
     notices: list[str] = []
     plugin = load_plugin(module.id, notices)
     for notice in notices + replica.reports:

@@ -63,14 +63,18 @@ def _open(path: str) -> Any:
     return replica
 
 
-def _namer(game: str) -> Any:
-    """Card id -> name from the log's game module, when that module is installed."""
-    try:
-        from table.games import find_module
+def _namer(replica: Any, announce: bool = False) -> Any:
+    """Card id -> name from the module the log was played under, when one can be had."""
+    from table.games.store import ModuleUnavailable, module_for
 
-        module = find_module(game)
-    except Exception:  # noqa: BLE001 - an unknown module just means ids are shown
+    try:
+        resolved = module_for(replica)
+    except (ModuleUnavailable, ValueError):  # an unknown module just means ids are shown
         return None
+    if announce:
+        print(f"module: {resolved.label}" + (f" (note: {resolved.note})" if resolved.note
+                                            else ""), file=sys.stderr)
+    module = resolved.module
     cards = module.cards
     return lambda card_id: cards[card_id].name if card_id in cards else card_id
 
@@ -107,7 +111,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     except LogError as err:
         return _fail(str(err))
     seat = _seat_for(replica, args.seat, args.all)
-    renderer = Renderer(replica.state, replica.knowledge, seat, _namer(replica.game))
+    renderer = Renderer(replica.state, replica.knowledge, seat, _namer(replica, announce=True))
     for number, record in enumerate(replica.records(), start=1):
         print(f"{number:5d}  {renderer.line(record)}")
     return 0
@@ -141,7 +145,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         replica = _open(args.file)
     except LogError as err:
         return _fail(str(err))
-    rows = export_rows(replica, _seat_for(replica, args.seat, False), _namer(replica.game))
+    rows = export_rows(replica, _seat_for(replica, args.seat, False),
+                       _namer(replica, announce=True))
     out = open(args.out, "w", newline="", encoding="utf-8") if args.out else sys.stdout
     try:
         if args.format == "jsonl":

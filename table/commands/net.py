@@ -240,7 +240,7 @@ async def _play_script(t: Any, path: Path, my_seat: int | None) -> int:
     from table.commands.log import _namer
     from table.core import jsonform
 
-    namer = _namer(t.replica.game)
+    namer = _namer(t.replica)
     failures = 0
     for number, line in enumerate(path.read_text().splitlines(), start=1):
         if not line.strip() or line.lstrip().startswith("#"):

@@ -324,8 +324,24 @@ def _ack(state: State, op: Op, lookup: Lookup) -> None:
     state.set_ack(op.args["flag"], op.args["reason"])
 
 
+def _module(state: State, op: Op, lookup: Lookup) -> None:
+    digest = op.args["hash"]
+    if len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
+        raise Void("a module op names its module by its sha256 (64 hex digits)")
+    state.set_global("module", {k: op.args[k] for k in ("hash", "game", "version", "name")
+                                if k in op.args})
+
+
+def _deck(state: State, op: Op, lookup: Lookup) -> None:
+    seat = op.args["seat"]
+    _require_authority(state, op, seat, "record its deck")
+    decks = dict(state.decks)
+    decks[seat] = {k: op.args[k] for k in ("name", "fields", "hash") if k in op.args}
+    state.set_global("decks", decks)
+
+
 _NOT_UNDOABLE = {"consume", "reveal", "roll", "show", "hello", "seat", "undo", "note", "chat",
-                 "ack"}
+                 "ack", "module", "deck"}
 
 
 def _undo(state: State, op: Op, lookup: Lookup) -> None:
@@ -409,6 +425,7 @@ HANDLERS: dict[str, Callable[[State, Op, Lookup], None]] = {
     "hello": _hello, "seat": _seat, "create": _create, "delete": _delete, "move": _move,
     "set": _set, "counter": _counter, "consume": _consume, "reveal": _reveal, "show": _show,
     "roll": _roll, "mark": _mark, "note": _noop, "chat": _noop, "ack": _ack, "undo": _undo,
+    "module": _module, "deck": _deck,
 }
 
 

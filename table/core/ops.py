@@ -63,6 +63,14 @@ SCHEMAS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "chat": {"text": (_STR, True), "to": (_OPT_INT, False)},
     "ack": {"flag": (_STR, True), "reason": (_STR, True)},
     "undo": {"target": ((list, tuple), True)},
+    # the game module (draft) in effect from here on, by content hash; its archive travels as
+    # a log blob and on the LAN (docs/game-module.md)
+    "module": {"hash": (_STR, True), "game": (_STR, True), "version": (_STR, False),
+               "name": (_STR, False), "changes": ((dict,), False)},
+    # a seat's deck list as played: name, header fields (faction, leader...) and the hash of
+    # its text; the text itself rides in the author's private record (it names hidden cards)
+    "deck": {"seat": (_INT, True), "name": (_STR, True), "fields": ((dict,), False),
+             "hash": (_STR, True)},
 }
 
 MARK_WHATS = frozenset({"turn", "phase", "step", "declare", "setup", "winner"})

@@ -153,7 +153,27 @@ class Renderer:
             return f"{who} acknowledged flag {a['flag']} ({a['reason']})"
         if kind == "undo":
             return f"{who} undid their op #{a['target'][1]}"
+        if kind == "module":
+            return self._module(a, who)
+        if kind == "deck":
+            fields = ", ".join(f"{v}" for v in (a.get("fields") or {}).values())
+            return (f"{self._seat_name(a['seat'])} plays the deck {a['name']}"
+                    + (f" ({fields})" if fields else ""))
         return f"{who}: {kind} {a}"
+
+    @staticmethod
+    def _module(a: dict[str, Any], who: str) -> str:
+        label = f"{a.get('name') or a['game']} {a.get('version', '')}".rstrip()
+        changes = a.get("changes")
+        if not changes:
+            return f"The table plays {label} (module {a['hash'][:12]})"
+        parts = []
+        if changes.get("cards"):
+            parts.append(f"{changes['cards']} card(s) changed")
+        for key, (old, new) in sorted((changes.get("rules") or {}).items()):
+            parts.append(f"{key} {old} -> {new}")
+        detail = f" ({', '.join(parts)})" if parts else ""
+        return f"{who} updated the module to {label}{detail}"
 
     def _container(self, obj_id: str) -> str | None:
         obj = self.state.objs.get(obj_id)

@@ -55,6 +55,10 @@ class Replica:
         self.pending_gifts: list[dict[str, Any]] = []
         self.header_extra = dict(header_extra or {})
         self.voided_from: dict[str, int] = {}  # equivocating author -> its first void seq
+        # content-addressed files the table's ops name by hash (a module's archive): kept in the
+        # log beside the ops, so a log carries what it needs to be read again
+        self.blobs: dict[str, bytes] = {}
+        self.blob_kinds: dict[str, str] = {}
         self._issued_vv: dict[str, int] = {}  # version vector as of this peer's last op
         self.log: LogWriter | None = None
         if log_path is not None:
@@ -156,6 +160,16 @@ class Replica:
                 self._fold(delivered)
         return delivered
 
+    def add_blob(self, kind: str, digest: str, data: bytes) -> None:
+        """Keep a content-addressed file in this table's log (once per hash). The caller has
+        checked that ``data`` is what ``digest`` names."""
+        if digest in self.blobs:
+            return
+        self.blobs[digest] = data
+        self.blob_kinds[digest] = kind
+        if self.log is not None:
+            self.log.append({"blob": {"kind": kind, "hash": digest, "data": data}})
+
     def receive_private(self, secrets_record: dict[str, Any]) -> None:
         """Secrets another peer sent this one directly (a gift, a private show)."""
         self.knowledge.absorb(secrets_record)
@@ -246,6 +260,14 @@ class Replica:
             replica.log = LogWriter(path)
         return replica
 
+    def _load_blob(self, blob: dict[str, Any], number: int, source: str) -> None:
+        digest, data, kind = blob.get("hash"), blob.get("data"), blob.get("kind")
+        if isinstance(digest, str) and isinstance(data, bytes) and isinstance(kind, str):
+            self.blobs.setdefault(digest, data)  # checked against the hash by whoever reads it
+            self.blob_kinds.setdefault(digest, kind)
+        else:
+            self.report(f"{source}: record {number}: a malformed blob record; skipped")
+
     def load_records(self, records: Iterable[Any], source: str = "log") -> None:
         # A bulk load makes hundreds of thousands of acyclic objects that all stay alive: the
         # cycle collector would only re-walk them, so it pauses until the load is done.
@@ -268,6 +290,9 @@ class Replica:
                 for key in ("private", "secret"):  # secrets ride beside some ops
                     if isinstance(record.get(key), dict):
                         self.knowledge.absorb(record[key])
+                blob = record.get("blob")
+                if isinstance(blob, dict):
+                    self._load_blob(blob, number, source)
                 wire = record.get("op")
                 if wire is not None:
                     ops.extend(offer(from_wire(wire)))

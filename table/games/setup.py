@@ -19,6 +19,7 @@ from table.core.rng import Rng
 
 from .model import Deck
 from .module import GameModule
+from .record import record_decks, record_module
 from .steps import (
     CreateCards, CreateDeck, Draw, FirstPlayer, Place, PlaceTile, Prompt, Rotate, SetCounter,
     SetFace, SetSide, SetupStep, Shuffle,
@@ -46,9 +47,11 @@ def new_table(module: GameModule, seats: int, decks: Mapping[int, Deck] | None =
                       header_extra={"seats": seats, "module_version": module.version,
                                     "decks": {str(s): d.name for s, d in chosen.items()}})
     replica.issue("hello", {"name": "Dealer"})  # who does the seatless setup, in the log
+    record_module(replica, module)
     for seat in module.seats_for(seats):
         name = (names or {}).get(seat.number, seat.name)
         replica.issue("seat", {"seat": seat.number, "name": name, "colour": seat.colour})
+    record_decks(replica, module, chosen)
     lay_out(replica, module, seats, chosen)
     run_steps(replica, module.setup_for(seats, chosen))
     act.mark(replica, "setup", value="complete")

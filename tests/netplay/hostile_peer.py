@@ -20,7 +20,7 @@ from typing import Any
 from nacl.signing import SigningKey
 
 from independent_msgpack import Float32, WideInt, decode, encode, encode_array_of
-from netplay.handshake import perform_handshake
+from netplay.streams import perform_handshake
 from netplay.identity import Identity
 
 DOMAIN = b"sandtable-op-v1"
@@ -36,8 +36,9 @@ class RawLink:
     """One encrypted link: frames written and read by hand, messages in our own encoding."""
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                 cipher: Any) -> None:
+                 cipher: Any, leftover: bytes) -> None:
         self.reader, self.writer, self.cipher = reader, writer, cipher
+        self.buffer = bytearray(leftover)  # link frames that came with the handshake's end
         self.received: list[dict[str, Any]] = []
         self.closed = False
 
@@ -56,13 +57,20 @@ class RawLink:
                           + encode_array_of(ops))
 
     async def pump(self) -> None:
+        buf = self.buffer
         try:
             while True:
-                n = int.from_bytes(await self.reader.readexactly(4), "big")
-                msg = decode(self.cipher.open(await self.reader.readexactly(n)))
-                self.received.append(msg)
-        except (asyncio.IncompleteReadError, ConnectionError, OSError):
-            self.closed = True
+                while len(buf) >= 4 and len(buf) >= 4 + int.from_bytes(buf[:4], "big"):
+                    n = int.from_bytes(buf[:4], "big")
+                    self.received.append(decode(self.cipher.open(bytes(buf[4:4 + n]))))
+                    del buf[:4 + n]
+                data = await self.reader.read(65536)
+                if not data:
+                    break
+                buf += data
+        except (ConnectionError, OSError):
+            pass
+        self.closed = True
 
     async def beat(self) -> None:
         while not self.closed:
@@ -99,7 +107,7 @@ class Author:
 async def dial(port: int, identity: Identity, table: str, passphrase: str | None) -> RawLink:
     reader, writer = await asyncio.open_connection(LOOPBACK, port)
     result = await perform_handshake(reader, writer, identity, table, passphrase, True, 0)
-    return RawLink(reader, writer, result.cipher)
+    return RawLink(reader, writer, result.cipher, result.leftover)
 
 
 async def play(case: str, me: Author, target: RawLink, links: list[RawLink]) -> None:
