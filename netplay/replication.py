@@ -29,7 +29,7 @@ import asyncio
 import contextlib
 import logging
 from dataclasses import dataclass
-from typing import Any, Callable, NoReturn, Protocol
+from typing import Any, NoReturn, Protocol
 
 from table.core.errors import BadOp, CausalityError
 from table.core.ops import from_wire
@@ -39,14 +39,16 @@ from .catchup import AuthorChains, CatchUp
 from .events import EventHub
 from .identity import SIGNATURE_BYTES, is_valid_peer_id
 from .mesh import MessageReceived, Mesh, MeshEvent, PeerJoined, PeerLeft
+from .messages import check_version_vector
 from .opsign import OP_SIGNATURE_DOMAIN, OpVerifier, op_signer
-from .messages import SCHEMAS, Field, check_version_vector, register_message
 from .wire import ProtocolError, pack
 
-log = logging.getLogger(__name__)
+# the signer and verifier live in netplay.opsign; importable from here as they always were
+__all__ = ["OP_SIGNATURE_DOMAIN", "OpVerifier", "op_signer", "Replication", "Replica",
+           "ReplicationConfig", "Divergence", "PrivateReceived", "PeerMisbehaved",
+           "Equivocated", "CaughtUp", "check_op_envelope"]
 
-if "caught_up" not in SCHEMAS:  # the end of a catch-up: every op up to `vv` has been sent
-    register_message("caught_up", {"vv": Field("map")})
+log = logging.getLogger(__name__)
 
 
 class Replica(Protocol):
