@@ -13,9 +13,11 @@ exactly the ops it verified, stored and will relay.
   then ``caught_up`` with the vector it served (:mod:`netplay.catchup`).
 * A live ``op`` must be authored by the peer that sent it: nothing is forwarded unsolicited.
 * An op not in canonical encoding, malformed, badly signed, with a stamp that skips ahead,
-  or forged under a used number drops the link it came on; the sender is named (log error,
+  or forged under a used number drops the link it came on; the sender is named (a log warning,
   ``replica.report`` and :class:`PeerMisbehaved`). An author that signed two different ops
-  under one number is named too (:class:`Equivocated`); the first one stays.
+  under one number is named too (:class:`Equivocated`): the first one stays, its ops from that
+  number on are void everywhere (the two versions travel as proof), found even when each peer
+  got one version (``heads``, per-author signature chains, in ``hash``).
 * Every ``hash_interval`` each peer sends ``hash`` (its version vector and public state hash).
   A receiver whose version vector is equal compares hashes; a mismatch is logged as an error
   and emitted as :class:`Divergence`. A receiver that has ops the sender lacks sends them.
@@ -203,10 +205,9 @@ class Replication:
 
     def _send_ops(self, peer_id: str, wires: list[list[Any]]) -> None:
         """Send ops in ``ops`` batches within the batch limits."""
-        missing = wires
         batch: list[list[Any]] = []
         size = 0
-        for op in missing:
+        for op in wires:
             op_size = len(pack(op))
             if op_size > self.config.max_batch_bytes:
                 log.error("op %s/%s is too large to send (%d bytes)", op[0], op[1], op_size)
