@@ -434,7 +434,8 @@ async def rejoin(path: str | Path, options: SessionOptions | None = None, *,
     try:
         await _dial(t, addresses, timeout)
         if not await t.session.wait_caught_up(timeout):
-            log.warning("rejoined %s: still catching up after %.0f s", shown, timeout)
+            log.warning("rejoined %s: still catching up after %.0f s (waiting for %s)", shown,
+                        timeout, t.session.replication.waiting_for() or "nothing named")
     except BaseException:
         await t.close(graceful=True)
         raise
