@@ -20,12 +20,15 @@ from .wire import DEFAULT_LIMITS, FrameDecoder, WireLimits, encode_frame, unpack
 class MessageChannel:
     """Both directions of one open link's message stream."""
 
-    __slots__ = ("cipher", "limits", "_decoder")
+    __slots__ = ("cipher", "limits", "_decoder", "last_payload")
 
     def __init__(self, cipher: FrameCipher, limits: WireLimits = DEFAULT_LIMITS) -> None:
         self.cipher = cipher
         self.limits = limits
         self._decoder = FrameDecoder(limits)
+        # the plaintext of the message last yielded, exactly as it arrived (replication checks
+        # that each op came in its canonical encoding)
+        self.last_payload = b""
 
     def receive(self, data: bytes) -> Iterator[dict[str, Any]]:
         """The messages ``data`` completes. Consume the iterator fully: it decrypts lazily,
@@ -34,7 +37,10 @@ class MessageChannel:
         frames = decoder.feed(data)
         while frames:
             for sealed in frames:
-                yield check_message(unpack(cipher.open(sealed), limits))
+                payload = cipher.open(sealed)
+                msg = check_message(unpack(payload, limits))
+                self.last_payload = payload
+                yield msg
             frames = decoder.feed(b"")  # raises a bad header held back behind good frames
 
     def eof(self) -> None:

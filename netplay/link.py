@@ -130,6 +130,12 @@ class Link:
         return self._state
 
     @property
+    def last_payload(self) -> bytes:
+        """The exact plaintext bytes of the message being dispatched (its op or ops are
+        checked for their canonical encoding)."""
+        return self._channel.last_payload if self._channel is not None else b""
+
+    @property
     def is_open(self) -> bool:
         return self._state is LinkState.OPEN
 

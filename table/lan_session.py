@@ -31,6 +31,7 @@ from typing import Any
 
 from netplay.identity import Identity
 from netplay.discovery import TableListing
+from netplay.opsign import OpVerifier
 from netplay.session import (LanSession, SessionOptions, browse_tables, find_table,
                              load_identity, probe_table_id, save_identity)
 from table.core import actions as act
@@ -421,7 +422,9 @@ async def _wait_table_info(t: LanTable, timeout: float) -> dict[str, Any]:
         if info is not None and await t.session.wait_caught_up(0):
             return info
         if loop.time() > deadline:
-            raise LanError("the table did not send its layout in time")
+            waiting = t.session.replication.waiting_for()
+            raise LanError(f"could not join: still waiting for {waiting}" if waiting
+                           else "the table did not send its layout in time")
         await asyncio.sleep(0.05)
 
 
@@ -478,7 +481,8 @@ async def rejoin(path: str | Path, options: SessionOptions | None = None, *,
     try:
         await _dial(t, addresses, timeout)
         if not await t.session.wait_caught_up(timeout):
-            log.warning("rejoined %s: still catching up after %.0f s", shown, timeout)
+            log.warning("rejoined %s: still catching up after %.0f s (waiting for %s)", shown,
+                        timeout, t.session.replication.waiting_for() or "nothing named")
     except BaseException:
         await t.close(graceful=True)
         raise
@@ -503,7 +507,9 @@ async def _resume(path: Path, opts: SessionOptions, *, host_role: bool = False,
     identity = load_identity(path)
     if identity is None:
         raise LanError(f"{path}.key is missing: cannot resume that log as the same peer")
-    replica = Replica.from_log(path, reopen=True)
+    # Every op taken back is verified again: a log written before every op was checked may
+    # hold one that fails, which this peer must neither advertise nor relay.
+    replica = Replica.from_log(path, reopen=True, verifier=OpVerifier(lambda _author: None))
     if replica.peer_id != identity.peer_id:
         raise LanError(f"{path}.key does not belong to that log")
     info = table_info(replica) or {}
