@@ -35,6 +35,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 ENTRY_POINT_GROUP = "sandtable.assist"
+# A table started from a position (table/games/position_table.py) lays its situation out
+# between these two setup markers; nothing between them is a move to judge.
+POSITION_MARKS = ("position", "position-end")
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,9 +103,28 @@ def load_plugin(game_id: str, notices: list[str] | None = None) -> Plugin | None
     return None
 
 
+def assist_declarations(game_id: str) -> list[str] | None:
+    """The declaration names a game's assist knows (None: the game has no assist)."""
+    plugin = load_plugin(game_id)
+    if plugin is None:
+        return None
+    return [CARD_EFFECT, *(spec.name for spec in plugin.declarations())]
+
+
 def available_plugins() -> dict[str, str]:
     """Entry-point name -> target, without importing anything."""
     return {ep.name: ep.value for ep in entry_points()}
+
+
+def _cached_module(digest: str) -> GameModule | None:
+    """A module from the per-user module store (where a table's modules are kept by hash)."""
+    from table.games.problems import ModuleError
+    from table.games.store import ModuleUnavailable, default_store
+
+    try:
+        return default_store().load(digest)
+    except (ModuleUnavailable, ModuleError, ValueError):
+        return None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -126,9 +148,13 @@ class AssistRunner:
         self._refs: list[OpRef] = []
         self._marks: list[int] = []
         self._undos: list[tuple[int, OpRef]] = []  # (index, target) of each applied undo
+        self._position: list[int] = []  # indices of the position begin/end markers applied
         self._records: list[Record] | None = None
         self._state: State | None = None
         self._timeline: Timeline | None = None
+        # hash -> module: the modules this table has played under (a live-reloaded draft)
+        self._modules: dict[str, GameModule] = {module.content_hash: module}
+        self.resolve_module: Callable[[str], GameModule | None] | None = _cached_module
 
     # -- wiring ----------------------------------------------------------------------------
     @classmethod
@@ -171,6 +197,7 @@ class AssistRunner:
         self._refs = []
         self._marks = []
         self._undos = []
+        self._position = []
 
     def _catch_up(self, timeline: Timeline) -> None:
         shadow = Timeline()
@@ -205,6 +232,8 @@ class AssistRunner:
         while marks and marks[-1] >= index:
             marks.pop()
         self._drop_undos_from(index)
+        while self._position and self._position[-1] >= index:
+            self._position.pop()
         self.version += 1
 
     def applied(self, index: int, record: Record, state: State) -> None:
@@ -214,17 +243,23 @@ class AssistRunner:
             while self._marks and self._marks[-1] >= index:
                 self._marks.pop()
             self._drop_undos_from(index)
+            while self._position and self._position[-1] >= index:
+                self._position.pop()
             while len(self._per_op) < index:
                 self._per_op.append(())
                 self._refs.append(("?", 0))
         op = record.op
+        quiet = bool(len(self._position) % 2)  # inside a position's layout
         if op.kind == "mark":
             self._marks.append(index)
+            if record.void is None and op.args.get("what") == "setup" \
+                    and op.args.get("value") in POSITION_MARKS:
+                self._position.append(index)
         elif op.kind == "undo" and record.void is None and len(op.args["target"]) == 2:
             target = op.args["target"]
             self._undos.append((index, (str(target[0]), int(target[1]))))
         flags: tuple[Flag, ...] = ()
-        if self.enabled and self.plugin is not None:
+        if self.enabled and self.plugin is not None and not quiet:
             flags = self._check(index, record, state)
         self._per_op.append(flags)
         self._refs.append(op.ref)
@@ -233,9 +268,24 @@ class AssistRunner:
         if self.listeners and (flags or op.kind == "ack"):
             self._changed()
 
+    def _follow_module(self, state: State) -> None:
+        """Judge each op by the module in effect at its place (a draft may change mid-game)."""
+        recorded = state.module
+        digest = recorded.get("hash") if recorded else None
+        if not digest or digest == self.game.module.content_hash:
+            return
+        module = self._modules.get(digest)
+        if module is None and self.resolve_module is not None:
+            module = self.resolve_module(digest)
+            if module is not None:
+                self._modules[digest] = module
+        if module is not None:
+            self.game = GameInfo(module, self.game.seats)
+
     def _check(self, index: int, record: Record, state: State) -> tuple[Flag, ...]:
         plugin = self.plugin
         assert plugin is not None
+        self._follow_module(state)
         records = self._records if self._records is not None else []
         if len(records) <= index or records[index] is not record:
             records = _Single(records, index, record)

@@ -2,10 +2,14 @@
 
 Everything binds to 127.0.0.1 and zeroconf runs with ``interfaces=["127.0.0.1"]`` only.
 
-* latency: N peers (real replicas, signed ops, encrypted links, full mesh); ops are issued
-  paced, round robin over the peers; each op's latency is the time from its apply at its
-  author to its apply at each other peer (so N - 1 samples per op). With ``processes=True``
-  each peer is its own process (timestamps from the system-wide monotonic clock).
+* latency: N peers (real replicas, signed ops, encrypted links, full mesh, every op's
+  signature verified by every receiver before it is applied); ops are issued paced, round
+  robin over the peers; each op's latency is the time from its apply at its author to its
+  apply at each other peer (so N - 1 samples per op). Measured with every peer in one process
+  and with each peer its own process (timestamps from the system-wide monotonic clock);
+  ``processes=True`` makes the latter the headline figures.
+* catch-up: a peer holding 10,000 signed ops and a newcomer that links to it; seconds from
+  dialing to the newcomer holding (and having verified) every op, ``caught_up`` received.
 * throughput: the same peers, every op issued at once; ops_per_s counts ops applied at every
   peer per second.
 * baseline: a plain asyncio + msgpack echo over loopback (one-way = round trip / 2).
@@ -23,6 +27,7 @@ import statistics
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import msgpack
@@ -158,6 +163,16 @@ async def _child(index: int, n: int, ops: int, first_port: int) -> None:
     await mesh.stop()
 
 
+def _child_result(proc: "subprocess.Popen[str]") -> dict[str, Any] | None:
+    assert proc.stdout is not None
+    result = None
+    for line in proc.stdout:
+        if line.startswith("RESULT "):
+            result = json.loads(line[7:])
+    proc.wait(30)
+    return result
+
+
 def _processes(n: int, ops: int) -> dict[str, Any]:
     env = dict(os.environ)
     cmd = [sys.executable, "-m", "netplay.bench", "--child"]
@@ -168,21 +183,50 @@ def _processes(n: int, ops: int) -> dict[str, Any]:
     for i in range(1, n):
         procs.append(subprocess.Popen(cmd + [str(i), str(n), str(ops), str(port)],
                                       stdout=subprocess.PIPE, text=True, env=env))
-    results = []
     t0 = time.monotonic()
-    for p in procs:
-        assert p.stdout is not None
-        for line in p.stdout:
-            if line.startswith("RESULT "):
-                results.append(json.loads(line[7:]))
-                break
-        p.wait(30)
+    # Read every child's output at once: a RESULT line is larger than a pipe's buffer, and a
+    # child blocked writing it would stall its event loop (and its links) meanwhile.
+    with ThreadPoolExecutor(len(procs)) as pool:
+        results = [r for r in pool.map(_child_result, procs) if r is not None]
     elapsed = time.monotonic() - t0
     sent = {k: v for r in results for k, v in r["sent"].items()}
     lat = [(r["applied"][k] - t) * 1000 for k, t in sent.items() for r in results
            if k in r["applied"]]
     return {"latencies": lat, "ops_per_s": ops / elapsed,
             "converged": len({r["hash"] for r in results}) == 1, "samples": len(lat)}
+
+
+# ------------------------------------------------------------------ catch-up
+async def _catch_up(count: int) -> dict[str, Any]:
+    """Seconds for a newcomer to catch up ``count`` ops (every signature verified)."""
+    from netplay.identity import Identity
+    from netplay.mesh import Mesh
+
+    meshes = [Mesh(Identity.generate(), "bench", None, host=LOOPBACK) for _ in range(2)]
+    for m in meshes:
+        await m.start()
+    server = _Peer(meshes[0])
+    for i in range(count):
+        server.replica.issue("note", {"text": f"op {i}"})
+    joiner = _Peer(meshes[1])
+    joiner.replica.listeners.clear()  # no per-op timing here
+    target = server.replica.version_vector()
+    t0 = time.monotonic()
+    await meshes[1].connect(LOOPBACK, meshes[0].port)
+    deadline = t0 + 120
+    while not (joiner.repl.catch_up.caught_up_with(meshes[0].peer_id) and all(
+            joiner.replica.version_vector().get(a, 0) >= n for a, n in target.items())):
+        if time.monotonic() > deadline:
+            break
+        await asyncio.sleep(0.001)
+    elapsed = time.monotonic() - t0
+    verifier = joiner.replica.verifier
+    verified = getattr(verifier, "verified", 0)
+    complete = joiner.replica.version_vector().get(meshes[0].peer_id, 0) == count + 1
+    for p in (server, joiner):
+        await p.repl.stop()
+        await p.mesh.stop()
+    return {"ops": count + 1, "seconds": elapsed, "verified": verified, "complete": complete}
 
 
 # ------------------------------------------------------------------ baseline and discovery
@@ -235,7 +279,16 @@ async def _discovery() -> float:
     return elapsed
 
 
-def run(peers: int = 6, processes: bool = False, ops: int = 2000) -> dict[str, Any]:
+def _latency_line(label: str, peers: int, ops: int, result: dict[str, Any]) -> None:
+    lat = result["latencies"]
+    print(f"{peers} peers ({label}), {ops} ops, every op verified: {result['samples']} "
+          f"deliveries, p50 {_pct(lat, 0.5):.3f} ms, p99 {_pct(lat, 0.99):.3f} ms, "
+          f"mean {statistics.fmean(lat) if lat else float('nan'):.3f} ms; "
+          f"throughput {result['ops_per_s']:.0f} ops/s; converged: {result['converged']}")
+
+
+def run(peers: int = 6, processes: bool = False, ops: int = 2000,
+        catch_up_ops: int = 10_000) -> dict[str, Any]:
     from table.core.gc_tuning import tune_gc
 
     tune_gc()
@@ -243,28 +296,36 @@ def run(peers: int = 6, processes: bool = False, ops: int = 2000) -> dict[str, A
     print(f"baseline asyncio+msgpack echo, one way: p50 {_pct(base, 0.5):.3f} ms, "
           f"p99 {_pct(base, 0.99):.3f} ms")
     cpu0, wall0 = time.process_time(), time.monotonic()
-    result = _processes(peers, ops) if processes else asyncio.run(_in_process(peers, ops))
+    one = asyncio.run(_in_process(peers, ops))
     cpu, wall = time.process_time() - cpu0, time.monotonic() - wall0
-    lat = result["latencies"]
-    mode = "processes" if processes else "one process"
-    print(f"{peers} peers ({mode}), {ops} ops: {result['samples']} deliveries, "
-          f"p50 {_pct(lat, 0.5):.3f} ms, p99 {_pct(lat, 0.99):.3f} ms, "
-          f"mean {statistics.fmean(lat) if lat else float('nan'):.3f} ms; "
-          f"throughput {result['ops_per_s']:.0f} ops/s; converged: {result['converged']}")
-    if not processes:
-        print(f"process CPU time {cpu:.2f} s over {wall:.2f} s wall "
-              f"({100 * cpu / wall if wall else 0:.0f}% of one core); "
-              f"load average {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    _latency_line("one process", peers, ops, one)
+    print(f"process CPU time {cpu:.2f} s over {wall:.2f} s wall "
+          f"({100 * cpu / wall if wall else 0:.0f}% of one core); "
+          f"load average {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    multi = _processes(peers, ops)
+    _latency_line("one process each", peers, ops, multi)
+    catch = asyncio.run(_catch_up(catch_up_ops))
+    print(f"catch-up of {catch['ops']} ops over 127.0.0.1, {catch['verified']} signatures "
+          f"checked: {catch['seconds']:.3f} s (complete: {catch['complete']})")
     disc = asyncio.run(_discovery())
     print(f"discovery (announce -> listed, 127.0.0.1): {disc:.3f} s")
+    head = multi if processes else one
+    lat, one_lat, multi_lat = head["latencies"], one["latencies"], multi["latencies"]
     summary = {"peers": peers, "processes": processes, "ops": ops,
                "p50_ms": round(_pct(lat, 0.5), 3), "p99_ms": round(_pct(lat, 0.99), 3),
-               "ops_per_s": round(result["ops_per_s"], 1),
+               "ops_per_s": round(head["ops_per_s"], 1),
+               "one_process_p50_ms": round(_pct(one_lat, 0.5), 3),
+               "one_process_p99_ms": round(_pct(one_lat, 0.99), 3),
+               "processes_p50_ms": round(_pct(multi_lat, 0.5), 3),
+               "processes_p99_ms": round(_pct(multi_lat, 0.99), 3),
+               "catch_up_ops": catch["ops"], "catch_up_s": round(catch["seconds"], 3),
+               "catch_up_complete": catch["complete"],
                "baseline_p50_ms": round(_pct(base, 0.5), 3),
                "baseline_p99_ms": round(_pct(base, 0.99), 3),
-               "discovery_s": round(disc, 3), "converged": result["converged"],
+               "discovery_s": round(disc, 3),
+               "converged": one["converged"] and multi["converged"],
                "cpu_s": round(cpu, 2), "wall_s": round(wall, 2),
-               "deliveries": result["samples"]}
+               "deliveries": one["samples"] + multi["samples"]}
     print(json.dumps(summary))
     return summary
 

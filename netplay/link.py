@@ -20,11 +20,12 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any, AsyncIterator, Callable
 
-from .handshake import HandshakeError, perform_handshake
+from .channel import MessageChannel
+from .handshake import Handshake, Rejected
 from .identity import Identity
 from .messages import HANDSHAKE_TYPES, check_message
-from .secure import FrameCipher
-from .wire import DEFAULT_LIMITS, ProtocolError, WireLimits, encode_frame, pack, read_frame, unpack
+from .streams import READ_CHUNK, run_handshake
+from .wire import DEFAULT_LIMITS, ProtocolError, WireLimits, pack
 
 log = logging.getLogger(__name__)
 
@@ -112,7 +113,8 @@ class Link:
 
         self._reader: asyncio.StreamReader | None = None
         self._writer: asyncio.StreamWriter | None = None
-        self._cipher: FrameCipher | None = None
+        self._channel: MessageChannel | None = None
+        self._pending_input = b""  # link frames that arrived with the handshake's last read
         self._queue: asyncio.Queue[Any] = asyncio.Queue()
         self._inbox: asyncio.Queue[Any] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
@@ -126,6 +128,12 @@ class Link:
     @property
     def state(self) -> LinkState:
         return self._state
+
+    @property
+    def last_payload(self) -> bytes:
+        """The exact plaintext bytes of the message being dispatched (its op or ops are
+        checked for their canonical encoding)."""
+        return self._channel.last_payload if self._channel is not None else b""
 
     @property
     def is_open(self) -> bool:
@@ -179,33 +187,27 @@ class Link:
     async def _handshake(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> bool:
         self._reader, self._writer = reader, writer
         self._set_state(LinkState.HANDSHAKING)
+        handshake = Handshake(
+            self.identity, self.table_id, self._passphrase, initiator=self.initiator,
+            listen_port=self.listen_port, limits=self.config.limits,
+            clock=asyncio.get_running_loop().time, timeout=self.config.handshake_timeout,
+        )
         try:
-            result = await asyncio.wait_for(
-                perform_handshake(
-                    reader, writer, self.identity, self.table_id, self._passphrase,
-                    self.initiator, self.listen_port, self.config.limits,
-                ),
-                self.config.handshake_timeout,
-            )
-        except asyncio.TimeoutError:
-            reason = "handshake timed out"
-        except HandshakeError as exc:
-            reason = exc.reason
-        except ProtocolError as exc:
-            reason = f"bad handshake message: {exc.reason}"
-        except (OSError, EOFError) as exc:
-            reason = f"connection error during handshake: {exc or type(exc).__name__}"
+            result = await run_handshake(reader, writer, handshake)
         except asyncio.CancelledError:
             writer.close()
             self._fail_before_open("cancelled during the handshake")
             raise
+        if isinstance(result, Rejected):
+            reason = result.reason
         else:
             self.peer_id = result.peer_id
             self.peer_key = result.peer_key
             self.advertised_port = result.peer_port
             if not self.initiator:
                 self.peer_port = result.peer_port
-            self._cipher = result.cipher
+            self._channel = MessageChannel(result.cipher, self.config.limits)
+            self._pending_input = result.leftover
             self._set_state(LinkState.OPEN)
             self._last_recv = asyncio.get_running_loop().time()
             if self.on_open is not None:
@@ -219,7 +221,7 @@ class Link:
                         reason = self.close_reason or "refused after the handshake"
                         with contextlib.suppress(Exception):  # tell the peer why, best effort
                             bye = {"t": "bye", "reason": reason[:200]}
-                            writer.write(encode_frame(self._cipher.seal(pack(bye)), self.config.limits))
+                            writer.write(self._channel.frame(pack(bye)))
                         self._begin_close(reason, graceful=False, quiet=True)
                     return False
             if self._state is not LinkState.OPEN:
@@ -265,8 +267,8 @@ class Link:
         return True
 
     async def _write_loop(self) -> None:
-        assert self._writer is not None and self._cipher is not None
-        writer, cipher, limits = self._writer, self._cipher, self.config.limits
+        assert self._writer is not None and self._channel is not None
+        writer, channel = self._writer, self._channel
         while True:
             msg = await self._queue.get()
             if msg is _STOP:
@@ -275,12 +277,12 @@ class Link:
                 t, payload = msg.t, msg.payload
             else:
                 t, payload = msg.get("t"), pack(msg)
-            if len(payload) + 16 > limits.max_frame:
+            if not channel.fits(payload):
                 log.error("link %s: dropping our own oversized %s message (%d bytes)",
                           self.label, t, len(payload))
                 continue
             try:
-                writer.write(encode_frame(cipher.seal(payload), limits))
+                writer.write(channel.frame(payload))
                 await writer.drain()
             except (OSError, ConnectionError) as exc:
                 self._begin_close(f"write failed: {exc or type(exc).__name__}", graceful=False)
@@ -289,20 +291,24 @@ class Link:
 
     # ------------------------------------------------------------- receive
     async def _read_loop(self) -> None:
-        assert self._reader is not None and self._cipher is not None
-        reader, cipher, limits = self._reader, self._cipher, self.config.limits
+        assert self._reader is not None and self._channel is not None
+        reader, channel = self._reader, self._channel
         loop = asyncio.get_running_loop()
+        data, self._pending_input = self._pending_input, b""
         try:
             while self._state is LinkState.OPEN:
-                try:
-                    sealed = await read_frame(reader, limits)
-                except EOFError:
+                if data:
+                    for msg in channel.receive(data):
+                        self._last_recv = loop.time()
+                        self.messages_received += 1
+                        self._dispatch(msg)
+                        if self._state is not LinkState.OPEN:
+                            return
+                data = await reader.read(READ_CHUNK)
+                if not data:
+                    channel.eof()  # raises if the stream ended inside a frame
                     self._begin_close("connection closed by peer", graceful=False)
                     return
-                msg = check_message(unpack(cipher.open(sealed), limits))
-                self._last_recv = loop.time()
-                self.messages_received += 1
-                self._dispatch(msg)
         except ProtocolError as exc:
             self._begin_close(exc.reason, graceful=False)
         except (OSError, ConnectionError) as exc:

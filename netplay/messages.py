@@ -57,7 +57,8 @@ SCHEMAS: dict[str, dict[str, Field]] = {
     "vv": {"vv": Field("map")},
     "op": {"op": Field("list")},
     "ops": {"ops": Field("list")},
-    "hash": {"vv": Field("map"), "h": Field("str")},
+    "caught_up": {"vv": Field("map")},
+    "hash": {"vv": Field("map"), "h": Field("str"), "heads": Field("map", required=False)},
     "priv": {"body": Field("map")},
 }
 

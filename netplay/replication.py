@@ -1,22 +1,23 @@
 """Replication over the mesh: causal broadcast of ops, catch-up and divergence checks.
 
 The table core plugs in as a :class:`Replica` (``table.core.replica.Replica``). Ops travel in
-their wire form, a 9-field array ``[author, seq, lamport, kind, args, vv, time, seat, sig]``;
-this module checks only the envelope (author is a peer id, seq a positive int, sig 64 bytes).
-Signatures are made by the replica's ``signer`` (:func:`op_signer`) when it issues an op and
-checked by its ``verifier`` (:class:`OpVerifier`) when an op is delivered, against the key the
-author announced in its first op (``hello``). Delivery order (causal buffering, canonical
-order, rollback) is the replica's business; this module makes sure every op reaches every peer
-once it is published, and that a peer that was away catches up.
+their wire form, a 9-field array ``[author, seq, lamport, kind, args, vv, time, seat, sig]``,
+always in the canonical encoding (docs/protocol.md). Signatures are made by the replica's
+``signer`` (:func:`op_signer`) and checked by its ``verifier`` (:class:`OpVerifier`) for every
+op before it is stored or applied, first-hand or relayed. So a peer's version vector covers
+exactly the ops it verified, stored and will relay.
 
 * ``publish(op)`` sends a local op (signed, logged and applied) to every linked peer as ``op``.
 * When a link opens (or is replaced) both sides send ``vv`` (their version vector); each
-  answers with ``ops`` batches holding what the other lacks (``replica.ops_missing_for``).
-  Ops relayed this way may have any author: their signatures are checked against the
-  author's key, so a relaying peer cannot forge them.
+  answers with ``ops`` batches holding what the other lacks (``replica.ops_missing_for``),
+  then ``caught_up`` with the vector it served (:mod:`netplay.catchup`).
 * A live ``op`` must be authored by the peer that sent it: nothing is forwarded unsolicited.
-* An op the replica refuses (malformed, bad signature, a stamp that skips ahead, a second
-  op under a used sequence number) drops the link it came on.
+* An op not in canonical encoding, malformed, badly signed, with a stamp that skips ahead,
+  or forged under a used number drops the link it came on; the sender is named (a log warning,
+  ``replica.report`` and :class:`PeerMisbehaved`). An author that signed two different ops
+  under one number is named too (:class:`Equivocated`): the first one stays, its ops from that
+  number on are void everywhere (the two versions travel as proof), found even when each peer
+  got one version (``heads``, per-author signature chains, in ``hash``).
 * Every ``hash_interval`` each peer sends ``hash`` (its version vector and public state hash).
   A receiver whose version vector is equal compares hashes; a mismatch is logged as an error
   and emitted as :class:`Divergence`. A receiver that has ops the sender lacks sends them.
@@ -30,22 +31,26 @@ import asyncio
 import contextlib
 import logging
 from dataclasses import dataclass
-from typing import Any, Callable, Protocol
-
-from nacl.exceptions import BadSignatureError, CryptoError
-from nacl.signing import VerifyKey
+from typing import Any, NoReturn, Protocol
 
 from table.core.errors import BadOp, CausalityError
+from table.core.ops import from_wire
 
+from .canonical import check_canonical, op_slices
+from .catchup import AuthorChains, CatchUp
 from .events import EventHub
-from .identity import PUBLIC_KEY_BYTES, SIGNATURE_BYTES, Identity, is_valid_peer_id
-from .mesh import MessageReceived, Mesh, MeshEvent, PeerJoined
+from .identity import SIGNATURE_BYTES, is_valid_peer_id
+from .mesh import MessageReceived, Mesh, MeshEvent, PeerJoined, PeerLeft
 from .messages import check_version_vector
+from .opsign import OP_SIGNATURE_DOMAIN, OpVerifier, op_signer
 from .wire import ProtocolError, pack
 
-log = logging.getLogger(__name__)
+# the signer and verifier live in netplay.opsign; importable from here as they always were
+__all__ = ["OP_SIGNATURE_DOMAIN", "OpVerifier", "op_signer", "Replication", "Replica",
+           "ReplicationConfig", "Divergence", "PrivateReceived", "PeerMisbehaved",
+           "Equivocated", "CaughtUp", "check_op_envelope"]
 
-OP_SIGNATURE_DOMAIN = b"sandtable-op-v1"
+log = logging.getLogger(__name__)
 
 
 class Replica(Protocol):
@@ -54,7 +59,7 @@ class Replica(Protocol):
     Ops travel in their wire form, a 9-field array
     ``[author, seq, lamport, kind, args, vv, time, seat, sig]``; ``sig`` is made by the
     replica's ``signer`` (see :func:`op_signer`) and checked by its ``verifier``
-    (see :class:`OpVerifier`) when the op is delivered.
+    (see :class:`OpVerifier`) before the op is delivered.
     """
 
     @property
@@ -64,8 +69,7 @@ class Replica(Protocol):
 
     def ops_missing_for(self, vv: dict[str, int]) -> list[list[Any]]: ...
 
-    def receive_many(self, wires: list[Any], from_peer: str = "", *,
-                     direct: bool = False) -> Any: ...
+    def receive_many(self, wires: list[Any], from_peer: str = "") -> Any: ...
 
     def public_state_hash(self) -> str: ...
 
@@ -84,7 +88,33 @@ class PrivateReceived:
     body: dict[str, Any]
 
 
-ReplicationEvent = Divergence | PrivateReceived
+@dataclass(frozen=True, slots=True)
+class PeerMisbehaved:
+    """A peer sent something a correct peer never sends (its link was dropped, unless it only
+    relayed another author's equivocation or claimed ops it did not send). ``reason`` names
+    the peer and what it did, for the person at the table."""
+    peer_id: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Equivocated:
+    """``author`` signed two different ops as ``seq`` (one came from ``from_peer``)."""
+    author: str
+    seq: int
+    from_peer: str
+
+
+@dataclass(frozen=True, slots=True)
+class CaughtUp:
+    """``peer_id`` ended its catch-up having served ``vv``; ``gaps`` are the first op of each
+    author it claimed but never sent (empty when complete)."""
+    peer_id: str
+    vv: dict[str, int]
+    gaps: tuple[tuple[str, int], ...] = ()
+
+
+ReplicationEvent = Divergence | PrivateReceived | PeerMisbehaved | Equivocated | CaughtUp
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,110 +122,6 @@ class ReplicationConfig:
     hash_interval: float = 5.0
     max_batch_ops: int = 256
     max_batch_bytes: int = 512 * 1024
-
-
-def op_signer(identity: Identity) -> Callable[[bytes], bytes]:
-    """The replica's ``signer``: ``sig = Ed25519(author key, b"sandtable-op-v1" || body)``
-    where ``body`` is ``Op.signing_bytes()`` (the op without its signature, maps sorted)."""
-
-    def sign(body: bytes) -> bytes:
-        return identity.sign(OP_SIGNATURE_DOMAIN + body)
-
-    return sign
-
-
-class OpVerifier:
-    """The replica's ``verifier``: checks an op's signature against the key its author
-    announced in its first op (``hello``). When this peer has a direct link to the author,
-    the announced key must also be the key the author's handshake proved (pinned): a relayed
-    ``hello`` with another key is a forgery. Keys are parsed once and cached."""
-
-    def __init__(self, pinned_key: Callable[[str], bytes | None],
-                 announced_key: Callable[[str], str | None] | None = None) -> None:
-        self._pinned_key = pinned_key
-        self._announced_key = announced_key
-        self._keys: dict[str, VerifyKey | None] = {}
-        self.failures = 0
-        self.verified = 0  # Ed25519 checks made (for tests and benchmarks)
-        self.unchecked: set[tuple[str, int]] = set()  # taken first-hand, signature not checked
-
-    def _verify_key(self, key_hex: str) -> VerifyKey | None:
-        vk = self._keys.get(key_hex, False)
-        if vk is False:
-            try:
-                raw = bytes.fromhex(key_hex)
-                vk = VerifyKey(raw) if len(raw) == PUBLIC_KEY_BYTES else None
-            except (ValueError, TypeError, CryptoError):
-                vk = None
-            if len(self._keys) < 4096:
-                self._keys[key_hex] = vk
-        return vk  # type: ignore[return-value]
-
-    def __call__(self, op: Any, key_hex: str | None) -> bool:
-        author, sig = op.author, op.sig
-        if key_hex is None and self._announced_key is not None:
-            key_hex = self._announced_key(author)
-        ok = isinstance(sig, bytes) and isinstance(key_hex, str)
-        if ok:
-            assert isinstance(key_hex, str)
-            pinned = self._pinned_key(author)
-            if pinned is not None and pinned.hex() != key_hex.lower():
-                ok = False
-            else:
-                vk = self._verify_key(key_hex)
-                try:
-                    ok = vk is not None and bool(vk.verify(OP_SIGNATURE_DOMAIN + op.signing_bytes(), sig))
-                except (BadSignatureError, CryptoError, ValueError, TypeError):
-                    ok = False
-        if not ok:
-            self.failures += 1
-            log.warning("op %s#%s: bad signature or key", author, getattr(op, "seq", "?"))
-        else:
-            self.verified += 1
-        return ok
-
-    def accept_direct(self, op: Any, key_hex: str | None) -> bool:
-        """An op that came from its author itself, on a link whose handshake proved the
-        author's identity key and whose every frame is AEAD-authenticated: its signature is
-        not checked again (it is kept, for relaying, and checked before being relayed: see
-        :meth:`check_before_relay`). The key the author announced must still be the key its
-        handshake proved; without a pinned key the op is verified as usual."""
-        if key_hex is None and self._announced_key is not None:
-            key_hex = self._announced_key(op.author)
-        pinned = self._pinned_key(op.author)
-        if pinned is None or not isinstance(key_hex, str) or not isinstance(op.sig, bytes):
-            return self(op, key_hex)
-        if pinned.hex() != key_hex.lower():
-            self.failures += 1
-            log.warning("op %s#%s: announced key is not the key its link proved",
-                        op.author, op.seq)
-            return False
-        if len(self.unchecked) < 1_000_000:
-            self.unchecked.add((op.author, op.seq))
-        return True
-
-    def check_before_relay(self, wire: list[Any]) -> bool:
-        """Before relaying an op (catch-up), check its signature if it was taken first-hand
-        unchecked: a peer relays only ops whose signatures it verified, so an author that
-        signs badly cannot make honest peers relay forgeries."""
-        ref = (wire[0], wire[1])
-        if ref not in self.unchecked:
-            return True
-        from table.core.ops import from_wire
-
-        try:
-            op = from_wire(wire)
-        except Exception:
-            return False
-        if op.kind == "hello" and op.seq == 1:
-            key = op.args.get("key")
-            key_hex = key if isinstance(key, str) else None
-        else:
-            key_hex = self._announced_key(op.author) if self._announced_key else None
-        if self(op, key_hex):
-            self.unchecked.discard(ref)
-            return True
-        return False
 
 
 def check_op_envelope(op: Any) -> tuple[str, int]:
@@ -228,6 +154,12 @@ class Replication:
         self.divergences = 0
         self.ops_received = 0
         self.peer_vvs: dict[str, dict[str, int]] = {}  # each peer's latest announced vector
+        self.catch_up = CatchUp(replica)
+        self.chains = AuthorChains(replica)
+        # (author, seq) -> the two versions: the proof, shown to every peer that links
+        self.equivocations: dict[tuple[str, int], list[list[Any]]] = {}
+        self._compared: set[tuple[str, str, int]] = set()  # (peer, author, count) sent once
+        self.offences: list[PeerMisbehaved] = []
 
     def start(self) -> None:
         if self._hash_task is None:
@@ -257,32 +189,25 @@ class Replication:
 
     def check_now(self) -> None:
         """Send our version vector and state hash to every peer now."""
-        self.mesh.broadcast(
-            {"t": "hash", "vv": self.replica.version_vector(), "h": self.replica.public_state_hash()}
-        )
+        self.mesh.broadcast({"t": "hash", "vv": self.replica.version_vector(),
+                             "h": self.replica.public_state_hash(), "heads": self.chains.heads()})
 
     def _send_vv(self, peer_id: str) -> None:
         self.mesh.send(peer_id, {"t": "vv", "vv": self.replica.version_vector()})
 
     def _send_missing(self, peer_id: str, their_vv: dict[str, int]) -> int:
+        """Send every op the holder of ``their_vv`` lacks. Every stored op was verified when
+        it was delivered here (or made here), so everything is relayed as it is."""
         missing = self.replica.ops_missing_for(their_vv)
-        if not missing:
-            return 0
-        check = getattr(getattr(self.replica, "verifier", None), "check_before_relay", None)
+        self._send_ops(peer_id, missing)
+        log.debug("sent %d ops to %s for catch-up", len(missing), peer_id)
+        return len(missing)
+
+    def _send_ops(self, peer_id: str, wires: list[list[Any]]) -> None:
+        """Send ops in ``ops`` batches within the batch limits."""
         batch: list[list[Any]] = []
         size = 0
-        refused: set[str] = set()
-        for op in missing:
-            if op[0] in refused:
-                continue
-            if check is not None and op[0] != self.mesh.peer_id and not check(op):
-                # Never relay a forgery. Its author's later ops depend on it: hold them too.
-                refused.add(op[0])
-                log.error("not relaying op %s#%s: its author's signature is bad", op[0], op[1])
-                report = getattr(self.replica, "report", None)
-                if callable(report):
-                    report(f"peer {op[0]} sent an op (#{op[1]}) with a bad signature")
-                continue
+        for op in wires:
             op_size = len(pack(op))
             if op_size > self.config.max_batch_bytes:
                 log.error("op %s/%s is too large to send (%d bytes)", op[0], op[1], op_size)
@@ -294,57 +219,156 @@ class Replication:
             size += op_size
         if batch:
             self.mesh.send(peer_id, {"t": "ops", "ops": batch})
-        log.debug("sent %d ops to %s for catch-up", len(missing), peer_id)
-        return len(missing)
 
     # ------------------------------------------------------------------ incoming
     def _on_mesh_event(self, event: MeshEvent) -> None:
         if isinstance(event, PeerJoined):
+            self.catch_up.link_opened(event.peer_id)
             self._send_vv(event.peer_id)
+        elif isinstance(event, PeerLeft):
+            self.catch_up.link_closed(event.peer_id)
         elif isinstance(event, MessageReceived):
             self._on_message(event.peer_id, event.message)
 
     def _on_message(self, peer_id: str, msg: dict[str, Any]) -> None:
         t = msg["t"]
-        if t == "op":
-            op = msg["op"]
-            author, _ = check_op_envelope(op)
-            if author != peer_id:
-                raise ProtocolError("live op not authored by the sending peer")
-            self._accept_ops([op], peer_id, direct=True)
-        elif t == "ops":
-            ops = msg["ops"]
-            for op in ops:
-                check_op_envelope(op)
-            self._accept_ops(ops, peer_id)
+        if t == "op" or t == "ops":
+            ops = [msg["op"]] if t == "op" else msg["ops"]
+            raws = self._raw_ops(peer_id, msg, len(ops))
+            for op, raw in zip(ops, raws):
+                try:
+                    author, seq = check_op_envelope(op)
+                    check_canonical(raw, op)
+                except ProtocolError as exc:
+                    self._offence(peer_id, f"peer {peer_id} sent a bad op: {exc.reason}")
+                if t == "op" and author != peer_id:
+                    self._offence(peer_id, f"peer {peer_id} sent a live op authored by "
+                                  f"{author} (#{seq})")
+            self._accept_ops(ops, raws, peer_id)
         elif t == "vv":
             vv = check_version_vector(msg["vv"], "vv")
             self.peer_vvs[peer_id] = vv
             self._send_missing(peer_id, vv)
+            for (author, _seq), proof in self.equivocations.items():
+                if author != peer_id:
+                    self.mesh.send(peer_id, {"t": "ops", "ops": proof})
+            # Catch-up ends explicitly: everything up to this vector has been sent.
+            self.mesh.send(peer_id, {"t": "caught_up", "vv": self.replica.version_vector()})
+        elif t == "caught_up":
+            served = check_version_vector(msg["vv"], "caught_up")
+            self._merge_peer_vv(peer_id, served)
+            gaps = self.catch_up.served(peer_id, served)
+            if gaps:
+                named = ", ".join(f"{a}#{s}" for a, s in gaps[:5])
+                self._name(peer_id, f"peer {peer_id} ended its catch-up without sending ops "
+                           f"its version vector claims: {named}")
+            self.events.emit(CaughtUp(peer_id, served, tuple(gaps)))
         elif t == "hash":
             vv = check_version_vector(msg["vv"], "hash")
             self.peer_vvs[peer_id] = vv
             self._on_hash(peer_id, vv, msg["h"])
+            if _vv_equal(self.replica.version_vector(), vv):
+                self._compare_heads(peer_id, vv, msg.get("heads"))
         elif t == "priv":
             self.events.emit(PrivateReceived(peer_id, msg["body"]))
         else:
             log.debug("replication ignores %r from %s", t, peer_id)
 
-    def _accept_ops(self, ops: list[list[Any]], from_peer: str, direct: bool = False) -> None:
+    def _merge_peer_vv(self, peer_id: str, vv: dict[str, int]) -> None:
+        known = self.peer_vvs.setdefault(peer_id, {})
+        for author, count in vv.items():
+            if count > known.get(author, 0):
+                known[author] = count
+
+    def _raw_ops(self, peer_id: str, msg: dict[str, Any], count: int) -> list[bytes]:
+        """The exact bytes each op of ``msg`` arrived as (from the link that carried it)."""
+        link = self.mesh.link(peer_id)
+        payload = getattr(link, "last_payload", b"") if link is not None else b""
+        raws = op_slices(payload) if payload else []
+        if len(raws) != count:  # not from a link (tests feeding messages): as packed here
+            raws = op_slices(pack(msg))
+        return raws
+
+    def _name(self, peer_id: str, reason: str) -> PeerMisbehaved:
+        """Name a misbehaving peer: log, report to the person, emit :class:`PeerMisbehaved`."""
+        log.warning("%s", reason)  # a warning, like every dropped link: not our failure
+        offence = PeerMisbehaved(peer_id, reason)
+        if len(self.offences) < 1000:
+            self.offences.append(offence)
+        report = getattr(self.replica, "report", None)
+        if callable(report):
+            report(reason)
+        self.events.emit(offence)
+        return offence
+
+    def _offence(self, peer_id: str, reason: str) -> NoReturn:
+        """Name the peer and drop its link: the ProtocolError raised here reaches the link's
+        read loop (through the mesh's event), which closes the link with this reason; the mesh
+        then emits PeerLeft(peer_id, reason)."""
+        self._name(peer_id, reason)
+        raise ProtocolError(reason)
+
+    def _accept_ops(self, ops: list[list[Any]], raws: list[bytes], from_peer: str) -> None:
         vv = self.replica.version_vector()
-        fresh = [op for op in ops if op[1] > vv.get(op[0], 0)]
-        if not fresh:
-            return  # all already delivered
-        self.ops_received += len(fresh)
-        try:
-            if direct:
-                # From its author, on its authenticated link: the signature need not be
-                # checked again (see OpVerifier.accept_direct).
-                self.replica.receive_many(fresh, from_peer, direct=True)
+        fresh: list[list[Any]] = []
+        again: list[tuple[list[Any], bytes]] = []  # a number seen earlier in this batch
+        seen: set[tuple[str, int]] = set()
+        for op, raw in zip(ops, raws):
+            ref = (op[0], op[1])
+            if op[1] <= vv.get(op[0], 0):
+                self._check_duplicate(op, raw, from_peer)
+            elif ref in seen:
+                again.append((op, raw))
             else:
+                seen.add(ref)
+                fresh.append(op)
+        if fresh:
+            self.ops_received += len(fresh)
+            try:
                 self.replica.receive_many(fresh, from_peer)
-        except (BadOp, CausalityError) as exc:
-            raise ProtocolError(f"bad op from {from_peer}: {exc}") from None
+            except (BadOp, CausalityError) as exc:
+                self._offence(from_peer, f"peer {from_peer} sent an op that was refused: {exc}")
+        for op, raw in again:  # e.g. both versions of an equivocation, shown as proof
+            self._check_duplicate(op, raw, from_peer)
+
+    def _check_duplicate(self, wire: list[Any], raw: bytes, from_peer: str) -> None:
+        """An op under a number already delivered: the same op (ignored), or another op
+        under that number. That is either the author signing two ops with one number
+        (equivocation: the author is named) or a forgery by the sender (named, link dropped).
+        The op already delivered stays; the other is never applied."""
+        store = getattr(self.replica, "store", None)
+        known = store.get(wire[0], wire[1]) if store is not None else None
+        if known is None or known.canonical_wire() == raw:
+            return
+        assert store is not None
+        try:
+            op = from_wire(wire)
+        except BadOp as exc:
+            self._offence(from_peer, f"peer {from_peer} sent a bad op: {exc}")
+        hello = op if op.seq == 1 else store.get(op.author, 1)
+        key = hello.args.get("key") if hello is not None and hello.kind == "hello" else None
+        verifier = getattr(self.replica, "verifier", None)
+        if verifier is not None and not verifier(op, key if isinstance(key, str) else None):
+            self._offence(from_peer, f"peer {from_peer} sent a forged op {op.author}#{op.seq} "
+                          "(bad signature) in place of the one delivered")
+        self.events.emit(Equivocated(op.author, op.seq, from_peer))
+        reason = (f"peer {op.author} signed two different ops as #{op.seq}; the first one "
+                  f"received is kept, the other (from {from_peer}) is never applied, and "
+                  f"{op.author}'s ops from #{op.seq} on are void")
+        void = getattr(self.replica, "void_author_from", None)
+        if callable(void):
+            void(op.author, op.seq)
+        if (op.author, op.seq) not in self.equivocations:
+            # Show every other peer both versions (and every newcomer, after its catch-up):
+            # each checks them itself and voids the same ops.
+            self.equivocations[(op.author, op.seq)] = [known.to_wire(), wire]
+            proof = {"t": "ops", "ops": [known.to_wire(), wire]}
+            for pid in self.mesh.peers():
+                if pid != op.author:
+                    self.mesh.send(pid, proof)
+        if from_peer == op.author:
+            self._offence(from_peer, reason)
+        self._name(op.author, reason)
 
     def _on_hash(self, peer_id: str, their_vv: dict[str, int], their_hash: str) -> None:
         ours = self.replica.version_vector()
@@ -360,11 +384,32 @@ class Replication:
         else:
             self._send_missing(peer_id, their_vv)
 
+    def _compare_heads(self, peer_id: str, vv: dict[str, int], heads: Any) -> None:
+        """At equal vectors, an author whose chain of signatures differs here and there has
+        signed two versions of some op, one to each side: send the peer that author's ops, so
+        that both find the op told two ways (:meth:`_check_duplicate`) and name its author."""
+        if not isinstance(heads, dict):
+            return  # an older peer, or none: only the state hash is compared
+        ours = self.chains.heads()
+        store = getattr(self.replica, "store", None)
+        for author, theirs in heads.items():
+            mine = ours.get(author)
+            key = (peer_id, str(author), vv.get(author, 0))
+            if mine is None or theirs == mine or key in self._compared or store is None:
+                continue
+            self._compared.add(key)
+            self._send_ops(peer_id, [op.to_wire() for op in store.by_author.get(author, [])])
+
     async def _hash_loop(self) -> None:
         while True:
             await asyncio.sleep(self.config.hash_interval)
             if self.mesh.peers():
                 self.check_now()
+
+    def waiting_for(self) -> str:
+        """What this peer still waits for from its linked peers, naming each missing op
+        (author#seq); empty when nothing is awaited. For a stalled join."""
+        return self.catch_up.describe(self.mesh.peers(), self.peer_vvs)
 
 
 def _vv_equal(a: dict[str, int], b: dict[str, int]) -> bool:

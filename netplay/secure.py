@@ -20,8 +20,9 @@ nonce is not sent; a dropped, replayed or reordered frame fails to decrypt.
 
 from __future__ import annotations
 
+import os
 import unicodedata
-from typing import Protocol
+from typing import Callable, Protocol
 
 import nacl.bindings as sodium
 from nacl.encoding import RawEncoder
@@ -67,13 +68,19 @@ def pake_identity(table_id: str) -> bytes:
 
 
 class PakeExchange:
-    """SPAKE2 (symmetric) keyed by the passphrase and bound to the table id."""
+    """SPAKE2 (symmetric) keyed by the passphrase and bound to the table id.
+
+    ``entropy(n)`` gives n random bytes (default ``os.urandom``); tests inject a fixed source
+    to reproduce the protocol's test vectors. The construction is stated in docs/protocol.md.
+    """
 
     MESSAGE_BYTES = 33
 
-    def __init__(self, passphrase: str, table_id: str) -> None:
+    def __init__(self, passphrase: str, table_id: str,
+                 entropy: Callable[[int], bytes] = os.urandom) -> None:
         self._spake = SPAKE2_Symmetric(
-            normalize_passphrase(passphrase), idSymmetric=pake_identity(table_id)
+            normalize_passphrase(passphrase), idSymmetric=pake_identity(table_id),
+            entropy_f=entropy,
         )
         self._message: bytes = self._spake.start()
 
@@ -84,6 +91,8 @@ class PakeExchange:
     def finish(self, peer_message: bytes) -> bytes:
         if len(peer_message) != self.MESSAGE_BYTES:
             raise ProtocolError("bad SPAKE2 message length")
+        if peer_message[:1] != b"S":  # the package only asserts this (gone under python -O)
+            raise ProtocolError("bad SPAKE2 message (not symmetric mode)")
         try:
             key: bytes = self._spake.finish(peer_message)
         except Exception as exc:  # spake2 raises its own errors on bad or reflected points
@@ -96,8 +105,9 @@ class X25519Exchange:
 
     MESSAGE_BYTES = 32
 
-    def __init__(self) -> None:
-        self._private = PrivateKey.generate()
+    def __init__(self, private_key: bytes | None = None) -> None:
+        """``private_key``: 32 bytes to use instead of a fresh random key (test vectors)."""
+        self._private = PrivateKey.generate() if private_key is None else PrivateKey(private_key)
 
     @property
     def message(self) -> bytes:

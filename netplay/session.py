@@ -282,15 +282,14 @@ class LanSession:
         return bool(peers) and all(self._synced.get(p) for p in peers)
 
     async def wait_caught_up(self, timeout: float) -> bool:
-        """Wait until some peer's version vector is covered by ours (what it had when the
-        link opened is here). False on timeout."""
+        """Wait until some peer ended its catch-up (``caught_up``: what it had when the link
+        opened is here, or named as never sent). False on timeout; then
+        ``replication.waiting_for()`` says which ops are still awaited."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
-            ours = self.replica.version_vector()
             for pid in self.mesh.peers():
-                theirs = self.replication.peer_vvs.get(pid)
-                if theirs is not None and all(ours.get(a, 0) >= n for a, n in theirs.items()):
+                if self.replication.catch_up.caught_up_with(pid):
                     return True
             if loop.time() >= deadline:
                 return False

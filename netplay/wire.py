@@ -133,20 +133,98 @@ def encode_frame(payload: bytes, limits: WireLimits = DEFAULT_LIMITS) -> bytes:
     return len(payload).to_bytes(HEADER_SIZE, "big") + payload
 
 
+def frame_length(header: bytes | bytearray, limits: WireLimits = DEFAULT_LIMITS) -> int:
+    """The payload length a 4-byte header announces; FrameError if zero or past the limit."""
+    length = int.from_bytes(header, "big")
+    if length == 0:
+        raise FrameError("empty frame")
+    if length > limits.max_frame:
+        raise FrameError(f"frame length {length} exceeds limit {limits.max_frame}")
+    return length
+
+
+class FrameDecoder:
+    """Cuts a byte stream into frame payloads, whatever the chunking (sans-IO).
+
+    :meth:`feed` takes the bytes as they arrive and returns the payloads completed by them.
+    A bad length raises :class:`FrameError`, and so does every later call: the stream cannot
+    be resynchronised, the link must drop. :meth:`eof` says whether the stream ended cleanly.
+    """
+
+    __slots__ = ("limits", "_buf", "_error")
+
+    def __init__(self, limits: WireLimits = DEFAULT_LIMITS) -> None:
+        self.limits = limits
+        self._buf = bytearray()
+        self._error: FrameError | None = None
+
+    @property
+    def buffered(self) -> int:
+        """Bytes received that do not yet make a whole frame."""
+        return len(self._buf)
+
+    def feed(self, data: bytes) -> list[bytes]:
+        """Add ``data``; return the payloads it completes, in order.
+
+        A bad header raises FrameError. If whole frames precede it, they are returned first
+        and the error is raised by the next call (``feed(b"")`` checks), so a reader handles
+        every frame the peer sent before the bad one, in stream order.
+        """
+        if self._error is not None:
+            raise self._error
+        buf = self._buf
+        buf += data
+        frames: list[bytes] = []
+        pos, end = 0, len(buf)
+        while end - pos >= HEADER_SIZE:
+            try:
+                length = frame_length(buf[pos:pos + HEADER_SIZE], self.limits)
+            except FrameError as exc:
+                if frames:
+                    break
+                self._error = exc
+                buf.clear()
+                raise
+            if end - pos - HEADER_SIZE < length:
+                break
+            start = pos + HEADER_SIZE
+            frames.append(bytes(buf[start:start + length]))
+            pos = start + length
+        del buf[:pos]
+        return frames
+
+    def take_buffered(self) -> bytes:
+        """Remove and return the bytes not yet framed (to hand the stream to another decoder)."""
+        rest = bytes(self._buf)
+        self._buf.clear()
+        return rest
+
+    def eof(self) -> None:
+        """The stream ended: fine between frames, FrameError inside one (or after a bad one)."""
+        if self._error is not None:
+            raise self._error
+        held = len(self._buf)
+        if held == 0:
+            return
+        self.feed(b"")  # a bad header still held raises its own error
+        if held < HEADER_SIZE:
+            raise FrameError("connection closed inside a frame header")
+        length = int.from_bytes(self._buf[:HEADER_SIZE], "big")
+        raise FrameError(
+            f"connection closed inside a frame ({held - HEADER_SIZE} of {length} bytes)")
+
+
 async def read_frame(reader: asyncio.StreamReader, limits: WireLimits = DEFAULT_LIMITS) -> bytes:
-    """Read one frame's payload. Raises EOFError on a clean end of stream before a header,
-    FrameError on a bad length or a stream that ends inside a frame."""
+    """Read one frame's payload from a stream (for one-shot reads such as a table-id probe;
+    links use :class:`FrameDecoder`). Raises EOFError on a clean end of stream before a
+    header, FrameError on a bad length or a stream that ends inside a frame."""
     try:
         header = await reader.readexactly(HEADER_SIZE)
     except asyncio.IncompleteReadError as exc:
         if not exc.partial:
             raise EOFError("connection closed") from None
         raise FrameError("connection closed inside a frame header") from None
-    length = int.from_bytes(header, "big")
-    if length == 0:
-        raise FrameError("empty frame")
-    if length > limits.max_frame:
-        raise FrameError(f"frame length {length} exceeds limit {limits.max_frame}")
+    length = frame_length(header, limits)
     try:
         return await reader.readexactly(length)
     except asyncio.IncompleteReadError as exc:

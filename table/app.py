@@ -13,7 +13,8 @@ log = logging.getLogger(__name__)
 LAN_AFTER_MS = 300
 
 
-def run_app(argv: list[str], game: str | None = None, seats: int | None = None) -> int:
+def run_app(argv: list[str], game: str | None = None, seats: int | None = None,
+            position: str | None = None) -> int:
     """Open the window: the start screen, or straight into a hot-seat game of `game`."""
     import qasync
     from PySide6.QtCore import QTimer
@@ -32,7 +33,12 @@ def run_app(argv: list[str], game: str | None = None, seats: int | None = None) 
     asyncio.set_event_loop(loop)
     shell = Shell()
     lan: list[object | None] = []  # the LAN wiring, once made
-    if game is None:
+    if position is not None:
+        lan.append(_wire_lan(shell))
+        shell.show_start()
+        if shell.play_position(position) is None:
+            return 1
+    elif game is None:
         lan.append(_wire_lan(shell))
         shell.show_start()
         shell.offer_resume()

@@ -16,6 +16,7 @@ from table import __version__
 COMMAND_MODULES = [
     "table.commands.log",
     "table.commands.games",
+    "table.commands.position",
     "table.commands.window",
     "table.commands.net",
     "table.commands.assist",

@@ -91,11 +91,14 @@ class LanApp:
     async def _host(self, req: HostRequest) -> TableWindow:
         self._remember_name(req.player_name)
         try:
-            module = lan.module_for(req.game_id)
-            deck = module.deck(req.deck) if req.deck else None
-            t = await lan.host(module, table_name=req.table_name, seats=req.seats,
+            position = _position(req.position)
+            module = position.module if position else lan.module_for(req.game_id)
+            deck = module.deck(req.deck) if req.deck and position is None else None
+            t = await lan.host(module, table_name=req.table_name,
+                               seats=position.seats if position else req.seats,
                                log_path=new_log_path(module.id),
-                               options=self._options(req.passphrase, req.player_name, req.port))
+                               options=self._options(req.passphrase, req.player_name, req.port),
+                               position=position)
         except Exception as err:
             raise _problem(err) from None
         try:
@@ -120,11 +123,13 @@ class LanApp:
                     entry = next((e for e in dialog.entries if e.table_id == req.table_id), None)
                     t = await lan.join(log_path=new_log_path("lan"), options=opts,
                                        listed=(req.table_id, addresses,
-                                               entry.name if entry else ""))
+                                               entry.name if entry else ""),
+                                       position=_position(req.position))
                 else:
                     host, port = _address(req.addresses[0])
                     t = await lan.join(log_path=new_log_path("lan"), options=opts,
-                                       connect=f"{host}:{port}", timeout=10.0)
+                                       connect=f"{host}:{port}", timeout=10.0,
+                                       position=_position(req.position))
             except LanProblem:
                 raise
             except Exception as err:
@@ -294,3 +299,15 @@ def _entry(t: TableListing, game_names: dict[str, str]) -> TableEntry:
     return TableEntry(t.table_id, t.name, game_names.get(t.game, t.game), t.players,
                       t.free_seats, t.passphrase_needed,
                       tuple(f"{p.host}:{p.port}" for p in t.peers))
+
+
+def _position(path: str) -> Any:
+    """The position a LAN dialog names (None: none), or a LanProblem listing its problems."""
+    if not path:
+        return None
+    from table.games.position import PositionError, read_position
+
+    try:
+        return read_position(path)
+    except PositionError as err:
+        raise LanProblem(str(err)) from None

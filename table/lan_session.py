@@ -31,6 +31,7 @@ from typing import Any
 
 from netplay.identity import Identity
 from netplay.discovery import TableListing
+from netplay.opsign import OpVerifier
 from netplay.session import (LanSession, SessionOptions, browse_tables, find_table,
                              load_identity, probe_table_id, save_identity)
 from table.core import actions as act
@@ -38,7 +39,11 @@ from table.core.errors import CoreError
 from table.core.logfile import LogError, LogReader, LogWriter, make_header
 from table.core.replica import Replica
 from table.games.model import Deck
+from table.games.position import Position
+from table.games.position_table import finish as position_finish
+from table.games.position_table import lan_begin, lan_seat
 from table.games.module import GameModule
+from table.games.record import record_decks, record_module
 from table.games.registry import find_module
 from table.games.setup import default_decks, lay_out, run_steps
 from table.games.steps import SetFace, SetupStep
@@ -62,6 +67,7 @@ class LanTable:
     seats: int = 0
     table_name: str = ""
     tasks: set[asyncio.Task[Any]] = field(default_factory=set)
+    position: Position | None = None  # the table starts from this position (docs/positions.md)
 
     async def close(self, graceful: bool = True) -> None:
         for task in list(self.tasks):
@@ -95,7 +101,9 @@ def ready_seats(r: Replica) -> dict[int, dict[str, str]]:
 
 
 def setup_complete(r: Replica) -> bool:
-    return bool(_setup_marks(r, "complete"))
+    """The LAN setup is over: the game's setup, or a start from a position (even a pending one:
+    its players then finish the game's setup themselves)."""
+    return bool(_setup_marks(r, "complete") or _setup_marks(r, "position-end"))
 
 
 def _public_deck(headers: dict[str, str]) -> Deck:
@@ -107,6 +115,7 @@ def host_layout(r: Replica, module: GameModule, seats: int, table_name: str) -> 
     act.mark(r, "setup", value="table", fields={
         "game": module.id, "game_hash": module.content_hash, "seats": seats,
         "name": table_name, "module_version": module.version})
+    record_module(r, module)
     lay_out(r, module, seats, None, only_seats=set(), shared=True, conditional=False)
 
 
@@ -126,6 +135,7 @@ def has_reveal(module: GameModule, seats: int) -> bool:
 def seat_setup(r: Replica, module: GameModule, seats: int, seat: int, deck: Deck | None) -> None:
     """Lay out one seat's objects and run its steps up to the reveal, on that seat's own peer."""
     decks = {seat: deck} if deck is not None else {}
+    record_decks(r, module, decks)
     lay_out(r, module, seats, decks, only_seats={seat}, shared=False)
     steps = module.setup_for(seats, decks)
     for step in steps[:_reveal_at(steps)]:
@@ -220,6 +230,11 @@ async def take_seat(t: LanTable, seat: int, deck: Deck | None = None, name: str 
         held = r.state.seats.get(seat)
         if held is None or held.peer != r.peer_id:
             raise LanError(f"seat {seat} was taken by another player at the same moment")
+    if seat not in ready_seats(r) and t.position is not None:
+        lan_seat(r, t.position, seat)  # this seat's hidden cards, from this peer's file
+        headers = t.position.decks[seat].headers if seat in t.position.decks else {}
+        act.mark(r, "setup", value="ready", for_seat=seat, fields={"deck": dict(headers)})
+        return
     if seat not in ready_seats(r):
         if deck is None:
             deck = default_decks(t.module, t.seats).get(seat)
@@ -235,9 +250,11 @@ def _new_identity(log_path: str | Path) -> Identity:
 
 
 async def host(module: GameModule, *, table_name: str, seats: int, log_path: str | Path,
-               options: SessionOptions | None = None) -> LanTable:
+               options: SessionOptions | None = None,
+               position: Position | None = None) -> LanTable:
     """Start a table: announce it, lay it out, and finish the setup once every seat is ready.
-    A log that exists is resumed (a host restarting after a crash)."""
+    A log that exists is resumed (a host restarting after a crash). With a `position`, the
+    table starts in it: the host places the public part, each seat's peer its hidden cards."""
     try:
         module.check_seats(seats)
     except ValueError as err:
@@ -262,10 +279,26 @@ async def host(module: GameModule, *, table_name: str, seats: int, log_path: str
             raise LanError(f"port {opts.port} is already in use: pick another port "
                            "(or any free port)") from None
         raise LanError(f"cannot listen for players: {err.strerror or err}") from None
+    t = LanTable(session, replica, module, seats, table_name, position=position)
+    if position is not None:
+        act.mark(replica, "setup", value="table", fields={
+            "game": module.id, "game_hash": module.content_hash, "seats": seats,
+            "name": table_name, "module_version": module.version,
+            "position": {"name": position.name, "digest": position.digest}})
+        lan_begin(replica, position)
+        _spawn(t, _finish_position_when_ready(t))
+        return t
     host_layout(replica, module, seats, table_name)
-    t = LanTable(session, replica, module, seats, table_name)
     _spawn(t, _finish_when_ready(t))
     return t
+
+
+async def _finish_position_when_ready(t: LanTable) -> None:
+    """Once every seat's peer made its hidden cards: setup complete, the turn, the end marker."""
+    assert t.position is not None
+    while len(ready_seats(t.replica)) < t.seats:
+        await asyncio.sleep(0.1)
+    position_finish(t.replica, t.position, as_seat=False)
 
 
 async def resolve(*, table: str | None = None, connect: str | None = None,
@@ -291,7 +324,8 @@ async def resolve(*, table: str | None = None, connect: str | None = None,
 
 async def join(*, log_path: str | Path, table: str | None = None, connect: str | None = None,
                options: SessionOptions | None = None, timeout: float = 15.0,
-               listed: tuple[str, list[tuple[str, int]], str] | None = None) -> LanTable:
+               listed: tuple[str, list[tuple[str, int]], str] | None = None,
+               position: Position | None = None) -> LanTable:
     """Join a table by name or host:port and catch up. A log that exists is resumed.
     ``listed`` = (table id, addresses, name) of a table a browser already listed."""
     opts = options or SessionOptions()
@@ -321,6 +355,7 @@ async def join(*, log_path: str | Path, table: str | None = None, connect: str |
             log.warning("this table plays %s with content hash %s; ours is %s", module.id,
                         info["game_hash"], module.content_hash)
         t.module, t.seats = module, int(info.get("seats") or 0)
+        t.position = _same_position(info, position)
         t.table_name = t.table_name or str(info.get("name") or "")
         session.options.game, session.options.seats = module.id, t.seats
         session.options.table_name = t.table_name
@@ -331,6 +366,22 @@ async def join(*, log_path: str | Path, table: str | None = None, connect: str |
         await t.close(graceful=True)
         raise
     return t
+
+
+def _same_position(info: dict[str, Any], position: Position | None) -> Position | None:
+    """A table that starts from a position needs the same file here: each player's peer makes
+    its own seat's hidden cards from it (nobody sends them)."""
+    wanted = info.get("position")
+    if not isinstance(wanted, dict):
+        return None
+    name = wanted.get("name") or "a position"
+    if position is None:
+        raise LanError(f"this table starts from {name}: join with the same position file "
+                       "(--position FILE)")
+    if wanted.get("digest") != position.digest:
+        raise LanError(f"this table starts from {name}, and your position file differs from "
+                       "the host's")
+    return position
 
 
 def _open_log(replica: Replica, path: Path, module: GameModule, seats: int) -> None:
@@ -371,7 +422,9 @@ async def _wait_table_info(t: LanTable, timeout: float) -> dict[str, Any]:
         if info is not None and await t.session.wait_caught_up(0):
             return info
         if loop.time() > deadline:
-            raise LanError("the table did not send its layout in time")
+            waiting = t.session.replication.waiting_for()
+            raise LanError(f"could not join: still waiting for {waiting}" if waiting
+                           else "the table did not send its layout in time")
         await asyncio.sleep(0.05)
 
 
@@ -428,7 +481,8 @@ async def rejoin(path: str | Path, options: SessionOptions | None = None, *,
     try:
         await _dial(t, addresses, timeout)
         if not await t.session.wait_caught_up(timeout):
-            log.warning("rejoined %s: still catching up after %.0f s", shown, timeout)
+            log.warning("rejoined %s: still catching up after %.0f s (waiting for %s)", shown,
+                        timeout, t.session.replication.waiting_for() or "nothing named")
     except BaseException:
         await t.close(graceful=True)
         raise
@@ -453,7 +507,9 @@ async def _resume(path: Path, opts: SessionOptions, *, host_role: bool = False,
     identity = load_identity(path)
     if identity is None:
         raise LanError(f"{path}.key is missing: cannot resume that log as the same peer")
-    replica = Replica.from_log(path, reopen=True)
+    # Every op taken back is verified again: a log written before every op was checked may
+    # hold one that fails, which this peer must neither advertise nor relay.
+    replica = Replica.from_log(path, reopen=True, verifier=OpVerifier(lambda _author: None))
     if replica.peer_id != identity.peer_id:
         raise LanError(f"{path}.key does not belong to that log")
     info = table_info(replica) or {}
@@ -469,7 +525,10 @@ async def _resume(path: Path, opts: SessionOptions, *, host_role: bool = False,
             if await session.connect(host_, port):
                 break
     if not setup_complete(replica):
-        if host_role:
+        if host_role and (table_info(replica) or {}).get("position"):
+            log.warning("this table was starting from a position when its host stopped: "
+                        "finish it by hand (mark setup complete) or start it again")
+        elif host_role:
             _spawn(t, _finish_when_ready(t))
         for seat in sorted(s for s, held in replica.state.seats.items()
                            if held.peer == replica.peer_id):

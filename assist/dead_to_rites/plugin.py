@@ -17,6 +17,7 @@ DECLARATIONS = [
     DeclarationSpec("ward", "Ward of the Rite on the Altar", ("ward",)),
     DeclarationSpec("pass", "Pass (no commit to the Defense Pool)"),
     DeclarationSpec("mulligan", "Mulligan"),
+    DeclarationSpec("keep-hand", "Keep the opening hand (no mulligan)"),
     DeclarationSpec("pact-offer", "Offer a Pact", ("pact", "to")),
     DeclarationSpec("pact-accept", "Accept a Pact", ("pact",)),
     DeclarationSpec("pact-decline", "Decline a Pact", ("pact",)),

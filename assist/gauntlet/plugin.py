@@ -19,6 +19,9 @@ DECLARATIONS = (
                      "defender_die")),
     DeclarationSpec("battle-close", "Battle over (cleanup done)"),
     DeclarationSpec("withdraw", "Withdraw from the battle", ("seat",)),
+    # a choice that leaves no op behind (§6: "commits ... or declines")
+    DeclarationSpec("commit-declined", "Declines to commit a card (hand or Battle Hand)",
+                    ("seat", "from")),
     DeclarationSpec("forced-beyond", "Forced beyond the Gauntlet", ("seat",)),
     DeclarationSpec("action-card", "Card played for its Action effect", ("card",)),
     DeclarationSpec("asset-discard", "Discard an Asset (uses the AO)", ("card",)),

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 INCOME, ACTION, END = "income", "action", "end"
 # Declarations that do not open a new window: they belong to the one before them.
-INNER_DECLARATIONS = frozenset({"defense", "card-effect"})
+INNER_DECLARATIONS = frozenset({"defense", "no-defense", "card-effect"})
 
 
 def norm_phase(value: Any, phases: list[str] | None = None) -> str | None:

@@ -12,6 +12,7 @@ DECLARATIONS = [
     DeclarationSpec("attack", "Attack: attacker -> target, with a card",
                     ("attacker", "target", "card", "value", "deal")),
     DeclarationSpec("defense", "Defend against the current attack", ("card", "value")),
+    DeclarationSpec("no-defense", "Does not defend against the current attack", ()),
     DeclarationSpec("move-favor", "Favor spent for extra movement", ("amount", "target")),
     DeclarationSpec("exchange", "Favor Exchange (discard 1 for 1 Favor / 2 Favor for 1 card)",
                     ("kind",)),

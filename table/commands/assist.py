@@ -1,4 +1,5 @@
-"""`sandtable check LOG [--json]`: run the game's rules assist over a log and list its flags."""
+"""`sandtable check LOG [--json]`: run the game's rules assist over a log and list its flags;
+`sandtable check --audit LOG`: verify its jointly drawn randomness."""
 from __future__ import annotations
 
 import argparse
@@ -8,23 +9,42 @@ import sys
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("check", help="run the rules assist over a log and print its flags")
-    parser.add_argument("log", help="a .sandlog file")
+    parser.add_argument("log", nargs="?", help="a .sandlog file")
+    parser.add_argument("--scenarios", metavar="DIR",
+                        help="run the rule scenarios under DIR (docs/positions.md) instead: "
+                             "pass/fail per scenario, exit 1 on any failure")
+    parser.add_argument("--module", metavar="PATH",
+                        help="with --scenarios: judge them under this (draft) module folder")
     parser.add_argument("--json", action="store_true", help="one JSON object per flag")
     parser.add_argument("--all", action="store_true", help="include acknowledged flags")
+    parser.add_argument("--audit", action="store_true",
+                        help="verify every joint roll, shuffle and draw against the published "
+                             "shares and salts, instead of running the rules assist")
     parser.set_defaults(handler=check)
 
 
 def check(args: argparse.Namespace) -> int:
+    if args.scenarios:
+        return check_scenarios(args)
+    if args.log is None:
+        print("sandtable: check needs a LOG (or --scenarios DIR)", file=sys.stderr)
+        return 2
+    if args.audit:
+        return audit(args)
     from assist.runner import AssistRunner, load_plugin
     from table.core.replica import Replica
-    from table.games import find_module
+    from table.games.store import ModuleUnavailable, module_for
 
     replica = Replica.from_log(args.log)
     try:
-        module = find_module(replica.game)
-    except (KeyError, LookupError):
-        print(f"{args.log}: unknown game {replica.game!r}; nothing to check", file=sys.stderr)
+        resolved = module_for(replica)
+    except ModuleUnavailable as err:
+        print(f"{args.log}: {err}; nothing to check", file=sys.stderr)
         return 0
+    module = resolved.module
+    print(f"module: {resolved.label}", file=sys.stderr)
+    if resolved.note:
+        print(f"note: {resolved.note}", file=sys.stderr)
     notices: list[str] = []
     plugin = load_plugin(module.id, notices)
     for notice in notices + replica.reports:
@@ -53,3 +73,64 @@ def check(args: argparse.Namespace) -> int:
     if not args.json:
         print(f"{len(entries)} flag(s) in {len(runner)} ops", file=sys.stderr)
     return 0
+
+
+def check_scenarios(args: argparse.Namespace) -> int:
+    """Run every scenario under a folder; print PASS/FAIL per scenario."""
+    from pathlib import Path
+
+    from assist.scenarios import ScenarioRunner, scenario_files, scenario_game
+    from table.games import ModuleError, load_module
+
+    module = None
+    if args.module:
+        try:
+            module = load_module(Path(args.module))
+        except ModuleError as err:
+            print(str(err), file=sys.stderr)
+            return 1
+    root = Path(args.scenarios)
+    if not root.exists():
+        print(f"sandtable: no such folder {root}", file=sys.stderr)
+        return 1
+    files = scenario_files(root)
+    if module is not None:  # a draft of one game: only that game's scenarios
+        files = [f for f in files if scenario_game(f) in (module.id, None)]
+    results = ScenarioRunner(module).run_all(files)
+    for r in results:
+        if args.json:
+            print(json.dumps({"file": str(r.path), "name": r.name, "passed": r.passed,
+                              "problems": r.problems, "flags": r.flags}))
+            continue
+        print(f"{'PASS' if r.passed else 'FAIL'}  {r.path}  {r.name}")
+        for problem in r.problems:
+            print(f"      {problem}")
+    failed = sum(not r.passed for r in results)
+    print(f"{len(results) - failed} passed, {failed} failed", file=sys.stderr)
+    return 1 if failed or not results else 0
+
+
+def audit(args: argparse.Namespace) -> int:
+    """`sandtable check --audit LOG`: verify every joint roll, shuffle and draw against the
+    published shares and salts (docs/designer-tools.md, "Auditing randomness"). Exit 1 when
+    something did not follow its seed, 2 when nothing failed but some could not be checked."""
+    from table.core.audit import audit_replica
+    from table.core.errors import LogError
+    from table.core.replica import Replica
+
+    try:
+        replica = Replica.from_log(args.log)
+    except LogError as err:
+        print(f"sandtable: {err}", file=sys.stderr)
+        return 1
+    for notice in replica.reports:
+        print(f"note: {notice}", file=sys.stderr)
+    result = audit_replica(replica)
+    for finding in result.failures:
+        print(f"FAILED {finding.line()}")
+    for finding in result.unverifiable:
+        print(f"cannot verify {finding.line()}")
+    print(result.summary())
+    if result.failures:
+        return 1
+    return 2 if result.unverifiable else 0

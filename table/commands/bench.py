@@ -1,4 +1,4 @@
-"""`sandtable bench core|ui|net|assist`: benchmarks that print figures, last line one JSON object."""
+"""`sandtable bench core|ui|net|assist|fair`: benchmarks that print figures, last line one JSON object."""
 from __future__ import annotations
 
 import argparse
@@ -21,6 +21,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=bench_net)
     p = what.add_parser("assist", help="time the rules assist adds per op")
     p.set_defaults(handler=bench_assist)
+    p = what.add_parser("fair", help="a joint die roll among 6 peers (in memory and over "
+                                     "127.0.0.1) and a 60-card joint shuffle")
+    p.add_argument("--rolls", type=int, default=500)
+    p.set_defaults(handler=bench_fair)
 
 
 def bench_core(args: argparse.Namespace) -> int:
@@ -48,4 +52,11 @@ def bench_assist(args: argparse.Namespace) -> int:
     from assist.bench import run
 
     run()
+    return 0
+
+
+def bench_fair(args: argparse.Namespace) -> int:
+    from netplay.fair_bench import run
+
+    run(args.rolls)
     return 0

@@ -23,8 +23,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("new", help="set up a new table headless and write its log",
                        description="Set up a new table (hot-seat: one peer plays every seat) "
                                    "and write it as a log.")
-    p.add_argument("--game", required=True, help="module id (see `sandtable games`)")
-    p.add_argument("--seats", type=int, required=True)
+    p.add_argument("--game", help="module id (see `sandtable games`)")
+    p.add_argument("--seats", type=int)
+    p.add_argument("--position", metavar="FILE",
+                   help="start from this position (docs/positions.md) instead of the game's "
+                        "setup; it names the game and seats")
     p.add_argument("--deck", action="append", default=[], metavar="SEAT=PATH",
                    help="a deck list for a seat (default: a starter deck)")
     p.add_argument("--seed", type=int, help="seed shuffles and rolls (repeatable tables)")
@@ -75,6 +78,17 @@ def cmd_new(args: argparse.Namespace) -> int:
     from table.games import ModuleError, deck_problems, find_module, load_deck
     from table.games.setup import new_table
 
+    if args.position:
+        from .position import start_to_log
+
+        if args.game or args.seats or args.deck:
+            print("sandtable: a position names its game, seats and decks: give --position "
+                  "alone (with --out and --seed)", file=sys.stderr)
+            return 1
+        return start_to_log(args.position, args.out, args.seed)
+    if not args.game or not args.seats:
+        print("sandtable: new needs --game and --seats (or --position FILE)", file=sys.stderr)
+        return 1
     started = time.perf_counter()
     try:
         module = find_module(args.game)

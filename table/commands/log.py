@@ -22,6 +22,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                                     'table: {"table": {"game": "gauntlet", "seats": 2, "seed": 1}}.')
     p.add_argument("ops", help="the JSON Lines file")
     p.add_argument("--out", required=True, help="the .sandlog file to write")
+    p.add_argument("--allow-void", action="store_true",
+                   help="keep ops that would do nothing (void) instead of failing on them")
     p.set_defaults(handler=cmd_import)
 
     p = logs.add_parser("show", help="print a log, one line per op, from a seat's view")
@@ -63,14 +65,18 @@ def _open(path: str) -> Any:
     return replica
 
 
-def _namer(game: str) -> Any:
-    """Card id -> name from the log's game module, when that module is installed."""
-    try:
-        from table.games import find_module
+def _namer(replica: Any, announce: bool = False) -> Any:
+    """Card id -> name from the module the log was played under, when one can be had."""
+    from table.games.store import ModuleUnavailable, module_for
 
-        module = find_module(game)
-    except Exception:  # noqa: BLE001 - an unknown module just means ids are shown
+    try:
+        resolved = module_for(replica)
+    except (ModuleUnavailable, ValueError):  # an unknown module just means ids are shown
         return None
+    if announce:
+        print(f"module: {resolved.label}" + (f" (note: {resolved.note})" if resolved.note
+                                            else ""), file=sys.stderr)
+    module = resolved.module
     cards = module.cards
     return lambda card_id: cards[card_id].name if card_id in cards else card_id
 
@@ -89,10 +95,12 @@ def _seat_for(replica: Any, seat: int | None, all_seats: bool) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
+    from assist.runner import assist_declarations
     from table.games.scenario import ScenarioError, build_log
 
     try:
-        count = build_log(Path(args.ops), Path(args.out))
+        count = build_log(Path(args.ops), Path(args.out), allow_void=args.allow_void,
+                          declarations=assist_declarations)
     except ScenarioError as err:
         return _fail(str(err))
     print(f"wrote {args.out}: {count} ops")
@@ -107,7 +115,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     except LogError as err:
         return _fail(str(err))
     seat = _seat_for(replica, args.seat, args.all)
-    renderer = Renderer(replica.state, replica.knowledge, seat, _namer(replica.game))
+    renderer = Renderer(replica.state, replica.knowledge, seat, _namer(replica, announce=True))
     for number, record in enumerate(replica.records(), start=1):
         print(f"{number:5d}  {renderer.line(record)}")
     return 0
@@ -141,7 +149,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         replica = _open(args.file)
     except LogError as err:
         return _fail(str(err))
-    rows = export_rows(replica, _seat_for(replica, args.seat, False), _namer(replica.game))
+    rows = export_rows(replica, _seat_for(replica, args.seat, False),
+                       _namer(replica, announce=True))
     out = open(args.out, "w", newline="", encoding="utf-8") if args.out else sys.stdout
     try:
         if args.format == "jsonl":

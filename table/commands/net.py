@@ -33,7 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("host", help="host a LAN table")
     p.add_argument("--headless", action="store_true", help="no window (the only mode here)")
-    p.add_argument("--game", required=True, help="game module id")
+    p.add_argument("--game", help="game module id (or --position)")
     p.add_argument("--table", required=True, help="table name shown on the LAN")
     p.add_argument("--seats", type=int, help="number of seats (default: the game's minimum)")
     p.add_argument("--seat", type=int, help="also play this seat")
@@ -58,6 +58,9 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--log", required=True, help="this peer's log file (resumed if it exists)")
     p.add_argument("--name", default="", help="player name")
     p.add_argument("--deck", help="deck list file for your seat (default: a starter deck)")
+    p.add_argument("--position", metavar="FILE",
+                   help="start the table from this position (host); every player joins with "
+                        "the same file, from which their peer makes their own hidden cards")
     p.add_argument("--script", help="JSON Lines of ops to play (optional 'after': seconds)")
     p.add_argument("--print-hash-on-exit", action="store_true")
     p.add_argument("--status", action="store_true", help="print STATUS lines on change")
@@ -152,15 +155,30 @@ async def _main(args: argparse.Namespace, hosting: bool) -> int:
             loop.add_signal_handler(sig, on_term)
 
     opts = _options(args)
+    position = None
+    if args.position:
+        from table.games.position import PositionError, read_position
+
+        try:
+            position = read_position(args.position)
+        except PositionError as err:
+            print(str(err), file=sys.stderr)
+            return 2
     try:
-        if hosting:
+        if hosting and position is not None:
+            t = await lan.host(position.module, table_name=args.table, seats=position.seats,
+                               log_path=args.log, options=opts, position=position)
+        elif hosting:
+            if not args.game:
+                print("error: host needs --game (or --position)", file=sys.stderr)
+                return 2
             module = lan.module_for(args.game)
             seats = args.seats or _min_seats(module)
             t = await lan.host(module, table_name=args.table, seats=seats, log_path=args.log,
                                options=opts)
         else:
             t = await lan.join(log_path=args.log, table=args.table, connect=args.connect,
-                               options=opts, timeout=args.timeout)
+                               options=opts, timeout=args.timeout, position=position)
     except lan.LanError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
@@ -240,7 +258,7 @@ async def _play_script(t: Any, path: Path, my_seat: int | None) -> int:
     from table.commands.log import _namer
     from table.core import jsonform
 
-    namer = _namer(t.replica.game)
+    namer = _namer(t.replica)
     failures = 0
     for number, line in enumerate(path.read_text().splitlines(), start=1):
         if not line.strip() or line.lstrip().startswith("#"):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -21,6 +22,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--game", default="dead-to-rites", help="game module id (default: %(default)s)")
     p.add_argument("--seats", type=int, help="number of seats (default: the fewest the game "
                                              "allows)")
+    p.add_argument("--position", metavar="FILE",
+                   help="start from this position instead (docs/positions.md)")
     p.set_defaults(handler=_play)
 
 
@@ -39,4 +42,12 @@ def _screenshot(args: argparse.Namespace) -> int:
 def _play(args: argparse.Namespace) -> int:
     from table.app import run_app
 
-    return run_app([], game=args.game, seats=args.seats)
+    if args.position:
+        from table.games.position import PositionError, read_position
+
+        try:
+            read_position(args.position)  # report its problems here, with their lines
+        except PositionError as err:
+            print(str(err), file=sys.stderr)
+            return 1
+    return run_app([], game=args.game, seats=args.seats, position=args.position)

@@ -282,7 +282,8 @@ def counter(r: Replica, obj_id: str, *, add: int | None = None, value: int | Non
 
 def roll(r: Replica, *, die_id: str | None = None, sides: int = 6, count: int = 1,
          why: str | None = None, seat: int | None = None) -> Op:
-    args: dict[str, Any] = {"sides": sides, "values": r.rng.roll(sides, count)}
+    # this peer's own randomness: hot-seat, a lone peer (table.core.fair_ops rolls jointly)
+    args: dict[str, Any] = {"sides": sides, "values": r.rng.roll(sides, count), "local": True}
     if die_id is not None:
         args["id"] = die_id
     if why:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from . import commit
+from . import commit, fair
 from .errors import Void
 from .objects import KINDS, PUBLIC, ROOT, Obj
 from .ops import Op
@@ -88,6 +88,9 @@ def _check_reveal(obj: Obj, card: Any, salt: Any) -> None:
 
 def _enters_hidden(obj: Obj, parent: Obj) -> bool:
     return obj.kind == "card" and parent.visibility != PUBLIC
+
+
+FORGED_ROLL = "joint roll does not match its shares"
 
 
 # --- handlers --------------------------------------------------------------------------------
@@ -293,6 +296,10 @@ def _roll(state: State, op: Op, lookup: Lookup) -> None:
     if sides < 2 or not values or not all(
             isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= sides for v in values):
         raise Void(f"bad roll {values!r} on d{sides}")
+    if a.get("fair") is not None:  # a joint roll: every peer checks it derives from its shares
+        problem = fair.roll_problem(a, op.author)
+        if problem is not None:
+            raise Void(f"{FORGED_ROLL}: {problem}")
     if a.get("id") is not None:
         die = _live(state, a["id"], "die")
         state.set_counter(die, "value", sum(values))
@@ -306,7 +313,10 @@ def _mark(state: State, op: Op, lookup: Lookup) -> None:
         seat = a.get("seat")
         if seat is None:
             raise Void("a turn marker names the active seat")
-        state.set_global("turn", {"seat": seat, "number": state.turn["number"] + 1})
+        number = a.get("value")  # a position starts at a given turn; else the next one
+        if type(number) is not int or number < 1:
+            number = state.turn["number"] + 1
+        state.set_global("turn", {"seat": seat, "number": number})
         state.set_global("phase", None)
     elif what in ("phase", "step"):
         value = a.get("value")
@@ -324,8 +334,24 @@ def _ack(state: State, op: Op, lookup: Lookup) -> None:
     state.set_ack(op.args["flag"], op.args["reason"])
 
 
+def _module(state: State, op: Op, lookup: Lookup) -> None:
+    digest = op.args["hash"]
+    if len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
+        raise Void("a module op names its module by its sha256 (64 hex digits)")
+    state.set_global("module", {k: op.args[k] for k in ("hash", "game", "version", "name")
+                                if k in op.args})
+
+
+def _deck(state: State, op: Op, lookup: Lookup) -> None:
+    seat = op.args["seat"]
+    _require_authority(state, op, seat, "record its deck")
+    decks = dict(state.decks)
+    decks[seat] = {k: op.args[k] for k in ("name", "fields", "hash") if k in op.args}
+    state.set_global("decks", decks)
+
+
 _NOT_UNDOABLE = {"consume", "reveal", "roll", "show", "hello", "seat", "undo", "note", "chat",
-                 "ack"}
+                 "ack", "module", "deck"}
 
 
 def _undo(state: State, op: Op, lookup: Lookup) -> None:
@@ -409,6 +435,7 @@ HANDLERS: dict[str, Callable[[State, Op, Lookup], None]] = {
     "hello": _hello, "seat": _seat, "create": _create, "delete": _delete, "move": _move,
     "set": _set, "counter": _counter, "consume": _consume, "reveal": _reveal, "show": _show,
     "roll": _roll, "mark": _mark, "note": _noop, "chat": _noop, "ack": _ack, "undo": _undo,
+    "module": _module, "deck": _deck,
 }
 
 

@@ -5,13 +5,36 @@ timeline) only once the author's previous op and everything in that vector are d
 then it waits here. The store keeps every delivered op, so any peer can bring any other up to date:
 `missing_for(their_vector)` lists what they lack, in canonical order (a linear extension of
 causality, because a stamp is always 1 + the highest stamp it depends on).
+
+`admit` (set by the owner, e.g. to check signatures) sees every op just before it is delivered;
+an op it refuses is never stored, so the store, and the version vector it gives, hold only
+admitted ops.
 """
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from .errors import CausalityError
 from .ops import Op
 
 MAX_PENDING = 200_000  # ops waiting for their dependencies; beyond this a sender is misbehaving
+
+
+class RefusedOp(CausalityError):
+    """An op was refused on delivery. ``delivered`` holds the ops the same ``offer`` call
+    delivered before it (they are stored: the caller must still log and apply them)."""
+
+    def __init__(self, message: str, author: str, seq: int, delivered: list[Op]) -> None:
+        super().__init__(message)
+        self.author, self.seq, self.delivered = author, seq, delivered
+
+
+class Equivocation(CausalityError):
+    """Two different ops under one (author, seq): the second is never applied."""
+
+    def __init__(self, author: str, seq: int) -> None:
+        super().__init__(f"peer {author} sent two different ops as #{seq}")
+        self.author, self.seq = author, seq
 
 
 class CausalStore:
@@ -20,6 +43,8 @@ class CausalStore:
         self.pending: dict[str, dict[int, Op]] = {}
         self.max_lamport = 0
         self._pending_count = 0
+        # called with each op about to be delivered; raises CausalityError to refuse it
+        self.admit: Callable[[Op], None] | None = None
 
     def version_vector(self) -> dict[str, int]:
         return {author: len(ops) for author, ops in self.by_author.items()}
@@ -40,8 +65,9 @@ class CausalStore:
     def offer(self, op: Op) -> list[Op]:
         """Accept an op; return the ops that became deliverable, in causal order.
 
-        Duplicates are ignored. Raises CausalityError for an op that reuses a delivered sequence
-        number with different content, or whose stamp is not 1 + the highest stamp it depends on.
+        Duplicates are ignored. Raises Equivocation for an op that reuses a delivered sequence
+        number with different content (or another signature), CausalityError for one whose stamp
+        is not 1 + the highest stamp it depends on, and RefusedOp when `admit` refuses an op.
         """
         mine = self.by_author.get(op.author)
         count = len(mine) if mine is not None else 0
@@ -51,6 +77,8 @@ class CausalStore:
                 if op.lamport != highest + 1:
                     raise CausalityError(f"op {op.author}#{op.seq} has stamp {op.lamport}, "
                                          f"expected {highest + 1}")
+                if self.admit is not None:
+                    self._admit(op, [])
                 if mine is None:
                     self.by_author[op.author] = mine = []
                 mine.append(op)
@@ -59,11 +87,13 @@ class CausalStore:
                 return [op]
         known = self.get(op.author, op.seq)
         if known is not None:
-            if known.signing_bytes() != op.signing_bytes():
-                raise CausalityError(f"peer {op.author} sent two different ops as #{op.seq}")
+            if not same_op(known, op):
+                raise Equivocation(op.author, op.seq)
             return []
         waiting = self.pending.setdefault(op.author, {})
         if op.seq in waiting:
+            # Not yet verified either: keep the first; a forgery among them is refused on
+            # delivery and the genuine op comes again with the next catch-up.
             return []
         if self._pending_count >= MAX_PENDING:
             raise CausalityError("too many ops waiting for their dependencies")
@@ -129,9 +159,11 @@ class CausalStore:
                     self._pending_count -= 1
                     try:
                         self._check_stamp(nxt)
-                    except CausalityError:
+                    except CausalityError as err:
                         self._drop_author_pending(who)
-                        raise
+                        raise RefusedOp(str(err), nxt.author, nxt.seq, out) from None
+                    if self.admit is not None:
+                        self._admit(nxt, out)
                     self.by_author.setdefault(who, []).append(nxt)
                     self.max_lamport = max(self.max_lamport, nxt.lamport)
                     out.append(nxt)
@@ -139,20 +171,15 @@ class CausalStore:
             candidates = []  # after the first pass, anyone's waiting op may have been unblocked
         return out
 
+    def _admit(self, op: Op, delivered: list[Op]) -> None:
+        assert self.admit is not None
+        try:
+            self.admit(op)
+        except CausalityError as err:
+            raise RefusedOp(str(err), op.author, op.seq, delivered) from None
+
     def _drop_author_pending(self, author: str) -> None:
         self._pending_count -= len(self.pending.pop(author, {}))
-
-    def retract(self, ops: list[Op]) -> None:
-        """Take back ops `offer` just delivered (newest last) that the caller refused, e.g. for
-        a bad signature, so that the genuine op under the same number can still come."""
-        for op in reversed(ops):
-            mine = self.by_author.get(op.author)
-            if mine and mine[-1] is op:
-                mine.pop()
-                if not mine:
-                    del self.by_author[op.author]
-        self.max_lamport = max((ops_[-1].lamport for ops_ in self.by_author.values() if ops_),
-                               default=0)
 
     def add_local(self, op: Op) -> None:
         """Record an op this peer just issued (its dependencies are delivered by construction)."""
@@ -169,3 +196,8 @@ class CausalStore:
 
     def all_ops(self) -> list[Op]:
         return self.missing_for({})
+
+
+def same_op(a: Op, b: Op) -> bool:
+    """True if `a` and `b` are one op: same signing bytes and same signature."""
+    return a.sig == b.sig and a.signing_bytes() == b.signing_bytes()

@@ -6,13 +6,25 @@ peers except by the owner's own choice (a reveal, a private show, or a gift of a
 """
 from __future__ import annotations
 
+import hashlib
 from typing import Any
+
+from .fair import absorb_secrets
+
+
+def deck_hash(text: str) -> str:
+    """What a deck op records of a deck list's text (sha256 hex of its UTF-8 bytes)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 class Knowledge:
     def __init__(self) -> None:
         self.cards: dict[str, tuple[str, str]] = {}  # handle -> (card id, salt)
         self.shown: dict[str, set[int]] = {}  # handle -> seats it was shown to privately
+        self.decks: dict[int, str] = {}  # seat -> the text of its deck list (see the deck op)
+        # jointly drawn randomness: shares and pre-shuffle orders of fair shuffles, published
+        # deck orders (table.core.fair.absorb_secrets; the audit reads them)
+        self.fair: dict[str, Any] = {}
 
     def learn(self, handle: str, card: str, salt: str) -> None:
         self.cards[handle] = (card, salt)
@@ -26,7 +38,8 @@ class Knowledge:
         return known[1] if known is not None else None
 
     def absorb(self, secrets: dict[str, Any]) -> None:
-        """Merge a private record: {"cards": {handle: [card, salt]}, "shown": {handle: [seats]}}."""
+        """Merge a private record: {"cards": {handle: [card, salt]}, "shown": {handle: [seats]},
+        "decks": {"seat": deck list text}} (map keys are strings in a log)."""
         for handle, pair in (secrets.get("cards") or {}).items():
             if isinstance(handle, str) and isinstance(pair, (list, tuple)) and len(pair) == 2:
                 self.cards[handle] = (str(pair[0]), str(pair[1]))
@@ -34,3 +47,12 @@ class Knowledge:
             if isinstance(handle, str) and isinstance(seats, (list, tuple)):
                 self.shown.setdefault(handle, set()).update(
                     s for s in seats if isinstance(s, int))
+        for seat, text in (secrets.get("decks") or {}).items():
+            if isinstance(seat, str) and seat.isdigit() and isinstance(text, str):
+                self.decks[int(seat)] = text
+        if "fair" in secrets:
+            absorb_secrets(self.fair, secrets["fair"])
+
+    def decks_record(self) -> dict[str, str]:
+        """The deck texts as a private record holds them."""
+        return {str(seat): text for seat, text in sorted(self.decks.items())}

@@ -6,11 +6,12 @@ revealed card is checked against its commitment when the merged log is replayed.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 from . import commit
 from .errors import CoreError
-from .knowledge import Knowledge
+from .knowledge import Knowledge, deck_hash
 from .logfile import LogWriter, make_header, read_log
 from .ops import Op, from_wire
 
@@ -24,6 +25,7 @@ def merge_logs(paths: list[Path], out: Path) -> str:
         raise MergeError("no logs to merge")
     ops: dict[tuple[str, int], Op] = {}
     knowledge = Knowledge()
+    blobs: dict[str, tuple[str, bytes]] = {}  # hash -> (kind, data): module archives
     table_id, game, game_hash, problems = None, "", "", []
     for path in paths:
         contents = read_log(path)
@@ -37,6 +39,10 @@ def merge_logs(paths: list[Path], out: Path) -> str:
         problems.extend(contents.problems)
         for record in contents.records:
             if type(record) is dict:
+                blob = record.get("blob")
+                if isinstance(blob, dict) and isinstance(blob.get("hash"), str):
+                    blobs.setdefault(blob["hash"], (str(blob.get("kind", "")),
+                                                    bytes(blob.get("data") or b"")))
                 for key in ("private", "secret"):
                     if isinstance(record.get(key), dict):
                         knowledge.absorb(record[key])
@@ -59,10 +65,16 @@ def merge_logs(paths: list[Path], out: Path) -> str:
     writer = LogWriter(out, make_header(str(table_id), "merged", str(game), str(game_hash),
                                         merged_from=[str(p) for p in paths]))
     try:
+        for digest, (kind, data) in sorted(blobs.items()):
+            writer.append({"blob": {"kind": kind, "hash": digest, "data": data}})
         for op in sorted(ops.values(), key=lambda o: o.key):
             writer.append(op.to_wire())
         writer.append({"secret": {"cards": verified,
-                                  "shown": {h: sorted(s) for h, s in knowledge.shown.items()}}})
+                                  "shown": {h: sorted(s) for h, s in knowledge.shown.items()},
+                                  "decks": _verified_decks(ops.values(), knowledge),
+                                  # fair shuffles' shares and orders, published deck orders:
+                                  # what `sandtable check --audit` verifies
+                                  "fair": knowledge.fair}})
     finally:
         writer.close()
     hidden_total = len(commitments)
@@ -73,3 +85,11 @@ def merge_logs(paths: list[Path], out: Path) -> str:
     for problem in problems:
         summary += f"\nwarning: {problem}"
     return summary
+
+
+def _verified_decks(ops: Iterable[Op], knowledge: Knowledge) -> dict[str, str]:
+    """Deck list texts that match the hash their seat's deck op recorded."""
+    recorded = {op.args["seat"]: op.args["hash"] for op in sorted(ops, key=lambda o: o.key)
+                if op.kind == "deck"}
+    return {str(seat): text for seat, text in knowledge.decks.items()
+            if recorded.get(seat) == deck_hash(text)}

@@ -51,18 +51,31 @@ SCHEMAS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     # re-handle: inputs consumed, fresh committed handles out; all or nothing
     "consume": {"in": ((list,), True), "expect": ((list,), False), "to": (_STR, True),
                 "at": (_AT, False), "out": ((list,), True), "owner": (_OPT_INT, False),
-                "face_up": (_BOOL, False), "why": (_OPT_STR, False)},
+                "face_up": (_BOOL, False), "why": (_OPT_STR, False),
+                # a shuffle from a jointly drawn seed: round id, commitments, missing peers
+                "fair": ((dict,), False)},
     "reveal": {"id": (_STR, True), "card": (_STR, True), "salt": (_STR, True),
                "face_up": (_OPT_BOOL, False)},
     "show": {"id": (_STR, True), "to": (_INT, True)},  # a private reveal to one seat
     "roll": {"id": (_OPT_STR, False), "sides": (_INT, True), "values": ((list,), True),
-             "why": (_OPT_STR, False)},
+             "why": (_OPT_STR, False),
+             # a joint roll's commitments and shares (table.core.fair), or `local`: one peer's
+             # own randomness (hot-seat, a lone peer)
+             "fair": ((dict,), False), "local": (_BOOL, False)},
     "mark": {"what": (_STR, True), "seat": (_OPT_INT, False), "value": (_ANY, False),
              "fields": ((dict,), False)},
     "note": {"text": (_STR, True)},
     "chat": {"text": (_STR, True), "to": (_OPT_INT, False)},
     "ack": {"flag": (_STR, True), "reason": (_STR, True)},
     "undo": {"target": ((list, tuple), True)},
+    # the game module (draft) in effect from here on, by content hash; its archive travels as
+    # a log blob and on the LAN (docs/game-module.md)
+    "module": {"hash": (_STR, True), "game": (_STR, True), "version": (_STR, False),
+               "name": (_STR, False), "changes": ((dict,), False)},
+    # a seat's deck list as played: name, header fields (faction, leader...) and the hash of
+    # its text; the text itself rides in the author's private record (it names hidden cards)
+    "deck": {"seat": (_INT, True), "name": (_STR, True), "fields": ((dict,), False),
+             "hash": (_STR, True)},
 }
 
 MARK_WHATS = frozenset({"turn", "phase", "step", "declare", "setup", "winner"})
@@ -96,20 +109,59 @@ class Op(NamedTuple):
                 self.seat, self.sig]
 
     def signing_bytes(self) -> bytes:
-        """The canonical bytes an author signs: everything but the signature."""
-        import msgpack  # local: only netplay and the log need bytes
+        """The bytes an author signs: the canonical encoding (docs/protocol.md, "Canonical
+        encoding") of the first 8 fields, everything but the signature."""
+        return canonical_bytes([self.author, self.seq, self.lamport, self.kind, self.args,
+                                self.vv, float(self.time), self.seat])
 
-        body = [self.author, self.seq, self.lamport, self.kind, _sorted(self.args),
-                _sorted(self.vv), self.time, self.seat]
-        return msgpack.packb(body, use_bin_type=True)
+    def canonical_wire(self) -> bytes:
+        """The canonical encoding of the whole 9-field wire form: the only encoding of this op
+        a peer accepts on the network."""
+        return canonical_bytes([self.author, self.seq, self.lamport, self.kind, self.args,
+                                self.vv, float(self.time), self.seat, self.sig])
 
 
-def _sorted(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _sorted(value[k]) for k in sorted(value)}
-    if isinstance(value, (list, tuple)):
-        return [_sorted(v) for v in value]
-    return value
+# Canonical encoding: msgpack with every integer in its smallest form, every float as float64,
+# text as str, bytes as bin, map keys sorted by their UTF-8 bytes, no ext types. msgpack-python
+# already writes the smallest integer, float64 and str/bin forms; keys are sorted here (Python
+# orders str by code point, which is the order of their UTF-8 bytes).
+_INT_MIN, _INT_MAX = -(1 << 63), (1 << 64) - 1
+
+
+_PLAIN = frozenset({str, float, bool, bytes, type(None)})  # written as they are
+
+
+def canonical_value(value: Any) -> Any:
+    """`value` with every map's keys sorted, recursively, tuples as lists. Raises BadOp for
+    what the canonical encoding cannot hold (non-str map keys, integers beyond 64 bits, other
+    types)."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if kind is int:
+        if not _INT_MIN <= value <= _INT_MAX:
+            raise BadOp(f"integer {value} does not fit in 64 bits")
+        return value
+    if kind is dict:
+        keys = sorted(value) if all(type(k) is str for k in value) else None
+        if keys is None:
+            raise BadOp("a map key is not a string")
+        plain = _PLAIN
+        return {k: v if type(v) in plain else canonical_value(v)
+                for k in keys for v in (value[k],)}
+    if kind is list or kind is tuple:
+        plain = _PLAIN
+        return [v if type(v) in plain else canonical_value(v) for v in value]
+    raise BadOp(f"a {kind.__name__} has no canonical encoding")
+
+
+def canonical_bytes(value: Any) -> bytes:
+    """The canonical msgpack encoding of `value` (docs/protocol.md, "Canonical encoding")."""
+    import msgpack  # local: only netplay and the log need bytes
+
+    data: bytes = msgpack.packb(canonical_value(value), use_bin_type=True,
+                                use_single_float=False, strict_types=True)
+    return data
 
 
 _REQUIRED = {kind: frozenset(n for n, (_t, req) in schema.items() if req)

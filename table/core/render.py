@@ -142,7 +142,7 @@ class Renderer:
         if kind == "roll":
             values = ", ".join(str(v) for v in a["values"])
             why = f" for {a['why']}" if a.get("why") else ""
-            return f"{who} rolled {len(a['values'])}d{a['sides']}{why}: {values}"
+            return f"{who} rolled {len(a['values'])}d{a['sides']}{why}: {values}" + _joint(a)
         if kind == "mark":
             return self._mark(record, who)
         if kind == "note":
@@ -153,7 +153,27 @@ class Renderer:
             return f"{who} acknowledged flag {a['flag']} ({a['reason']})"
         if kind == "undo":
             return f"{who} undid their op #{a['target'][1]}"
+        if kind == "module":
+            return self._module(a, who)
+        if kind == "deck":
+            fields = ", ".join(f"{v}" for v in (a.get("fields") or {}).values())
+            return (f"{self._seat_name(a['seat'])} plays the deck {a['name']}"
+                    + (f" ({fields})" if fields else ""))
         return f"{who}: {kind} {a}"
+
+    @staticmethod
+    def _module(a: dict[str, Any], who: str) -> str:
+        label = f"{a.get('name') or a['game']} {a.get('version', '')}".rstrip()
+        changes = a.get("changes")
+        if not changes:
+            return f"The table plays {label} (module {a['hash'][:12]})"
+        parts = []
+        if changes.get("cards"):
+            parts.append(f"{changes['cards']} card(s) changed")
+        for key, (old, new) in sorted((changes.get("rules") or {}).items()):
+            parts.append(f"{key} {old} -> {new}")
+        detail = f" ({', '.join(parts)})" if parts else ""
+        return f"{who} updated the module to {label}{detail}"
 
     def _container(self, obj_id: str) -> str | None:
         obj = self.state.objs.get(obj_id)
@@ -187,7 +207,7 @@ class Renderer:
             return f"{who} put {n_out} card(s) face down into {self.place(a['to'])}"
         expect = a.get("expect") or [None] * len(a["in"])
         if why == "shuffle" and all(where == a["to"] for where in expect):
-            return f"{who} shuffled {self.place(a['to'])}"
+            return f"{who} shuffled {self.place(a['to'])}" + _joint(a)
         if why == "receive":  # the re-handle after a gift: nobody can follow the card now
             return f"{who} took the gift into {self.place(a['to'])} (handles renewed)"
         incoming = [cid for cid, where in zip(a["in"], expect) if where != a["to"]]
@@ -212,3 +232,15 @@ class Renderer:
         if may_see and self.knowledge is not None:
             return self.knowledge.card_of(handle)
         return None
+
+
+def _joint(args: dict[str, Any]) -> str:
+    """How a roll or shuffle was drawn: jointly (and who did not reveal), or not said."""
+    record = args.get("fair")
+    if not isinstance(record, dict) or not isinstance(record.get("commits"), dict):
+        return ""
+    missing = [p for p in record.get("missing") or [] if isinstance(p, str)]
+    text = f" (joint draw of {len(record['commits'])} peers"
+    if missing:
+        text += f"; {', '.join(missing)} gave no valid share in time, the others' were used"
+    return text + ")"

@@ -15,11 +15,12 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from .causal import CausalStore
+from .apply import FORGED_ROLL
+from .causal import CausalStore, RefusedOp
 from .errors import BadOp, CausalityError, LogError
 from .knowledge import Knowledge
 from .logfile import LogReader, LogWriter, make_header
-from .ops import Op, check_args, from_wire
+from .ops import Op, canonical_value, check_args, from_wire
 from .rng import Rng
 from .state import State
 from .statehash import public_state_hash
@@ -44,6 +45,7 @@ class Replica:
         self.game, self.game_hash = game, game_hash
         self.timeline = Timeline()
         self.store = CausalStore()
+        self.store.admit = self._admit
         self.knowledge = Knowledge()
         self.signer, self.verifier, self.clock = signer, verifier, clock
         self.listeners: list[Listener] = []
@@ -53,6 +55,11 @@ class Replica:
         # gifts received privately whose zone this peer must still re-handle (actions.settle_gifts)
         self.pending_gifts: list[dict[str, Any]] = []
         self.header_extra = dict(header_extra or {})
+        self.voided_from: dict[str, int] = {}  # equivocating author -> its first void seq
+        # content-addressed files the table's ops name by hash (a module's archive): kept in the
+        # log beside the ops, so a log carries what it needs to be read again
+        self.blobs: dict[str, bytes] = {}
+        self.blob_kinds: dict[str, str] = {}
         self._issued_vv: dict[str, int] = {}  # version vector as of this peer's last op
         self.log: LogWriter | None = None
         if log_path is not None:
@@ -90,10 +97,11 @@ class Replica:
         # with its own previous op (implied by seq), that is its whole causal past.
         full = self.store.version_vector()
         full.pop(self.peer_id, None)
-        vv = {a: n for a, n in full.items() if self._issued_vv.get(a) != n}
+        vv = {a: n for a, n in sorted(full.items()) if self._issued_vv.get(a) != n}
         self._issued_vv = full
-        op = Op(self.peer_id, seq, self.store.max_lamport + 1, kind, args, vv,
-                round(self.clock(), 3), seat)
+        # args in canonical form (keys sorted): the op is sent and logged as it is signed
+        op = Op(self.peer_id, seq, self.store.max_lamport + 1, kind, canonical_value(args), vv,
+                float(round(self.clock(), 3)), seat)
         if self.signer is not None:
             op = op._replace(sig=self.signer(op.signing_bytes()))
         if private:
@@ -112,46 +120,56 @@ class Replica:
         op = wire if type(wire) is Op else from_wire(wire)
         if op.author == self.peer_id and self.store.get(op.author, op.seq) is None:
             raise CausalityError(f"peer {from_peer or '?'} sent an op in this peer's name")
-        ready = self.store.offer(op)
+        try:
+            ready = self.store.offer(op)
+        except RefusedOp as err:
+            if err.delivered:
+                self._fold(err.delivered)
+            raise
         if ready:
             self._fold(ready)
         return ready
 
-    def receive_many(self, wires: list[Any], from_peer: str = "", *,
-                     direct: bool = False) -> list[Op]:
+    def receive_many(self, wires: list[Any], from_peer: str = "") -> list[Op]:
         """Take a batch (catch-up): validate each, deliver causally, fold with one rollback.
 
-        A malformed op or one breaking causality raises BadOp/CausalityError after the valid ones
-        before it were taken; the caller (netplay) drops the link that sent it.
-
-        ``direct``: the caller vouches that the ops authored by ``from_peer`` in this batch came
-        from that author itself over a link that authenticates it; the verifier may then skip
-        their signatures (``verifier.accept_direct``). Ops that only become deliverable now but
-        arrived earlier (from anyone) are verified as usual.
+        With a verifier, every op's signature is checked just before it is delivered (the
+        store's `admit`), first-hand or relayed: an op that fails is never stored, logged or
+        applied. A malformed op, a bad signature or one breaking causality raises
+        BadOp/CausalityError after the valid ones before it were taken; the caller (netplay)
+        drops the link that sent it.
         """
         delivered: list[Op] = []
-        firsthand: set[int] = set()
-        accept_direct = getattr(self.verifier, "accept_direct", None) if direct else None
         try:
             for wire in wires:
                 op = wire if type(wire) is Op else from_wire(wire)
                 if op.author == self.peer_id and self.store.get(op.author, op.seq) is None:
                     raise CausalityError(f"peer {from_peer or '?'} sent an op in this peer's name")
-                if accept_direct is not None and op.author == from_peer:
-                    firsthand.add(id(op))  # this very object, not an earlier copy of its number
-                ready_ops = self.store.offer(op)
-                for index, ready in enumerate(ready_ops):
-                    if not self._verified(ready, accept_direct if id(ready) in firsthand
-                                          else None):
-                        self.store.retract(ready_ops[index:])  # never keep a forgery
-                        raise CausalityError(f"op {ready.author}#{ready.seq} has a bad signature")
-                    delivered.append(ready)
-                    if self.log is not None:
-                        self.log.append(ready.to_wire())
+                ready_ops: list[Op] = []
+                try:
+                    ready_ops = self.store.offer(op)
+                except RefusedOp as err:
+                    ready_ops = err.delivered
+                    raise
+                finally:
+                    for ready in ready_ops:
+                        delivered.append(ready)
+                        if self.log is not None:
+                            self.log.append(ready.to_wire())
         finally:
             if delivered:
                 self._fold(delivered)
         return delivered
+
+    def add_blob(self, kind: str, digest: str, data: bytes) -> None:
+        """Keep a content-addressed file in this table's log (once per hash). The caller has
+        checked that ``data`` is what ``digest`` names."""
+        if digest in self.blobs:
+            return
+        self.blobs[digest] = data
+        self.blob_kinds[digest] = kind
+        if self.log is not None:
+            self.log.append({"blob": {"kind": kind, "hash": digest, "data": data}})
 
     def receive_private(self, secrets_record: dict[str, Any]) -> None:
         """Secrets another peer sent this one directly (a gift, a private show)."""
@@ -167,27 +185,45 @@ class Replica:
             self.pending_gifts.append({"to": gift["to"], "op": [gift["op"][0], gift["op"][1]],
                                        "handles": list(gift["handles"])})
 
-    def _verified(self, op: Op, accept_direct: Callable[[Op, Any], bool] | None = None) -> bool:
+    def _admit(self, op: Op) -> None:
+        """The store's `admit`: an op whose signature does not verify is never delivered."""
         if self.verifier is None:
-            return True
-        key = op.args.get("key") if op.kind == "hello" and op.seq == 1 else \
-            self.state.peers.get(op.author, {}).get("key")
-        if accept_direct is not None:
-            return accept_direct(op, key)
-        return self.verifier(op, key)
+            return
+        hello = op if op.seq == 1 else self.store.get(op.author, 1)
+        key = hello.args.get("key") if hello is not None and hello.kind == "hello" else None
+        if not self.verifier(op, key if isinstance(key, str) else None):
+            raise CausalityError(f"op {op.author}#{op.seq} has a bad signature")
+
+    def void_author_from(self, author: str, seq: int) -> None:
+        """`author` signed two different ops as #`seq` (an equivocation): its ops from `seq` on
+        are void here, whichever version each peer holds, so every honest peer folds the same
+        ops and their states agree. They stay in the store and the log (evidence)."""
+        if self.voided_from.get(author, seq + 1) <= seq:
+            return
+        self.voided_from[author] = seq
+        self.refold()
+
+    def _live(self, ops: list[Op]) -> list[Op]:
+        voided = self.voided_from
+        return [op for op in ops if op.seq < voided.get(op.author, op.seq + 1)]
 
     def _fold(self, ops: list[Op]) -> None:
+        if self.voided_from:
+            ops = self._live(ops)
+            if not ops:
+                return
         change = self.timeline.insert(ops[0]) if len(ops) == 1 else \
             self.timeline.insert_many(ops)
         for record in change.records:
-            if record.void is not None and "does not match its commitment" in record.void:
+            if record.void is not None and ("does not match its commitment" in record.void
+                                            or record.void.startswith(FORGED_ROLL)):
                 self.report(f"peer {record.op.author}: {record.void}")
         for listener in list(self.listeners):
             listener(change)
 
     def refold(self) -> None:
         """Fold every delivered op again (netplay's resync after a divergence)."""
-        change = self.timeline.rebuild(self.store.all_ops())
+        change = self.timeline.rebuild(self._live(self.store.all_ops()))
         for listener in list(self.listeners):
             listener(change)
 
@@ -226,6 +262,14 @@ class Replica:
             replica.log = LogWriter(path)
         return replica
 
+    def _load_blob(self, blob: dict[str, Any], number: int, source: str) -> None:
+        digest, data, kind = blob.get("hash"), blob.get("data"), blob.get("kind")
+        if isinstance(digest, str) and isinstance(data, bytes) and isinstance(kind, str):
+            self.blobs.setdefault(digest, data)  # checked against the hash by whoever reads it
+            self.blob_kinds.setdefault(digest, kind)
+        else:
+            self.report(f"{source}: record {number}: a malformed blob record; skipped")
+
     def load_records(self, records: Iterable[Any], source: str = "log") -> None:
         # A bulk load makes hundreds of thousands of acyclic objects that all stay alive: the
         # cycle collector would only re-walk them, so it pauses until the load is done.
@@ -248,10 +292,15 @@ class Replica:
                 for key in ("private", "secret"):  # secrets ride beside some ops
                     if isinstance(record.get(key), dict):
                         self.knowledge.absorb(record[key])
+                blob = record.get("blob")
+                if isinstance(blob, dict):
+                    self._load_blob(blob, number, source)
                 wire = record.get("op")
                 if wire is not None:
                     ops.extend(offer(from_wire(wire)))
             except (BadOp, CausalityError) as err:
+                if isinstance(err, RefusedOp):
+                    ops.extend(err.delivered)
                 self.report(f"{source}: record {number}: {err}")
         if ops:
             self._fold(ops)

@@ -112,12 +112,14 @@ def note_indices(records: Sequence[Record]) -> list[int]:
 # ---------------------------------------------------------------------------------------------
 def fork_log(ops: Sequence[Op], k: int, path: str | Path, *, knowledge: Knowledge,
              header: dict[str, Any], live_handles: Iterable[str] = (),
-             peer_id: str | None = None) -> Path:
+             peer_id: str | None = None,
+             blobs: Iterable[tuple[str, str, bytes]] = ()) -> Path:
     """Write a new log holding the first `k` ops (canonical order) and the secrets of the hidden
     cards in `live_handles`. `header`: game, game_hash and extras of the source log.
 
     The new log gets its own table id; its peer is `peer_id` (the source's hot-seat peer keeps
-    playing every seat) or a fresh one. Returns the path.
+    playing every seat) or a fresh one. `blobs` (kind, hash, data): the source's module
+    archives, so the fork reads under the same draft. Returns the path.
     """
     path = Path(path)
     if path.exists():
@@ -129,14 +131,17 @@ def fork_log(ops: Sequence[Op], k: int, path: str | Path, *, knowledge: Knowledg
                                          str(header.get("game", "")),
                                          str(header.get("game_hash", "")), **extra))
     try:
+        for kind, digest, data in blobs:
+            writer.append({"blob": {"kind": kind, "hash": digest, "data": data}})
         prefix = sorted(ops, key=lambda op: op.key)[:k]
         for op in prefix:
             writer.append(op.to_wire())
         handles = set(live_handles)
         cards = {h: list(pair) for h, pair in knowledge.cards.items() if h in handles}
         shown = {h: sorted(s) for h, s in knowledge.shown.items() if h in handles}
-        if cards or shown:
-            writer.append({"secret": {"cards": cards, "shown": shown}})
+        decks = knowledge.decks_record()
+        if cards or shown or decks:
+            writer.append({"secret": {"cards": cards, "shown": shown, "decks": decks}})
     finally:
         writer.close()
     return path
@@ -160,7 +165,8 @@ def fork_table(source: Any, k: int, path: str | Path) -> Any:
               **source.header_extra}
     fork_log(seeker.ops, k, path, knowledge=source.knowledge, header=header,
              live_handles=[oid for oid, o in state.objs.items() if o.alive],
-             peer_id=source.peer_id if keep else None)
+             peer_id=source.peer_id if keep else None,
+             blobs=[(source.blob_kinds.get(h, ""), h, d) for h, d in source.blobs.items()])
     replica = Replica.from_log(path, reopen=True)
     if not keep:
         replica.issue("hello", {"name": "fork"})

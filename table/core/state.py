@@ -55,6 +55,8 @@ class State:
         self.turn: dict[str, Any] = {"seat": None, "number": 0}
         self.phase: str | None = None
         self.acks: dict[str, str] = {}  # flag id -> reason
+        self.module: dict[str, Any] | None = None  # the module op in effect: hash, game, version
+        self.decks: dict[int, dict[str, Any]] = {}  # seat -> its deck op's args (replaced whole)
         self.journal: Journal = Journal()
 
     # --- reading -------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """A hash of the public state, to detect divergence between peers.
 
 It covers each live object's handle, kind, owner, location and order, face, rotation, counters,
-properties, commitment and public card, plus seats, turn and phase. Never private knowledge,
+properties, commitment and public card, plus seats, turn and phase, and (when recorded)
+the module's hash and each seat's deck hash. Never private knowledge,
 stamps or history. Compare hashes only between peers at equal version vectors.
 """
 from __future__ import annotations
@@ -23,6 +24,9 @@ def public_state_hash(state: State) -> str:
              o.face_up, o.rotation, sorted(o.counters.items()), o.card, o.commitment,
              sorted(o.props.items(), key=lambda kv: kv[0])],
             separators=(",", ":"), default=str).encode())
+    if state.module is not None:  # only tables that record their module: older hashes stand
+        digest.update(json.dumps([state.module.get("hash"), sorted(
+            (n, d.get("hash")) for n, d in state.decks.items())]).encode())
     digest.update(json.dumps(
         [sorted((n, s.peer, s.name) for n, s in state.seats.items()), state.turn, state.phase,
          sorted(state.acks.items())], separators=(",", ":"), default=str).encode())

@@ -93,7 +93,7 @@ def parse_deck(module: "GameModule", text: str, file: str, sink: ProblemSink,
                      f"e.g. '1 {line}'")
     return Deck(name=name or headers.get("name") or Path(file).stem, file=file,
                 headers=headers, sections={k: tuple(v) for k, v in sections.items()},
-                lines=lines, header_lines=header_lines)
+                lines=lines, header_lines=header_lines, text=text)
 
 
 def _check_header(module: "GameModule", key: str, value: str, line: int,

@@ -13,7 +13,7 @@ from .declarations import (
     read_tokens, read_zones,
 )
 from .decks import deck_problems, parse_deck
-from .hashing import content_hash
+from .archive import folder_hash as content_hash
 from .model import SEAT, CardType, Column, DeckRules, HeaderSpec, PlayerRange, Seat
 from .module import GameModule
 from .problems import ModuleError, Problem, ProblemSink

@@ -265,6 +265,7 @@ class Deck:
     sections: Mapping[str, tuple[tuple[str, int], ...]]
     lines: Mapping[tuple[str, str], int] = field(default_factory=dict)  # (section, card) -> line
     header_lines: Mapping[str, int] = field(default_factory=dict)
+    text: str = ""  # the list as written (recorded in the log at setup: see the deck op)
 
     @property
     def cards(self) -> tuple[tuple[str, int], ...]:

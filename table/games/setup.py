@@ -8,7 +8,8 @@ player's peer.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+import time
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from table.core.rng import Rng
 
 from .model import Deck
 from .module import GameModule
+from .record import record_decks, record_module
 from .steps import (
     CreateCards, CreateDeck, Draw, FirstPlayer, Place, PlaceTile, Prompt, Rotate, SetCounter,
     SetFace, SetSide, SetupStep, Shuffle,
@@ -36,7 +38,8 @@ def default_decks(module: GameModule, seats: int) -> dict[int, Deck]:
 def new_table(module: GameModule, seats: int, decks: Mapping[int, Deck] | None = None, *,
               log_path: str | Path | None = None, rng: Rng | None = None,
               peer_id: str | None = None, table_id: str | None = None,
-              names: Mapping[int, str] | None = None) -> Replica:
+              names: Mapping[int, str] | None = None,
+              clock: Callable[[], float] | None = None) -> Replica:
     """A hot-seat table with every seat claimed by this peer and the setup performed."""
     module.check_seats(seats)
     chosen = dict(default_decks(module, seats))
@@ -44,11 +47,14 @@ def new_table(module: GameModule, seats: int, decks: Mapping[int, Deck] | None =
     replica = Replica(table_id, peer_id, rng=rng, log_path=log_path, game=module.id,
                       game_hash=module.content_hash,
                       header_extra={"seats": seats, "module_version": module.version,
-                                    "decks": {str(s): d.name for s, d in chosen.items()}})
+                                    "decks": {str(s): d.name for s, d in chosen.items()}},
+                      clock=clock or time.time)
     replica.issue("hello", {"name": "Dealer"})  # who does the seatless setup, in the log
+    record_module(replica, module)
     for seat in module.seats_for(seats):
         name = (names or {}).get(seat.number, seat.name)
         replica.issue("seat", {"seat": seat.number, "name": name, "colour": seat.colour})
+    record_decks(replica, module, chosen)
     lay_out(replica, module, seats, chosen)
     run_steps(replica, module.setup_for(seats, chosen))
     act.mark(replica, "setup", value="complete")

@@ -104,10 +104,14 @@ def card_namer(module: Any) -> Callable[[str], str]:
 def export_columns(replica: Any, seat: int) -> tuple[list[dict[str, Any]], str]:
     """Per op: card names (as `seat` may know them) and assist flags; plus why flags are
     missing ("" when the assist ran). For `sandtable log export`."""
-    from .flags import run_assist
-    from .session import installed_module
+    from table.games.store import ModuleUnavailable, module_for
 
-    module = installed_module(replica.game) if replica.game else None
+    from .flags import run_assist
+
+    try:
+        module = module_for(replica).module if replica.game else None
+    except (ModuleUnavailable, ValueError):
+        module = None
     run = run_assist(replica, module)
     name = card_namer(module)
     records = replica.records()

@@ -17,6 +17,8 @@ from table.core.objects import PUBLIC
 from table.core.replica import Replica
 from table.core.views import ALL
 
+from table.games.store import ModuleUnavailable, module_for_records
+
 from .derive import ACTION_KINDS, derive
 from .flags import Follower, FlagRun
 
@@ -111,6 +113,21 @@ def _module_for(game: str) -> Any:
         return None
 
 
+def _seat_info(number: int, name: str, deck_op: dict[str, Any] | None, module: Any,
+               named: dict[str, Any]) -> SeatInfo:
+    """A seat's deck name and attributes: from its deck op (what was played), or in a log from
+    before deck ops, by looking the deck name in the header up among the starter decks."""
+    if deck_op is not None:
+        attrs = {k: str(v) for k, v in (deck_op.get("fields") or {}).items() if k != "name"}
+        return SeatInfo(number, name or f"Seat {number}", str(deck_op.get("name", "?")), attrs)
+    recorded = str(named.get(str(number), ""))
+    deck = _deck_of(module, recorded)
+    attrs = {k: str(v) for k, v in (deck.headers.items() if deck is not None else ())
+             if k != "name"}
+    return SeatInfo(number, name or f"Seat {number}",
+                    deck.name if deck is not None else recorded or "?", attrs)
+
+
 def _deck_of(module: Any, recorded: str) -> Any:
     decks = getattr(module, "starter_decks", {}) or {}
     if recorded in decks:
@@ -132,12 +149,15 @@ def read_session(path: str | Path, *, plugins: dict[str, Any] | None = None,
     game = str(head.get("game", ""))
     if not game:
         raise Skip("the log does not say which game it is")
-    cache = modules if modules is not None else _MODULES
-    if game not in cache:
-        cache[game] = _module_for(game)
-    module = cache[game]
-    if module is None:
-        raise Skip(f"game module {game!r} is not installed")
+    records_in = list(reader.records())
+    if modules is not None and game in modules:  # a caller's module (tests, benchmarks)
+        module, module_note = modules[game], ""
+    else:
+        try:
+            resolved = module_for_records(game, records_in)
+        except ModuleUnavailable as err:
+            raise Skip(str(err)) from None
+        module, module_note = resolved.module, resolved.note
     replica = Replica(str(head.get("table", "")), str(head.get("peer", "")), game=game,
                       game_hash=str(head.get("game_hash", "")))
     replica.header_extra = {k: v for k, v in head.items() if k not in _HEADER_KEYS}
@@ -149,7 +169,7 @@ def read_session(path: str | Path, *, plugins: dict[str, Any] | None = None,
         follower.why = "the rules assist was not run (--no-flags)"
     follower.attach(replica.timeline)  # the assist checks each op as the log is folded
     try:
-        replica.load_records(reader.records(), str(path))
+        replica.load_records(records_in, str(path))
     except Exception as err:  # noqa: BLE001 - a log that breaks the replay is skipped, not fatal
         raise Skip(f"cannot be replayed: {type(err).__name__}: {err}") from None
     for problem in reader.problems:
@@ -167,22 +187,18 @@ def read_session(path: str | Path, *, plugins: dict[str, Any] | None = None,
     seat_view = ALL if kind != "one peer" else (min(mine) if mine else 0)
     flags = follower.result()
     infos = derive(records, state, replica.knowledge, seat_view, flags.by_index)
-    recorded = {int(k): str(v) for k, v in (extra.get("decks") or {}).items()
-                if str(k).isdigit()}
-    seats = []
-    for number, seat in sorted(state.seats.items()):
-        deck = _deck_of(module, recorded.get(number, ""))
-        attrs = {k: str(v) for k, v in (deck.headers.items() if deck is not None else ())
-                 if k != "name"}
-        seats.append(SeatInfo(number, seat.name or f"Seat {number}",
-                              deck.name if deck is not None else recorded.get(number, "?"),
-                              attrs))
+    seats = [_seat_info(number, seat.name, state.decks.get(number), module,
+                        extra.get("decks") or {}) for number, seat in sorted(state.seats.items())]
+    recorded = state.module or {}
     session = Session(path, replica.game, str(getattr(module, "name", replica.game)),
-                      str(extra.get("module_version") or "?"), replica.game_hash,
+                      str(recorded.get("version") or extra.get("module_version") or "?"),
+                      str(recorded.get("hash") or replica.game_hash),
                       str(head.get("created", "")), kind, seats, ops=len(records))
-    if replica.game_hash and replica.game_hash != getattr(module, "content_hash", ""):
+    if session.game_hash and session.game_hash != getattr(module, "content_hash", ""):
         session.installed_hash = str(getattr(module, "content_hash", ""))
     session.problems = [p.replace(f"{path}: ", "") for p in replica.reports]
+    if module_note:
+        session.problems.insert(0, module_note)
     _fold(session, records, infos, flags, state)
     _hidden(session, records, replica)
     return session

@@ -109,5 +109,17 @@ def start_game(choice: GameChoice, seats: int, decks: list[str] | None = None, *
 
 
 def open_log(path: str | Path, *, reopen: bool) -> tuple[Replica, Catalog]:
+    """A log and the catalog of the module it was played under (recorded in the log)."""
     replica = Replica.from_log(path, reopen=reopen)
-    return replica, catalog_for(replica.game)
+    if replica.game == SAMPLE_ID or not replica.game:
+        return replica, sample_catalog()
+    from table.games.store import ModuleUnavailable, module_for
+
+    try:
+        resolved = module_for(replica)
+    except (ModuleUnavailable, ValueError) as err:
+        replica.report(str(err))
+        return replica, Catalog(replica.game, replica.game)
+    if resolved.note:
+        replica.report(resolved.note)
+    return replica, Catalog.from_module(resolved.module)

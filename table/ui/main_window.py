@@ -21,6 +21,7 @@ from .ask import ask_text
 from .controller import TableController
 from .curtain import Curtain
 from .declaring import Declaring
+from .game_menu import build_game_menu, save_position
 from .focus import TableFocus
 from .help_overlay import HelpOverlay
 from .items.card_item import CardItem
@@ -206,6 +207,7 @@ class TableWindow(QMainWindow):
         self.declaring = Declaring(self)
         self.pointer = self.declaring.pointer
         self.declare_menu = self.declaring.build_menu(bar)
+        self.game_menu = build_game_menu(self, bar)
         self.addToolBar(bar)
         back = QAction("Start screen", self)
         back.setToolTip("Leave this table (it stays saved) and return to the start screen")
@@ -246,6 +248,11 @@ class TableWindow(QMainWindow):
         if text.strip():
             self.ctl.say("note", text)
             self.ctl.status.emit("Note added to the log")
+
+    # --- positions -----------------------------------------------------------------------------
+    def save_position(self) -> None:
+        """Write the table as a position file (see game_menu.save_position)."""
+        save_position(self)
 
     # --- rules assist declarations ------------------------------------------------------------
     def declare(self, spec: Any, fields: dict[str, Any] | None = None) -> None:

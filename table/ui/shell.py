@@ -15,7 +15,7 @@ from table.core.errors import CoreError
 from table.core.logfile import LogError, LogReader
 
 from . import geometry_dump
-from .games import GameChoice, open_log, start_game
+from .games import GameChoice, catalog_for, open_log, start_game
 from .main_window import TableWindow
 from .settings import Settings, new_log_path
 from .start_screen import StartScreen
@@ -30,6 +30,7 @@ class Shell:
         self.start.playRequested.connect(self.play)
         self.start.resumeRequested.connect(self.resume)
         self.start.openLogRequested.connect(self.open_replay)
+        self.start.positionRequested.connect(self.play_position)
         self.start.hostRequested.connect(lambda: self.on_host() if self.on_host else None)
         self.start.joinRequested.connect(lambda: self.on_join() if self.on_join else None)
         self.on_host: Callable[[], object] | None = None  # LAN play, wired in by the app
@@ -84,6 +85,26 @@ class Shell:
         self.settings.last_lan = {}
         self.settings.save()
         return self._open(TableWindow(replica, catalog, settings=self.settings))
+
+    def play_position(self, path: str) -> TableWindow | None:
+        """A hot-seat table started from a position file (its problems shown, with lines)."""
+        from table.games.position import PositionError, read_position
+        from table.games.position_table import start_position
+
+        try:
+            position = read_position(path)
+        except PositionError as err:
+            self._error("Cannot start from this position", err)
+            return None
+        log_path = new_log_path(position.module.id)
+        replica = start_position(position, log_path=log_path)
+        self.settings.last_game = position.module.id
+        self.settings.last_seats = position.seats
+        self.settings.last_log, self.settings.last_log_finished = str(log_path), False
+        self.settings.last_lan = {}
+        self.settings.save()
+        return self._open(TableWindow(replica, catalog_for(position.module.id),
+                                      settings=self.settings))
 
     def resume(self, path: str) -> bool:
         if is_lan_log(path):  # a LAN game: rejoin the table (never a local copy of it)

@@ -19,6 +19,7 @@ class StartScreen(QWidget):
     playRequested = Signal(object, int, list)  # GameChoice, seats, deck names
     resumeRequested = Signal(str)
     openLogRequested = Signal(str)
+    positionRequested = Signal(str)  # a position file to start a hot-seat table from
     hostRequested = Signal()
     joinRequested = Signal()
 
@@ -56,6 +57,11 @@ class StartScreen(QWidget):
         hot_box = QVBoxLayout(hot)
         hot_box.addLayout(form)
         hot_box.addWidget(self.play)
+        self.from_position = QPushButton("Start from a position…")
+        self.from_position.setToolTip("Open a hot-seat table in a situation saved or written as a "
+                                      "position file (docs/positions.md)")
+        self.from_position.clicked.connect(self._from_position)
+        hot_box.addWidget(self.from_position)
         self.game.currentIndexChanged.connect(self._game_changed)
         self.seats.valueChanged.connect(self._seats_changed)
 
@@ -173,6 +179,12 @@ class StartScreen(QWidget):
                                               "Sandtable logs (*.sandlog);;All files (*)")
         if path:
             self.openLogRequested.emit(path)
+
+    def _from_position(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Start from a position", "",
+                                              "Positions (*.toml);;All files (*)")
+        if path:
+            self.positionRequested.emit(path)
 
     def set_lan_available(self, available: bool) -> None:
         """The app enables Host/Join once it has wired the network in."""

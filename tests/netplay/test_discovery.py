@@ -35,9 +35,8 @@ def test_table_listed_quickly_updated_and_dropped():
             TableAnnouncement("tid-" + pid, "Friday playtest", "gauntlet", pid, port,
                               players=1, free_seats=1, passphrase_needed=True),
             interfaces=ONLY_LOOPBACK)
-        elapsed = await measure_announce_to_listed(browser, ann, "tid-" + pid)
+        elapsed = await measure_announce_to_listed(browser, ann, "tid-" + pid, LISTED_WITHIN)
         print(f"announce-to-listed: {elapsed:.3f} s")
-        assert elapsed <= LISTED_WITHIN, elapsed
         (table,) = [t for t in browser.tables() if t.table_id == "tid-" + pid]
         assert (table.name, table.game, table.players, table.free_seats) == ("Friday playtest", "gauntlet", 1, 1)
         assert table.passphrase_needed and table.version == 1

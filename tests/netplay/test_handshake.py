@@ -1,6 +1,11 @@
-"""Handshake and encryption over real sockets on 127.0.0.1."""
+"""Links through the handshake: two Link objects over an in-memory network on a virtual clock
+(tests/netplay/virtual_net.py), and over real sockets on 127.0.0.1 for the tests marked
+``socket``. The handshake's protocol itself is tested byte by byte in test_protocol_handshake.py.
+"""
 
 import asyncio
+
+import pytest
 
 from netplay.handshake import WRONG_PASSPHRASE
 from netplay.identity import Identity
@@ -8,12 +13,49 @@ from netplay.link import Link, LinkState
 from netplay.wire import pack, unpack
 
 from netplay_testkit import FAST_LINK, LOOPBACK, RecordingRelay, run
+from virtual_net import MemoryNetwork, run_virtual
 
 MARKER = "PLAINTEXT-MARKER-7f3a9c"
+PORT = 7000
 
 
-async def _pair(pass_a, pass_b, table_a="t", table_b="t", via_relay=None):
+class _Recording:
+    """What a relay saw of one connection (the bytes each way)."""
+
+    def __init__(self, c2s: bytearray, s2c: bytearray) -> None:
+        self.c2s, self.s2c = c2s, s2c
+
+    async def stop(self) -> None:
+        pass
+
+
+async def _pair(pass_a, pass_b, table_a="t", table_b="t", via_relay=None, real_sockets=False):
     """A listening link factory (b) and a dialing link (a). Returns (a, b, relay)."""
+    if real_sockets:
+        return await _pair_on_sockets(pass_a, pass_b, table_a, table_b, via_relay)
+    accepted: list[Link] = []
+    done = asyncio.Event()
+
+    async def on_client(reader, writer):
+        link = Link(Identity.generate(), table_b, pass_b, config=FAST_LINK)
+        accepted.append(link)
+        await link.accept(reader, writer)
+        done.set()
+
+    net = MemoryNetwork()
+    net.listen(PORT, on_client)
+    if callable(via_relay):
+        net.transform = via_relay
+    a = Link(Identity.generate(), table_a, pass_a, config=FAST_LINK)
+    with net.patched():
+        ok = await a.connect(LOOPBACK, PORT)
+    await asyncio.wait_for(done.wait(), 5)
+    record = net.connections[0]
+    relay = _Recording(record["c2s"], record["s2c"]) if via_relay is not None else None
+    return ok, a, accepted[0], relay
+
+
+async def _pair_on_sockets(pass_a, pass_b, table_a, table_b, via_relay):
     accepted: list[Link] = []
     done = asyncio.Event()
 
@@ -37,9 +79,11 @@ async def _pair(pass_a, pass_b, table_a="t", table_b="t", via_relay=None):
     return ok, a, accepted[0], relay
 
 
-def test_handshake_ok_and_exchange():
+@pytest.mark.parametrize("real_sockets", [pytest.param(True, marks=pytest.mark.socket, id="socket"),
+                                          pytest.param(False, id="virtual")])
+def test_handshake_ok_and_exchange(real_sockets):
     async def scenario():
-        ok, a, b, _ = await _pair("open sesame", "open sesame")
+        ok, a, b, _ = await _pair("open sesame", "open sesame", real_sockets=real_sockets)
         assert ok and a.state is LinkState.OPEN and b.state is LinkState.OPEN
         assert a.peer_id == b.identity.peer_id and b.peer_id == a.identity.peer_id
         assert a.peer_key == b.identity.public_key
@@ -59,7 +103,7 @@ def test_handshake_ok_and_exchange():
         assert a.state is LinkState.CLOSED and b.state is LinkState.CLOSED
         assert b.close_reason == "peer closed: done"
         assert not a.send({"t": "hb"})
-    run(scenario())
+    (run if real_sockets else run_virtual)(scenario())
 
 
 def test_wrong_passphrase_refused_on_both_sides():
@@ -73,7 +117,7 @@ def test_wrong_passphrase_refused_on_both_sides():
         ok, a, b, _ = await _pair("pw", None)
         await asyncio.wait_for(b.wait_closed(), 3)
         assert not ok and a.close_reason == b.close_reason == WRONG_PASSPHRASE
-    run(scenario())
+    run_virtual(scenario())
 
 
 def test_table_mismatch_is_reported():
@@ -83,7 +127,7 @@ def test_table_mismatch_is_reported():
         assert not ok
         assert b.close_reason == "different table id"
         assert a.close_reason is not None and "different table id" in a.close_reason
-    run(scenario())
+    run_virtual(scenario())
 
 
 def _check_no_marker(relay: RecordingRelay) -> None:
@@ -93,10 +137,13 @@ def _check_no_marker(relay: RecordingRelay) -> None:
     assert b"body" not in wire and b"priv" not in wire  # not even the message keys
 
 
-def test_no_passphrase_is_still_encrypted():
+@pytest.mark.parametrize("real_sockets", [pytest.param(True, marks=pytest.mark.socket, id="socket"),
+                                          pytest.param(False, id="virtual")])
+def test_no_passphrase_is_still_encrypted(real_sockets):
     async def scenario():
         for passphrase in (None, "secret words"):
-            ok, a, b, relay = await _pair(passphrase, passphrase, via_relay=True)
+            ok, a, b, relay = await _pair(passphrase, passphrase, via_relay=True,
+                                          real_sockets=real_sockets)
             assert ok
             got = []
 
@@ -117,7 +164,7 @@ def test_no_passphrase_is_still_encrypted():
             if passphrase:
                 assert passphrase.encode() not in bytes(relay.c2s) + bytes(relay.s2c)
             await relay.stop()
-    run(scenario())
+    (run if real_sockets else run_virtual)(scenario())
 
 
 def test_tampered_handshake_fails_on_both_sides():
@@ -141,7 +188,7 @@ def test_tampered_handshake_fails_on_both_sides():
         assert not ok and flipped["done"]
         assert a.close_reason == b.close_reason == WRONG_PASSPHRASE
         await relay.stop()
-    run(scenario())
+    run_virtual(scenario())
 
 
 def test_impersonation_detected_by_signature():
@@ -150,6 +197,8 @@ def test_impersonation_detected_by_signature():
     from netplay.secure import FrameCipher, X25519Exchange, derive_keys
     from netplay.wire import encode_frame, read_frame
     import secrets
+
+    net = MemoryNetwork()
 
     async def scenario():
         victim, attacker = Identity.generate(), Identity.generate()
@@ -162,8 +211,8 @@ def test_impersonation_detected_by_signature():
             await link.accept(reader, writer)
             done.set()
 
-        server = await asyncio.start_server(on_client, LOOPBACK, 0)
-        reader, writer = await asyncio.open_connection(LOOPBACK, server.sockets[0].getsockname()[1])
+        net.listen(PORT, on_client)
+        reader, writer = await net.open_connection(LOOPBACK, PORT)
         kx = X25519Exchange()
         hello = pack({"t": "hello", "v": PROTOCOL_VERSION, "table": "t", "peer": victim.peer_id,
                       "key": victim.public_key, "pake": False, "kx": kx.message,
@@ -179,5 +228,4 @@ def test_impersonation_detected_by_signature():
         assert accepted[0].state is LinkState.CLOSED
         assert "identity signature is invalid" in (accepted[0].close_reason or "")
         writer.close()
-        server.close()
-    run(scenario())
+    run_virtual(scenario())

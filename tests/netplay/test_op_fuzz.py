@@ -3,7 +3,7 @@
 import asyncio
 import random
 
-from netplay.replication import op_signer
+from netplay.replication import ReplicationConfig, op_signer
 
 from netplay_testkit import LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until
 
@@ -87,26 +87,27 @@ def test_bad_signatures_forged_authors_and_skipped_stamps_are_dropped():
     run(scenario(), 60)
 
 
-def test_direct_ops_skip_verification_relayed_bad_signatures_are_refused():
-    """A live op from its author on its authenticated link is taken without checking its
-    signature again; the same bad signature relayed by another peer drops that peer's link;
-    and a peer never relays an op whose signature it did not check and find good."""
+def test_every_op_is_verified_first_hand_too_and_a_bad_signer_is_named():
+    """A live op from its author is verified like a relayed one; a badly signed op, live or
+    relayed, is never stored, its sender is named and its link dropped; and a late joiner
+    gets exactly the target's vector (nothing advertised that was not verified)."""
     async def scenario():
         meshes = await start_meshes(3)
-        target, honest, author = (ReplicaPeer(m) for m in meshes)
+        # No periodic hash exchange: it would hand the target the author's unpublished ops.
+        target, honest, author = (ReplicaPeer(m, ReplicationConfig(hash_interval=600))
+                                  for m in meshes)
         for m in (honest.mesh, author.mesh):
             await m.connect(LOOPBACK, target.mesh.port)
         assert await wait_until(lambda: len(target.mesh.peers()) == 2 and target.total() == 3, 5)
         a_id, h_id = author.mesh.peer_id, honest.mesh.peer_id
         verifier = target.replica.verifier
 
-        # 1. Genuine live ops from their author: delivered, no Ed25519 check made.
+        # 1. Genuine live ops from their author: each one verified before it is delivered.
         before = verifier.verified
         for i in range(5):
             author.play(f"live {i}")
         assert await wait_until(lambda: target.vv().get(a_id) == 6, 5)
-        assert verifier.verified == before
-        assert (a_id, 6) in verifier.unchecked
+        assert verifier.verified == before + 5
 
         # 2. A relayed op (catch-up batch from another peer) with a bad signature: refused,
         #    the relaying link dropped, the op not kept.
@@ -116,30 +117,35 @@ def test_direct_ops_skip_verification_relayed_bad_signatures_are_refused():
         assert honest.mesh.send(target.mesh.peer_id, {"t": "ops", "ops": [forged]})
         assert await wait_until(lambda: h_id not in target.mesh.peers(), 3)
         assert target.vv()[a_id] == 6 and verifier.failures >= 1
-        # ...while the genuine op, sent live by its author, is taken without a check.
+        assert any(h_id in r and "refused" in r for r in target.replica.reports)
+        # ...while the genuine op, sent live by its author, is verified and taken.
         before = verifier.verified
         author.repl.publish(op.to_wire())
         assert await wait_until(lambda: target.vv().get(a_id) == 7, 5)
-        assert verifier.verified == before
-        assert target.replica.store.get(a_id, 7).sig == op.sig  # kept for relaying
+        assert verifier.verified == before + 1
+        assert target.replica.store.get(a_id, 7).sig == op.sig
 
-        # 3. The author sends a badly signed op live: taken unchecked (the link vouches for
-        #    its author), but never relayed: a late joiner catching up from the target gets
-        #    every good op and not that one, and the target reports it.
+        # 3. The author sends a badly signed op live: refused like any other, the author named
+        #    and its link dropped; the target's vector never covers it.
         bad = author.replica.issue("note", {"text": "badly signed"}).to_wire()
         bad[8] = bytes(64)
+        named = []
+        target.repl.events.subscribe(lambda e: named.append(e))
         assert author.mesh.send(target.mesh.peer_id, {"t": "op", "op": bad})
-        assert await wait_until(lambda: target.vv().get(a_id) == 8, 5)
+        assert await wait_until(lambda: a_id not in target.mesh.peers(), 3)
+        assert target.vv().get(a_id) == 7
+        assert any(getattr(e, "peer_id", None) == a_id and "bad signature" in e.reason
+                   for e in named if hasattr(e, "reason"))
         await author.mesh.stop()
         await honest.mesh.stop()
         (late_mesh,) = await start_meshes(1)
         late = ReplicaPeer(late_mesh)
         await late_mesh.connect(LOOPBACK, target.mesh.port)
-        assert await wait_until(lambda: late.vv().get(a_id) == 7, 5)
-        await asyncio.sleep(0.3)
-        assert late.vv().get(a_id) == 7  # #8 was held back
+        assert await wait_until(lambda: target.repl.catch_up.caught_up_with(late_mesh.peer_id)
+                                and late.repl.catch_up.caught_up_with(target.mesh.peer_id), 5)
+        assert late.vv().get(a_id) == 7 and late.vv().get(h_id) == 1
+        assert late.repl.catch_up.gaps[target.mesh.peer_id] == []
         assert target.mesh.peers() == [late_mesh.peer_id]  # the late joiner kept its link
-        assert any("bad signature" in r for r in target.replica.reports)
-        assert late.vv().get(h_id) == 1 and late.replica.verifier.failures == 0
+        assert late.replica.verifier.failures == 0
         await stop_all([target.mesh, late_mesh])
     run(scenario(), 60)

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
 from ..games import GameChoice
 from ..style import show_error
 from .model import HostRequest, message_of, run_soon
+from .position_picker import position_picker
 
 
 class HostDialog(QDialog):
@@ -51,6 +52,8 @@ class HostDialog(QDialog):
         self.port.setRange(0, 65535)
         self.port.setSpecialValueText("any free port")
         self.port.setToolTip("The TCP port others connect to (allow it through the firewall)")
+        self.position = position_picker(self, "optional: start from a position file "
+                                              "(it names the game and seats)")
 
         form = QFormLayout()
         form.addRow("Game", self.game)
@@ -64,6 +67,7 @@ class HostDialog(QDialog):
         form.addRow("Your seat", self.seat)
         form.addRow("Your deck", self.deck)
         form.addRow("Port", self.port)
+        form.addRow("Position", self.position)
         self.note = QLabel("Your deck list stays on this computer: others see only its "
                            "public headers, and hidden cards never leave their owner's machine.")
         self.note.setObjectName("muted")
@@ -120,7 +124,8 @@ class HostDialog(QDialog):
             table_name=self.table_name.text().strip() or "Playtest",
             passphrase=self.passphrase.text() or None, seat=self.seat.value(),
             deck=self.deck.currentText() if g.decks else None,
-            player_name=self.name.text().strip(), port=self.port.value())
+            player_name=self.name.text().strip(), port=self.port.value(),
+            position=self.position.path())
 
     # --- running -----------------------------------------------------------------------------
     @property

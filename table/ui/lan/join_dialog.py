@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
 
 from ..style import show_error
 from .model import JoinedTable, JoinRequest, TableEntry, message_of, run_soon
+from .position_picker import position_picker
 
 SEARCHING = "Looking for tables on this network…"
 NO_MDNS = ("Not listed? Some networks block table discovery (mDNS): ask the host for the "
@@ -70,6 +71,9 @@ class JoinDialog(QDialog):
         form.addRow("Address", self.address)
         form.addRow("Passphrase", self.passphrase)
         form.addRow("Your name", self.name)
+        self.position = position_picker(self, "if the table starts from a position: the same "
+                                              "file as the host's")
+        form.addRow("Position", self.position)
         where_box.addLayout(form)
 
         # --- step 2: seat and deck, once caught up ---
@@ -155,12 +159,13 @@ class JoinDialog(QDialog):
         name = self.name.text().strip()
         passphrase = self.passphrase.text() or None
         text = self.address.text().strip()
+        position = self.position.path()
         if text:
-            return JoinRequest("", (text,), passphrase, name)
+            return JoinRequest("", (text,), passphrase, name, position)
         e = self.selected_entry()
         if e is None:
             return None
-        return JoinRequest(e.table_id, e.addresses, passphrase, name)
+        return JoinRequest(e.table_id, e.addresses, passphrase, name, position)
 
     def submit(self) -> None:
         if self.busy:

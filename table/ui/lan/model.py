@@ -49,6 +49,7 @@ class HostRequest:
     deck: str | None
     player_name: str
     port: int = 0
+    position: str = ""  # a position file to start from (it names the game and seats)
 
 
 @dataclass(slots=True)
@@ -65,6 +66,7 @@ class JoinRequest:
     addresses: tuple[str, ...]  # "host:port"
     passphrase: str | None
     player_name: str
+    position: str = ""  # the same position file as the host's, for a table started from one
 
 
 @dataclass(slots=True)

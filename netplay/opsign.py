@@ -1,0 +1,93 @@
+"""Op signatures: the signer a replica signs its ops with, and the verifier every received op
+passes before it is stored (first-hand or relayed).
+
+``sig = Ed25519(author key, b"sandtable-op-v1" || Op.signing_bytes())``: the canonical encoding
+of the op without its signature (docs/protocol.md). The key is the one its author announced in
+its first op (``hello``). Every op is verified one by one, just before it is delivered: a
+10,000-op catch-up spends about 0.6 s in Ed25519 checks (`sandtable bench net`); verifying
+catch-up batches in parallel threads measured no faster on a loaded two-core machine.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Callable
+
+from nacl.exceptions import BadSignatureError, CryptoError
+from nacl.signing import VerifyKey
+
+from table.core.errors import BadOp
+
+from .identity import PUBLIC_KEY_BYTES, Identity
+
+log = logging.getLogger(__name__)
+
+OP_SIGNATURE_DOMAIN = b"sandtable-op-v1"
+
+
+def op_signer(identity: Identity) -> Callable[[bytes], bytes]:
+    """The replica's ``signer``: ``sig = Ed25519(author key, b"sandtable-op-v1" || body)``
+    where ``body`` is ``Op.signing_bytes()`` (the canonical encoding of the op without its
+    signature)."""
+
+    def sign(body: bytes) -> bytes:
+        return identity.sign(OP_SIGNATURE_DOMAIN + body)
+
+    return sign
+
+
+class OpVerifier:
+    """The replica's ``verifier``: checks an op's signature against the key its author
+    announced in its first op (``hello``), for every op, first-hand or relayed. When this peer
+    has a direct link to the author, the announced key must also be the key the author's
+    handshake proved (pinned): a relayed ``hello`` with another key is a forgery. Keys are
+    parsed once and cached."""
+
+    def __init__(self, pinned_key: Callable[[str], bytes | None],
+                 announced_key: Callable[[str], str | None] | None = None) -> None:
+        self._pinned_key = pinned_key
+        self._announced_key = announced_key
+        self._keys: dict[str, VerifyKey | None] = {}
+        self.failures = 0
+        self.verified = 0  # Ed25519 checks made (for tests and benchmarks)
+
+    def _verify_key(self, key_hex: str) -> VerifyKey | None:
+        vk = self._keys.get(key_hex, False)
+        if vk is False:
+            try:
+                raw = bytes.fromhex(key_hex)
+                vk = VerifyKey(raw) if len(raw) == PUBLIC_KEY_BYTES else None
+            except (ValueError, TypeError, CryptoError):
+                vk = None
+            if len(self._keys) < 4096:
+                self._keys[key_hex] = vk
+        return vk  # type: ignore[return-value]
+
+    def _key_for(self, op: Any, key_hex: str | None) -> str | None:
+        """The key to check ``op`` with, or None if none is acceptable (pinned mismatch)."""
+        if key_hex is None and self._announced_key is not None:
+            key_hex = self._announced_key(op.author)
+        if not isinstance(key_hex, str):
+            return None
+        pinned = self._pinned_key(op.author)
+        if pinned is not None and pinned.hex() != key_hex.lower():
+            return None
+        return key_hex
+
+    def __call__(self, op: Any, key_hex: str | None) -> bool:
+        key_hex = self._key_for(op, key_hex)
+        ok = isinstance(op.sig, bytes) and key_hex is not None
+        if ok:
+            assert key_hex is not None
+            vk = self._verify_key(key_hex)
+            try:
+                ok = vk is not None and bool(
+                    vk.verify(OP_SIGNATURE_DOMAIN + op.signing_bytes(), op.sig))
+            except (BadSignatureError, CryptoError, ValueError, TypeError, BadOp):
+                ok = False
+        if not ok:
+            self.failures += 1
+            log.warning("op %s#%s: bad signature or key", op.author, getattr(op, "seq", "?"))
+        else:
+            self.verified += 1
+        return ok

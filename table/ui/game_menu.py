@@ -1,0 +1,52 @@
+"""The table's Game menu: saving the table's situation as a position file (docs/positions.md)."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtWidgets import QMenu, QToolBar, QToolButton
+
+if TYPE_CHECKING:
+    from .main_window import TableWindow
+
+
+def build_game_menu(window: "TableWindow", bar: QToolBar) -> QMenu:
+    menu = QMenu("Game", window)
+    window.act_save_position = menu.addAction("Save position…")
+    window.act_save_position.triggered.connect(lambda _=False: window.save_position())
+    button = QToolButton()
+    button.setObjectName("game-menu")
+    button.setText("Game")
+    button.setToolTip("Save this table's situation as a position file (docs/positions.md)")
+    button.setMenu(menu)
+    button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+    bar.addSeparator()
+    bar.addWidget(button)
+    return menu
+
+
+def save_position(window: "TableWindow") -> None:
+    """Write the table as a position file: what this peer knows (others' hidden cards "?")."""
+    from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+    from table.games import find_module
+    from table.games.position_writer import replica_position
+
+    try:
+        module = find_module(window.replica.game)
+    except (LookupError, ValueError) as err:
+        QMessageBox.warning(window, "Cannot save the position", str(err))
+        return
+    path, _ = QFileDialog.getSaveFileName(window, "Save position", "position.toml",
+                                          "Positions (*.toml)")
+    if not path:
+        return
+    text = replica_position(window.replica, module)
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as err:
+        QMessageBox.warning(window, "Cannot save the position", str(err))
+        return
+    unknown = text.count('"?"')
+    window.ctl.status.emit(f"Position saved to {path}" + (
+        f" ({unknown} hidden card(s) you cannot see are written \"?\")" if unknown else ""))

@@ -1,0 +1,40 @@
+"""An author that signs two ops under one number: found, named, never applied twice, void."""
+
+import asyncio
+
+from netplay.replication import Equivocated, op_signer
+
+from netplay_testkit import LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until
+
+
+def test_both_versions_in_one_batch_are_a_proof_not_a_fault_of_the_relayer():
+    async def scenario():
+        meshes = await start_meshes(3)
+        author, relayer, target = (ReplicaPeer(m) for m in meshes)
+        for m in (author.mesh, relayer.mesh):
+            await m.connect(LOOPBACK, target.mesh.port)
+        assert await wait_until(lambda: target.total() == 3 and relayer.total() == 3, 5)
+        a_id = author.mesh.peer_id
+        await author.repl.stop()
+        await author.mesh.stop()  # the author is gone; only its signed ops remain
+        one = author.replica.issue("create", {"id": "tok-1", "kind": "token"})
+        two = one._replace(args={"id": "tok-2", "kind": "token"}, sig=None)
+        two = two._replace(sig=op_signer(author.mesh.identity)(two.signing_bytes()))
+        events = []
+        target.repl.events.subscribe(events.append)
+        # The target lacks #2 altogether: the first version is delivered, the second found.
+        assert relayer.mesh.send(target.mesh.peer_id,
+                                 {"t": "ops", "ops": [one.to_wire(), two.to_wire()]})
+        assert await wait_until(lambda: target.replica.voided_from.get(a_id) == 2, 5)
+        assert target.replica.store.get(a_id, 2).args["id"] == "tok-1"
+        assert target.replica.state.live("tok-1") is None  # void from #2 on
+        assert target.replica.state.live("tok-2") is None
+        assert any(isinstance(e, Equivocated) and e.author == a_id for e in events)
+        await asyncio.sleep(0.3)
+        assert relayer.mesh.peer_id in target.mesh.peers()  # the relayer did nothing wrong
+        assert any(a_id in r and "two different ops as #2" in r for r in target.replica.reports)
+        # The target shows the proof to the relayer, which voids the same ops.
+        assert await wait_until(lambda: relayer.replica.voided_from.get(a_id) == 2, 5)
+        assert await wait_until(lambda: relayer.hash() == target.hash(), 5)
+        await stop_all([relayer.mesh, target.mesh])
+    run(scenario(), 60)
