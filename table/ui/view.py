@@ -3,7 +3,7 @@ menus (right-click, the menu key, Shift+F10), hover zoom (hold Alt or Z), and a 
 the window's size until the player zooms by hand."""
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QPoint, QPointF, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QContextMenuEvent, QCursor, QFocusEvent, QKeyEvent, QMouseEvent, QPainter, QResizeEvent,
     QWheelEvent,
@@ -47,7 +47,6 @@ class TableView(QGraphicsView):
         self.fitting = True  # follow the window's size until the player zooms by hand
         self.legible = False  # fit_legible rather than fit_table
         scene.sceneRectChanged.connect(lambda _r: self.refit() if self.fitting else None)
-        self.focus_rect: QRectF | None = None  # what fit_table shows (None: the whole table)
         self.hover_zoom = HoverZoom(self.viewport())
         self._zoom_held = False
         # cards are re-rendered at the new scale once zooming pauses; until then the frames
@@ -76,19 +75,19 @@ class TableView(QGraphicsView):
         self.zoomChanged.emit(self.zoom)
 
     def fit_table(self) -> None:
-        """Show the table (or the part `focus_rect` names) as large as the window allows."""
+        """Show the whole table as large as the window allows."""
         self.fitting, self.legible = True, False
-        rect = self.focus_rect if self.focus_rect is not None else self.sceneRect()
-        self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+        self.fitInView(self.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
         self._fitted()
 
     def fit_legible(self) -> None:
         """The whole table if its cards can still be read so; else a legible zoom showing the
         viewer's own area at the bottom (the rest is a scroll or a wheel away)."""
-        self.fit_table()
-        self.legible = True
+        self.fitting, self.legible = True, True
+        self.fitInView(self.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
         scene = self.scene()
         if self.zoom >= LEGIBLE_ZOOM or not isinstance(scene, TableScene):
+            self._fitted()
             return
         table = self.sceneRect()
         room = self.viewport().rect()
@@ -106,7 +105,8 @@ class TableView(QGraphicsView):
     def _fitted(self) -> None:
         self.zoomChanged.emit(self.zoom)
         scene = self.scene()
-        if isinstance(scene, TableScene) and not 0.8 < self.zoom / scene.card_resolution < 1.25:
+        scale = self.zoom * self.devicePixelRatioF()
+        if isinstance(scene, TableScene) and not 0.8 < scale / scene.card_resolution < 1.25:
             self.settle_zoom()  # far from the pictures' scale (first fit): crisp at once
 
     def resizeEvent(self, event: QResizeEvent) -> None:
