@@ -14,13 +14,13 @@ from PySide6.QtWidgets import (
 from table.core.replica import Replica
 from table.core.timeline import Change
 
-from . import layout as lay
 from . import theme
 from .catalog import Catalog
 from .ask import ask_text
 from .controller import TableController
 from .curtain import Curtain
 from .declaring import Declaring
+from .dock_layout import DockLayout
 from .game_menu import build_game_menu, save_position
 from .focus import TableFocus
 from .help_overlay import HelpOverlay
@@ -143,6 +143,7 @@ class TableWindow(QMainWindow):
         self.tabifyDockWidget(self.docks["log"], self.docks["chat"])
         self.tabifyDockWidget(self.docks["log"], self.docks["assist"])
         self.tabifyDockWidget(self.docks["seats"], self.docks["checklist"])
+        self.dock_layout = DockLayout(self, self.docks)
         self.docks["log"].raise_()
         self.docks["checklist"].raise_()
         self.resizeDocks([self.docks["turn"], self.docks["preview"]], [200, 270],
@@ -338,6 +339,7 @@ class TableWindow(QMainWindow):
             self.help.setGeometry(self.view.rect())
         if self.curtain.isVisible():
             self.curtain.setGeometry(self.rect())
+        self.dock_layout.follow_width(self.width())
 
     # --- geometry and closing ----------------------------------------------------------------
     def _restore_geometry(self) -> None:
@@ -387,14 +389,3 @@ def make_assist_runner(replica: Replica, catalog: Catalog) -> Any:
     runner = AssistRunner.for_replica(replica, catalog.module, plugin)
     runner.notices[:0] = notices
     return runner
-
-
-def seat_summary(ctl: TableController, seat: int) -> str:
-    """'5 in hand' for status lines and tests."""
-    state = ctl.replica.state
-    n = 0
-    for obj in state.objs.values():
-        if obj.alive and obj.kind in lay.CONTAINERS and lay.role(obj) == "hand" \
-                and lay.seat_of(obj) == seat:
-            n += sum(1 for c in obj.children if state.objs[c].kind == "card")
-    return f"{n} in hand"

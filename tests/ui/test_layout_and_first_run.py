@@ -82,3 +82,18 @@ def test_run_script_installs_once_and_again_only_when_pyproject_changes(tmp_path
     out = run()
     assert calls.read_text().count("pip install") == 2 and "Installing" in out
     assert "--quiet" in calls.read_text().splitlines()[-1]
+
+
+def test_a_narrow_window_puts_the_panels_in_one_column(window, qtbot):  # type: ignore[no-untyped-def]
+    from PySide6.QtCore import Qt as _Qt
+
+    w = window
+    right = _Qt.DockWidgetArea.RightDockWidgetArea
+    wide_view = w.view.width()
+    w.resize(795, 600)
+    qtbot.waitUntil(lambda: w.dockWidgetArea(w.docks["turn"]) == right)
+    assert w.dockWidgetArea(w.docks["checklist"]) == right
+    qtbot.waitUntil(lambda: w.view.width() > 795 * 0.55)  # the table keeps most of the window
+    w.resize(1600, 1000)
+    qtbot.waitUntil(lambda: w.dockWidgetArea(w.docks["turn"]) != right)
+    assert abs(w.view.width() - wide_view) < 80
