@@ -71,6 +71,7 @@ def run_bench(seed: int = 1) -> dict[str, float]:
 
     from .main_window import TableWindow
     from .sample import sample_catalog
+    from .view import LEGIBLE_ZOOM
 
     app = QApplication.instance() or QApplication(["sandtable-bench"])
 
@@ -91,7 +92,14 @@ def run_bench(seed: int = 1) -> dict[str, float]:
         app.processEvents()
     startup = (painted[0] if painted else time.perf_counter()) - start
     window.view.fit_table()
+    # measured at the zoom a player gets by default on a table too big to fit (the legible
+    # zoom), so the figures do not depend on how wide the side panels happen to be
+    window.view.set_zoom(LEGIBLE_ZOOM)
+    window.view.centerOn(window.scene.sceneRect().center())
     app.processEvents()
+    in_view = window.view.mapToScene(window.view.viewport().rect()).boundingRect()
+    seen = sum(1 for item in window.scene.cards.values()
+               if in_view.contains(item.sceneBoundingRect()))
 
     # remote moves: time the scene's share of each delivery
     scene = window.scene
@@ -155,6 +163,8 @@ def run_bench(seed: int = 1) -> dict[str, float]:
         "startup_s": startup,
         "process_start_to_first_frame_s": _process_start_to_first_frame(),
         "misplaced_cards": float(wrong),
+        "zoom": LEGIBLE_ZOOM,
+        "cards_in_view": float(seen),
     }
     window.shutdown()
     window.close()
