@@ -88,9 +88,9 @@ def test_right_click_a_card_and_add_a_counter_in_a_real_window(tmp_path) -> None
                         "Return"], env=env, check=True)
         time.sleep(1.0)
         after = _grab(env, tmp_path / "after.png")
-        # the badge sits at the card's foot, right side
-        bx, by = x + 20, y + 45
-        assert _red_pixels(after, bx, by, 40) > _red_pixels(before, bx, by, 40) + 30, \
+        # the badge sits at the card's foot, from its left
+        bx, by = x, y + 45
+        assert _red_pixels(after, bx, by, 60) > _red_pixels(before, bx, by, 60) + 30, \
             f"no counter badge appeared on the card (see {tmp_path})"
     finally:
         if app is not None:

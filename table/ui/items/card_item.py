@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from ..scene import TableScene
 
 CARD_RECT = QRectF(-theme.CARD_W / 2, -theme.CARD_H / 2, theme.CARD_W, theme.CARD_H)
-BOUNDS = CARD_RECT.adjusted(-3, -3, 3, 14)  # room for the counters along the foot
+BOUNDS = CARD_RECT.adjusted(-14, -3, 3, 14)  # room for the flag badge and the counters
 
 
 class CardItem(QGraphicsRectItem):
@@ -99,7 +99,8 @@ class CardItem(QGraphicsRectItem):
             p.setBrush(Qt.BrushStyle.NoBrush)
             p.drawRoundedRect(CARD_RECT.adjusted(-1, -1, 1, 1), 9, 9)
         if self.flag_severity is not None:  # at the foot: the name stays readable
-            paint_badge(p, QRectF(CARD_RECT.left(), CARD_RECT.bottom() - 24, 10, 10),
+            # on the left edge, below the name: a fanned or overlapped card keeps that edge
+            paint_badge(p, QRectF(CARD_RECT.left(), CARD_RECT.center().y() - 12, 10, 10),
                         self.flag_severity)
 
     def set_flags(self, flags: list[Any], message: Callable[[Any], str] | None = None) -> None:
@@ -112,20 +113,21 @@ class CardItem(QGraphicsRectItem):
             self.update()
 
     def _paint_counters(self, p: QPainter, lod: float) -> None:
-        """Counter badges along the card's foot, from the right: they never cover its name,
-        and grow when zoomed out so they still read (about 13 px on screen at least)."""
+        """Counter badges along the card's foot, from the left (the edge a fan or a row of
+        overlapping cards leaves in sight): they never cover its name, and grow when zoomed
+        out so they still read (about 13 px on screen at least)."""
         h = max(22.0, min(44.0, 15.0 / max(lod, 0.05)))
         p.setFont(theme.font(h * 0.62, bold=True))
         fm = p.fontMetrics()
-        x = CARD_RECT.right() + 4
+        x = CARD_RECT.left() + 2
         y = CARD_RECT.bottom() - h * 0.75
         for key, value in sorted(self.counters.items()):
             if not value:
                 continue
             label = f"{value}" if key == "value" else f"{key[:3].title()} {value}"
             w = fm.horizontalAdvance(label) + h * 0.6
-            x -= w + 2
             rect = QRectF(x, y, w, h)
+            x += w + 2
             p.setPen(QPen(QColor("#3e0b0b"), 1.2))
             p.setBrush(QColor("#c62828") if value > 0 else QColor("#455a64"))
             p.drawRoundedRect(rect, h / 2, h / 2)
