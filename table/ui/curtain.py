@@ -27,7 +27,9 @@ class Curtain(QWidget):
 
     def close_over(self, name: str, colour: QColor) -> None:
         self.name, self.colour = name, colour
-        self.setGeometry(self.parentWidget().rect())
+        parent = self.parentWidget()
+        if parent is not None:
+            self.setGeometry(parent.rect())
         self.show()
         self.raise_()
         self.setFocus()

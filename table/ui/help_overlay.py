@@ -44,7 +44,9 @@ class HelpOverlay(QWidget):
         if self.isVisible():
             self.close_help()
         else:
-            self.setGeometry(self.parentWidget().rect())
+            parent = self.parentWidget()
+            if parent is not None:
+                self.setGeometry(parent.rect())
             self.show()
             self.raise_()
             self.setFocus()
@@ -97,7 +99,9 @@ class HelpOverlay(QWidget):
     def close_help(self) -> None:
         """Hide, and give the keyboard back to the table beneath (not the next widget)."""
         self.hide()
-        self.parentWidget().setFocus()
+        parent = self.parentWidget()
+        if parent is not None:
+            parent.setFocus()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         self.close_help()

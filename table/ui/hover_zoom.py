@@ -78,7 +78,7 @@ class HoverZoom(QWidget):
     def show_for(self, item: CardItem, cursor: QPoint) -> None:
         pix = self.picture_for(item)
         self.pixmap, self.obj_id = pix, item.obj_id
-        size = QSize(ZOOM_W, round(ZOOM_W * theme.CARD_H / theme.CARD_W)) + 2 * QSize(FRAME, FRAME)
+        size = QSize(ZOOM_W + 2 * FRAME, round(ZOOM_W * theme.CARD_H / theme.CARD_W) + 2 * FRAME)
         self.resize(size)
         self.move(self._place(cursor, size))
         self.show()
@@ -87,7 +87,8 @@ class HoverZoom(QWidget):
 
     def _place(self, cursor: QPoint, size: QSize) -> QPoint:
         """Beside the cursor, on the side with room, always inside the viewport."""
-        area = self.parentWidget().rect()
+        parent = self.parentWidget()
+        area = parent.rect() if parent is not None else self.rect()
         x = cursor.x() + 24
         if x + size.width() > area.right():
             x = cursor.x() - 24 - size.width()

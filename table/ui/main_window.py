@@ -42,6 +42,7 @@ log = logging.getLogger(__name__)
 
 class TableWindow(QMainWindow):
     closed = Signal()
+    act_save_position: QAction  # the Game menu's (game_menu.py)
 
     def __init__(self, replica: Replica, catalog: Catalog, *, settings: Settings | None = None,
                  read_only: bool = False, title: str = "", peers: QWidget | None = None,
