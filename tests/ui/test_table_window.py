@@ -11,6 +11,12 @@ def _hand(w, seat=1):  # type: ignore[no-untyped-def]
     return cards_in(w.replica, f"p{seat}.hand")
 
 
+def _play_top(w, to: QPointF) -> None:  # type: ignore[no-untyped-def]
+    """Drag the hand's topmost card (nothing covers it) to a scene position."""
+    top = max((w.scene.cards[c] for c in _hand(w)), key=lambda item: item.zValue())
+    drag(w.view, top.scenePos(), to)
+
+
 def test_drag_card_from_hand_to_play_area_plays_it_face_up(window, qtbot):  # type: ignore[no-untyped-def]
     w = window
     hand = _hand(w)
@@ -158,8 +164,9 @@ def test_drag_token_snaps_to_grid_cell(window):  # type: ignore[no-untyped-def]
 
 def test_rubber_band_selects_several_and_they_move_together(window):  # type: ignore[no-untyped-def]
     w = window
-    for cid in list(_hand(w))[-2:]:
-        w.scene.drops.drop([w.scene.cards[cid]], w.scene.zones["p1.play"])
+    play = w.scene.layout.rects["p1.play"]
+    for dx in (-150, 150):
+        _play_top(w, play.center() + QPointF(dx, 0))
     played = cards_in(w.replica, "p1.play")
     assert len(played) == 2
     items = [w.scene.cards[c] for c in played]
@@ -172,8 +179,7 @@ def test_rubber_band_selects_several_and_they_move_together(window):  # type: ig
 
 def test_card_counters_from_menu_and_log_names_cards(window):  # type: ignore[no-untyped-def]
     w = window
-    cid = _hand(w)[-1]
-    w.scene.drops.drop([w.scene.cards[cid]], w.scene.zones["p1.play"])
+    _play_top(w, w.scene.layout.rects["p1.play"].center())
     (cid,) = cards_in(w.replica, "p1.play")
     right_click(w.view, w.scene.cards[cid].scenePos())
     choose("Counters", "Add Damage")
@@ -189,14 +195,14 @@ def test_card_counters_from_menu_and_log_names_cards(window):  # type: ignore[no
     assert len(visible) == 1
 
 
-def test_log_hides_drawn_card_names_from_other_seats(window):  # type: ignore[no-untyped-def]
+def test_log_hides_drawn_card_names_from_other_seats(window, qtbot):  # type: ignore[no-untyped-def]
     w = window
-    w.draw_one()
-    w.scene.drops.drop([w.scene.cards[_hand(w)[-1]]], w.scene.zones["p1.discard"])
+    qtbot.keyClick(w.view, Qt.Key.Key_D)
+    _play_top(w, w.scene.zones["p1.discard"].card_anchor())
     w.refresh_panels()
     line_1 = w.log_panel.list.item(w.log_panel.list.count() - 2).text()
     assert "North drew " in line_1 and "drew a card" not in line_1  # the owner reads the name
-    w.ctl.set_seat(2)
+    qtbot.keyClick(w, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)
     text = "\n".join(w.log_panel.list.item(i).text() for i in range(w.log_panel.list.count()))
     assert "drew a card from North's Deck into North's Hand" in text  # the others do not
 
@@ -236,8 +242,8 @@ def test_help_overlay_toggles(window, qtbot):  # type: ignore[no-untyped-def]
 
 def test_pile_menu_shuffles_the_discard_pile_into_the_draw_pile(window):  # type: ignore[no-untyped-def]
     w = window
-    for cid in list(_hand(w)):  # discard the whole hand
-        w.scene.drops.drop([w.scene.cards[cid]], w.scene.zones["p1.discard"])
+    while _hand(w):  # discard the whole hand
+        _play_top(w, w.scene.zones["p1.discard"].card_anchor())
     discarded = cards_in(w.replica, "p1.discard")
     deck_before = cards_in(w.replica, "p1.deck")
     assert discarded
