@@ -38,6 +38,7 @@ class TurnPanel(QWidget):
         self.phase = QComboBox()
         self.phase.addItems(self.phases)
         self.phase.setToolTip("Set the phase (logged)")
+        self.phase.setPlaceholderText("no phase yet")
         self.phase.activated.connect(self._set_phase)
         self.next_phase = QPushButton("Next phase ▸")
         self.next_phase.setToolTip("Advance to the next phase (N)")
@@ -69,8 +70,8 @@ class TurnPanel(QWidget):
         phase = state.phase
         text += f"<br>Phase: <b>{phase}</b>" if phase else "<br>Phase: —"
         self.label.setText(text)
-        if phase in self.phases:
-            self.phase.setCurrentIndex(self.phases.index(phase))
+        # no phase yet (a turn just began): the box shows none rather than a stale one
+        self.phase.setCurrentIndex(self.phases.index(phase) if phase in self.phases else -1)
 
     def _set_phase(self, index: int) -> None:
         self.ctl.act(actions.mark, "phase", value=self.phases[index])
