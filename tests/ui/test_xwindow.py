@@ -86,12 +86,13 @@ def test_right_click_a_card_and_add_a_counter_in_a_real_window(tmp_path) -> None
         # Flip, Engage, Counters > Add Damage
         subprocess.run(["xdotool", "key", "--delay", "150", "Down", "Down", "Down", "Right",
                         "Return"], env=env, check=True)
-        time.sleep(1.0)
-        after = _grab(env, tmp_path / "after.png")
         # the badge sits at the card's foot, from its left
         bx, by = x, y + 45
-        assert _red_pixels(after, bx, by, 60) > _red_pixels(before, bx, by, 60) + 30, \
-            f"no counter badge appeared on the card (see {tmp_path})"
+        red_before = _red_pixels(before, bx, by, 60)
+        shots = iter(range(100))
+        _wait("a counter badge on the card (screenshots in " + str(tmp_path) + ")",
+              lambda: _red_pixels(_grab(env, tmp_path / f"after-{next(shots)}.png"), bx, by,
+                                  60) > red_before + 30, timeout=15)
     finally:
         if app is not None:
             app.terminate()
