@@ -63,7 +63,8 @@ class TableWindow(QMainWindow):
         self._build_central()
         self._build_docks()
         self._build_actions()
-        self.statusBar().showMessage("F1 shows the keyboard shortcuts", 6000)
+        self.statusBar().showMessage("Right-click anything for its menu · hold Alt over a card "
+                                     "to read it · F1: every shortcut", 10000)
         self.ctl.status.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self.ctl.seatChanged.connect(self._seat_changed)
         self.scene.cardHovered.connect(self.preview.show_card)

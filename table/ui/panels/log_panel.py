@@ -65,6 +65,8 @@ class LogPanel(QWidget):
                                           for f in flags))
             elif rec.void:
                 item.setForeground(QColor("#999999"))
+            elif rec.op.kind == "mark" and rec.op.args.get("what") == "setup":
+                item.setForeground(QColor("#9e9e9e"))  # setup prompts live in the checklist
             elif rec.op.kind == "mark":
                 item.setForeground(QColor("#ffd54a"))
             self.list.addItem(item)
