@@ -56,6 +56,8 @@ class TableView(QGraphicsView):
         self._settle.setInterval(SETTLE_MS)
         self._settle.timeout.connect(self.settle_zoom)
         self.zoomChanged.connect(lambda _z: self._settle.start())
+        for bar in (self.horizontalScrollBar(), self.verticalScrollBar()):
+            bar.sliderMoved.connect(lambda _v: setattr(self, "fitting", False))
 
     def settle_zoom(self) -> None:
         """Render the cards crisp at the current scale (zooming has paused)."""
@@ -188,6 +190,7 @@ class TableView(QGraphicsView):
         if self._pan_from is not None:
             delta = event.position().toPoint() - self._pan_from
             self._pan_from = event.position().toPoint()
+            self.fitting = False  # the player chose what to look at: keep it
             self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() - delta.x())
             self.verticalScrollBar().setValue(self.verticalScrollBar().value() - delta.y())
             event.accept()
