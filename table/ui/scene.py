@@ -13,10 +13,9 @@ from functools import partial
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Signal
-from PySide6.QtGui import QBrush, QColor, QPixmapCache
+from PySide6.QtGui import QBrush, QPixmapCache
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsSceneMouseEvent
 
-from table.core import actions
 from table.core.objects import HIDDEN, PUBLIC, ROOT, Obj
 from table.core.timeline import Change
 from table.core.views import known_card, view_object
@@ -32,11 +31,13 @@ from .items.token_item import TokenItem
 from .items.tracker_item import TrackerItem
 from .items.zone_item import ZoneItem
 from .privacy import flag_message
+from .scene_gestures import SceneGestures
+from .scene_pieces import ScenePieces
 
 log = logging.getLogger(__name__)
 
 PieceItem = CardItem | TokenItem
-class TableScene(QGraphicsScene):
+class TableScene(QGraphicsScene, SceneGestures, ScenePieces):
     cardHovered = Signal(str)            # object id, "" when the cursor leaves
     changed_by_ops = Signal()            # after every applied Change (panels refresh)
 
@@ -130,32 +131,6 @@ class TableScene(QGraphicsScene):
         self.show_flags(self._flagged)  # tooltips worded for the new seat
         self.update()
 
-    def _configure_areas(self) -> None:
-        for seat, rect in self.layout.seat_areas.items():
-            item = self.areas.get(seat)
-            if item is None:
-                item = self.areas[seat] = SeatAreaItem(seat)
-                self.addItem(item)
-            item.configure(rect, self.ctl.seat_name(seat),
-                           theme.seat_colour(seat, self.ctl.seat_colour(seat)),
-                           seat == self.ctl.seat, seat in self.layout.flipped,
-                           self._seat_summary(seat))
-        for seat in [s for s in self.areas if s not in self.layout.seat_areas]:
-            self.removeItem(self.areas.pop(seat))
-
-    def _seat_summary(self, seat: int) -> str:
-        hand = deck = 0
-        for z in self.zones.values():
-            obj = self.state.objs[z.obj_id]
-            if lay.seat_of(obj) != seat:
-                continue
-            n = sum(1 for c in obj.children if self.state.objs[c].kind == "card")
-            if z.role == "hand":
-                hand += n
-            elif obj.visibility == HIDDEN:
-                deck += n
-        return f"{hand} in hand · {deck} in deck"
-
     def _configure_zone(self, obj: Obj) -> None:
         item = self.zones.get(obj.id)
         if item is None:
@@ -187,61 +162,6 @@ class TableScene(QGraphicsScene):
             return [rotate_cell(x, y, data.size, tile.rotation) for x, y in cells]
         except (AttributeError, KeyError, ImportError):
             return []
-
-    def _configure_piece(self, obj: Obj) -> None:
-        rect = self._piece_rect(obj)
-        seat = lay.seat_of(obj)
-        accent = theme.seat_colour(seat, self.ctl.seat_colour(seat))
-        name = str(obj.props.get("name", obj.id))
-        if seat is not None and obj.container not in (None, ROOT):
-            name = f"{name} · {self.ctl.seat_name(seat)}"  # on a shared mat: say whose
-        if obj.kind == "counter":
-            tracker = self.trackers.get(obj.id)
-            if tracker is None:
-                tracker = self.trackers[obj.id] = TrackerItem(obj.id)
-                self.addItem(tracker)
-            lo, hi = obj.props.get("min"), obj.props.get("max")
-            tracker.configure(rect, name, obj.counters.get("value", 0),
-                              lo if isinstance(lo, int) else None,
-                              hi if isinstance(hi, int) else None, accent)
-        else:
-            die = self.dice.get(obj.id)
-            if die is None:
-                die = self.dice[obj.id] = DieItem(obj.id)
-                self.addItem(die)
-            die.configure(QRectF(rect.topLeft(), QPointF(rect.left() + lay.DIE,
-                                                         rect.top() + lay.DIE)),
-                          self.die_sides(obj), obj.counters.get("value", 0), name, accent)
-            die.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsMovable, not self.ctl.read_only)
-
-    @staticmethod
-    def die_sides(obj: Obj) -> int:
-        sides = obj.props.get("sides", 6)
-        return sides if isinstance(sides, int) and sides > 1 else 6
-
-    def _piece_rect(self, obj: Obj) -> QRectF:
-        """Where a die or tracker sits: at its own position if it has one (put down or dragged
-        there), else where the layout put it, else lined up inside its container, each apart."""
-        w, h = (lay.DIE, lay.DIE) if obj.kind == "die" else (lay.TRACKER_W, lay.TRACKER_H)
-        parent = self.state.objs.get(obj.container or ROOT)
-        box = self.layout.rects.get(parent.id) if parent is not None else None
-        if box is None:
-            box = self.layout.rects.get(ROOT, QRectF(0, 0, 400, 300))
-        if obj.pos is not None and len(obj.pos) >= 2:
-            zone = self.zones.get(obj.container or ROOT)
-            if zone is not None and zone.role == "grid":
-                centre = placement.grid_spot(box, obj.pos, 0, False).pos
-            else:
-                centre = QPointF(box.left() + obj.pos[0], box.top() + obj.pos[1])
-            return QRectF(centre.x() - w / 2, centre.y() - h / 2, w, h)
-        laid = self.layout.rects.get(obj.id)
-        if laid is not None:
-            return laid
-        siblings = [c for c in (parent.children if parent is not None else [])
-                    if self.state.objs[c].kind in lay.PIECES and self.state.objs[c].pos is None]
-        i = siblings.index(obj.id) if obj.id in siblings else 0
-        x = box.right() - lay.PAD - (i + 1) * (max(w, lay.DIE) + lay.PAD)
-        return QRectF(max(box.left() + lay.PAD, x), box.top() + lay.LABEL + lay.PAD, w, h)
 
     # --- pieces ------------------------------------------------------------------------------
     def _update_piece(self, obj: Obj) -> None:
@@ -485,15 +405,9 @@ class TableScene(QGraphicsScene):
                 if old is not None:
                     self._dirty.add(old)
                 return False
-        for registry in (self.zones, self.trackers, self.dice):
-            if oid in registry:
-                return True
-        return False
+        return oid in self.zones or oid in self.trackers or oid in self.dice
 
-    # --- gestures (called by items) -------------------------------------------------------------
-    def hovered(self, item: CardItem | None) -> None:
-        self.cardHovered.emit(item.obj_id if item is not None else "")
-
+    # --- the pictures' resolution, the drag under way ----------------------------------------
     def set_card_resolution(self, scale: float) -> None:
         if abs(scale - self.card_resolution) < 1e-3:
             return
@@ -501,102 +415,6 @@ class TableScene(QGraphicsScene):
         for item in self.cards.values():
             item.set_resolution(scale)
 
-    def piece_at(self, pos: QPointF) -> QGraphicsItem | None:
-        """The topmost piece or place under `pos` (None: the bare table)."""
-        for item in self.items(pos):
-            if not item.isVisible():
-                continue
-            if isinstance(item, (CardItem, TokenItem, DieItem, TrackerItem)):
-                return item
-            if isinstance(item, ZoneItem) and item.role not in ("tile", "tileslot"):
-                return item
-        return None
-
-    def drag_started(self, item: QGraphicsItem, event: QGraphicsSceneMouseEvent) -> None:
-        self.drops.press(item, event)
-
-    def drag_finished(self, item: QGraphicsItem, event: QGraphicsSceneMouseEvent) -> None:
-        self.drops.release(item, event)
-
     def mouseMoveEvent(self, event: QGraphicsSceneMouseEvent) -> None:
         super().mouseMoveEvent(event)
         self.drops.moving(event)
-
-    def selected_ids(self) -> list[str]:
-        return [i.obj_id for i in self.selectedItems() if isinstance(i, (CardItem, TokenItem))]
-
-    def card_double_clicked(self, item: CardItem) -> None:
-        """Draw from a pile, play from the hand to one's play area, else flip."""
-        where = self.where.get(item.obj_id, ROOT)
-        if item.container_role == "pile":
-            self.draw_from(where, 1)
-        elif item.container_role == "hand":
-            play = self.own_play_area()
-            if play is not None and lay.seat_of(self.state.objs[where]) == self.ctl.seat:
-                self.drops.drop([item], self.zones[play])
-        else:
-            self.flip_items([item])
-
-    def flip_items(self, items: list[CardItem]) -> None:
-        for item in items:
-            self.ctl.act(actions.flip, item.obj_id)
-
-    def rotate_items(self, ids: list[str]) -> None:
-        for oid in ids:
-            obj = self.state.live(oid)
-            if obj is not None:
-                self.ctl.act(actions.rotate, oid, 90 if obj.rotation == 0 else 0)
-
-    def bump_counter(self, obj_id: str, delta: int) -> None:
-        self.ctl.act(actions.counter, obj_id, add=delta)
-
-    def roll_die(self, obj_id: str) -> None:
-        obj = self.state.live(obj_id)
-        sides = obj.props.get("sides", 6) if obj is not None else 6
-        op = self.ctl.act(actions.roll, die_id=obj_id, sides=sides if isinstance(sides, int) else 6)
-        if op is not None:
-            self.ctl.status.emit(f"Rolled {op.args['values'][0]} on d{op.args['sides']}")
-
-    def own_zone(self, role: str, name_hint: str = "") -> str | None:
-        """The viewing seat's zone of a role, the one whose name has `name_hint` first."""
-        found: list[tuple[int, str]] = []
-        for oid, item in self.zones.items():
-            obj = self.state.objs[oid]
-            if lay.seat_of(obj) != self.ctl.seat or item.role != role:
-                continue
-            name = str(obj.props.get("name", "")).lower()
-            exact = name_hint and (name == name_hint or oid.lower().endswith("." + name_hint))
-            near = name_hint and name_hint in name + " " + oid.lower()
-            found.append((0 if exact else 1 if near else 2, oid))
-        return min(found)[1] if found else None
-
-    def own_hand(self) -> str | None:
-        return self.own_zone("hand", "hand")
-
-    def own_play_area(self) -> str | None:
-        return self.own_zone("zone", "play")
-
-    def own_deck(self) -> str | None:
-        """The viewing seat's draw pile: a face-down pile of theirs, 'deck'/'draw' named first."""
-        best: tuple[int, str] | None = None
-        for oid, item in self.zones.items():
-            obj = self.state.objs[oid]
-            if item.role != "pile" or lay.seat_of(obj) != self.ctl.seat:
-                continue
-            name = (str(obj.props.get("name", "")) + " " + oid).lower()
-            rank = (0 if obj.visibility == HIDDEN else 2) + \
-                (0 if "deck" in name or "draw" in name else 1)
-            if best is None or rank < best[0]:
-                best = (rank, oid)
-        return best[1] if best is not None and best[0] < 3 else None
-
-    def draw_from(self, pile_id: str, count: int) -> None:
-        hand = self.own_hand() or ROOT
-        self.ctl.act(actions.draw, pile_id, hand, count)
-
-    def item_for(self, obj_id: str) -> QGraphicsItem | None:
-        return (self.cards.get(obj_id) or self.tokens.get(obj_id) or self.zones.get(obj_id)
-                or self.trackers.get(obj_id) or self.dice.get(obj_id))
-
-    def piece_colour(self, seat: int | None) -> QColor:
-        return theme.seat_colour(seat, self.ctl.seat_colour(seat))
