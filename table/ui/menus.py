@@ -59,6 +59,11 @@ class Menus:
             return None
         targets = targets or [obj_id]
         menu = QMenu(self.parent)
+        if obj.kind == "card" and not self._in_reach(obj_id):
+            owner = self.ctl.seat_name(obj.owner)
+            menu.addAction(f"A card in {owner}'s hand: only {owner} handles it").setEnabled(False)
+            return menu
+        targets = [t for t in targets if self._kind(t) != "card" or self._in_reach(t)]
         if obj.kind == "card":
             parent = self.ctl.replica.state.objs.get(obj.container or ROOT)
             if len(targets) == 1 and parent is not None and parent.id != ROOT and \
@@ -86,6 +91,12 @@ class Menus:
                 _add(menu, "Select all cards here", lambda: self._select_all(obj_id))
             self.pieces.table(menu, obj_id, scene_pos)
         return menu if not menu.isEmpty() else None
+
+    def _in_reach(self, card_id: str) -> bool:
+        """Not a card hidden in another seat's hand (the scene makes those immovable)."""
+        item = self.scene.cards.get(card_id)
+        return item is None or bool(item.flags() & CardItem.GraphicsItemFlag.ItemIsMovable) \
+            or self.ctl.read_only
 
     def _kind(self, obj_id: str) -> str:
         obj = self.ctl.replica.state.live(obj_id)

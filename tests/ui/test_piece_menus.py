@@ -153,3 +153,12 @@ def test_table_menu_adds_a_die_a_token_and_a_counter_where_it_was_opened(window,
     right_click(w.view, w.scene.tokens[tokens[0].id].scenePos())
     choose("Remove from the table")
     assert not w.replica.state.objs[tokens[0].id].alive
+
+
+def test_a_card_hidden_in_another_seats_hand_offers_nothing_to_do(window):  # type: ignore[no-untyped-def]
+    w = window
+    theirs = w.scene.cards[cards_in(w.replica, "p2.hand")[-1]]
+    right_click(w.view, theirs.scenePos())
+    menu = open_menu()
+    enabled = [a.text() for a in menu.actions() if a.isEnabled() and not a.isSeparator()]
+    assert enabled == [] and any("East's hand" in a.text() for a in menu.actions())
