@@ -63,7 +63,13 @@ SCHEMAS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "chat": {"text": (_STR, True), "to": (_OPT_INT, False)},
     "ack": {"flag": (_STR, True), "reason": (_STR, True)},
     "undo": {"target": ((list, tuple), True)},
+    # the game's result: who won, how it ended (see END_HOWS), the module's victory condition,
+    # final scores (seat number as text -> points) or standings (seats, first place first)
+    "end": {"winners": ((list,), True), "how": (_STR, True), "condition": (_OPT_STR, False),
+            "scores": ((dict,), False), "standings": ((list,), False), "text": (_OPT_STR, False)},
 }
+
+END_HOWS = ("victory", "concession", "time", "draw", "abandoned")
 
 MARK_WHATS = frozenset({"turn", "phase", "step", "declare", "setup", "winner"})
 

@@ -55,6 +55,7 @@ class State:
         self.turn: dict[str, Any] = {"seat": None, "number": 0}
         self.phase: str | None = None
         self.acks: dict[str, str] = {}  # flag id -> reason
+        self.result: dict[str, Any] | None = None  # the latest `end` op's result, if any
         self.journal: Journal = Journal()
 
     # --- reading -------------------------------------------------------------------------
