@@ -54,7 +54,7 @@ def test_good_scenario_imports_and_shows(tmp_path: Path, capsys) -> None:  # typ
     code, stdout, _ = run(capsys, "log", "import", str(src), "--out", str(out))
     assert code == 0 and "ops" in stdout
     code, stdout, _ = run(capsys, "log", "show", str(out), "--all")
-    assert code == 0 and "changed c1 damage by +2" in stdout.replace("Seat 1 changed", "changed")
+    assert code == 0 and "changed iron-wall damage by +2" in stdout.replace("Seat 1 changed", "changed")
 
 
 def test_an_op_naming_a_missing_object_is_void_in_a_log_not_an_error(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
