@@ -26,6 +26,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("inputs", nargs="*", metavar="LOG_OR_FOLDER")
     p.add_argument("--out", default="report.html", help="the HTML file to write "
                                                         "(default report.html)")
+    p.add_argument("--csv", metavar="DIR", help="also write DIR/sessions.csv (one row per "
+                                                "session) and DIR/seats.csv (one row per seat)")
     p.add_argument("--jobs", type=int, help="processes reading logs (default: up to 4)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--no-flags", action="store_true",
@@ -50,6 +52,15 @@ def cmd_report(args: argparse.Namespace) -> int:
     report = build_report(args.inputs, args.out, jobs=args.jobs, assist=not args.no_flags,
                           show_progress=False if args.no_progress else None)
     print(f"wrote {args.out}: {len(report.sessions)} session(s) in {report.seconds:.1f} s")
+    if args.csv:
+        from table.report.build import write_csv
+
+        for path in write_csv(report.sessions, args.csv):
+            print(f"wrote {path}")
+    salvaged = [s for s in report.sessions if s.salvaged or s.damage]
+    for s in salvaged:
+        mode = f"; salvage mode: {s.salvaged} op(s) read past lost op(s)" if s.salvaged else ""
+        print(f"damaged {s.path}: {'; '.join(s.damage[:2])}{mode}", file=sys.stderr)
     for path, why in report.skipped:
         print(f"skipped {path}: {why}", file=sys.stderr)
     return 0 if report.sessions else 1

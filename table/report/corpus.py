@@ -11,8 +11,8 @@ report can be checked against them:
 - a loaded die: in `loaded_game`, free rolls come up 6 with probability `loaded_six`;
 - rule slips at known rates: in a session, with probability `slip_rate`, one seat skips the
   hand limit once (the assist flags GAU-HAND-LIMIT / MAN-HAND-LIMIT), the only flags planted;
-- endings: most sessions end with an `end` op (victory by a condition the module names, or a
-  concession); `unfinished_rate` of them stop without one.
+- endings: most sessions end with an `end` op (the time limit, or a concession);
+  `unfinished_rate` of them stop without one.
 
 Deterministic for a seed. `scripts/make_corpus.py` writes one; the report tests build a small
 one in a fixture and the report benchmark a large one.
@@ -254,12 +254,10 @@ def _finish(t: Table, plan: Plan, rnd: random.Random) -> tuple[int | None, str]:
             w *= plan.order_weight
         weights.append(w)
     winner = rnd.choices(t.order, weights)[0]
-    conditions = [str(c) for c in (t.module.rules.get("victory") or {}).get("conditions", [])]
-    if rnd.random() < plan.concession_rate:
-        how, condition = "concession", None
-    else:
-        how, condition = "victory", (conditions[0] if conditions else None)
-    act.end_game(t.r, [winner], how, condition=condition, seat=winner)
+    # the scripted players never reach a victory condition, so the table stops at its time
+    # limit and names the winner (drawn by the planted odds), or the others concede
+    how = "concession" if rnd.random() < plan.concession_rate else "time"
+    act.end_game(t.r, [winner], how, seat=winner, text="scripted corpus session")
     return winner, how
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from html import escape
 from pathlib import Path
@@ -28,6 +29,8 @@ nav a{margin-right:14px;color:#3f7cac;font-weight:600;text-decoration:none}
 .panel{background:#fff;border-radius:8px;padding:12px 14px;box-shadow:0 1px 2px #0001;overflow:auto}
 .panel p.why{color:#607d8b;font-size:12px;margin:4px 0 0}
 svg.chart{width:100%;height:auto;display:block}
+svg.ci{vertical-align:middle}
+table.rates td:first-child{font-weight:600}
 .chart-empty{color:#78909c;padding:30px 10px;text-align:center;border:1px dashed #cfd8dc;border-radius:6px}
 table{border-collapse:collapse;width:100%;font-size:13px;background:#fff}
 th,td{padding:5px 8px;border-bottom:1px solid #eceff1;text-align:left;vertical-align:top}
@@ -116,10 +119,12 @@ def _overview(games: dict[str, list[Session]]) -> str:
                      len(agg.versions(ss)), _num(agg.mean(s.turns for s in ss)),
                      _num(agg.mean(s.minutes for s in ss), 0),
                      _num(agg.mean(sum(s.flags.values()) for s in ss)),
-                     sum(len(s.notes) for s in ss), len(agg.decided(ss))])
+                     sum(len(s.notes) for s in ss), len(agg.decided(ss)),
+                     len(agg.unfinished(ss)), sum(1 for s in ss if s.salvaged or s.damage)])
     return ("<h3>Overview</h3>" + _table(
         ["Game", "Sessions", "Drafts", "Turns (mean)", "Minutes (mean)", "Flags / session",
-         "Notes", "With a winner"], rows, {1, 2, 3, 4, 5, 6, 7}))
+         "Notes", "With a winner", "Unfinished", "Damaged logs"], rows,
+        {1, 2, 3, 4, 5, 6, 7, 8, 9}))
 
 
 def _skipped(skipped: list[tuple[str, str]]) -> str:
@@ -131,15 +136,29 @@ def _skipped(skipped: list[tuple[str, str]]) -> str:
 
 
 def _incomplete(sessions: list[Session]) -> str:
-    rows = [(s, [m for m in s.incomplete if not m.startswith("no flags")]) for s in sessions]
+    out = []
+    damaged = [s for s in sessions if s.damage or s.salvaged]
+    if damaged:
+        items = "".join(
+            f"<li><b>{escape(s.name)}</b>: "
+            + escape("; ".join(s.damage[:3]) + (" …" if len(s.damage) > 3 else ""))
+            + (f" — <b>salvage mode</b>: op(s) {escape(', '.join(f'#{n}' for n in s.lost[:5]))}"
+               f" lost, {s.salvaged} later op(s) read without them" if s.salvaged else "")
+            + "</li>" for s in damaged[:40])
+        more = f"<li>… and {len(damaged) - 40} more</li>" if len(damaged) > 40 else ""
+        out.append(f'<div class="bad"><b>{len(damaged)} damaged log(s)</b> — read as far as '
+                   f"the bytes allow; what was lost (record and byte):<ul>{items}{more}</ul>"
+                   f"</div>")
+    rows = [(s, [m for m in s.incomplete if not m.startswith(("no flags", "salvaged"))
+                 and m not in s.problems]) for s in sessions]
     rows = [(s, ms) for s, ms in rows if ms]
-    if not rows:
-        return ""
-    items = "".join(f"<li><b>{escape(s.name)}</b>: {escape('; '.join(ms))}</li>"
-                    for s, ms in rows[:40])
-    more = f"<li>… and {len(rows) - 40} more</li>" if len(rows) > 40 else ""
-    return (f'<div class="warn"><b>{len(rows)} session(s) are incomplete</b> — what they could '
-            f"not tell:<ul>{items}{more}</ul></div>")
+    if rows:
+        items = "".join(f"<li><b>{escape(s.name)}</b>: {escape('; '.join(ms))}</li>"
+                        for s, ms in rows[:40])
+        more = f"<li>… and {len(rows) - 40} more</li>" if len(rows) > 40 else ""
+        out.append(f'<div class="warn"><b>{len(rows)} session(s) are incomplete</b> — what '
+                   f"they could not tell:<ul>{items}{more}</ul></div>")
+    return "".join(out)
 
 
 def _game(game: str, ss: list[Session]) -> str:
@@ -149,26 +168,31 @@ def _game(game: str, ss: list[Session]) -> str:
     tags = " ".join(f'<span class="tag">{escape(version_label(v, h))}: {len(x)} sessions</span>'
                     for v, h, x in drafts)
     out.append(f'<p class="lead">{len(ss)} sessions · {tags}</p>')
-    fair = agg.fair_rate(ss)
     first = agg.first_player_rate(ss)
     flagged = agg.flags_by_rule(ss)
+    open_ = agg.unfinished(ss)
     out.append('<div class="cards">' + "".join(
         f'<div class="kpi"><b>{v}</b><span>{escape(k)}</span></div>' for k, v in [
             ("sessions", len(ss)),
+            ("decided (a winner)", len(agg.decided(ss))),
+            ("unfinished (no result)", len(open_)),
             ("turns per game (mean)", _num(agg.mean(s.turns for s in ss))),
             ("minutes per game (mean)", _num(agg.mean(s.minutes for s in ss), 0)),
             ("seconds per turn (mean)", _num(agg.mean(s.seconds_per_turn for s in ss), 0)),
-            ("actions per turn (mean)", _num(agg.mean(s.actions_per_turn for s in ss))),
-            ("first player wins", f"{_pct(first.rate)} <small>of {first.games}</small>"),
+            ("first player wins", f"{_pct(first.rate)} <small>n={first.games}, "
+                                  f"{_pct(first.low)}–{_pct(first.high)}</small>"),
             ("flags raised", sum(n for _r, n, _s in flagged)),
             ("designer notes", sum(len(s.notes) for s in ss)),
         ]) + "</div>")
+    out.append(_endings(ss))
     if len(drafts) > 1:
         out.append("<h3>Drafts compared (by module content hash)</h3>")
         out.append(_drafts(drafts))
+    out.append(_group_rates(ss, drafts))
+    out.append(_matchups(ss))
+    out.append(_order_rates(ss))
+    out.append(_other_attrs(ss))
     out.append('<div class="grid">')
-    out.append(_panel(_win_chart(ss, drafts, fair)))
-    out.append(_panel(_order_chart(ss, drafts, fair)))
     out.append(_panel(charts.histogram(
         [s.turns for s in ss], title="Game length", xlabel="turns", integer=True,
         groups={version_label(v, h): [s.turns for s in x] for v, h, x in drafts}
@@ -181,11 +205,36 @@ def _game(game: str, ss: list[Session]) -> str:
     out.append(_panel(*_flags_chart(ss, flagged)))
     out.append(_panel(*_dice_chart(ss)))
     out.append("</div>")
-    out.append(_other_attrs(ss, fair))
+    out.append(_flag_rates(ss))
     out.append(_cards(ss))
     out.append(_notes(ss))
     out.append(_sessions(ss))
     return "".join(out)
+
+
+def _endings(ss: list[Session]) -> str:
+    hows = Counter(s.how or "unfinished" for s in ss)
+    conditions = Counter(s.condition for s in ss if s.condition)
+    parts = [f"{escape(h)}: {n}" for h, n in hows.most_common()]
+    text = "How the games ended — " + " · ".join(parts)
+    if conditions:
+        text += " · victory conditions: " + ", ".join(f"{escape(c)} ({n})"
+                                                        for c, n in conditions.most_common())
+    if hows.get("unfinished"):
+        text += (". Unfinished sessions (no end-of-game op) are left out of every win rate.")
+    return f'<p class="muted">{text}</p>'
+
+
+def _flag_rates(ss: list[Session]) -> str:
+    rates = agg.flag_rates(ss)
+    if not rates:
+        return ""
+    rows = [[r.label, r.games, r.wins, _pct(r.rate), f"{_pct(r.low)}–{_pct(r.high)}"]
+            for r in rates[:20]]
+    return ("<h3>Sessions with each rule flagged</h3><p class=muted>Of the sessions the rules "
+            "assist checked (n), how many had the rule flagged at least once, with the 95% "
+            "interval.</p>" + _table(["Rule", "n", "Sessions flagged", "Share", "95% CI"],
+                                     rows, {1, 2}))
 
 
 def _panel(body: str, why: str = "") -> str:
@@ -201,7 +250,7 @@ def _drafts(drafts: list[tuple[str, str, list[Session]]]) -> str:
                      _num(agg.mean(s.minutes for s in x), 0),
                      _num(agg.mean(s.actions_per_turn for s in x)),
                      _num(agg.mean(s.seconds_per_turn for s in x), 0),
-                     f"{_pct(first.rate)} of {first.games}",
+                     f"{_pct(first.rate)} (n={first.games}, {_pct(first.low)}–{_pct(first.high)})",
                      _num(agg.mean(sum(s.flags.values()) for s in x)),
                      flagged[0][0] if flagged else "—",
                      _num(agg.mean(len(s.notes) for s in x))])
@@ -210,42 +259,100 @@ def _drafts(drafts: list[tuple[str, str, list[Session]]]) -> str:
                   rows, {1, 2, 3, 4, 5, 7, 9})
 
 
-def _win_chart(ss: list[Session], drafts: list[Any], fair: float) -> str:
-    names = agg.attribute_names(ss)
-    attr = names[0] if names else None
-    if attr is None:
-        return charts.empty("Win rate: the logs do not name the decks' factions")
-    rates = agg.win_rates(ss, agg.by_attr(attr))
-    title = f"Win rate by {attr}"
-    if len(drafts) > 1:
-        cats = [r.label for r in rates]
-        series = {}
-        for v, h, x in drafts:
-            per = {r.label: r.rate for r in agg.win_rates(x, agg.by_attr(attr))}
-            series[version_label(v, h)] = [per.get(c, 0.0) for c in cats]
-        return charts.grouped_bars(cats, series, title=title, ylabel="% of games won",
-                                   percent=True, reference=fair, reference_label="fair share")
-    return charts.hbars([r.label for r in rates], [r.rate for r in rates], title=title,
-                        notes=[f"{r.wins}/{r.games}" for r in rates], reference=fair,
-                        reference_label=f"fair share {_pct(fair)}", percent=True,
-                        xlabel="% of games won (wins/games)")
+def _ci_bar(r: agg.Rate, width: int = 170) -> str:
+    """A rate as a dot on a 0-100% track with its 95% interval and the fair share (tick)."""
+    if r.absent:
+        return '<span class="muted">absent — not played</span>'
+    x = lambda v: 4 + v * (width - 8)  # noqa: E731 - a local scale
+    colour = {"above": "#2e7d32", "below": "#c62828"}.get(r.verdict, "#3f7cac")
+    fair = (f'<line x1="{x(r.fair):.1f}" x2="{x(r.fair):.1f}" y1="2" y2="16" stroke="#90a4ae" '
+            f'stroke-dasharray="2,2"/>' if r.fair is not None else "")
+    return (f'<svg class="ci" width="{width}" height="18" viewBox="0 0 {width} 18" role="img">'
+            f'<title>{_pct(r.rate)} (95% CI {_pct(r.low)}–{_pct(r.high)})</title>'
+            f'<rect x="4" y="8" width="{width - 8}" height="2" fill="#eceff1"/>{fair}'
+            f'<line x1="{x(r.low):.1f}" x2="{x(r.high):.1f}" y1="9" y2="9" stroke="{colour}" '
+            f'stroke-width="3" stroke-linecap="round" opacity=".45"/>'
+            f'<circle cx="{x(r.rate):.1f}" cy="9" r="4.5" fill="{colour}"/></svg>')
 
 
-def _order_chart(ss: list[Session], drafts: list[Any], fair: float) -> str:
-    rates = sorted(agg.win_rates(ss, agg.by_order), key=lambda r: r.label)
+def _rate_row(r: agg.Rate, label: str | None = None) -> list[Any]:
+    if r.absent:
+        return [label or r.label, 0, "—", _Raw('<span class="muted">absent</span>'), "—",
+                _Raw(_ci_bar(r))]
+    cls = {"above": "pos", "below": "neg"}.get(r.verdict, "")
+    return [label or r.label, r.games, r.wins, _Raw(f'<span class="{cls}">{_pct(r.rate)}</span>'),
+            f"{_pct(r.low)}–{_pct(r.high)}", _Raw(_ci_bar(r))]
+
+
+_RATE_HEAD = ["", "n", "Wins", "Win rate", "95% CI", "rate · interval · fair share (dashed)"]
+
+
+def _rates_table(title: str, rates: list[agg.Rate], head: str, why: str = "") -> str:
+    heads = [head] + _RATE_HEAD[1:]
+    return (f"<h3>{escape(title)}</h3>" + (f'<p class="muted">{why}</p>' if why else "")
+            + _table(heads, [_rate_row(r) for r in rates], {1, 2}, cls="rates"))
+
+
+def _group_rates(ss: list[Session], drafts: list[Any]) -> str:
+    module = installed_module(ss[0].game)
+    header = getattr(module, "group_header", None)
+    declared = list(getattr(module, "groups", ()) or ())
+    if not any(x.group for s in ss for x in s.seats):
+        return "<h3>Win rate by group</h3><p class=muted>The logs do not name the decks' groups.</p>"
+    name = header or "group"
+    why = (f"Seat-games of decided sessions (n), wins, and the 95% Wilson interval; green or red "
+           f"when the interval leaves the fair share (1 / players at each table). A {name} "
+           f"declared by the module but not played is shown as absent, not 0%.")
+    out = [_rates_table(f"Win rate by {name}", agg.win_rates(ss, agg.by_group, declared),
+                        name.capitalize(), why)]
     if len(drafts) > 1:
-        cats = [r.label for r in rates]
-        series = {}
         for v, h, x in drafts:
-            per = {r.label: r.rate for r in agg.win_rates(x, agg.by_order)}
-            series[version_label(v, h)] = [per.get(c, 0.0) for c in cats]
-        return charts.grouped_bars(cats, series, title="Win rate by seat order",
-                                   ylabel="% of games won", percent=True, reference=fair,
-                                   reference_label="fair share")
-    return charts.hbars([f"plays {r.label}" for r in rates], [r.rate for r in rates],
-                        title="Win rate by seat order", notes=[f"{r.wins}/{r.games}" for r in rates],
-                        reference=fair, reference_label=f"fair share {_pct(fair)}",
-                        percent=True, xlabel="% of games won (wins/games)")
+            out.append(_rates_table(f"… in draft {version_label(v, h)}",
+                                    agg.win_rates(x, agg.by_group, declared), name.capitalize()))
+    return "".join(out)
+
+
+def _order_rates(ss: list[Session]) -> str:
+    split = agg.order_rates_by_players(ss)
+    if not split:
+        return "<h3>Win rate by seat order</h3><p class=muted>No decided session.</p>"
+    out = ["<h3>Win rate by seat order, per player count</h3>"
+           '<p class="muted">Never pooled across player counts: the fair share differs, and an '
+           "edge at one count can hide behind balance at another.</p>"]
+    for count, rates in split.items():
+        sessions = sum(1 for s in agg.decided(ss) if len(s.seats) == count)
+        rows = [_rate_row(r, f"plays {r.label}") for r in rates]
+        out.append(f"<h3>{count} players <small>({sessions} decided sessions, fair share "
+                   f"{_pct(1 / count)})</small></h3>" + _table(
+                       ["Seat order"] + _RATE_HEAD[1:], rows, {1, 2}, cls="rates"))
+    return "".join(out)
+
+
+def _matchups(ss: list[Session]) -> str:
+    cells = agg.matchups(ss)
+    if not cells:
+        return ""
+    groups = sorted({k[0] for k in cells} | {k[1] for k in cells})
+    head = ["row beats column"] + groups
+    rows = []
+    for a in groups:
+        row: list[Any] = [a]
+        for b in groups:
+            cell = cells.get((a, b))
+            if a == b:
+                row.append(_Raw('<span class="muted">·</span>'))
+            elif cell is None:
+                row.append(_Raw('<span class="muted">absent</span>'))
+            else:
+                lo, hi = cell.interval
+                cls = "pos" if lo > 0.5 else "neg" if hi < 0.5 else ""
+                row.append(_Raw(f'<span class="{cls}">{_pct(cell.rate)}</span> '
+                                f"<small>{cell.wins}/{cell.games} · {_pct(lo)}–{_pct(hi)}</small>"))
+        rows.append(row)
+    return ("<h3>Matchups</h3><p class=muted>How often the row's group won against the column's, "
+            "of the sessions where both sat at the table and one of the two won (wins/games, 95% "
+            "interval). Absent: the two never met.</p><div class=scroll>"
+            + _table(head, rows) + "</div>")
 
 
 def _flags_chart(ss: list[Session], flagged: list[tuple[str, int, int]]) -> tuple[str, str]:
@@ -284,51 +391,59 @@ def _dice_chart(ss: list[Session]) -> tuple[str, str]:
     return svg, escape(why)
 
 
-def _other_attrs(ss: list[Session], fair: float) -> str:
-    names = agg.attribute_names(ss)[1:]
+def _other_attrs(ss: list[Session]) -> str:
+    module = installed_module(ss[0].game)
+    header = getattr(module, "group_header", None)
     out = []
-    for name in names:
+    for name in agg.attribute_names(ss, header):
+        if name == header:
+            continue
         rates = agg.win_rates(ss, agg.by_attr(name))
-        rows = [[r.label, r.games, r.wins, _Raw(_rate_cell(r.rate, fair))] for r in rates]
-        out.append(f"<h3>Win rate by {escape(name)}</h3>" + _table(
-            [name.capitalize(), "Games", "Wins", "Win rate"], rows, {1, 2}))
+        out.append(_rates_table(f"Win rate by {name}", rates, name.capitalize()))
     return "".join(out)
 
 
-def _rate_cell(rate: float, fair: float) -> str:
-    cls = "pos" if rate > fair * 1.15 else "neg" if rate < fair * 0.85 else ""
-    return (f'<span class="bar" style="width:{rate * 120:.0f}px"></span> '
-            f'<span class="{cls}">{_pct(rate)}</span>')
-
-
 def _cards(ss: list[Session]) -> str:
-    stats = agg.card_stats(ss)
-    if not stats:
-        return "<h3>Cards</h3><p class=muted>No card was played from a hand in these sessions.</p>"
     module = installed_module(ss[0].game)
+    if not any(s.plays_declared for s in ss):
+        return ("<h3>Cards</h3><p class=muted>The game module does not declare what counts as a "
+                "card played (<code>[rules.plays]</code> in game.toml), so no card statistics."
+                "</p>")
+    stats = agg.card_stats(ss, module)
+    if not stats:
+        return ("<h3>Cards</h3><p class=muted>No card was played (as the module defines a play) "
+                "in these sessions.</p>")
     cards = getattr(module, "cards", {}) or {}
-    base = agg.fair_rate(ss)
     n = len(ss)
     rows = []
-    for c in stats[:25]:
+    for c in stats[:30]:
         card = cards.get(c.card)
-        lift = c.win_rate - base
-        cls = "pos" if lift > 0.05 else "neg" if lift < -0.05 else ""
-        rows.append([card.name if card else c.card, card.type if card else "",
-                     card.group if card else "",
+        lift = c.lift
+        lo, hi = c.interval
+        base = c.baseline
+        if lift is None or base is None:
+            lift_cell: Any = "—"
+        else:
+            cls = "pos" if lo > base.rate else "neg" if hi < base.rate else ""
+            lift_cell = _Raw(f'<span class="{cls}">{lift * 100:+.0f} pts</span> '
+                             f"<small>vs {_pct(base.rate)} of {base.games}</small>")
+        rows.append([card.name if card else c.card, card.type if card else "", c.group or "—",
                      _Raw(f'<span class="bar" style="width:{c.sessions / n * 100:.0f}px"></span>'
                           f" {_pct(c.sessions / n)}"), c.plays, c.seat_games,
-                     _Raw(f'{_pct(c.win_rate)} <span class="{cls}">({lift * 100:+.0f})</span>')])
+                     f"{_pct(c.win_rate)}" if c.seat_games else "—",
+                     f"{_pct(lo)}–{_pct(hi)}" if c.seat_games else "—", lift_cell])
     incomplete = any(s.hidden_unknown for s in ss)
     note = (" Counts only cards this set of logs saw played (some logs are one peer's)."
             if incomplete else "")
     return ("<h3>Cards: play rate and win correlation</h3>"
-            f'<p class="muted">Play rate: share of sessions in which some seat played the card '
-            f"from hand. Win rate when played: how often a seat that played it won, and in "
-            f"brackets the difference in points from the fair share ({_pct(base)}). Top 25 of "
-            f"{len(stats)} cards.{note}</p>" + _table(
-                ["Card", "Type", "Group", "Play rate", "Copies played", "Seat-games",
-                 "Win rate when played"], rows, {4, 5}))
+            f'<p class="muted">A play is what the module declares (the zones a card of each type '
+            f"is played to; setup excluded). Play rate: share of sessions in which some seat "
+            f"played the card. Win rate when played (n = seat-games, 95% interval), and its "
+            f"lift: the difference from the win rate of all seats of the card's own group, so a "
+            f"strong faction does not make its cards look strong. Top 30 of {len(stats)} cards."
+            f"{note}</p>" + _table(
+                ["Card", "Type", "Group", "Play rate", "Copies", "n", "Win rate when played",
+                 "95% CI", "Lift vs its group"], rows, {4, 5}))
 
 
 def _notes(ss: list[Session]) -> str:
@@ -339,22 +454,57 @@ def _notes(ss: list[Session]) -> str:
         ["Session", "Op", "Turn", "Who", "Note"], rows, {1, 2}) + "</div>")
 
 
-def _sessions(ss: list[Session]) -> str:
+def _date(s: Session) -> str:
+    if s.started > 0:
+        return time.strftime("%Y-%m-%d %H:%M", time.gmtime(s.started))
+    return s.created[:16].replace("T", " ")
+
+
+def session_rows(ss: Iterable[Session]) -> list[dict[str, Any]]:
+    """One row per session (the page's table and `report --csv`)."""
     rows = []
     for s in ss:
-        decks = ", ".join(f"{x.name}: {next(iter(x.attrs.values()), x.deck)}" for x in s.seats)
-        per_seat = " · ".join(
-            f"{x.seat}: {s.actions[x.seat] / max(1, s.turns_by_seat[x.seat]):.1f}" for x in s.seats)
-        flags = ", ".join(f"{r}×{n}" for r, n in s.flags.most_common(3)) or (
-            "—" if not s.flags_why else "n/a")
-        rows.append([s.name, version_label(s.version, s.game_hash), s.kind, decks, s.turns,
-                     _num(s.minutes, 0), _num(s.actions_per_turn), per_seat,
-                     _num(s.seconds_per_turn, 0), flags, len(s.notes),
-                     s.winner_text or "—"])
-    return (f"<details><summary>Every session ({len(ss)})</summary><div class=scroll>" + _table(
-        ["Session", "Draft", "Log", "Seats", "Turns", "Minutes", "Actions / turn",
-         "Actions / turn by seat", "Sec / turn", "Flags by rule", "Notes", "Winner"], rows,
-        {4, 5, 6, 8, 10}) + "</div></details>")
+        rows.append({
+            "session": s.name, "date": _date(s), "game": s.game,
+            "draft": version_label(s.version, s.game_hash), "log": s.kind,
+            "players": len(s.seats),
+            "groups": "; ".join(f"{x.seat}: {x.group or '?'}" for x in s.seats),
+            "winner": s.winner_text or "", "how": s.how or "unfinished",
+            "condition": s.condition, "turns": s.turns, "minutes": round(s.minutes, 1),
+            "flags": sum(s.flags.values()),
+            "flags_by_rule": "; ".join(f"{r}×{n}" for r, n in s.flags.most_common()),
+            "notes": len(s.notes),
+            "problems": "; ".join(m for m in s.incomplete if not m.startswith("no flags")),
+        })
+    return rows
+
+
+def seat_rows(ss: Iterable[Session]) -> list[dict[str, Any]]:
+    """One row per seat of each session (`report --csv`)."""
+    rows = []
+    for s in ss:
+        for x in s.seats:
+            rows.append({
+                "session": s.name, "game": s.game, "draft": version_label(s.version, s.game_hash),
+                "players": len(s.seats), "seat": x.seat, "name": x.name, "deck": x.deck,
+                "group": x.group or "", "order": x.order or "",
+                "won": ("" if not s.finished else int(x.seat in s.winners)),
+                "score": s.scores.get(x.seat, ""), "turns": s.turns_by_seat[x.seat],
+                "actions": s.actions[x.seat], "cards_played": len(s.played.get(x.seat, [])),
+            })
+    return rows
+
+
+def _sessions(ss: list[Session]) -> str:
+    rows = []
+    for row, s in zip(session_rows(ss), ss):
+        rows.append([row["date"], row["session"], row["draft"], row["players"], row["groups"],
+                     row["winner"] or "—", row["how"], row["turns"], _num(s.minutes, 0),
+                     row["flags_by_rule"] or ("—" if not s.flags_why else "n/a"), row["notes"],
+                     row["problems"] or ""])
+    return (f"<h3>Sessions ({len(ss)})</h3><div class=scroll>" + _table(
+        ["Date", "Session", "Draft", "Players", "Groups", "Winner", "Ended", "Turns", "Minutes",
+         "Flags", "Notes", "Problems"], rows, {3, 7, 8, 10}) + "</div>")
 
 
 def write(path: str | Path, html: str) -> Path:

@@ -13,12 +13,12 @@ from typing import Any
 
 from table.core.errors import LogError
 from table.core.logfile import LogReader
-from table.core.objects import PUBLIC
 from table.core.replica import Replica
 from table.core.views import ALL
 
 from .derive import ACTION_KINDS, derive
 from .flags import Follower, FlagRun
+from .plays import PlayRule, play_rule
 
 _HEADER_KEYS = ("format", "version", "table", "peer", "game", "game_hash", "created")
 
@@ -34,6 +34,7 @@ class SeatInfo:
     deck: str
     attrs: dict[str, str]  # deck headers: faction / leader / crown / chosen ...
     order: int | None = None  # 1 = played first
+    group: str | None = None  # the deck's group (the module's `[decks] group_header`)
 
 
 @dataclass(slots=True)
@@ -43,7 +44,7 @@ class Session:
     game_name: str
     version: str
     game_hash: str
-    created: str
+    created: str  # when the log file was made (header); `started`: the first op's clock
     kind: str  # "hot-seat", "merged" or "one peer"
     seats: list[SeatInfo]
     ops: int = 0
@@ -56,8 +57,17 @@ class Session:
     flag_messages: dict[str, str] = field(default_factory=dict)  # rule -> one example message
     flags_why: str = ""  # why there are no flags, when the assist did not run
     notes: list[tuple[int, int, str, str]] = field(default_factory=list)  # (op, turn, who, text)
-    winner: int | None = None
+    winner: int | None = None  # the first winner (see `winners`)
     winner_text: str = ""
+    winners: set[int] = field(default_factory=set)
+    how: str = ""  # how it ended: victory, concession, time, draw, abandoned ("" unfinished)
+    condition: str = ""  # the module's victory condition, when named
+    scores: dict[int, float] = field(default_factory=dict)
+    plays_declared: bool = False  # the module says what counts as a play
+    salvaged: int = 0  # ops applied past a lost one (salvage mode)
+    lost: list[int] = field(default_factory=list)  # numbers of the lost ops (one-author log)
+    damage: list[str] = field(default_factory=list)  # what the reader could not read
+    started: float = 0.0  # the first op's wall clock (seconds since the epoch)
     played: dict[int, list[str]] = field(default_factory=dict)  # seat -> card ids, in order
     rolls: list[tuple[int, int]] = field(default_factory=list)  # (sides, value)
     hidden_total: int = 0
@@ -68,6 +78,18 @@ class Session:
     @property
     def name(self) -> str:
         return self.path.name
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.how)
+
+    @property
+    def decided(self) -> bool:
+        return bool(self.winners)
 
     @property
     def actions_per_turn(self) -> float:
@@ -84,8 +106,15 @@ class Session:
             out.append(f"{self.hidden_unknown} of {self.hidden_total} hidden cards were never "
                        f"revealed to this log (a single peer's log: merge the peers' logs for "
                        f"the whole picture); card statistics count only cards it saw")
-        if self.winner is None:
-            out.append("no winner was declared")
+        if not self.finished:
+            out.append("unfinished: the log has no end-of-game op (no result)")
+        elif not self.winners:
+            out.append(f"ended without a winner ({self.how})")
+        if self.salvaged:
+            lost = ", ".join(f"#{n}" for n in self.lost[:5]) + (" …" if len(self.lost) > 5
+                                                                  else "")
+            out.append(f"salvaged: op(s) {lost} lost; {self.salvaged} later op(s) read in "
+                       f"salvage mode")
         if self.flags_why:
             out.append(f"no flags: {self.flags_why}")
         out.extend(self.problems)
@@ -149,7 +178,7 @@ def read_session(path: str | Path, *, plugins: dict[str, Any] | None = None,
         follower.why = "the rules assist was not run (--no-flags)"
     follower.attach(replica.timeline)  # the assist checks each op as the log is folded
     try:
-        replica.load_records(reader.records(), str(path))
+        replica.load_records(reader.records(), str(path), salvage=True)
     except Exception as err:  # noqa: BLE001 - a log that breaks the replay is skipped, not fatal
         raise Skip(f"cannot be replayed: {type(err).__name__}: {err}") from None
     for problem in reader.problems:
@@ -183,13 +212,25 @@ def read_session(path: str | Path, *, plugins: dict[str, Any] | None = None,
     if replica.game_hash and replica.game_hash != getattr(module, "content_hash", ""):
         session.installed_hash = str(getattr(module, "content_hash", ""))
     session.problems = [p.replace(f"{path}: ", "") for p in replica.reports]
-    _fold(session, records, infos, flags, state)
+    session.started = min((r.op.time for r in records[:50]), default=0.0)
+    session.salvaged = len(replica.salvaged)
+    session.lost = [seq for _a, seq in replica.lost]
+    session.damage = [d.describe() for d in reader.damage]
+    group_header = getattr(module, "group_header", None)
+    for info in seats:
+        deck = _deck_of(module, info.deck)
+        info.group = (module.deck_group(deck) if deck is not None else None) or \
+            (info.attrs.get(group_header) if group_header else None)
+    rule = play_rule(module)
+    session.plays_declared = rule is not None
+    _fold(session, records, infos, flags, state, rule, module)
+    _result(session, state)
     _hidden(session, records, replica)
     return session
 
 
 def _fold(session: Session, records: list[Any], infos: list[Any], flags: FlagRun,
-          state: Any) -> None:
+          state: Any, rule: PlayRule | None, module: Any) -> None:
     if not flags.available:
         session.flags_why = flags.why
     seat_names = {s.seat: s.name for s in session.seats}
@@ -198,10 +239,14 @@ def _fold(session: Session, records: list[Any], infos: list[Any], flags: FlagRun
     play_start: float | None = None
     last_time = 0.0
     setup_done = False
+    declared: dict[int, str | None] = {}  # seat -> its last declaration, until its next move
+    cards = getattr(module, "cards", None) or {}
     for record, info in zip(records, infos):
         op, args = record.op, record.op.args
         if op.kind == "mark" and record.void is None:
             what = args["what"]
+            if what == "declare" and op.seat is not None:
+                declared[op.seat] = str(args.get("value"))
             if what == "setup" and args.get("value") == "complete":
                 setup_done = True
             elif what == "turn":
@@ -233,11 +278,16 @@ def _fold(session: Session, records: list[Any], infos: list[Any], flags: FlagRun
         elif op.kind == "roll":
             sides = int(args["sides"])
             session.rolls.extend((sides, int(v)) for v in args["values"] if isinstance(v, int))
-        elif op.kind == "move" and op.seat is not None and info.cards:
-            dest = state.objs.get(args["to"])
-            if dest is not None and dest.visibility == PUBLIC and dest.kind == "zone" \
-                    and _from_hand(record, state):
-                session.played.setdefault(op.seat, []).extend(info.cards)
+        elif op.kind == "move" and op.seat is not None:
+            last = declared.pop(op.seat, None)
+            if rule is not None and setup_done and info.cards:
+                card = cards.get(info.cards[0])
+                source = _source(record)
+                face_up = args.get("face_up") is True or (
+                    args.get("face_up") is None and _ends_face_up(record, state))
+                if card is not None and source is not None and rule.counts(
+                        card.type, source, str(args["to"]), op.seat, face_up, info.phase, last):
+                    session.played.setdefault(op.seat, []).append(info.cards[0])
     session.turns = len(turn_times)
     if play_start is not None:
         session.minutes = max(0.0, (last_time - play_start) / 60.0)
@@ -249,12 +299,36 @@ def _fold(session: Session, records: list[Any], infos: list[Any], flags: FlagRun
                 info.order = position
 
 
-def _from_hand(record: Any, state: Any) -> bool:
+def _source(record: Any) -> str | None:
+    """Where a move took its object from (the journal keeps the old container)."""
     for entry in record.journal.entries:
         if entry[0] == "f" and entry[2] == "container":
-            source = state.objs.get(entry[3])
-            return source is not None and source.visibility != PUBLIC
-    return False
+            return str(entry[3])
+    return None
+
+
+def _ends_face_up(record: Any, state: Any) -> bool:
+    obj = state.objs.get(record.op.args["id"])
+    return obj is not None and bool(obj.face_up)
+
+
+def _result(session: Session, state: Any) -> None:
+    """The end-of-game op's result (the latest one in effect), else a legacy winner mark."""
+    result = state.result
+    names = {s.seat: s.name for s in session.seats}
+    if result is not None:
+        session.winners = {s for s in result["winners"] if isinstance(s, int)}
+        session.how = str(result["how"])
+        session.condition = str(result.get("condition") or "")
+        session.scores = {int(k): float(v) for k, v in (result.get("scores") or {}).items()}
+    elif session.winner is not None:
+        session.winners, session.how = {session.winner}, "victory"
+    if session.winners:
+        session.winner = min(session.winners)
+        session.winner_text = " and ".join(names.get(s, f"Seat {s}")
+                                           for s in sorted(session.winners))
+    else:
+        session.winner, session.winner_text = None, ""
 
 
 def _winner(args: dict[str, Any], state: Any, session: Session) -> tuple[int | None, str]:
