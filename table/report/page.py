@@ -31,6 +31,7 @@ nav a{margin-right:14px;color:#3f7cac;font-weight:600;text-decoration:none}
 svg.chart{width:100%;height:auto;display:block}
 svg.ci{vertical-align:middle}
 table.rates td:first-child{font-weight:600}
+table.sessions td:first-child{white-space:nowrap}
 .chart-empty{color:#78909c;padding:30px 10px;text-align:center;border:1px dashed #cfd8dc;border-radius:6px}
 table{border-collapse:collapse;width:100%;font-size:13px;background:#fff}
 th,td{padding:5px 8px;border-bottom:1px solid #eceff1;text-align:left;vertical-align:top}
@@ -179,8 +180,8 @@ def _game(game: str, ss: list[Session]) -> str:
             ("turns per game (mean)", _num(agg.mean(s.turns for s in ss))),
             ("minutes per game (mean)", _num(agg.mean(s.minutes for s in ss), 0)),
             ("seconds per turn (mean)", _num(agg.mean(s.seconds_per_turn for s in ss), 0)),
-            ("first player wins", f"{_pct(first.rate)} <small>n={first.games}, "
-                                  f"{_pct(first.low)}–{_pct(first.high)}</small>"),
+            (f"first player wins (n={first.games}, 95% CI {_pct(first.low)}–"
+             f"{_pct(first.high)})", _pct(first.rate)),
             ("flags raised", sum(n for _r, n, _s in flagged)),
             ("designer notes", sum(len(s.notes) for s in ss)),
         ]) + "</div>")
@@ -504,7 +505,7 @@ def _sessions(ss: list[Session]) -> str:
                      row["problems"] or ""])
     return (f"<h3>Sessions ({len(ss)})</h3><div class=scroll>" + _table(
         ["Date", "Session", "Draft", "Players", "Groups", "Winner", "Ended", "Turns", "Minutes",
-         "Flags", "Notes", "Problems"], rows, {3, 7, 8, 10}) + "</div>")
+         "Flags", "Notes", "Problems"], rows, {3, 7, 8, 10}, cls="sessions") + "</div>")
 
 
 def write(path: str | Path, html: str) -> Path:

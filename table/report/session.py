@@ -117,7 +117,7 @@ class Session:
                        f"salvage mode")
         if self.flags_why:
             out.append(f"no flags: {self.flags_why}")
-        out.extend(self.problems)
+        out.extend(p for p in self.problems if "salvage mode" not in p)  # said above
         return out
 
 
@@ -212,7 +212,7 @@ def read_session(path: str | Path, *, plugins: dict[str, Any] | None = None,
     if replica.game_hash and replica.game_hash != getattr(module, "content_hash", ""):
         session.installed_hash = str(getattr(module, "content_hash", ""))
     session.problems = [p.replace(f"{path}: ", "") for p in replica.reports]
-    session.started = min((r.op.time for r in records[:50]), default=0.0)
+    session.started = records[0].op.time
     session.salvaged = len(replica.salvaged)
     session.lost = [seq for _a, seq in replica.lost]
     session.damage = [d.describe() for d in reader.damage]
@@ -290,6 +290,7 @@ def _fold(session: Session, records: list[Any], infos: list[Any], flags: FlagRun
                     session.played.setdefault(op.seat, []).append(info.cards[0])
     session.turns = len(turn_times)
     if play_start is not None:
+        session.started = play_start
         session.minutes = max(0.0, (last_time - play_start) / 60.0)
     ends = turn_times[1:] + [last_time]
     session.turn_seconds = [max(0.0, b - a) for a, b in zip(turn_times, ends)]
