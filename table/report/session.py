@@ -283,8 +283,9 @@ def _fold(session: Session, records: list[Any], infos: list[Any], flags: FlagRun
             if rule is not None and setup_done and info.cards:
                 card = cards.get(info.cards[0])
                 source = _source(record)
-                face_up = args.get("face_up") is True or (
-                    args.get("face_up") is None and _ends_face_up(record, state))
+                # face up as the move put it (a card committed face down and turned up
+                # later, as a Defense Pool block, was not played face up)
+                face_up = args.get("face_up") is True
                 if card is not None and source is not None and rule.counts(
                         card.type, source, str(args["to"]), op.seat, face_up, info.phase, last):
                     session.played.setdefault(op.seat, []).append(info.cards[0])
@@ -306,11 +307,6 @@ def _source(record: Any) -> str | None:
         if entry[0] == "f" and entry[2] == "container":
             return str(entry[3])
     return None
-
-
-def _ends_face_up(record: Any, state: Any) -> bool:
-    obj = state.objs.get(record.op.args["id"])
-    return obj is not None and bool(obj.face_up)
 
 
 def _result(session: Session, state: Any) -> None:
