@@ -50,21 +50,29 @@ def cmd_report(args: argparse.Namespace) -> int:
         return 2
     from table.report.build import build_report
 
-    report = build_report(args.inputs, args.out, jobs=args.jobs, assist=not args.no_flags,
+    report = build_report(args.inputs, None, jobs=args.jobs, assist=not args.no_flags,
                           show_progress=False if args.no_progress else None)
+    if not report.sessions:  # nothing to report: one line per input, no page
+        for path, why in report.skipped or [(", ".join(args.inputs), "no log found")]:
+            print(f"sandtable: {path}: {why}", file=sys.stderr)
+        return 1
+    from table.report.page import write
+
+    write(args.out, report.html)
     print(f"wrote {args.out}: {len(report.sessions)} session(s) in {report.seconds:.1f} s")
     if args.csv:
         from table.report.build import write_csv
 
         for path in write_csv(report.sessions, args.csv):
             print(f"wrote {path}")
-    salvaged = [s for s in report.sessions if s.salvaged or s.damage]
-    for s in salvaged:
-        mode = f"; salvage mode: {s.salvaged} op(s) read past lost op(s)" if s.salvaged else ""
-        print(f"damaged {s.path}: {'; '.join(s.damage[:2])}{mode}", file=sys.stderr)
+    for s in report.sessions:
+        if s.salvaged or s.damage:
+            mode = f"; salvage mode: {s.salvaged} op(s) read past lost op(s)" if s.salvaged \
+                else ""
+            print(f"damaged {s.path}: {'; '.join(s.damage[:2])}{mode}", file=sys.stderr)
     for path, why in report.skipped:
         print(f"skipped {path}: {why}", file=sys.stderr)
-    return 0 if report.sessions else 1
+    return 0
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
