@@ -151,7 +151,7 @@ def write_csv(sessions: Sequence[Session], folder: str | Path) -> list[Path]:
     """`sessions.csv` (one row per session) and `seats.csv` (one row per seat) in `folder`."""
     import csv
 
-    from .page import seat_rows, session_rows
+    from .tables import seat_rows, session_rows
 
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
