@@ -218,7 +218,7 @@ class AssistRunner:
                 self._per_op.append(())
                 self._refs.append(("?", 0))
         op = record.op
-        if op.kind == "mark":
+        if op.kind == "mark" or op.kind == "end":  # an end op is the game's result marker
             self._marks.append(index)
         elif op.kind == "undo" and record.void is None and len(op.args["target"]) == 2:
             target = op.args["target"]

@@ -86,3 +86,18 @@ def test_counter_and_declaration_text_name_public_cards_only() -> None:
     assert text(r, 2) == "Bob changed iron-wall damage by +1 (0 → 1)"
     act.mark(r, "declare", value="attack", fields={"card": "c1", "target": 2}, seat=1)
     assert text(r, 2) == "Ann declared attack (card=iron-wall, target=2)"
+
+
+def test_the_assist_reads_an_end_op_as_the_game_being_over() -> None:
+    from assist.api import History
+    from assist.testing import AssistTable
+
+    t = AssistTable("dead-to-rites", 4)
+    records = t.replica.records()
+    assert History(records, len(records) - 1).last_mark("winner") is None
+    act.end_game(t.replica, [2], "concession", seat=1)
+    records = t.replica.records()
+    found = History(records, len(records) - 1).last_mark("winner")
+    assert found is not None and found.op.kind == "end"
+    assert t.rules() == []  # recording the result raises nothing ...
+    assert t.runner.enabled and not t.runner.notices  # ... and no plugin trips on the op
