@@ -196,16 +196,7 @@ def read_session(path: str | Path, *, plugins: dict[str, Any] | None = None,
     seat_view = ALL if kind != "one peer" else (min(mine) if mine else 0)
     flags = follower.result()
     infos = derive(records, state, replica.knowledge, seat_view, flags.by_index)
-    recorded = {int(k): str(v) for k, v in (extra.get("decks") or {}).items()
-                if str(k).isdigit()}
-    seats = []
-    for number, seat in sorted(state.seats.items()):
-        deck = _deck_of(module, recorded.get(number, ""))
-        attrs = {k: str(v) for k, v in (deck.headers.items() if deck is not None else ())
-                 if k != "name"}
-        seats.append(SeatInfo(number, seat.name or f"Seat {number}",
-                              deck.name if deck is not None else recorded.get(number, "?"),
-                              attrs))
+    seats = _seats(module, state, extra)
     session = Session(path, replica.game, str(getattr(module, "name", replica.game)),
                       str(extra.get("module_version") or "?"), replica.game_hash,
                       str(head.get("created", "")), kind, seats, ops=len(records))
@@ -213,20 +204,38 @@ def read_session(path: str | Path, *, plugins: dict[str, Any] | None = None,
         session.installed_hash = str(getattr(module, "content_hash", ""))
     session.problems = [p.replace(f"{path}: ", "") for p in replica.reports]
     session.started = records[0].op.time
-    session.salvaged = len(replica.salvaged)
-    session.lost = [seq for _a, seq in replica.lost]
-    session.damage = [d.describe() for d in reader.damage]
-    group_header = getattr(module, "group_header", None)
-    for info in seats:
-        deck = _deck_of(module, info.deck)
-        info.group = (module.deck_group(deck) if deck is not None else None) or \
-            (info.attrs.get(group_header) if group_header else None)
+    _damage(session, replica, reader)
     rule = play_rule(module)
     session.plays_declared = rule is not None
     _fold(session, records, infos, flags, state, rule, module)
     _result(session, state)
     _hidden(session, records, replica)
     return session
+
+
+def _damage(session: Session, replica: Replica, reader: LogReader) -> None:
+    """What the reader lost (record and bytes) and what salvage mode read past it."""
+    session.salvaged = len(replica.salvaged)
+    session.lost = [seq for _a, seq in replica.lost]
+    session.damage = [d.describe() for d in reader.damage]
+
+
+def _seats(module: Any, state: Any, extra: dict[str, Any]) -> list[SeatInfo]:
+    """Each seat with its deck (from the header's `decks`), deck headers and group."""
+    recorded = {int(k): str(v) for k, v in (extra.get("decks") or {}).items()
+                if str(k).isdigit()}
+    group_header = getattr(module, "group_header", None)
+    seats = []
+    for number, seat in sorted(state.seats.items()):
+        deck = _deck_of(module, recorded.get(number, ""))
+        attrs = {k: str(v) for k, v in (deck.headers.items() if deck is not None else ())
+                 if k != "name"}
+        group = (module.deck_group(deck) if deck is not None else None) or \
+            (attrs.get(group_header) if group_header else None)
+        seats.append(SeatInfo(number, seat.name or f"Seat {number}",
+                              deck.name if deck is not None else recorded.get(number, "?"),
+                              attrs, group=group))
+    return seats
 
 
 def _fold(session: Session, records: list[Any], infos: list[Any], flags: FlagRun,
@@ -280,15 +289,9 @@ def _fold(session: Session, records: list[Any], infos: list[Any], flags: FlagRun
             session.rolls.extend((sides, int(v)) for v in args["values"] if isinstance(v, int))
         elif op.kind == "move" and op.seat is not None:
             last = declared.pop(op.seat, None)
-            if rule is not None and setup_done and info.cards:
-                card = cards.get(info.cards[0])
-                source = _source(record)
-                # face up as the move put it (a card committed face down and turned up
-                # later, as a Defense Pool block, was not played face up)
-                face_up = args.get("face_up") is True
-                if card is not None and source is not None and rule.counts(
-                        card.type, source, str(args["to"]), op.seat, face_up, info.phase, last):
-                    session.played.setdefault(op.seat, []).append(info.cards[0])
+            if rule is not None and setup_done and info.cards and \
+                    _is_play(rule, record, cards.get(info.cards[0]), info.phase, last):
+                session.played.setdefault(op.seat, []).append(info.cards[0])
     session.turns = len(turn_times)
     if play_start is not None:
         session.started = play_start
@@ -299,6 +302,19 @@ def _fold(session: Session, records: list[Any], infos: list[Any], flags: FlagRun
         for info in session.seats:
             if info.seat == seat:
                 info.order = position
+
+
+def _is_play(rule: PlayRule, record: Any, card: Any, phase: str | None,
+             declared: str | None) -> bool:
+    """Whether this move of a known card is a play as the module declares plays."""
+    source = _source(record)
+    if card is None or source is None:
+        return False
+    args = record.op.args
+    # face up as the move put it (a card committed face down and turned up later, as a
+    # Defense Pool block, was not played face up)
+    return rule.counts(card.type, source, str(args["to"]), record.op.seat,
+                       args.get("face_up") is True, phase, declared)
 
 
 def _source(record: Any) -> str | None:
