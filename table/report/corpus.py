@@ -40,7 +40,7 @@ class Plan:
     strong_weight: float = 2.5
     order_edge: dict[str, tuple[int, int]] = field(default_factory=lambda: {
         "mantle-of-the-keeper": (3, 3)})  # game -> (player count, seat order position)
-    order_weight: float = 4.0
+    order_weight: float = 6.0
     loaded_game: str = "dead-to-rites"
     loaded_six: float = 0.35
     slip_rate: float = 0.2
@@ -183,9 +183,11 @@ def _dtr_turn(t: Table, seat: int, number: int) -> None:
 
 # Mantle's arena at the start (as the assist's own tests lay it out): five Hazards (a Rift pair
 # counts as one) and each Chosen on its own Rym tile, clear of Obstructions
-_MANTLE_HAZARDS = {"tremor-1": (4, 4), "surge-1": (5, 4), "breach-1": (4, 7), "rift-1": (0, 0),
+_MANTLE_HAZARDS = {"tremor-1": (0, 4), "surge-1": (9, 4), "breach-1": (0, 9), "rift-1": (0, 0),
                    "rift-2": (9, 9), "tremor-2": (8, 8)}
-_MANTLE_STANDEES = {1: (2, 1), 2: (6, 1), 3: (2, 6), 4: (6, 5)}
+# each Chosen on its own Rym tile, at the centre: 1 and 2 side by side, 3 and 4 side by side
+_MANTLE_STANDEES = {1: (4, 3), 2: (5, 3), 3: (4, 6), 4: (5, 6)}
+_MANTLE_FOES = {1: 2, 2: 1, 3: 4, 4: 3}  # the adjacent Chosen each one attacks
 
 
 def _mantle_start(t: Table) -> None:
@@ -196,8 +198,48 @@ def _mantle_start(t: Table) -> None:
     act.mark(t.r, "turn", for_seat=t.order[0], seat=t.order[0])
 
 
+def _basic(t: Table, seat: int, value: str) -> str | None:
+    """A Basic card in `seat`'s hand with an attack (or defense) value, if any."""
+    found = [h for h in t.hand(seat) if (c := t.card(h)) is not None and c.type == "Basic"
+             and c.number(value) > 0]
+    return t.rnd.choice(found) if found else None
+
+
+def _mantle_attack(t: Table, seat: int) -> bool:
+    """An attack on the adjacent Chosen, defended or not, with the damage and Favor the
+    rules give; never a lethal one (the corpus keeps every Chosen in the game)."""
+    foe = _MANTLE_FOES[seat]
+    if foe not in t.order:
+        return False
+    card = _basic(t, seat, "attack")
+    if card is None:
+        return False
+    rules, r = t.module.rules, t.r
+    attack = t.card(card).number("attack")
+    if r.state.objs[f"p{foe}.health"].counters.get("value", 0) <= attack:
+        return False  # a blow that could end the Chosen is not scripted
+    act.mark(r, "declare", value="attack", fields={"target": foe, "card": t.card(card).name},
+             seat=seat)
+    act.move(r, card, f"p{seat}.discard", face_up=True, seat=seat)
+    block = _basic(t, foe, "defense") if t.rnd.random() < 0.5 else None
+    defense = 0
+    if block is not None:
+        defense = t.card(block).number("defense")
+        act.mark(r, "declare", value="defense", fields={"card": t.card(block).name}, seat=foe)
+        act.move(r, block, f"p{foe}.discard", face_up=True, seat=foe)
+    damage = max(0, attack - defense)
+    if damage:
+        act.counter(r, f"p{foe}.health", add=-damage, seat=seat)
+        act.counter(r, f"p{seat}.favor", add=damage * int(rules.get("favor_per_damage", 1)),
+                    seat=seat)
+    elif block is not None:
+        act.counter(r, f"p{foe}.favor", add=int(rules.get("full_defense_bonus", 2)), seat=foe)
+    return True
+
+
 def _mantle_turn(t: Table, seat: int, number: int) -> None:
-    """Income (1 Favor, 1 card); two draw actions; End of turn: discard to 6 for Favor."""
+    """Income (1 Favor, 1 card); two actions (an attack on the adjacent Chosen, draws); End of
+    turn: discard to 6 for Favor."""
     rules = t.module.rules
     for phase in rules["phases"]:
         act.mark(t.r, "phase", value=phase, seat=seat)
@@ -205,7 +247,10 @@ def _mantle_turn(t: Table, seat: int, number: int) -> None:
             act.counter(t.r, f"p{seat}.favor", add=1, seat=seat)
             t.draw(seat, 1)
         elif phase == "Action":
-            for _ in range(t.rnd.choice((1, 2))):
+            actions = 2
+            if t.rnd.random() < 0.6 and _mantle_attack(t, seat):
+                actions -= 1
+            for _ in range(t.rnd.choice(range(1, actions + 1))):
                 t.draw(seat, 1)
         elif phase == "End of turn":
             dropped = t.discard_to(seat, int(rules.get("hand_limit", 6)))
