@@ -101,3 +101,22 @@ def test_the_assist_reads_an_end_op_as_the_game_being_over() -> None:
     assert found is not None and found.op.kind == "end"
     assert t.rules() == []  # recording the result raises nothing ...
     assert t.runner.enabled and not t.runner.notices  # ... and no plugin trips on the op
+
+
+def test_a_headless_script_ends_the_game(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """`host/join --headless --script`: the script's lines go through the same path as here."""
+    import asyncio
+    import json
+    from types import SimpleNamespace
+
+    from table.commands.net import _play_script
+
+    r = table()
+    script = tmp_path / "end.jsonl"
+    script.write_text(json.dumps({"op": "end", "winners": [1], "how": "time",
+                                  "standings": [1, 2], "text": "90 minutes"}) + "\n")
+    failures = asyncio.run(_play_script(SimpleNamespace(replica=r), script, 2))
+    assert failures == 0
+    assert r.state.result["how"] == "time" and r.state.result["standings"] == [1, 2]
+    assert r.records()[-1].op.seat == 2  # the peer's own seat
+    assert text(r) == "Bob ended the game: Ann won (time); standings 1. Ann, 2. Bob — 90 minutes"
