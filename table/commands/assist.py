@@ -32,10 +32,15 @@ def check(args: argparse.Namespace) -> int:
     if args.audit:
         return audit(args)
     from assist.runner import AssistRunner, load_plugin
+    from table.core.errors import LogError
     from table.core.replica import Replica
     from table.games.store import ModuleUnavailable, module_for
 
-    replica = Replica.from_log(args.log)
+    try:
+        replica = Replica.from_log(args.log)
+    except LogError as err:  # a missing, unreadable or foreign file: one line, no traceback
+        print(f"sandtable: {err}", file=sys.stderr)
+        return 1
     try:
         resolved = module_for(replica)
     except ModuleUnavailable as err:
@@ -65,10 +70,12 @@ def check(args: argparse.Namespace) -> int:
                               "severity": f.severity, "message": f.message,
                               "section": f.section, "objects": list(f.objects),
                               "key": f.key, "acknowledged": acks.get(f.key),
-                              "undone": e.ref in undone}))
+                              "undone": e.ref in undone,
+                              "salvaged": e.ref in replica.salvaged}))
         else:
             ack = f" (acknowledged: {acks[f.key]})" if f.key in acks else ""
             ack += " (the player undid this move)" if e.ref in undone else ""
+            ack += " (salvaged: read past a lost op)" if e.ref in replica.salvaged else ""
             print(f"{e.number:>6}  {f.rule:<28} {f.severity:<7} {f.message} [{f.section}]{ack}")
     if not args.json:
         print(f"{len(entries)} flag(s) in {len(runner)} ops", file=sys.stderr)

@@ -30,4 +30,6 @@ def public_state_hash(state: State) -> str:
     digest.update(json.dumps(
         [sorted((n, s.peer, s.name) for n, s in state.seats.items()), state.turn, state.phase,
          sorted(state.acks.items())], separators=(",", ":"), default=str).encode())
+    if state.result is not None:  # only ended games: older hashes stay as they were
+        digest.update(json.dumps(state.result, sort_keys=True, default=str).encode())
     return digest.hexdigest()[:32]

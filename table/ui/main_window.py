@@ -162,6 +162,8 @@ class TableWindow(QMainWindow):
         a("Clear selection", ["Esc"], self.scene.clearSelection, on_table=True)
         self.act_note = a("Note", ["Ctrl+Shift+N"], self.add_note,
                           tip="Add a designer note at this moment (\"rule unclear here\")")
+        self.act_end_game = a("End the game…", ["Ctrl+Shift+E"], self.end_game,
+                              tip="Record who won and how the game ended (for the report)")
         self.act_fit = a("Fit", ["Ctrl+0"], self.view.fit_table, tip="Fit the table")
         a("Zoom in", ["Ctrl+=", "Ctrl++"], lambda: self.view.set_zoom(self.view.zoom * 1.25))
         a("Zoom out", ["Ctrl+-"], lambda: self.view.set_zoom(self.view.zoom / 1.25))
@@ -172,7 +174,7 @@ class TableWindow(QMainWindow):
         bar.setObjectName("toolbar-table")
         bar.setMovable(False)
         for act in (self.act_undo, self.act_flip, self.act_rotate, self.act_draw, self.act_end,
-                    self.act_note, self.act_fit, self.act_help):
+                    self.act_note, self.act_end_game, self.act_fit, self.act_help):
             bar.addAction(act)
         self.zoom_label = QLabel()
         self.view.zoomChanged.connect(lambda z: self.zoom_label.setText(f"  {z * 100:.0f}%  "))
@@ -209,6 +211,17 @@ class TableWindow(QMainWindow):
             self.ctl.status.emit("You have no deck to draw from")
             return
         self.scene.draw_from(deck, 1)
+
+    def end_game(self) -> None:
+        """The End the game dialog; OK issues an `end` op (winners, how, condition, scores)."""
+        from table.core import actions as core_actions
+
+        from .end_game import ask_end_game
+
+        seats = {n: s.name or f"Seat {n}" for n, s in self.ctl.replica.state.seats.items()}
+        self.end_dialog = ask_end_game(
+            self, seats, self.ctl.catalog.module,
+            lambda args: self.ctl.act(core_actions.end_game, **args))
 
     def add_note(self, text: str | None = None) -> None:
         """A designer note at the current moment: a `note` op, in the log, replay and report."""
