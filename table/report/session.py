@@ -16,7 +16,7 @@ from table.core.logfile import LogReader
 from table.core.replica import Replica
 from table.core.views import ALL
 
-from table.games.store import ModuleUnavailable, module_for_records
+from table.games.store import ModuleUnavailable, module_for_records, recorded_module
 
 from .derive import ACTION_KINDS, derive
 from .flags import Follower, FlagRun
@@ -76,6 +76,8 @@ class Session:
     hidden_unknown: int = 0
     problems: list[str] = field(default_factory=list)
     installed_hash: str = ""  # the installed module's hash, when it differs
+    # a draft changed during play: (op number, the version it changed to, its hash)
+    module_changes: list[tuple[int, str, str]] = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -202,7 +204,7 @@ def read_session(path: str | Path, *, plugins: dict[str, Any] | None = None,
     flags = follower.result()
     infos = derive(records, state, replica.knowledge, seat_view, flags.by_index)
     seats = _seats(module, state, extra)
-    recorded = state.module or {}
+    recorded = recorded_module(records_in)[0] or {}  # the draft it was set up with
     session = Session(path, replica.game, str(getattr(module, "name", replica.game)),
                       str(recorded.get("version") or extra.get("module_version") or "?"),
                       str(recorded.get("hash") or replica.game_hash),
@@ -212,6 +214,10 @@ def read_session(path: str | Path, *, plugins: dict[str, Any] | None = None,
     session.problems = [p.replace(f"{path}: ", "") for p in replica.reports]
     if module_note:
         session.problems.insert(0, module_note)
+    session.module_changes = [(n, str(r.op.args.get("version", "?")), str(r.op.args["hash"]))
+                              for n, r in enumerate(records, start=1)
+                              if r.op.kind == "module" and r.void is None
+                              and r.op.args.get("changes")]
     session.started = records[0].op.time
     _damage(session, replica, reader)
     rule = play_rule(module)

@@ -188,7 +188,9 @@ def session_rows(ss: Iterable[Session]) -> list[dict[str, Any]]:
     for s in ss:
         rows.append({
             "session": s.name, "date": _date(s), "game": s.game,
-            "draft": version_label(s.version, s.game_hash), "log": s.kind,
+            "draft": version_label(s.version, s.game_hash) + "".join(
+                f"; changed at op {n} to {version_label(v, h)}" for n, v, h in s.module_changes),
+            "log": s.kind,
             "players": len(s.seats),
             "groups": "; ".join(f"{x.seat}: {x.group or '?'}" for x in s.seats),
             "winner": s.winner_text or "", "how": s.how or "unfinished",
