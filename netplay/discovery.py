@@ -37,6 +37,7 @@ from zeroconf import InterfacesType, get_all_addresses  # type: ignore[attr-defi
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 from .handshake import PROTOCOL_VERSION
+from .wire import DEFAULT_LIMITS, ProtocolError, read_frame, unpack
 
 log = logging.getLogger(__name__)
 
@@ -132,6 +133,11 @@ class TableAnnouncer:
             server=f"sandtable-{a.peer_id}.local.",
             parsed_addresses=self._addresses or _default_addresses(self._interfaces),
         )
+
+    @property
+    def zeroconf(self) -> AsyncZeroconf | None:
+        """The zeroconf instance announcing (to browse with it too)."""
+        return self._aiozc
 
     async def start(self) -> None:
         if self._aiozc is None:
@@ -320,3 +326,22 @@ class TableBrowser:
         if dropped:
             self._notify()
         return dropped
+
+
+async def probe_table_id(host: str, port: int, timeout: float = 5.0) -> str:
+    """Learn the table id of the peer at host:port (manual connect): a responder sends its
+    ``hello`` first, so read it and hang up. Raises OSError/ProtocolError/TimeoutError."""
+    reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
+    try:
+        frame = await asyncio.wait_for(read_frame(reader, DEFAULT_LIMITS), timeout)
+        hello = unpack(frame, DEFAULT_LIMITS)
+        if isinstance(hello, dict) and hello.get("t") == "reject":  # e.g. "table busy"
+            raise ProtocolError(f"the table refused: {str(hello.get('reason'))[:100]}")
+        if not isinstance(hello, dict) or hello.get("t") != "hello" \
+                or not isinstance(hello.get("table"), str):
+            raise ProtocolError("the peer did not answer with a hello")
+        return str(hello["table"])
+    finally:
+        writer.close()
+        with contextlib.suppress(Exception):
+            await writer.wait_closed()

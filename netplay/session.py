@@ -34,18 +34,21 @@ from table.core import actions, jsonform
 from table.core.errors import CoreError
 from table.core.replica import Replica
 
-from .discovery import TableAnnouncement, TableAnnouncer, TableBrowser, TableListing
+from .discovery import (TableAnnouncement, TableAnnouncer, TableBrowser, TableListing,
+                        probe_table_id)
 from .events import EventHub
 from .identity import Identity, is_valid_peer_id
 from .mesh import Mesh, MeshConfig, MeshEvent, PeerJoined, PeerLeft
+from .peerfile import load_peers, save_peers
 from .replication import (Divergence, OpVerifier, PrivateReceived, Replication,
                           ReplicationConfig, ReplicationEvent, op_signer)
-from .wire import DEFAULT_LIMITS, ProtocolError, read_frame, unpack
+from .wire import ProtocolError
 
 log = logging.getLogger(__name__)
 
 # What a peer may ask the owner of a hidden pile to do for it (performed as the owner's seat).
 REQUESTABLE = frozenset({"draw", "move", "shuffle"})
+BACK_FOR = 10.0  # seconds a relinked peer is shown as "back"
 
 
 # ------------------------------------------------------------------ events
@@ -77,7 +80,9 @@ class PeerInfo:
     peer_id: str
     name: str
     seats: tuple[int, ...]
-    status: str  # "connected" | "catching up" | "gone" | "me"
+    # "connected" | "catching up" | "reconnecting" (link lost, redialling) | "back" (relinked
+    # within BACK_FOR s) | "left" (said bye) | "gone" (never linked this run) | "me"
+    status: str
     address: str = ""
 
 
@@ -91,6 +96,8 @@ class SessionOptions:
     port: int = 0
     announce: bool = True
     player_name: str = ""
+    peers_file: str | None = None  # where to keep the other peers' addresses (``<log>.peers``)
+    browse: bool = True  # with ``announce``: also browse mDNS during play for the table's peers
     mesh: MeshConfig = field(default_factory=MeshConfig)
     replication: ReplicationConfig = field(default_factory=ReplicationConfig)
 
@@ -147,23 +154,6 @@ async def find_table(name: str, interfaces: list[str] | None, timeout: float) ->
     return found[0] if found else None
 
 
-async def probe_table_id(host: str, port: int, timeout: float = 5.0) -> str:
-    """Learn the table id of the peer at host:port (manual connect): a responder sends its
-    ``hello`` first, so read it and hang up. Raises OSError/ProtocolError/TimeoutError."""
-    reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
-    try:
-        frame = await asyncio.wait_for(read_frame(reader, DEFAULT_LIMITS), timeout)
-        hello = unpack(frame, DEFAULT_LIMITS)
-        if not isinstance(hello, dict) or hello.get("t") != "hello" \
-                or not isinstance(hello.get("table"), str):
-            raise ProtocolError("the peer did not answer with a hello")
-        return str(hello["table"])
-    finally:
-        writer.close()
-        with contextlib.suppress(Exception):
-            await writer.wait_closed()
-
-
 # ------------------------------------------------------------------ the session
 class LanSession:
     """One peer of a LAN table. Create with a replica and an identity, then ``await start()``."""
@@ -185,6 +175,7 @@ class LanSession:
         self.replication = Replication(self.mesh, replica, options.replication)
         self.events: EventHub[SessionEvent] = EventHub()
         self.announcer: TableAnnouncer | None = None
+        self.browser: TableBrowser | None = None
         self.divergences: list[str] = []
         self._published = replica.store.delivered(replica.peer_id)  # older ops: catch-up
         self._synced: dict[str, bool] = {}
@@ -217,6 +208,7 @@ class LanSession:
         await self.mesh.start()
         self.replication.start()
         self.started = True
+        self._remember_known_peers()
         if hello:
             await self.say_hello()
 
@@ -240,6 +232,47 @@ class LanSession:
                 log.exception("could not announce the table on the LAN")
                 self.announcer = None
             self._last_seats = (players, free)
+            if self.announcer is not None and self.options.browse:
+                await self._start_browsing()
+
+    async def _start_browsing(self) -> None:
+        """Listen to mDNS during play: a peer of this table announcing itself (restarted, on
+        a new address) is remembered and dialled."""
+        assert self.announcer is not None
+        browser = TableBrowser(aiozc=self.announcer.zeroconf)
+
+        def changed() -> None:
+            for listing in browser.tables():
+                if listing.table_id == self.replica.table_id:
+                    for peer in listing.peers:
+                        self.mesh.remember(peer.peer_id, peer.host, peer.port)
+
+        browser.on_change = changed
+        try:
+            await browser.start()
+        except Exception:
+            log.exception("could not browse the LAN for this table's peers")
+            return
+        self.browser = browser
+
+    def _remember_known_peers(self) -> None:
+        """Every peer of this table our log names, at the addresses last saved for it."""
+        if not self.options.peers_file:
+            return
+        for pid, addresses in load_peers(self.options.peers_file).items():
+            key_hex = self._announced_key(pid)
+            try:
+                key = bytes.fromhex(key_hex) if key_hex else None
+            except ValueError:
+                key = None
+            for host, port in reversed(addresses):
+                self.mesh.remember(pid, host, port, key)
+
+    def _save_known_peers(self) -> None:
+        if self.options.peers_file:
+            save_peers(self.options.peers_file,
+                       {p.peer_id: list(p.addresses) for p in self.mesh.book.peers()
+                        if p.addresses})
 
     async def stop(self, graceful: bool = True) -> None:
         """Leave the table: stop announcing, close every link (the log stays complete)."""
@@ -250,6 +283,11 @@ class LanSession:
             self._settle_soon = None
         for task in list(self._tasks):
             task.cancel()
+        if self.browser is not None:
+            self.browser.on_change = None
+            with contextlib.suppress(Exception):
+                await self.browser.stop()
+            self.browser = None
         if self.announcer is not None:
             with contextlib.suppress(Exception):
                 await self.announcer.stop()
@@ -305,15 +343,26 @@ class LanSession:
         for pid in ids:
             info = state.peers.get(pid, {})
             seats = tuple(sorted(state.seats_of(pid)))
-            if pid == self.peer_id:
-                status = "me"
-            elif pid in linked:
-                status = "connected" if self._synced.get(pid) else "catching up"
-            else:
-                status = "gone"
+            status = self._status(pid, linked)
             out.append(PeerInfo(pid, str(info.get("name") or ""), seats, status,
                                 self._addresses.get(pid, "")))
         return out
+
+    def _status(self, pid: str, linked: set[str]) -> str:
+        if pid == self.peer_id:
+            return "me"
+        known = self.mesh.known_peer(pid)
+        if pid in linked:
+            if not self._synced.get(pid):
+                return "catching up"
+            recent = known is not None and known.back_at is not None \
+                and self.mesh._now() - known.back_at < BACK_FOR
+            return "back" if recent else "connected"
+        if known is not None and known.left:
+            return "left"
+        if known is not None and known.ever_linked and known.addresses:
+            return "reconnecting"
+        return "gone"
 
     def seat_peer(self, seat: int) -> str | None:
         held = self.replica.state.seats.get(seat)
@@ -429,7 +478,13 @@ class LanSession:
                 self.replica.report(f"peer {event.peer_id} linked with a key other than the one "
                                     "its first op announced")
             self._schedule_check(0.3)
+            self._save_known_peers()
             self.events.emit(PeersChanged())
+            known = self.mesh.known_peer(event.peer_id)
+            if known is not None and known.back_at is not None:  # "back" fades to "connected"
+                asyncio.get_running_loop().call_later(
+                    BACK_FOR + 0.1, lambda: self.events.emit(PeersChanged()) if self.started
+                    else None)
         elif isinstance(event, PeerLeft):
             self._synced.pop(event.peer_id, None)
             self.events.emit(PeersChanged())

@@ -31,6 +31,8 @@ from typing import Any
 
 from netplay.identity import Identity
 from netplay.discovery import TableListing
+from netplay.mesh import BUSY_REASON
+from netplay.peerfile import load_peers, peers_path
 from netplay.session import (LanSession, SessionOptions, browse_tables, find_table,
                              load_identity, probe_table_id, save_identity)
 from table.core import actions as act
@@ -245,7 +247,10 @@ async def host(module: GameModule, *, table_name: str, seats: int, log_path: str
     opts = options or SessionOptions()
     opts.table_name, opts.game, opts.seats = table_name, module.id, seats
     path = Path(log_path)
+    opts.peers_file = str(peers_path(path))
     if path.exists() and path.stat().st_size > 0:
+        # A host restarting from its log: the same rejoin as Resume (it redials the peers
+        # its log and address file name, and finds them by mDNS too).
         return await _resume(path, opts, host_role=True)
     identity = _new_identity(path)
     replica = Replica(None, identity.peer_id, log_path=path, game=module.id,
@@ -276,10 +281,7 @@ async def resolve(*, table: str | None = None, connect: str | None = None,
         host_, _, port_text = connect.rpartition(":")
         if not host_ or not port_text.isdigit():
             raise LanError(f"cannot read {connect!r}: expected HOST:PORT")
-        try:
-            table_id = await probe_table_id(host_, int(port_text), timeout)
-        except (OSError, asyncio.TimeoutError, Exception) as err:
-            raise LanError(f"no table answers at {connect}: {err}") from None
+        table_id = await _probe_retrying(host_, int(port_text), timeout)
         return table_id, [(host_, int(port_text))], ""
     if not table:
         raise LanError("name a table or give HOST:PORT")
@@ -289,6 +291,25 @@ async def resolve(*, table: str | None = None, connect: str | None = None,
     return listing.table_id, [(p.host, p.port) for p in listing.peers], listing.name
 
 
+async def _probe_retrying(host_: str, port: int, timeout: float) -> str:
+    """The table id at host:port; a busy table is asked again until ``timeout``."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    delay = 0.3
+    while True:
+        try:
+            return await probe_table_id(host_, port, max(0.5, min(timeout, deadline - loop.time())))
+        except Exception as err:
+            if _busy(str(err)) and loop.time() + delay < deadline:
+                log.warning("the table is busy, retrying")
+                await asyncio.sleep(delay)
+                delay = min(2.0, delay * 2)
+                continue
+            if _busy(str(err)):
+                raise LanError(f"the table at {host_}:{port} stayed busy; try again") from None
+            raise LanError(f"no table answers at {host_}:{port}: {err}") from None
+
+
 async def join(*, log_path: str | Path, table: str | None = None, connect: str | None = None,
                options: SessionOptions | None = None, timeout: float = 15.0,
                listed: tuple[str, list[tuple[str, int]], str] | None = None) -> LanTable:
@@ -296,6 +317,7 @@ async def join(*, log_path: str | Path, table: str | None = None, connect: str |
     ``listed`` = (table id, addresses, name) of a table a browser already listed."""
     opts = options or SessionOptions()
     path = Path(log_path)
+    opts.peers_file = str(peers_path(path))
     if listed is not None:
         table_id, addresses, name = listed
     else:
@@ -312,7 +334,9 @@ async def join(*, log_path: str | Path, table: str | None = None, connect: str |
     replica = Replica(table_id, identity.peer_id)  # the log opens once the game is known
     session = LanSession(replica, identity, opts)
     await session.start(hello=False)
-    t = LanTable(session, replica, table_name=opts.table_name)
+    # Joined by address, the name is not known yet: the table's layout mark gives it, and it
+    # is what this peer announces (never a placeholder).
+    t = LanTable(session, replica, table_name=name)
     try:
         await _dial(t, addresses, timeout)
         info = await _wait_table_info(t, timeout)
@@ -321,7 +345,7 @@ async def join(*, log_path: str | Path, table: str | None = None, connect: str |
             log.warning("this table plays %s with content hash %s; ours is %s", module.id,
                         info["game_hash"], module.content_hash)
         t.module, t.seats = module, int(info.get("seats") or 0)
-        t.table_name = t.table_name or str(info.get("name") or "")
+        t.table_name = t.table_name or str(info.get("name") or "") or opts.table_name
         session.options.game, session.options.seats = module.id, t.seats
         session.options.table_name = t.table_name
         _open_log(replica, path, module, t.seats)
@@ -344,12 +368,27 @@ def _open_log(replica: Replica, path: Path, module: GameModule, seats: int) -> N
     replica.log = writer
 
 
+def _busy(reason: str | None) -> bool:
+    return bool(reason) and BUSY_REASON in str(reason)
+
+
 async def _dial(t: LanTable, addresses: list[tuple[str, int]], timeout: float) -> None:
-    for host_, port in addresses:
-        if await t.session.connect(host_, port):
-            return
     if not addresses:
         raise LanError("could not join the table (no address)")
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    delay = 0.3
+    while True:
+        for host_, port in addresses:
+            if await t.session.connect(host_, port):
+                return
+        failures = [t.session.mesh.dial_failures.get(a) for a in addresses]
+        if not any(_busy(f) for f in failures) or loop.time() + delay > deadline:
+            break
+        # A busy table (its handshake slots are full) is there: wait and try again.
+        log.warning("the table is busy, retrying")
+        await asyncio.sleep(delay)
+        delay = min(2.0, delay * 2)
     # Did the table answer at all? Then the handshake failed: the passphrase.
     for host_, port in addresses:
         try:
@@ -421,6 +460,9 @@ async def rejoin(path: str | Path, options: SessionOptions | None = None, *,
     shown = name or opts.table_name or table_id
     if not addresses:
         addresses = await _find_others(table_id, me, opts.interfaces, timeout)
+        if not addresses:  # mDNS blocked: where this peer last reached the others
+            addresses = [a for pid, known in load_peers(peers_path(path)).items()
+                         if pid != me for a in known]
         if not addresses:
             raise NobodyFound(f"nobody else of table {shown!r} is on the LAN; "
                            "ask another player for their HOST:PORT")
@@ -461,6 +503,7 @@ async def _resume(path: Path, opts: SessionOptions, *, host_role: bool = False,
     seats = int(info.get("seats") or replica.header_extra.get("seats") or 0)
     opts.game, opts.seats = module.id, seats
     opts.table_name = str(info.get("name") or opts.table_name)
+    opts.peers_file = str(peers_path(path))
     session = LanSession(replica, identity, opts)
     await session.start()
     t = LanTable(session, replica, module, seats, opts.table_name)
