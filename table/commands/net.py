@@ -7,7 +7,8 @@ Both `host` and `join` run until SIGTERM/SIGINT (or, with --exit-after-script, u
 script is done and the table has settled), then leave the table cleanly with the log complete.
 With --print-hash-on-exit, or when stopped by SIGTERM, the last line they print is the public
 state hash. With --status they print `STATUS <ops> <hash> <linked peers> <seats>` whenever
-that changes.
+that changes, and `PEER <peer id> <status>` when another peer's link status changes
+("reconnecting" when its link is lost and being redialled, "back" once relinked, "left").
 """
 from __future__ import annotations
 
@@ -225,7 +226,14 @@ async def _settle(t: Any, stop: asyncio.Event, timeout: float = 10.0) -> None:
 
 async def _status_loop(t: Any) -> None:
     last = None
+    peers: dict[str, str] = {}
     while True:
+        for info in t.session.peer_list():
+            status = "connected" if info.status == "catching up" else info.status
+            if info.status != "me" and peers.get(info.peer_id, "gone") != status:
+                if status != "connected" or peers.get(info.peer_id) in ("reconnecting", "back"):
+                    _out(f"PEER {info.peer_id} {status}")
+                peers[info.peer_id] = status
         r = t.replica
         state = (sum(r.version_vector().values()), r.public_state_hash(), len(t.session.mesh.peers()),
                  ",".join(str(s) for s in sorted(r.state.seats)))
