@@ -39,7 +39,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seats", type=int, help="number of seats (default: the game's minimum)")
     p.add_argument("--seat", type=int, help="also play this seat")
     _common(p)
-    p.add_argument("--port", type=int, default=0, help="TCP port to listen on (default: any)")
     p.set_defaults(handler=cmd_host)
 
     p = sub.add_parser("join", help="join a LAN table")
@@ -64,6 +63,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--status", action="store_true", help="print STATUS lines on change")
     p.add_argument("--exit-after-script", type=float, metavar="S", default=None,
                    help="leave S seconds after the script is done and the table has settled")
+    p.add_argument("--port", type=int, default=0, help="TCP port to listen on (default: any)")
     p.add_argument("--no-announce", action="store_true", help="do not announce over mDNS")
     p.add_argument("--fast", action="store_true",
                    help="short heartbeats and hash checks (tests)")
