@@ -135,7 +135,7 @@ async def browse_tables(interfaces: list[str] | None, wait: float,
                         until: Callable[[list[TableListing]], bool] | None = None
                         ) -> list[TableListing]:
     """Tables announced on the LAN, after ``wait`` seconds (or as soon as ``until`` holds)."""
-    browser = TableBrowser(interfaces=interface_choice(interfaces))
+    browser = TableBrowser(interfaces=interface_choice(interfaces), verify=True)
     await browser.start()
     try:
         await browser.wait_until(until or (lambda ts: False), wait)

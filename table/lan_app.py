@@ -194,7 +194,7 @@ class LanApp:
 
     async def _browse(self, dialog: JoinDialog) -> None:
         """Keep the dialog's list live; drop tables whose peers stopped answering."""
-        browser = TableBrowser(interfaces=interface_choice(self.interfaces))
+        browser = TableBrowser(interfaces=interface_choice(self.interfaces), verify=True)
 
         def changed() -> None:
             dialog.set_tables([_entry(t, self._game_names) for t in browser.tables()])

@@ -82,6 +82,7 @@ def _out(line: str) -> None:
 
 # ------------------------------------------------------------------ tables
 def cmd_tables(args: argparse.Namespace) -> int:
+    from netplay.discovery import safe_text
     from netplay.session import browse_tables
 
     tables = asyncio.run(browse_tables(_interfaces(args.interfaces), args.wait))
@@ -91,12 +92,13 @@ def cmd_tables(args: argparse.Namespace) -> int:
     for t in tables:
         peers = " ".join(f"{p.host}:{p.port}" for p in t.peers)
         if args.json:
-            print(json.dumps({"name": t.name, "table_id": t.table_id, "game": t.game,
+            print(json.dumps({"name": safe_text(t.name), "table_id": t.table_id, "game": t.game,
                               "players": t.players, "free_seats": t.free_seats,
                               "passphrase": t.passphrase_needed, "peers": peers.split()}))
         else:
             lock = " (passphrase)" if t.passphrase_needed else ""
-            print(f"{t.name}  {t.game}  {t.players} seated, {t.free_seats} free{lock}  {peers}")
+            print(f"{safe_text(t.name)}  {safe_text(t.game)}  {t.players} seated, "
+                  f"{t.free_seats} free{lock}  {peers}")
     return 0
 
 
