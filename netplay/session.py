@@ -34,6 +34,7 @@ from table.core import actions, jsonform
 from table.core.errors import CoreError
 from table.core.replica import Replica
 
+from .consent import REQUEST_TIMEOUT, ConsentAsker, OwnerRequest, decide, refusal_text
 from .discovery import (TableAnnouncement, TableAnnouncer, TableBrowser, TableListing,
                         probe_table_id)
 from .events import EventHub
@@ -96,6 +97,9 @@ class SessionOptions:
     port: int = 0
     announce: bool = True
     player_name: str = ""
+    # Requests on this peer's hidden piles: "always", "never" or "ask" (the player, through
+    # LanSession.consent); see netplay.consent.
+    allow_requests: str = "always"
     peers_file: str | None = None  # where to keep the other peers' addresses (``<log>.peers``)
     browse: bool = True  # with ``announce``: also browse mDNS during play for the table's peers
     mesh: MeshConfig = field(default_factory=MeshConfig)
@@ -181,6 +185,7 @@ class LanSession:
         self._synced: dict[str, bool] = {}
         self._addresses: dict[str, str] = {}
         self._requests: dict[int, asyncio.Future[tuple[bool, str]]] = {}
+        self.consent: ConsentAsker | None = None  # asks the player (allow_requests "ask")
         self._request_ids = itertools.count(1)
         self._resynced: set[tuple[str, str]] = set()
         self._last_seats: tuple[int, int] = (-1, -1)
@@ -209,6 +214,7 @@ class LanSession:
         self.replication.start()
         self.started = True
         self._remember_known_peers()
+        self._schedule_settle()  # gifts a crash left un-re-handled (from the log)
         if hello:
             await self.say_hello()
 
@@ -369,8 +375,8 @@ class LanSession:
         return held.peer if held is not None else None
 
     # -------------------------------------------------------------- requests to owners
-    async def request(self, entry: dict[str, Any], owner_seat: int, timeout: float = 10.0
-                      ) -> tuple[bool, str]:
+    async def request(self, entry: dict[str, Any], owner_seat: int,
+                      timeout: float = REQUEST_TIMEOUT) -> tuple[bool, str]:
         """Ask the peer playing ``owner_seat`` to perform ``entry`` (JSON op form, e.g.
         ``{"op": "draw", "from": "p1.deck", "to": "p2.play"}``) as that seat. Returns
         (ok, error message)."""
@@ -401,12 +407,26 @@ class LanSession:
         rid, seat, entry = body.get("id"), body.get("seat"), body.get("entry")
         if type(rid) is not int or type(seat) is not int or not isinstance(entry, dict):
             raise ProtocolError("malformed request")
+        self._spawn(self._answer_request(peer_id, rid, seat, entry))
+
+    async def _answer_request(self, peer_id: str, rid: int, seat: int,
+                              entry: dict[str, Any]) -> None:
         ok, error = False, ""
         if self.seat_peer(seat) != self.peer_id:
             error = f"this peer does not play seat {seat}"
         elif entry.get("op") not in REQUESTABLE:
             error = f"{entry.get('op')!r} cannot be requested (only {sorted(REQUESTABLE)})"
         else:
+            name = str(self.replica.state.peers.get(peer_id, {}).get("name") or peer_id)
+            allowed, answer = await decide(self.options.allow_requests, self.consent,
+                                           OwnerRequest(peer_id, name, seat, dict(entry)))
+            if answer == "always":  # "always for this game"
+                self.options.allow_requests = "always"
+            if not self.started:
+                return
+            if not allowed:
+                error = refusal_text(answer)
+        if not error:
             try:
                 jsonform.perform(self.replica, {**entry, "seat": seat})
                 ok = True

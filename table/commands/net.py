@@ -64,6 +64,10 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--exit-after-script", type=float, metavar="S", default=None,
                    help="leave S seconds after the script is done and the table has settled")
     p.add_argument("--port", type=int, default=0, help="TCP port to listen on (default: any)")
+    p.add_argument("--allow-requests", choices=("always", "never"), default="always",
+                   help="perform other players' requests on your seat's hidden piles "
+                        "(draw, move, shuffle); a headless peer is a scripted player: always "
+                        "by default")
     p.add_argument("--no-announce", action="store_true", help="do not announce over mDNS")
     p.add_argument("--fast", action="store_true",
                    help="short heartbeats and hash checks (tests)")
@@ -111,7 +115,7 @@ def _options(args: argparse.Namespace) -> Any:
 
     opts = SessionOptions(passphrase=args.passphrase, interfaces=_interfaces(args.interfaces),
                           port=getattr(args, "port", 0) or 0, announce=not args.no_announce,
-                          player_name=args.name)
+                          player_name=args.name, allow_requests=args.allow_requests)
     if args.fast:
         opts.mesh = MeshConfig(link=LinkConfig(heartbeat_interval=0.5, dead_after=3.0,
                                                handshake_timeout=5.0, connect_timeout=3.0),

@@ -158,6 +158,12 @@ class Replica:
         self.knowledge.absorb(secrets_record)
         if self.log is not None:
             self.log.append({"secret": secrets_record})
+        self._note_gift(secrets_record)
+
+    def _note_gift(self, secrets_record: dict[str, Any]) -> None:
+        """A gift to re-handle (``actions.settle_gifts``). Called again for the log's secrets
+        on a restart, so a crash before the re-handle loses nothing; a gift already re-handled
+        is dropped then."""
         gift = secrets_record.get("gift")
         if (isinstance(gift, dict) and isinstance(gift.get("to"), str)
                 and isinstance(gift.get("op"), (list, tuple)) and len(gift["op"]) == 2
@@ -248,6 +254,8 @@ class Replica:
                 for key in ("private", "secret"):  # secrets ride beside some ops
                     if isinstance(record.get(key), dict):
                         self.knowledge.absorb(record[key])
+                if isinstance(record.get("secret"), dict):
+                    self._note_gift(record["secret"])
                 wire = record.get("op")
                 if wire is not None:
                     ops.extend(offer(from_wire(wire)))
