@@ -111,7 +111,7 @@ class Mesh:
         self._pinned_keys: dict[str, bytes] = {}
         self._hearsay_keys: dict[str, bytes] = {}
         self._addresses: dict[str, PeerAddress] = {}
-        self._dialing: set[tuple[str, int]] = set()
+        self._dialing: dict[tuple[str, int], asyncio.Future[str | None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._pending = 0
         self._pending_from: dict[str, int] = {}
@@ -247,20 +247,27 @@ class Mesh:
         """Dial a peer (manual host:port connect). Returns its peer id once linked, else None
         (the reason is in ``dial_failures[(host, port)]``)."""
         key = (host, port)
-        if not self._running or key in self._dialing:
+        if not self._running:
             return None
-        self._dialing.add(key)
+        pending = self._dialing.get(key)
+        if pending is not None:  # already being dialled (the redial loop, say): same answer
+            return await asyncio.shield(pending)
+        result: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
+        self._dialing[key] = result
+        peer_id: str | None = None
         try:
             link = self._new_link()
             if connect_timeout is not None:
                 link.config = replace(link.config, connect_timeout=connect_timeout)
             if await link.connect(host, port):
                 self.dial_failures.pop(key, None)
-                return link.peer_id
-            self.dial_failures[key] = link.close_reason or "failed"
-            return None
+                peer_id = link.peer_id
+            else:
+                self.dial_failures[key] = link.close_reason or "failed"
+            return peer_id
         finally:
-            self._dialing.discard(key)
+            del self._dialing[key]
+            result.set_result(peer_id)
 
     async def _on_accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         peer = writer.get_extra_info("peername")

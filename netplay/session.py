@@ -82,7 +82,7 @@ class PeerInfo:
     name: str
     seats: tuple[int, ...]
     # "connected" | "catching up" | "reconnecting" (link lost, redialling) | "back" (relinked
-    # within BACK_FOR s) | "left" (said bye) | "gone" (never linked this run) | "me"
+    # within BACK_FOR s) | "gone" (left the table, or not linked since this peer started) | "me"
     status: str
     address: str = ""
 
@@ -364,9 +364,7 @@ class LanSession:
             recent = known is not None and known.back_at is not None \
                 and self.mesh._now() - known.back_at < BACK_FOR
             return "back" if recent else "connected"
-        if known is not None and known.left:
-            return "left"
-        if known is not None and known.ever_linked and known.addresses:
+        if known is not None and known.ever_linked and not known.left and known.addresses:
             return "reconnecting"
         return "gone"
 

@@ -32,7 +32,7 @@ from typing import Any
 from netplay.identity import Identity
 from netplay.discovery import TableListing
 from netplay.mesh import BUSY_REASON
-from netplay.peerfile import load_peers, peers_path
+from netplay.peerfile import peers_path
 from netplay.session import (LanSession, SessionOptions, browse_tables, find_table,
                              load_identity, probe_table_id, save_identity)
 from table.core import actions as act
@@ -380,7 +380,7 @@ async def _dial(t: LanTable, addresses: list[tuple[str, int]], timeout: float) -
     delay = 0.3
     while True:
         for host_, port in addresses:
-            if await t.session.connect(host_, port):
+            if await t.session.connect(host_, port) or t.session.mesh.peers():
                 return
         failures = [t.session.mesh.dial_failures.get(a) for a in addresses]
         if not any(_busy(f) for f in failures) or loop.time() + delay > deadline:
@@ -460,9 +460,6 @@ async def rejoin(path: str | Path, options: SessionOptions | None = None, *,
     shown = name or opts.table_name or table_id
     if not addresses:
         addresses = await _find_others(table_id, me, opts.interfaces, timeout)
-        if not addresses:  # mDNS blocked: where this peer last reached the others
-            addresses = [a for pid, known in load_peers(peers_path(path)).items()
-                         if pid != me for a in known]
         if not addresses:
             raise NobodyFound(f"nobody else of table {shown!r} is on the LAN; "
                            "ask another player for their HOST:PORT")

@@ -8,7 +8,8 @@ script is done and the table has settled), then leave the table cleanly with the
 With --print-hash-on-exit, or when stopped by SIGTERM, the last line they print is the public
 state hash. With --status they print `STATUS <ops> <hash> <linked peers> <seats>` whenever
 that changes, and `PEER <peer id> <status>` when another peer's link status changes
-("reconnecting" when its link is lost and being redialled, "back" once relinked, "left").
+("reconnecting" when its link is lost and being redialled, "back" once relinked, "gone" when
+it left the table).
 """
 from __future__ import annotations
 

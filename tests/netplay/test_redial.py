@@ -1,6 +1,6 @@
 """Links that come back, on 127.0.0.1: a crashed peer restarted from its log rejoins the table
-(joiner and host alike), the others show it "reconnecting" then "back"; a peer that left says
-so and is not redialled; a flood of idle connections neither locks a joiner out nor stalls it."""
+(joiner and host alike), the others show it "reconnecting" then "back"; a peer that left is
+"gone" and not redialled; a flood of idle connections neither locks a joiner out nor stalls it."""
 
 import asyncio
 import logging
@@ -85,9 +85,9 @@ def test_a_crashed_joiner_and_a_crashed_host_rejoin_by_themselves(tmp_path):
         notes = {op.args.get("text") for op in host.replica.store.all_ops() if op.kind == "note"}
         assert {"while Bob was away", "while the host was away"} <= notes
 
-        # Leaving on purpose: "left", and nobody keeps dialling it.
+        # Leaving on purpose: "gone", and nobody keeps dialling it.
         await bob.close(graceful=True)
-        assert await wait_until(lambda: _status(host, bob_id) == "left", 10)
+        assert await wait_until(lambda: _status(host, bob_id) == "gone", 10)
         known = host.session.mesh.known_peer(bob_id)
         assert known is not None and known.left and not known.dialing
         await host.close()

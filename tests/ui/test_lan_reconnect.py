@@ -41,7 +41,7 @@ def test_the_peers_panel_says_reconnecting_then_back(qapp, qtbot, tmp_path):  # 
                              options=joiner_options())
         await until(lambda: shown("back"), 15, "Bob back")
         await bob.close()
-        await until(lambda: shown("left"), 15, "Bob left")
+        await until(lambda: shown("gone"), 15, "Bob gone")
         window.close()
         await until(lambda: not lan_app.tables, 10, "the table left")
 

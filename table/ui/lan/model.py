@@ -35,7 +35,7 @@ class PeerRow:
     peer_id: str
     name: str
     seats: tuple[int, ...]
-    # "me" | "connected" | "catching up" | "reconnecting" | "back" | "left" | "gone"
+    # "me" | "connected" | "catching up" | "reconnecting" | "back" | "gone"
     status: str
     address: str = ""
 

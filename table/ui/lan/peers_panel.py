@@ -10,11 +10,9 @@ from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout,
 from .model import PeerRow
 
 STATUS_TEXT = {"me": "you", "connected": "connected", "catching up": "catching up…",
-               "reconnecting": "reconnecting…", "back": "back", "left": "left", "gone": "gone"}
+               "reconnecting": "reconnecting…", "back": "back", "gone": "gone"}
 STATUS_COLOUR = {"me": "#90caf9", "connected": "#81c784", "catching up": "#ffb74d",
-                 "reconnecting": "#e57373", "back": "#aed581", "left": "#9e9e9e",
-                 "gone": "#9e9e9e"}
-AWAY = ("gone", "left")
+                 "reconnecting": "#e57373", "back": "#aed581", "gone": "#9e9e9e"}
 
 
 class PeersPanel(QWidget):
@@ -62,7 +60,7 @@ class PeersPanel(QWidget):
             return
         self.current = list(rows)
         self.tree.clear()
-        for r in sorted(rows, key=lambda r: (r.status != "me", r.status in AWAY,
+        for r in sorted(rows, key=lambda r: (r.status != "me", r.status == "gone",
                                              r.seats or (99,), r.name)):
             name = r.name or r.peer_id[:8]
             item = QTreeWidgetItem([name, ", ".join(map(str, r.seats)) or "—",
