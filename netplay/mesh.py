@@ -74,7 +74,9 @@ class MeshConfig:
     redial_connect_timeout: float = 2.0
     redial_tick: float = 0.2
 
+
 BUSY_REASON = "table busy"
+BUSY_LOG_EVERY = 10.0  # seconds between two "refusing connections" warnings
 
 
 @dataclass(slots=True)
@@ -117,6 +119,7 @@ class Mesh:
         self._pending_from: dict[str, int] = {}
         self.book = PeerBook(identity.peer_id, self.config.redial)
         self.dial_failures: dict[tuple[str, int], str] = {}  # last failure per address dialled
+        self._busy_logged = -BUSY_LOG_EVERY
         self._running = False
 
     # ------------------------------------------------------------------ lifecycle
@@ -189,15 +192,20 @@ class Mesh:
             return self.identity.public_key
         return self._pinned_keys.get(peer_id)
 
-    def remember(self, peer_id: str, host: str, port: int, key: bytes | None = None) -> None:
+    def remember(self, peer_id: str, host: str, port: int, key: bytes | None = None,
+                 linked_before: bool = False) -> None:
         """Know a peer of this table at host:port (from our own log, our address file or
         mDNS): it is redialled whenever it has no link. ``key`` (from our own verified log)
-        is pinned: only that key may link as this peer id."""
+        is pinned: only that key may link as this peer id. ``linked_before``: we were linked
+        to it before this peer restarted (so it is "reconnecting", then "back")."""
         if not is_valid_peer_id(peer_id) or peer_id == self.peer_id:
             return
         if key is not None and len(key) == PUBLIC_KEY_BYTES:
             self._pinned_keys.setdefault(peer_id, key)
-        self.book.remember(peer_id, host, port, self._now())
+        known = self.book.remember(peer_id, host, port, self._now())
+        if known is not None and linked_before and not known.linked:
+            known.ever_linked = True
+            known.lost_at = known.lost_at or self._now()
 
     def known_peer(self, peer_id: str) -> KnownPeer | None:
         return self.book.get(peer_id)
@@ -278,8 +286,10 @@ class Mesh:
                 return
             if (self._pending >= self.config.max_pending_handshakes
                     or self._pending_from.get(address, 0) >= self.config.max_pending_per_address):
-                log.warning("mesh %s: too many handshakes pending (from %s); refusing one",
-                            self.peer_id, address)
+                if self._now() - self._busy_logged >= BUSY_LOG_EVERY:  # a flood: log once
+                    self._busy_logged = self._now()
+                    log.warning("mesh %s: too many handshakes pending (from %s); refusing "
+                                "connections for now", self.peer_id, address)
                 await self._refuse_busy(writer)
                 return
             self._pending += 1

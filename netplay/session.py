@@ -272,7 +272,7 @@ class LanSession:
             except ValueError:
                 key = None
             for host, port in reversed(addresses):
-                self.mesh.remember(pid, host, port, key)
+                self.mesh.remember(pid, host, port, key, linked_before=True)
 
     def _save_known_peers(self) -> None:
         if self.options.peers_file:
