@@ -197,15 +197,14 @@ class Mesh:
         """Know a peer of this table at host:port (from our own log, our address file or
         mDNS): it is redialled whenever it has no link. ``key`` (from our own verified log)
         is pinned: only that key may link as this peer id. ``linked_before``: we were linked
-        to it before this peer restarted (so it is "reconnecting", then "back")."""
+        to it before this peer restarted (so it is "reconnecting" until linked)."""
         if not is_valid_peer_id(peer_id) or peer_id == self.peer_id:
             return
         if key is not None and len(key) == PUBLIC_KEY_BYTES:
             self._pinned_keys.setdefault(peer_id, key)
         known = self.book.remember(peer_id, host, port, self._now())
-        if known is not None and linked_before and not known.linked:
+        if known is not None and linked_before:
             known.ever_linked = True
-            known.lost_at = known.lost_at or self._now()
 
     def known_peer(self, peer_id: str) -> KnownPeer | None:
         return self.book.get(peer_id)
