@@ -123,3 +123,20 @@ def test_a_hundred_idle_connections_do_not_lock_out_a_late_joiner(tmp_path, capl
         await host.close()
     run(scenario(), 60)
     assert any("the table is busy, retrying" in r.getMessage() for r in caplog.records)
+
+
+def test_the_address_file_survives_garbage(tmp_path, caplog):
+    from netplay.peerfile import load_peers, save_peers
+
+    path = tmp_path / "x.log.peers"
+    good = "0123456789abcdef"
+    save_peers(path, {good: [(LOOPBACK, 7000), (LOOPBACK, 7001)]})
+    assert load_peers(path) == {good: [(LOOPBACK, 7000), (LOOPBACK, 7001)]}
+    path.write_text('{"0123456789abcdef": [["127.0.0.1", 99999], ["127.0.0.1", 7002], 5],'
+                    ' "not a peer": [["127.0.0.1", 7003]]}')
+    assert load_peers(path) == {good: [(LOOPBACK, 7002)]}
+    path.write_text("{not json")
+    with caplog.at_level(logging.WARNING, logger="netplay.peerfile"):
+        assert load_peers(path) == {}
+    assert any(str(path) in r.getMessage() for r in caplog.records)
+    assert load_peers(tmp_path / "missing.peers") == {}
