@@ -221,7 +221,7 @@ def _parse_info(info: AsyncServiceInfo) -> TableListing | None:
     return TableListing(
         table_id=tid, name=safe_text(props.get("name", "")), game=game,
         players=players, free_seats=free, passphrase_needed=props.get("pw") == "1",
-        version=version, peers=[TablePeer(pid, addresses[0], int(info.port))],
+        version=version, peers=[TablePeer(pid, addresses[0], int(info.port or 0))],
     )
 
 
