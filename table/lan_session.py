@@ -32,6 +32,8 @@ from typing import Any
 from netplay.identity import Identity
 from netplay.discovery import TableListing
 from netplay.opsign import OpVerifier
+from netplay.mesh import BUSY_REASON
+from netplay.peerfile import peers_path
 from netplay.session import (LanSession, SessionOptions, browse_tables, find_table,
                              load_identity, probe_table_id, save_identity)
 from table.core import actions as act
@@ -262,7 +264,10 @@ async def host(module: GameModule, *, table_name: str, seats: int, log_path: str
     opts = options or SessionOptions()
     opts.table_name, opts.game, opts.seats = table_name, module.id, seats
     path = Path(log_path)
+    opts.peers_file = str(peers_path(path))
     if path.exists() and path.stat().st_size > 0:
+        # A host restarting from its log: the same rejoin as Resume (it redials the peers
+        # its log and address file name, and finds them by mDNS too).
         return await _resume(path, opts, host_role=True)
     identity = _new_identity(path)
     replica = Replica(None, identity.peer_id, log_path=path, game=module.id,
@@ -309,10 +314,7 @@ async def resolve(*, table: str | None = None, connect: str | None = None,
         host_, _, port_text = connect.rpartition(":")
         if not host_ or not port_text.isdigit():
             raise LanError(f"cannot read {connect!r}: expected HOST:PORT")
-        try:
-            table_id = await probe_table_id(host_, int(port_text), timeout)
-        except (OSError, asyncio.TimeoutError, Exception) as err:
-            raise LanError(f"no table answers at {connect}: {err}") from None
+        table_id = await _probe_retrying(host_, int(port_text), timeout)
         return table_id, [(host_, int(port_text))], ""
     if not table:
         raise LanError("name a table or give HOST:PORT")
@@ -320,6 +322,25 @@ async def resolve(*, table: str | None = None, connect: str | None = None,
     if listing is None:
         raise LanError(f"no table named {table!r} found on the LAN (try HOST:PORT)")
     return listing.table_id, [(p.host, p.port) for p in listing.peers], listing.name
+
+
+async def _probe_retrying(host_: str, port: int, timeout: float) -> str:
+    """The table id at host:port; a busy table is asked again until ``timeout``."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    delay = 0.3
+    while True:
+        try:
+            return await probe_table_id(host_, port, max(0.5, min(timeout, deadline - loop.time())))
+        except Exception as err:
+            if _busy(str(err)) and loop.time() + delay < deadline:
+                log.warning("the table is busy, retrying")
+                await asyncio.sleep(delay)
+                delay = min(2.0, delay * 2)
+                continue
+            if _busy(str(err)):
+                raise LanError(f"the table at {host_}:{port} stayed busy; try again") from None
+            raise LanError(f"no table answers at {host_}:{port}: {err}") from None
 
 
 async def join(*, log_path: str | Path, table: str | None = None, connect: str | None = None,
@@ -330,6 +351,7 @@ async def join(*, log_path: str | Path, table: str | None = None, connect: str |
     ``listed`` = (table id, addresses, name) of a table a browser already listed."""
     opts = options or SessionOptions()
     path = Path(log_path)
+    opts.peers_file = str(peers_path(path))
     if listed is not None:
         table_id, addresses, name = listed
     else:
@@ -346,7 +368,9 @@ async def join(*, log_path: str | Path, table: str | None = None, connect: str |
     replica = Replica(table_id, identity.peer_id)  # the log opens once the game is known
     session = LanSession(replica, identity, opts)
     await session.start(hello=False)
-    t = LanTable(session, replica, table_name=opts.table_name)
+    # Joined by address, the name is not known yet: the table's layout mark gives it, and it
+    # is what this peer announces (never a placeholder).
+    t = LanTable(session, replica, table_name=name)
     try:
         await _dial(t, addresses, timeout)
         info = await _wait_table_info(t, timeout)
@@ -356,7 +380,7 @@ async def join(*, log_path: str | Path, table: str | None = None, connect: str |
                         info["game_hash"], module.content_hash)
         t.module, t.seats = module, int(info.get("seats") or 0)
         t.position = _same_position(info, position)
-        t.table_name = t.table_name or str(info.get("name") or "")
+        t.table_name = t.table_name or str(info.get("name") or "") or opts.table_name
         session.options.game, session.options.seats = module.id, t.seats
         session.options.table_name = t.table_name
         _open_log(replica, path, module, t.seats)
@@ -395,12 +419,27 @@ def _open_log(replica: Replica, path: Path, module: GameModule, seats: int) -> N
     replica.log = writer
 
 
+def _busy(reason: str | None) -> bool:
+    return bool(reason) and BUSY_REASON in str(reason)
+
+
 async def _dial(t: LanTable, addresses: list[tuple[str, int]], timeout: float) -> None:
-    for host_, port in addresses:
-        if await t.session.connect(host_, port):
-            return
     if not addresses:
         raise LanError("could not join the table (no address)")
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    delay = 0.3
+    while True:
+        for host_, port in addresses:
+            if await t.session.connect(host_, port) or t.session.mesh.peers():
+                return
+        failures = [t.session.mesh.dial_failures.get(a) for a in addresses]
+        if not any(_busy(f) for f in failures) or loop.time() + delay > deadline:
+            break
+        # A busy table (its handshake slots are full) is there: wait and try again.
+        log.warning("the table is busy, retrying")
+        await asyncio.sleep(delay)
+        delay = min(2.0, delay * 2)
     # Did the table answer at all? Then the handshake failed: the passphrase.
     for host_, port in addresses:
         try:
@@ -517,6 +556,7 @@ async def _resume(path: Path, opts: SessionOptions, *, host_role: bool = False,
     seats = int(info.get("seats") or replica.header_extra.get("seats") or 0)
     opts.game, opts.seats = module.id, seats
     opts.table_name = str(info.get("name") or opts.table_name)
+    opts.peers_file = str(peers_path(path))
     session = LanSession(replica, identity, opts)
     await session.start()
     t = LanTable(session, replica, module, seats, opts.table_name)

@@ -7,7 +7,9 @@ Both `host` and `join` run until SIGTERM/SIGINT (or, with --exit-after-script, u
 script is done and the table has settled), then leave the table cleanly with the log complete.
 With --print-hash-on-exit, or when stopped by SIGTERM, the last line they print is the public
 state hash. With --status they print `STATUS <ops> <hash> <linked peers> <seats>` whenever
-that changes.
+that changes, and `PEER <peer id> <status>` when another peer's link status changes
+("reconnecting" when its link is lost and being redialled, "back" once relinked, "gone" when
+it left the table).
 """
 from __future__ import annotations
 
@@ -38,7 +40,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seats", type=int, help="number of seats (default: the game's minimum)")
     p.add_argument("--seat", type=int, help="also play this seat")
     _common(p)
-    p.add_argument("--port", type=int, default=0, help="TCP port to listen on (default: any)")
     p.set_defaults(handler=cmd_host)
 
     p = sub.add_parser("join", help="join a LAN table")
@@ -66,6 +67,11 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--status", action="store_true", help="print STATUS lines on change")
     p.add_argument("--exit-after-script", type=float, metavar="S", default=None,
                    help="leave S seconds after the script is done and the table has settled")
+    p.add_argument("--port", type=int, default=0, help="TCP port to listen on (default: any)")
+    p.add_argument("--allow-requests", choices=("always", "never"), default="always",
+                   help="perform other players' requests on your seat's hidden piles "
+                        "(draw, move, shuffle); a headless peer is a scripted player: always "
+                        "by default")
     p.add_argument("--no-announce", action="store_true", help="do not announce over mDNS")
     p.add_argument("--fast", action="store_true",
                    help="short heartbeats and hash checks (tests)")
@@ -84,6 +90,7 @@ def _out(line: str) -> None:
 
 # ------------------------------------------------------------------ tables
 def cmd_tables(args: argparse.Namespace) -> int:
+    from netplay.discovery import safe_text
     from netplay.session import browse_tables
 
     tables = asyncio.run(browse_tables(_interfaces(args.interfaces), args.wait))
@@ -93,12 +100,13 @@ def cmd_tables(args: argparse.Namespace) -> int:
     for t in tables:
         peers = " ".join(f"{p.host}:{p.port}" for p in t.peers)
         if args.json:
-            print(json.dumps({"name": t.name, "table_id": t.table_id, "game": t.game,
+            print(json.dumps({"name": safe_text(t.name), "table_id": t.table_id, "game": t.game,
                               "players": t.players, "free_seats": t.free_seats,
                               "passphrase": t.passphrase_needed, "peers": peers.split()}))
         else:
             lock = " (passphrase)" if t.passphrase_needed else ""
-            print(f"{t.name}  {t.game}  {t.players} seated, {t.free_seats} free{lock}  {peers}")
+            print(f"{safe_text(t.name)}  {safe_text(t.game)}  {t.players} seated, "
+                  f"{t.free_seats} free{lock}  {peers}")
     return 0
 
 
@@ -111,7 +119,7 @@ def _options(args: argparse.Namespace) -> Any:
 
     opts = SessionOptions(passphrase=args.passphrase, interfaces=_interfaces(args.interfaces),
                           port=getattr(args, "port", 0) or 0, announce=not args.no_announce,
-                          player_name=args.name)
+                          player_name=args.name, allow_requests=args.allow_requests)
     if args.fast:
         opts.mesh = MeshConfig(link=LinkConfig(heartbeat_interval=0.5, dead_after=3.0,
                                                handshake_timeout=5.0, connect_timeout=3.0),
@@ -243,7 +251,14 @@ async def _settle(t: Any, stop: asyncio.Event, timeout: float = 10.0) -> None:
 
 async def _status_loop(t: Any) -> None:
     last = None
+    peers: dict[str, str] = {}
     while True:
+        for info in t.session.peer_list():
+            status = "connected" if info.status == "catching up" else info.status
+            if info.status != "me" and peers.get(info.peer_id, "gone") != status:
+                if status != "connected" or peers.get(info.peer_id) in ("reconnecting", "back"):
+                    _out(f"PEER {info.peer_id} {status}")
+                peers[info.peer_id] = status
         r = t.replica
         state = (sum(r.version_vector().values()), r.public_state_hash(), len(t.session.mesh.peers()),
                  ",".join(str(s) for s in sorted(r.state.seats)))

@@ -181,6 +181,12 @@ class Replica:
         self.knowledge.absorb(secrets_record)
         if self.log is not None:
             self.log.append({"secret": secrets_record})
+        self._note_gift(secrets_record)
+
+    def _note_gift(self, secrets_record: dict[str, Any]) -> None:
+        """A gift to re-handle (``actions.settle_gifts``). Called again for the log's secrets
+        on a restart, so a crash before the re-handle loses nothing; a gift already re-handled
+        is dropped then."""
         gift = secrets_record.get("gift")
         if (isinstance(gift, dict) and isinstance(gift.get("to"), str)
                 and isinstance(gift.get("op"), (list, tuple)) and len(gift["op"]) == 2
@@ -308,6 +314,8 @@ class Replica:
                 blob = record.get("blob")
                 if isinstance(blob, dict):
                     self._load_blob(blob, number, source)
+                if isinstance(record.get("secret"), dict):
+                    self._note_gift(record["secret"])
                 wire = record.get("op")
                 if wire is not None:
                     ops.extend(offer(from_wire(wire)))
