@@ -34,6 +34,7 @@ from table.core import actions, jsonform
 from table.core.errors import CoreError
 from table.core.replica import Replica
 
+from .blob_exchange import BlobExchange
 from .consent import REQUEST_TIMEOUT, ConsentAsker, OwnerRequest, decide, refusal_text
 from .discovery import (TableAnnouncement, TableAnnouncer, TableBrowser, TableListing,
                         probe_table_id)
@@ -177,6 +178,8 @@ class LanSession:
         replica.verifier = self.verifier
         replica.private_out = self._private_out
         self.replication = Replication(self.mesh, replica, options.replication)
+        # the table's module and art, by hash (the table layer widens what is served)
+        self.blobs = BlobExchange(self.mesh, replica.blobs.get)
         self.events: EventHub[SessionEvent] = EventHub()
         self.announcer: TableAnnouncer | None = None
         self.browser: TableBrowser | None = None
@@ -299,6 +302,7 @@ class LanSession:
                 await self.announcer.stop()
             self.announcer = None
         await self.replication.stop()
+        self.blobs.close()
         await self.mesh.stop(graceful)
         for unsub in self._unsubs:
             unsub()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -47,7 +48,8 @@ def check(args: argparse.Namespace) -> int:
         print(f"{args.log}: {err}; nothing to check", file=sys.stderr)
         return 0
     module = resolved.module
-    print(f"module: {resolved.label}", file=sys.stderr)
+    for line in _module_lines(replica, resolved.label):
+        print(line, file=sys.stderr)
     if resolved.note:
         print(f"note: {resolved.note}", file=sys.stderr)
     notices: list[str] = []
@@ -141,3 +143,17 @@ def audit(args: argparse.Namespace) -> int:
     if result.failures:
         return 1
     return 2 if result.unverifiable else 0
+
+
+def _module_lines(replica: Any, label: str) -> list[str]:
+    """Which module the log was judged under: the one it was set up with, then each change."""
+    ops = [(n, r.op.args) for n, r in enumerate(replica.records(), start=1)
+           if r.op.kind == "module" and r.void is None]
+    if not ops:
+        return [f"module: {label}"]
+
+    def name(args: dict[str, Any]) -> str:
+        return f"{args.get('name') or args['game']} {args.get('version', '')} ({args['hash'][:12]})"
+
+    return [f"module: {name(ops[0][1])}"] + [f"module: changed at op {n} to {name(a)}"
+                                             for n, a in ops[1:]]

@@ -35,7 +35,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("host", help="host a LAN table")
     p.add_argument("--headless", action="store_true", help="no window (the only mode here)")
-    p.add_argument("--game", help="game module id (or --position)")
+    p.add_argument("--game", help="game module id (or --position, or --module)")
+    p.add_argument("--module", metavar="PATH",
+                   help="play a draft from this module folder; its edits reach every peer "
+                        "while the table is open (docs/game-module.md)")
     p.add_argument("--table", required=True, help="table name shown on the LAN")
     p.add_argument("--seats", type=int, help="number of seats (default: the game's minimum)")
     p.add_argument("--seat", type=int, help="also play this seat")
@@ -50,7 +53,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seat", type=int, help="the seat to play")
     p.add_argument("--timeout", type=float, default=15.0, help="seconds to find and join")
     _common(p)
-    p.set_defaults(handler=cmd_join)
+    p.set_defaults(handler=cmd_join, module=None)
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -177,21 +180,30 @@ async def _main(args: argparse.Namespace, hosting: bool) -> int:
             t = await lan.host(position.module, table_name=args.table, seats=position.seats,
                                log_path=args.log, options=opts, position=position)
         elif hosting:
-            if not args.game:
-                print("error: host needs --game (or --position)", file=sys.stderr)
+            if not args.game and not args.module:
+                print("error: host needs --game (or --position, or --module)", file=sys.stderr)
                 return 2
-            module = lan.module_for(args.game)
+            module = _draft(args.module) if args.module else \
+                lan.module_for(args.game)
+            if module is None:
+                return 2
             seats = args.seats or _min_seats(module)
             t = await lan.host(module, table_name=args.table, seats=seats, log_path=args.log,
                                options=opts)
         else:
             t = await lan.join(log_path=args.log, table=args.table, connect=args.connect,
-                               options=opts, timeout=args.timeout, position=position)
+                               options=opts, timeout=args.timeout, position=position,
+                               progress=lambda text: print(f"module: {text}", file=sys.stderr))
     except lan.LanError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
     _out(f"TABLE {t.replica.table_id} {t.session.port} {t.session.peer_id}")
     status_task = asyncio.ensure_future(_status_loop(t)) if args.status else None
+    if hosting and args.module and t.module is not None:
+        watch_task: asyncio.Future[None] | None = asyncio.ensure_future(
+            _watch_draft(t, Path(args.module)))
+    else:
+        watch_task = None
     code = 0
     try:
         if args.seat:
@@ -199,6 +211,8 @@ async def _main(args: argparse.Namespace, hosting: bool) -> int:
             if args.deck:
                 from table.games.decks import load_deck
 
+                if t.module is None:
+                    raise lan.LanError("the table's module is not known yet")
                 deck = load_deck(t.module, Path(args.deck))
             await lan.take_seat(t, args.seat, deck, name=args.name)
             _out(f"SEATED {args.seat}")
@@ -225,8 +239,9 @@ async def _main(args: argparse.Namespace, hosting: bool) -> int:
         print(f"error: {err}", file=sys.stderr)
         code = 2
     finally:
-        if status_task is not None:
-            status_task.cancel()
+        for task in (status_task, watch_task):
+            if task is not None:
+                task.cancel()
         for report in t.session.divergences:
             print(f"divergence: {report}", file=sys.stderr)
         digest = t.replica.public_state_hash()
@@ -234,6 +249,36 @@ async def _main(args: argparse.Namespace, hosting: bool) -> int:
     if args.print_hash_on_exit or got_term:
         _out(digest)
     return code
+
+
+def _draft(folder: str) -> Any:
+    """The draft module in a folder, or None after printing its problems (file:line)."""
+    from table.games import ModuleError, load_module
+
+    try:
+        return load_module(Path(folder))
+    except ModuleError as err:
+        print(str(err), file=sys.stderr)
+        return None
+
+
+async def _watch_draft(t: Any, folder: Path) -> None:
+    """Live reload: a settled edit of the draft goes into the log and so to every peer."""
+    from table.games.watch import Broken, DraftWatcher, Refused, Reloaded
+
+    watcher = DraftWatcher(t.replica, t.module, folder)
+    while True:
+        await asyncio.sleep(0.1)
+        event = watcher.poll()
+        if isinstance(event, Reloaded):
+            t.module = event.change.new
+            print(f"module: updated to {event.change.describe()}", file=sys.stderr)
+        elif isinstance(event, Broken):
+            print("module: the draft has errors; nothing changed:\n  "
+                  + "\n  ".join(event.problems), file=sys.stderr)
+        elif isinstance(event, Refused):
+            print("module: the table cannot take this version; nothing changed: "
+                  + "; ".join(event.reasons), file=sys.stderr)
 
 
 def _min_seats(module: Any) -> int:
