@@ -223,11 +223,15 @@ class _Prefix(Sequence[Record]):
             yield records[i]
 
 
+_MARKER_KINDS = frozenset({"mark", "end"})
+
+
 class History:
     """The records applied so far, in canonical order, up to and including the current one.
 
-    `marks` (optional) lists the indices of every `mark` record so far, ascending: the runner
-    keeps it so marker lookups don't scan the whole log.
+    `marks` (optional) lists the indices of every `mark` (and `end`) record so far, ascending:
+    the runner keeps it so marker lookups don't scan the whole log. An `end` op (the game's
+    recorded result) counts as a "winner" marker: the game is over either way.
     """
 
     __slots__ = ("_records", "index", "_marks", "_seats")
@@ -237,7 +241,7 @@ class History:
         self._records = records
         self.index = index
         if marks is None:
-            marks = [i for i in range(index + 1) if records[i].op.kind == "mark"]
+            marks = [i for i in range(index + 1) if records[i].op.kind in _MARKER_KINDS]
         self._marks = marks
         self._seats = state
 
@@ -259,7 +263,8 @@ class History:
     def _marks_of(self, what: str) -> Iterator[int]:
         for i in self.mark_indices():
             rec = self._records[i]
-            if rec.void is None and rec.op.args.get("what") == what:
+            if rec.void is None and (rec.op.args.get("what") == what or (
+                    what == "winner" and rec.op.kind == "end")):
                 yield i
 
     def current_turn_start(self) -> int:

@@ -250,7 +250,7 @@ class AssistRunner:
                 self._refs.append(("?", 0))
         op = record.op
         quiet = bool(len(self._position) % 2)  # inside a position's layout
-        if op.kind == "mark":
+        if op.kind == "mark" or op.kind == "end":  # an end op is the game's result marker
             self._marks.append(index)
             if record.void is None and op.args.get("what") == "setup" \
                     and op.args.get("value") in POSITION_MARKS:

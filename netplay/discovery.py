@@ -19,6 +19,12 @@ pid    the announcing peer's id
 :class:`TableBrowser` lists the tables grouped by table id, each with the ``host:port`` of its
 announcing peers, and drops entries whose service goes away.
 
+Announcements are untrusted: one with an unknown version, counts out of range, or malformed
+ids is dropped (logged at debug); names lose their control and escape characters before
+anyone prints them (:func:`safe_text`). With ``verify=True`` (the product's listings), an
+address is listed under a table id only once a probe of it answered as that table, so a
+stranger reusing a table id cannot add an address of its own to a real table.
+
 ``interfaces`` defaults to all interfaces for the product; tests and demos must pass
 ``["127.0.0.1"]``.
 """
@@ -29,6 +35,7 @@ import asyncio
 import contextlib
 import logging
 import re
+import unicodedata
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
@@ -37,11 +44,26 @@ from zeroconf import InterfacesType, get_all_addresses  # type: ignore[attr-defi
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 from .handshake import PROTOCOL_VERSION
+from .identity import is_valid_peer_id
+from .wire import DEFAULT_LIMITS, ProtocolError, read_frame, unpack
 
 log = logging.getLogger(__name__)
 
 SERVICE_TYPE = "_sandtable._tcp.local."
 RESOLVE_TIMEOUT_MS = 3000
+MAX_SEATS = 64  # announced counts beyond this are nonsense
+PROBE_TIMEOUT = 2.0
+_TABLE_ID_RE = re.compile(r"[0-9A-Za-z._-]{1,64}")
+_GAME_ID_RE = re.compile(r"[0-9A-Za-z._-]{0,64}")
+_ESCAPE_RE = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)?|.)?")
+
+
+def safe_text(text: str, limit: int = 100) -> str:
+    """``text`` fit to print: terminal escape sequences and control/format characters removed
+    (a name could otherwise clear the screen of whoever lists the tables)."""
+    text = _ESCAPE_RE.sub("", text)
+    text = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C" or ch == " ")
+    return " ".join(text.split())[:limit]
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +155,11 @@ class TableAnnouncer:
             parsed_addresses=self._addresses or _default_addresses(self._interfaces),
         )
 
+    @property
+    def zeroconf(self) -> AsyncZeroconf | None:
+        """The zeroconf instance announcing (to browse with it too)."""
+        return self._aiozc
+
     async def start(self) -> None:
         if self._aiozc is None:
             self._aiozc = AsyncZeroconf(interfaces=self._interfaces, ip_version=IPVersion.V4Only)
@@ -177,15 +204,24 @@ def _parse_info(info: AsyncServiceInfo) -> TableListing | None:
         players = int(props.get("pl", "0"))
         free = int(props.get("free", "0"))
     except ValueError:
+        log.debug("announcement %s: a number is not a number; dropped", info.name)
         return None
-    tid, pid = props.get("tid", ""), props.get("pid", "")
+    tid, pid, game = props.get("tid", ""), props.get("pid", ""), props.get("game", "")
     addresses = info.parsed_addresses(IPVersion.V4Only) or info.parsed_addresses()
-    if not tid or not pid or not addresses or not info.port:
+    problem = (
+        f"unknown protocol version {version}" if version != PROTOCOL_VERSION else
+        "player counts out of range" if not (0 <= players <= MAX_SEATS and 0 <= free <= MAX_SEATS)
+        else "bad table id" if not _TABLE_ID_RE.fullmatch(tid) else
+        "bad peer id" if not is_valid_peer_id(pid) else
+        "bad game id" if not _GAME_ID_RE.fullmatch(game) else
+        "no address" if not addresses or not info.port else "")
+    if problem:
+        log.debug("announcement %s: %s; dropped", info.name, problem)
         return None
     return TableListing(
-        table_id=tid, name=props.get("name", ""), game=props.get("game", ""),
+        table_id=tid, name=safe_text(props.get("name", "")), game=game,
         players=players, free_seats=free, passphrase_needed=props.get("pw") == "1",
-        version=version, peers=[TablePeer(pid, addresses[0], int(info.port))],
+        version=version, peers=[TablePeer(pid, addresses[0], int(info.port or 0))],
     )
 
 
@@ -198,8 +234,11 @@ class TableBrowser:
         interfaces: InterfacesType = InterfaceChoice.All,
         aiozc: AsyncZeroconf | None = None,
         on_change: Callable[[], None] | None = None,
+        verify: bool = False,
     ) -> None:
         self._interfaces = interfaces
+        self.verify = verify
+        self._verified: set[tuple[str, str, int]] = set()  # (table id, host, port) that answered
         self._aiozc = aiozc
         self._owns_zc = aiozc is None
         self.on_change = on_change
@@ -250,7 +289,9 @@ class TableBrowser:
                 return
             listing = _parse_info(info)
             if listing is None:
-                log.info("ignoring malformed table announcement %s", name)
+                log.debug("ignoring malformed table announcement %s", name)
+                return
+            if self.verify and not await self._answers_as(listing):
                 return
             self._entries[name] = _Entry(listing, asyncio.get_running_loop().time())
             self._notify()
@@ -261,6 +302,23 @@ class TableBrowser:
         finally:
             if self._resolving.get(name) is asyncio.current_task():
                 del self._resolving[name]
+
+    async def _answers_as(self, listing: TableListing) -> bool:
+        """Does the announced address answer as the announced table? (probed once)"""
+        peer = listing.peers[0]
+        key = (listing.table_id, peer.host, peer.port)
+        if key in self._verified:
+            return True
+        try:
+            answered = await probe_table_id(peer.host, peer.port, PROBE_TIMEOUT)
+        except Exception as err:
+            log.debug("announced %s:%d does not answer (%s); not listed", peer.host, peer.port, err)
+            return False
+        if answered != listing.table_id:
+            log.debug("announced %s:%d answers as another table; not listed", peer.host, peer.port)
+            return False
+        self._verified.add(key)
+        return True
 
     def _notify(self) -> None:
         self._changed.set()
@@ -320,3 +378,22 @@ class TableBrowser:
         if dropped:
             self._notify()
         return dropped
+
+
+async def probe_table_id(host: str, port: int, timeout: float = 5.0) -> str:
+    """Learn the table id of the peer at host:port (manual connect): a responder sends its
+    ``hello`` first, so read it and hang up. Raises OSError/ProtocolError/TimeoutError."""
+    reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
+    try:
+        frame = await asyncio.wait_for(read_frame(reader, DEFAULT_LIMITS), timeout)
+        hello = unpack(frame, DEFAULT_LIMITS)
+        if isinstance(hello, dict) and hello.get("t") == "reject":  # e.g. "table busy"
+            raise ProtocolError(f"the table refused: {str(hello.get('reason'))[:100]}")
+        if not isinstance(hello, dict) or hello.get("t") != "hello" \
+                or not isinstance(hello.get("table"), str):
+            raise ProtocolError("the peer did not answer with a hello")
+        return str(hello["table"])
+    finally:
+        writer.close()
+        with contextlib.suppress(Exception):
+            await writer.wait_closed()

@@ -152,6 +152,7 @@ class Handshake:
         limits: WireLimits = DEFAULT_LIMITS,
         clock: Callable[[], float] = time.monotonic,
         timeout: float = DEFAULT_TIMEOUT,
+        hello_timeout: float | None = None,
         key_exchange: KeyExchange | None = None,
         nonce: bytes | None = None,
     ) -> None:
@@ -163,11 +164,15 @@ class Handshake:
         self.limits = limits
         self._clock = clock
         self._timeout = timeout
+        # a responder's first bytes must come sooner: an idle connection frees its slot
+        self._hello_timeout = hello_timeout
+        self._heard = False
         self._kx = key_exchange or make_key_exchange(self.passphrase, table_id)
         self._nonce = secrets.token_bytes(NONCE_BYTES) if nonce is None else nonce
         self._decoder = FrameDecoder(limits)
         self.phase = Phase.NEW
         self.deadline = float("inf")
+        self._full_deadline = float("inf")
         self.hello_bytes = b""  # the exact payload of our hello, once started
         self._peer_hello: dict[str, Any] = {}
         self._cipher: FrameCipher | None = None
@@ -179,6 +184,9 @@ class Handshake:
         if self.phase is not Phase.NEW:
             raise RuntimeError("handshake already started")
         self.deadline = self._clock() + self._timeout
+        if self._hello_timeout is not None:
+            self._full_deadline = self.deadline
+            self.deadline = min(self.deadline, self._clock() + self._hello_timeout)
         hello = {
             "t": "hello",
             "v": PROTOCOL_VERSION,
@@ -200,6 +208,10 @@ class Handshake:
             raise RuntimeError("call start() before feed()")
         if self.phase is Phase.DONE:
             return Step()
+        if data and not self._heard:
+            self._heard = True
+            if self._hello_timeout is not None:
+                self.deadline = self._full_deadline
         out = b""
         try:
             frames = self._decoder.feed(data)
@@ -233,6 +245,8 @@ class Handshake:
     def poll(self) -> Step:
         """Check the deadline against the clock; a handshake past it is rejected."""
         if self.phase in (Phase.AWAIT_HELLO, Phase.AWAIT_AUTH) and self._clock() >= self.deadline:
+            if not self._heard and self._hello_timeout is not None:
+                return self._fail(HandshakeError(f"no hello within {self._hello_timeout:g} s"))
             return self._fail(HandshakeError(TIMED_OUT))
         return Step()
 

@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import enum
 import logging
+import socket
 from dataclasses import dataclass, field
 from typing import Any, AsyncIterator, Callable
 
@@ -49,10 +50,14 @@ _TRANSITIONS: dict[LinkState, frozenset[LinkState]] = {
 
 @dataclass(frozen=True, slots=True)
 class LinkConfig:
-    heartbeat_interval: float = 2.0
-    dead_after: float = 10.0
+    # Short beats and a short silence limit: a cut link is noticed within seconds, and the
+    # mesh redials it (a long limit only delays the relink; TCP's retransmit backoff during a
+    # cut can outlast any timer).
+    heartbeat_interval: float = 1.0
+    dead_after: float = 6.0
     handshake_timeout: float = 10.0
-    connect_timeout: float = 5.0
+    hello_timeout: float = 2.0  # an accepted connection must start its hello this soon
+    connect_timeout: float = 3.0
     close_timeout: float = 1.0
     send_queue_max: int = 4096
     limits: WireLimits = field(default_factory=lambda: DEFAULT_LIMITS)
@@ -76,6 +81,23 @@ def pack_message(msg: dict[str, Any]) -> PackedMessage:
     """Check and pack a message once (raises ProtocolError if it is invalid: a caller bug)."""
     check_message(msg)
     return PackedMessage(msg["t"], pack(msg))
+
+
+def tune_socket(writer: asyncio.StreamWriter, dead_after: float) -> None:
+    """Keepalive and a TCP user timeout, so that the kernel gives up on a dead peer about as
+    soon as the heartbeat does instead of retransmitting for minutes."""
+    sock = writer.get_extra_info("socket")
+    if sock is None:
+        return
+    options = [(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1),
+               (socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)]
+    for name, value in (("TCP_KEEPIDLE", max(1, int(dead_after / 2))), ("TCP_KEEPINTVL", 1),
+                        ("TCP_KEEPCNT", 3), ("TCP_USER_TIMEOUT", int(dead_after * 1000))):
+        if hasattr(socket, name):  # Linux names; other systems keep their defaults
+            options.append((socket.IPPROTO_TCP, getattr(socket, name), value))
+    for level, option, value in options:
+        with contextlib.suppress(OSError):
+            sock.setsockopt(level, option, value)
 
 
 class Link:
@@ -165,6 +187,7 @@ class Link:
         except (OSError, asyncio.TimeoutError) as exc:
             self._fail_before_open(f"connect to {host}:{port} failed: {exc or type(exc).__name__}")
             return False
+        tune_socket(writer, self.config.dead_after)
         return await self._handshake(reader, writer)
 
     async def accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> bool:
@@ -173,6 +196,7 @@ class Link:
         peer = writer.get_extra_info("peername")
         if isinstance(peer, tuple) and len(peer) >= 2:
             self.remote_host, self.peer_port = str(peer[0]), 0
+        tune_socket(writer, self.config.dead_after)
         return await self._handshake(reader, writer)
 
     def _fail_before_open(self, reason: str) -> None:
@@ -187,10 +211,13 @@ class Link:
     async def _handshake(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> bool:
         self._reader, self._writer = reader, writer
         self._set_state(LinkState.HANDSHAKING)
+        # A responder drops a connection whose hello does not start within hello_timeout: idle
+        # connections must not hold a handshake slot for the whole handshake timeout.
         handshake = Handshake(
             self.identity, self.table_id, self._passphrase, initiator=self.initiator,
             listen_port=self.listen_port, limits=self.config.limits,
             clock=asyncio.get_running_loop().time, timeout=self.config.handshake_timeout,
+            hello_timeout=None if self.initiator else self.config.hello_timeout,
         )
         try:
             result = await run_handshake(reader, writer, handshake)

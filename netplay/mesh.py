@@ -23,13 +23,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from dataclasses import dataclass, field
+import time
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .events import EventHub
 from .identity import PUBLIC_KEY_BYTES, Identity, is_valid_peer_id
 from .link import Link, LinkConfig, pack_message
-from .wire import ProtocolError
+from .peerbook import KnownPeer, PeerBook, RedialPolicy
+from .wire import ProtocolError, pack, write_frame
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +66,17 @@ class MeshConfig:
     gossip_interval: float = 5.0
     dial_grace: float = 1.0
     max_peers: int = 16
-    max_pending_handshakes: int = 16
+    # Handshake slots: a global cap, and a smaller one per remote address so that one
+    # address (a flood of idle connections) cannot take them all.
+    max_pending_handshakes: int = 64
+    max_pending_per_address: int = 8
+    redial: RedialPolicy = field(default_factory=RedialPolicy)
+    redial_connect_timeout: float = 2.0
+    redial_tick: float = 0.2
+
+
+BUSY_REASON = "table busy"
+BUSY_LOG_EVERY = 10.0  # seconds between two "refusing connections" warnings
 
 
 @dataclass(slots=True)
@@ -101,9 +113,13 @@ class Mesh:
         self._pinned_keys: dict[str, bytes] = {}
         self._hearsay_keys: dict[str, bytes] = {}
         self._addresses: dict[str, PeerAddress] = {}
-        self._dialing: set[tuple[str, int]] = set()
+        self._dialing: dict[tuple[str, int], asyncio.Future[str | None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._pending = 0
+        self._pending_from: dict[str, int] = {}
+        self.book = PeerBook(identity.peer_id, self.config.redial)
+        self.dial_failures: dict[tuple[str, int], str] = {}  # last failure per address dialled
+        self._busy_logged = -BUSY_LOG_EVERY
         self._running = False
 
     # ------------------------------------------------------------------ lifecycle
@@ -121,6 +137,7 @@ class Mesh:
         self._port = sockets[0].getsockname()[1] if sockets else self._requested_port
         self._running = True
         self._spawn(self._gossip_loop())
+        self._spawn(self._redial_loop())
         log.info("mesh %s listening on %s:%d", self.peer_id, self._host or "*", self._port)
 
     async def stop(self, graceful: bool = True) -> None:
@@ -175,6 +192,30 @@ class Mesh:
             return self.identity.public_key
         return self._pinned_keys.get(peer_id)
 
+    def remember(self, peer_id: str, host: str, port: int, key: bytes | None = None,
+                 linked_before: bool = False) -> None:
+        """Know a peer of this table at host:port (from our own log, our address file or
+        mDNS): it is redialled whenever it has no link. ``key`` (from our own verified log)
+        is pinned: only that key may link as this peer id. ``linked_before``: we were linked
+        to it before this peer restarted (so it is "reconnecting" until linked)."""
+        if not is_valid_peer_id(peer_id) or peer_id == self.peer_id:
+            return
+        if key is not None and len(key) == PUBLIC_KEY_BYTES:
+            self._pinned_keys.setdefault(peer_id, key)
+        known = self.book.remember(peer_id, host, port, self._now())
+        if known is not None and linked_before:
+            known.ever_linked = True
+
+    def known_peer(self, peer_id: str) -> KnownPeer | None:
+        return self.book.get(peer_id)
+
+    @staticmethod
+    def _now() -> float:
+        try:
+            return asyncio.get_running_loop().time()
+        except RuntimeError:  # not in the loop yet; the default loop clock is monotonic
+            return time.monotonic()
+
     async def wait_for_peers(self, count: int, timeout: float) -> bool:
         """Wait until ``count`` peers are linked; False on timeout."""
         loop = asyncio.get_running_loop()
@@ -208,36 +249,70 @@ class Mesh:
             on_closed=self._on_link_closed,
         )
 
-    async def connect(self, host: str, port: int) -> str | None:
-        """Dial a peer (manual host:port connect). Returns its peer id once linked, else None."""
+    async def connect(self, host: str, port: int, connect_timeout: float | None = None
+                      ) -> str | None:
+        """Dial a peer (manual host:port connect). Returns its peer id once linked, else None
+        (the reason is in ``dial_failures[(host, port)]``)."""
         key = (host, port)
-        if not self._running or key in self._dialing:
+        if not self._running:
             return None
-        self._dialing.add(key)
+        pending = self._dialing.get(key)
+        if pending is not None:  # already being dialled (the redial loop, say): same answer
+            return await asyncio.shield(pending)
+        result: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
+        self._dialing[key] = result
+        peer_id: str | None = None
         try:
             link = self._new_link()
+            if connect_timeout is not None:
+                link.config = replace(link.config, connect_timeout=connect_timeout)
             if await link.connect(host, port):
-                return link.peer_id
-            return None
+                self.dial_failures.pop(key, None)
+                peer_id = link.peer_id
+            else:
+                self.dial_failures[key] = link.close_reason or "failed"
+            return peer_id
         finally:
-            self._dialing.discard(key)
+            del self._dialing[key]
+            result.set_result(peer_id)
 
     async def _on_accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        peer = writer.get_extra_info("peername")
+        address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
         try:
-            if not self._running or self._pending >= self.config.max_pending_handshakes:
-                log.warning("mesh %s: refusing a connection (busy or stopping)", self.peer_id)
+            if not self._running:
                 writer.close()
                 return
+            if (self._pending >= self.config.max_pending_handshakes
+                    or self._pending_from.get(address, 0) >= self.config.max_pending_per_address):
+                if self._now() - self._busy_logged >= BUSY_LOG_EVERY:  # a flood: log once
+                    self._busy_logged = self._now()
+                    log.warning("mesh %s: too many handshakes pending (from %s); refusing "
+                                "connections for now", self.peer_id, address)
+                await self._refuse_busy(writer)
+                return
             self._pending += 1
+            self._pending_from[address] = self._pending_from.get(address, 0) + 1
             try:
                 await self._new_link().accept(reader, writer)
             finally:
                 self._pending -= 1
+                left = self._pending_from.pop(address, 1) - 1
+                if left > 0:
+                    self._pending_from[address] = left
         except asyncio.CancelledError:
             writer.close()
         except Exception:  # never let one connection take the listener down
             log.exception("mesh %s: unexpected error on an incoming connection", self.peer_id)
             writer.close()
+
+    async def _refuse_busy(self, writer: asyncio.StreamWriter) -> None:
+        """Say "busy" (a plaintext reject, which a dialler reads instead of a hello) and hang
+        up, so that a joiner retries instead of concluding that nobody is there."""
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(
+                write_frame(writer, pack({"t": "reject", "reason": BUSY_REASON})), 1.0)
+        writer.close()
 
     def _on_link_open(self, link: Link) -> bool:
         pid = link.peer_id
@@ -260,6 +335,7 @@ class Mesh:
             log.warning("mesh %s: gossiped key for %s was wrong; using the handshake's", self.peer_id, pid)
         if link.remote_host is not None and link.peer_port:
             self._addresses[pid] = PeerAddress(pid, link.remote_host, link.peer_port)
+            self.book.remember(pid, link.remote_host, link.peer_port, self._now())
         relinked = existing is not None
         if existing is not None and existing.is_open:
             preferred = min(self.peer_id, pid)
@@ -275,6 +351,7 @@ class Mesh:
             existing.close("duplicate link replaced (keeping the one the lower peer id dialed)")
         else:
             self._links[pid] = link
+        self.book.linked(pid, self._now())
         self.events.emit(PeerJoined(pid, relinked=relinked))
         link.send(self._gossip_message())
         if not relinked:
@@ -291,6 +368,7 @@ class Mesh:
             return
         del self._links[pid]
         reason = link.close_reason or "closed"
+        self.book.unlinked(pid, self._now(), left="leaving the table" in reason)
         log.info("mesh %s: peer %s left (%s)", self.peer_id, pid, reason)
         self.events.emit(PeerLeft(pid, reason))
 
@@ -341,6 +419,7 @@ class Mesh:
                 continue
             if pid not in self._pinned_keys:
                 self._hearsay_keys.setdefault(pid, key)
+            self.book.remember(pid, host, port, self._now())
             current = self._links.get(pid)
             if current is not None and current.is_open:
                 continue
@@ -373,3 +452,36 @@ class Mesh:
             await asyncio.sleep(self.config.gossip_interval)
             if self._links:
                 self.broadcast(self._gossip_message())
+
+    # ------------------------------------------------------------------ redialling
+    async def _redial_loop(self) -> None:
+        """For as long as the table is open: dial every known peer that has no link."""
+        while self._running:
+            await asyncio.sleep(self.config.redial_tick)
+            now = self._now()
+            for peer in self.book.due(now):
+                current = self._links.get(peer.peer_id)
+                if current is not None and current.is_open:
+                    continue
+                peer.dialing = True
+                self._spawn(self._redial(peer))
+
+    async def _redial(self, peer: KnownPeer) -> None:
+        try:
+            for host, port in list(peer.addresses):
+                if not self._running:
+                    return
+                linked = await self.connect(host, port, self.config.redial_connect_timeout)
+                current = self._links.get(peer.peer_id)
+                if current is not None and current.is_open:
+                    return
+                if linked is not None and linked != peer.peer_id:
+                    # Another peer answers there now (a port reused): not this one's address.
+                    with contextlib.suppress(ValueError):
+                        peer.addresses.remove((host, port))
+            self.book.failed(peer.peer_id, self._now())
+            if peer.attempts in (1, 10) or peer.attempts % 50 == 0:
+                log.info("mesh %s: peer %s unreachable (try %d), redialling", self.peer_id,
+                         peer.peer_id, peer.attempts)
+        finally:
+            peer.dialing = False

@@ -34,18 +34,23 @@ from table.core import actions, jsonform
 from table.core.errors import CoreError
 from table.core.replica import Replica
 
-from .discovery import TableAnnouncement, TableAnnouncer, TableBrowser, TableListing
+from .blob_exchange import BlobExchange
+from .consent import REQUEST_TIMEOUT, ConsentAsker, OwnerRequest, decide, refusal_text
+from .discovery import (TableAnnouncement, TableAnnouncer, TableBrowser, TableListing,
+                        probe_table_id)
 from .events import EventHub
 from .identity import Identity, is_valid_peer_id
 from .mesh import Mesh, MeshConfig, MeshEvent, PeerJoined, PeerLeft
+from .peerfile import load_peers, save_peers
 from .replication import (Divergence, OpVerifier, PrivateReceived, Replication,
                           ReplicationConfig, ReplicationEvent, op_signer)
-from .wire import DEFAULT_LIMITS, ProtocolError, read_frame, unpack
+from .wire import ProtocolError
 
 log = logging.getLogger(__name__)
 
 # What a peer may ask the owner of a hidden pile to do for it (performed as the owner's seat).
 REQUESTABLE = frozenset({"draw", "move", "shuffle"})
+BACK_FOR = 10.0  # seconds a relinked peer is shown as "back"
 
 
 # ------------------------------------------------------------------ events
@@ -77,7 +82,9 @@ class PeerInfo:
     peer_id: str
     name: str
     seats: tuple[int, ...]
-    status: str  # "connected" | "catching up" | "gone" | "me"
+    # "connected" | "catching up" | "reconnecting" (link lost, redialling) | "back" (relinked
+    # within BACK_FOR s) | "gone" (left the table, or not linked since this peer started) | "me"
+    status: str
     address: str = ""
 
 
@@ -91,6 +98,11 @@ class SessionOptions:
     port: int = 0
     announce: bool = True
     player_name: str = ""
+    # Requests on this peer's hidden piles: "always", "never" or "ask" (the player, through
+    # LanSession.consent); see netplay.consent.
+    allow_requests: str = "always"
+    peers_file: str | None = None  # where to keep the other peers' addresses (``<log>.peers``)
+    browse: bool = True  # with ``announce``: also browse mDNS during play for the table's peers
     mesh: MeshConfig = field(default_factory=MeshConfig)
     replication: ReplicationConfig = field(default_factory=ReplicationConfig)
 
@@ -128,7 +140,7 @@ async def browse_tables(interfaces: list[str] | None, wait: float,
                         until: Callable[[list[TableListing]], bool] | None = None
                         ) -> list[TableListing]:
     """Tables announced on the LAN, after ``wait`` seconds (or as soon as ``until`` holds)."""
-    browser = TableBrowser(interfaces=interface_choice(interfaces))
+    browser = TableBrowser(interfaces=interface_choice(interfaces), verify=True)
     await browser.start()
     try:
         await browser.wait_until(until or (lambda ts: False), wait)
@@ -145,23 +157,6 @@ async def find_table(name: str, interfaces: list[str] | None, timeout: float) ->
     tables = await browse_tables(interfaces, timeout, match)
     found = [t for t in tables if t.name == name or t.table_id == name]
     return found[0] if found else None
-
-
-async def probe_table_id(host: str, port: int, timeout: float = 5.0) -> str:
-    """Learn the table id of the peer at host:port (manual connect): a responder sends its
-    ``hello`` first, so read it and hang up. Raises OSError/ProtocolError/TimeoutError."""
-    reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
-    try:
-        frame = await asyncio.wait_for(read_frame(reader, DEFAULT_LIMITS), timeout)
-        hello = unpack(frame, DEFAULT_LIMITS)
-        if not isinstance(hello, dict) or hello.get("t") != "hello" \
-                or not isinstance(hello.get("table"), str):
-            raise ProtocolError("the peer did not answer with a hello")
-        return str(hello["table"])
-    finally:
-        writer.close()
-        with contextlib.suppress(Exception):
-            await writer.wait_closed()
 
 
 # ------------------------------------------------------------------ the session
@@ -183,13 +178,17 @@ class LanSession:
         replica.verifier = self.verifier
         replica.private_out = self._private_out
         self.replication = Replication(self.mesh, replica, options.replication)
+        # the table's module and art, by hash (the table layer widens what is served)
+        self.blobs = BlobExchange(self.mesh, replica.blobs.get)
         self.events: EventHub[SessionEvent] = EventHub()
         self.announcer: TableAnnouncer | None = None
+        self.browser: TableBrowser | None = None
         self.divergences: list[str] = []
         self._published = replica.store.delivered(replica.peer_id)  # older ops: catch-up
         self._synced: dict[str, bool] = {}
         self._addresses: dict[str, str] = {}
         self._requests: dict[int, asyncio.Future[tuple[bool, str]]] = {}
+        self.consent: ConsentAsker | None = None  # asks the player (allow_requests "ask")
         self._request_ids = itertools.count(1)
         self._resynced: set[tuple[str, str]] = set()
         self._last_seats: tuple[int, int] = (-1, -1)
@@ -217,6 +216,8 @@ class LanSession:
         await self.mesh.start()
         self.replication.start()
         self.started = True
+        self._remember_known_peers()
+        self._schedule_settle()  # gifts a crash left un-re-handled (from the log)
         if hello:
             await self.say_hello()
 
@@ -240,6 +241,47 @@ class LanSession:
                 log.exception("could not announce the table on the LAN")
                 self.announcer = None
             self._last_seats = (players, free)
+            if self.announcer is not None and self.options.browse:
+                await self._start_browsing()
+
+    async def _start_browsing(self) -> None:
+        """Listen to mDNS during play: a peer of this table announcing itself (restarted, on
+        a new address) is remembered and dialled."""
+        assert self.announcer is not None
+        browser = TableBrowser(aiozc=self.announcer.zeroconf)
+
+        def changed() -> None:
+            for listing in browser.tables():
+                if listing.table_id == self.replica.table_id:
+                    for peer in listing.peers:
+                        self.mesh.remember(peer.peer_id, peer.host, peer.port)
+
+        browser.on_change = changed
+        try:
+            await browser.start()
+        except Exception:
+            log.exception("could not browse the LAN for this table's peers")
+            return
+        self.browser = browser
+
+    def _remember_known_peers(self) -> None:
+        """Every peer of this table our log names, at the addresses last saved for it."""
+        if not self.options.peers_file:
+            return
+        for pid, addresses in load_peers(self.options.peers_file).items():
+            key_hex = self._announced_key(pid)
+            try:
+                key = bytes.fromhex(key_hex) if key_hex else None
+            except ValueError:
+                key = None
+            for host, port in reversed(addresses):
+                self.mesh.remember(pid, host, port, key, linked_before=True)
+
+    def _save_known_peers(self) -> None:
+        if self.options.peers_file:
+            save_peers(self.options.peers_file,
+                       {p.peer_id: list(p.addresses) for p in self.mesh.book.peers()
+                        if p.addresses})
 
     async def stop(self, graceful: bool = True) -> None:
         """Leave the table: stop announcing, close every link (the log stays complete)."""
@@ -250,11 +292,17 @@ class LanSession:
             self._settle_soon = None
         for task in list(self._tasks):
             task.cancel()
+        if self.browser is not None:
+            self.browser.on_change = None
+            with contextlib.suppress(Exception):
+                await self.browser.stop()
+            self.browser = None
         if self.announcer is not None:
             with contextlib.suppress(Exception):
                 await self.announcer.stop()
             self.announcer = None
         await self.replication.stop()
+        self.blobs.close()
         await self.mesh.stop(graceful)
         for unsub in self._unsubs:
             unsub()
@@ -304,23 +352,32 @@ class LanSession:
         for pid in ids:
             info = state.peers.get(pid, {})
             seats = tuple(sorted(state.seats_of(pid)))
-            if pid == self.peer_id:
-                status = "me"
-            elif pid in linked:
-                status = "connected" if self._synced.get(pid) else "catching up"
-            else:
-                status = "gone"
+            status = self._status(pid, linked)
             out.append(PeerInfo(pid, str(info.get("name") or ""), seats, status,
                                 self._addresses.get(pid, "")))
         return out
+
+    def _status(self, pid: str, linked: set[str]) -> str:
+        if pid == self.peer_id:
+            return "me"
+        known = self.mesh.known_peer(pid)
+        if pid in linked:
+            if not self._synced.get(pid):
+                return "catching up"
+            recent = known is not None and known.back_at is not None \
+                and self.mesh._now() - known.back_at < BACK_FOR
+            return "back" if recent else "connected"
+        if known is not None and known.ever_linked and not known.left and known.addresses:
+            return "reconnecting"
+        return "gone"
 
     def seat_peer(self, seat: int) -> str | None:
         held = self.replica.state.seats.get(seat)
         return held.peer if held is not None else None
 
     # -------------------------------------------------------------- requests to owners
-    async def request(self, entry: dict[str, Any], owner_seat: int, timeout: float = 10.0
-                      ) -> tuple[bool, str]:
+    async def request(self, entry: dict[str, Any], owner_seat: int,
+                      timeout: float = REQUEST_TIMEOUT) -> tuple[bool, str]:
         """Ask the peer playing ``owner_seat`` to perform ``entry`` (JSON op form, e.g.
         ``{"op": "draw", "from": "p1.deck", "to": "p2.play"}``) as that seat. Returns
         (ok, error message)."""
@@ -351,12 +408,26 @@ class LanSession:
         rid, seat, entry = body.get("id"), body.get("seat"), body.get("entry")
         if type(rid) is not int or type(seat) is not int or not isinstance(entry, dict):
             raise ProtocolError("malformed request")
+        self._spawn(self._answer_request(peer_id, rid, seat, entry))
+
+    async def _answer_request(self, peer_id: str, rid: int, seat: int,
+                              entry: dict[str, Any]) -> None:
         ok, error = False, ""
         if self.seat_peer(seat) != self.peer_id:
             error = f"this peer does not play seat {seat}"
         elif entry.get("op") not in REQUESTABLE:
             error = f"{entry.get('op')!r} cannot be requested (only {sorted(REQUESTABLE)})"
         else:
+            name = str(self.replica.state.peers.get(peer_id, {}).get("name") or peer_id)
+            allowed, answer = await decide(self.options.allow_requests, self.consent,
+                                           OwnerRequest(peer_id, name, seat, dict(entry)))
+            if answer == "always":  # "always for this game"
+                self.options.allow_requests = "always"
+            if not self.started:
+                return
+            if not allowed:
+                error = refusal_text(answer)
+        if not error:
             try:
                 jsonform.perform(self.replica, {**entry, "seat": seat})
                 ok = True
@@ -428,7 +499,13 @@ class LanSession:
                 self.replica.report(f"peer {event.peer_id} linked with a key other than the one "
                                     "its first op announced")
             self._schedule_check(0.3)
+            self._save_known_peers()
             self.events.emit(PeersChanged())
+            known = self.mesh.known_peer(event.peer_id)
+            if known is not None and known.back_at is not None:  # "back" fades to "connected"
+                asyncio.get_running_loop().call_later(
+                    BACK_FOR + 0.1, lambda: self.events.emit(PeersChanged()) if self.started
+                    else None)
         elif isinstance(event, PeerLeft):
             self._synced.pop(event.peer_id, None)
             self.events.emit(PeersChanged())

@@ -22,7 +22,7 @@ from typing import Any
 from netplay.discovery import TableBrowser, TableListing
 from netplay.session import PeersChanged, SessionOptions, interface_choice
 from table import lan_session as lan
-from table.lan_requests import install_owner_requests
+from table.lan_requests import install_owner_consent, install_owner_requests
 from table.ui.games import available_games, catalog_for
 from table.ui.lan import (HostDialog, HostRequest, JoinDialog, JoinedTable, JoinRequest,
                           LanProblem, NoPeersFound, PeerRow, PeersPanel, RejoinDialog,
@@ -70,8 +70,9 @@ class LanApp:
         shell.set_lan(self.open_host_dialog, self.open_join_dialog, self.open_rejoin_dialog)
 
     def _options(self, passphrase: str | None, name: str, port: int = 0) -> SessionOptions:
+        extra = {"allow_requests": "ask", **self.extra_options}  # the player decides
         return SessionOptions(passphrase=passphrase, interfaces=self.interfaces, port=port,
-                              player_name=name, **self.extra_options)
+                              player_name=name, **extra)
 
     def _remember_name(self, name: str) -> None:
         settings = self.shell.settings
@@ -199,7 +200,7 @@ class LanApp:
 
     async def _browse(self, dialog: JoinDialog) -> None:
         """Keep the dialog's list live; drop tables whose peers stopped answering."""
-        browser = TableBrowser(interfaces=interface_choice(self.interfaces))
+        browser = TableBrowser(interfaces=interface_choice(self.interfaces), verify=True)
 
         def changed() -> None:
             dialog.set_tables([_entry(t, self._game_names) for t in browser.tables()])
@@ -249,6 +250,7 @@ class LanApp:
         self.tables.append(t)
         self.windows[id(t)] = window
         install_owner_requests(window, t)  # another seat's hidden pile: ask its peer
+        install_owner_consent(window, t)  # another player asks ours: ask this player
         settings = self.shell.settings
         if log_path:  # a crash leaves it resumable: Resume rejoins the table
             settings.last_log, settings.last_log_finished = log_path, False

@@ -8,6 +8,7 @@ the archives and art in its module cache.
 """
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 from collections.abc import Callable
@@ -17,7 +18,8 @@ from table.core.replica import Replica
 from table.games.archive import MAX_ART_BYTES, MAX_TEXT_BYTES, ArchiveError, unpack
 from table.games.module import GameModule
 from table.games.problems import ModuleError
-from table.games.store import ModuleStore, default_store
+from table.games.record import module_archive
+from table.games.store import MODULE_BLOB, ModuleStore, default_store
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +43,7 @@ def blob_lookup(replica: Replica, store: ModuleStore | None = None
 
 
 def _mib(n: int) -> str:
-    return f"{n / 2**20:.1f} MiB"
+    return f"{n / 2**20:.1f} MiB" if n >= 2**20 else f"{n / 1024:.0f} KiB"
 
 
 async def obtain_module(exchange: BlobExchange, digest: str, *,
@@ -56,7 +58,14 @@ async def obtain_module(exchange: BlobExchange, digest: str, *,
     say = report or (lambda text: log.info("%s", text))
 
     def shown(what: str) -> Callable[[int, int], None]:
-        return lambda done, total: say(f"receiving {what}: {_mib(done)} of {_mib(total)}")
+        last = [-1]
+
+        def progress(done: int, total: int) -> None:
+            tenth = done * 10 // max(total, 1)
+            if tenth != last[0]:  # a line per tenth, not per chunk
+                last[0] = tenth
+                say(f"receiving {what}: {_mib(done)} of {_mib(total)}")
+        return progress
 
     def archive_ok(data: bytes) -> bool:
         try:
@@ -91,3 +100,55 @@ async def obtain_module(exchange: BlobExchange, digest: str, *,
 
 def _is_sha256(digest: str) -> Callable[[bytes], bool]:
     return lambda data: hashlib.sha256(data).hexdigest() == digest
+
+
+def keep_in_log(replica: Replica, module: GameModule, store: ModuleStore | None = None) -> None:
+    """Put the module's archive into this peer's log too, so the log alone can be read again
+    (on a machine where the draft was never installed)."""
+    archive, data = module_archive(module, store)
+    if archive.hash == module.content_hash:
+        replica.add_blob(MODULE_BLOB, archive.hash, data)
+
+
+class ModuleFollower:
+    """Keeps a LAN peer's copy of every module the table moves to (a draft changed during play
+    by the designer's peer): fetched from the peers, kept in the log, handed to `on_module`."""
+
+    def __init__(self, replica: Replica, exchange: BlobExchange,
+                 on_module: Callable[[GameModule], None] | None = None,
+                 report: Report | None = None, store: ModuleStore | None = None) -> None:
+        self.replica, self.exchange, self.store = replica, exchange, store
+        self.on_module, self.report = on_module, report
+        self._fetching: set[str] = set()
+        self.tasks: set[asyncio.Task[None]] = set()
+        replica.listeners.append(self._on_change)
+
+    def close(self) -> None:
+        if self._on_change in self.replica.listeners:
+            self.replica.listeners.remove(self._on_change)
+        for task in list(self.tasks):
+            task.cancel()
+
+    def _on_change(self, _change: object) -> None:
+        recorded = self.replica.state.module
+        digest = recorded.get("hash") if recorded else None
+        if not isinstance(digest, str) or digest in self.replica.blobs \
+                or digest in self._fetching:
+            return
+        self._fetching.add(digest)
+        task = asyncio.ensure_future(self._obtain(digest))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _obtain(self, digest: str) -> None:
+        try:
+            module = await obtain_module(self.exchange, digest, store=self.store,
+                                         report=self.report)
+        except ModuleTransferError as err:
+            self.replica.report(str(err))
+            return
+        finally:
+            self._fetching.discard(digest)
+        keep_in_log(self.replica, module, self.store)
+        if self.on_module is not None:
+            self.on_module(module)

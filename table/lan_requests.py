@@ -6,12 +6,19 @@ Alice's deck"), the window's controller hands the JSON-form entry to ``ask_owner
 sets that hook for a LAN table: it sends the request on the qasync loop
 (:meth:`netplay.session.LanSession.request`) and reports the answer in the status bar.
 The owner's peer performs it as its own seat (a card it draws into your hand is a gift).
+
+``install_owner_consent`` is the other side: when another player's request reaches this
+window's table, a :class:`~table.ui.lan.ConsentDialog` asks this player (accept, refuse, or
+always for this game; see :mod:`netplay.consent`).
 """
 from __future__ import annotations
 
 import asyncio
 import logging
 from typing import Any
+
+from netplay.consent import OwnerRequest
+from table.ui.lan import ConsentDialog
 
 log = logging.getLogger(__name__)
 
@@ -46,3 +53,51 @@ def install_owner_requests(window: Any, lan_table: Any) -> None:
         task.add_done_callback(tasks.discard)
 
     ctl.ask_owner = ask
+
+
+def describe(entry: dict[str, Any], zone_name: Any) -> str:
+    """A request in words, e.g. "draw the top card of Deck into Bob's hand"."""
+    op = str(entry.get("op"))
+    source = entry.get("from") or entry.get("pile")
+    card = entry.get("card", entry.get("id"))
+    if op == "draw":
+        text = f"draw the top card of {zone_name(source)}"
+    elif op == "shuffle":
+        return f"shuffle {zone_name(source)}"
+    elif op == "move":
+        where = str(card).partition(":")[0] if isinstance(card, str) and ":" in card else card
+        text = f"move a card from {zone_name(where)}"
+    else:
+        text = op
+    return text + (f" to {zone_name(entry['to'])}" if entry.get("to") else "")
+
+
+def install_owner_consent(window: Any, lan_table: Any) -> None:
+    """Ask this window's player before performing another player's request on one of this
+    seat's hidden piles (the session's ``allow_requests`` is "ask")."""
+    session, replica = lan_table.session, lan_table.replica
+
+    def zone_name(zone_id: Any) -> str:
+        obj = replica.state.live(str(zone_id)) if zone_id else None
+        name = getattr(obj, "name", "") if obj is not None else ""
+        return f"“{name or zone_id}”"
+
+    async def ask(request: OwnerRequest) -> str:
+        future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+
+        def answered(choice: str) -> None:
+            if not future.done():
+                future.set_result(choice)
+
+        dialog = ConsentDialog(request.requester, describe(request.entry, zone_name), answered,
+                               parent=window)
+        window.consent_dialogs = [*getattr(window, "consent_dialogs", []), dialog]
+        dialog.open()
+        try:
+            return await future
+        finally:
+            window.consent_dialogs.remove(dialog)
+            if dialog.answered is None:
+                dialog.withdraw()
+
+    session.consent = ask

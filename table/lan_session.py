@@ -27,11 +27,14 @@ import errno
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from netplay.identity import Identity
 from netplay.discovery import TableListing
 from netplay.opsign import OpVerifier
+from netplay.mesh import BUSY_REASON
+from netplay.peerfile import peers_path
 from netplay.session import (LanSession, SessionOptions, browse_tables, find_table,
                              load_identity, probe_table_id, save_identity)
 from table.core import actions as act
@@ -44,6 +47,9 @@ from table.games.position_table import finish as position_finish
 from table.games.position_table import lan_begin, lan_seat
 from table.games.module import GameModule
 from table.games.record import record_decks, record_module
+from table.games.store import module_for as recorded_module_of
+from table.lan_modules import (ModuleFollower, ModuleTransferError, blob_lookup, keep_in_log,
+                               obtain_module)
 from table.games.registry import find_module
 from table.games.setup import default_decks, lay_out, run_steps
 from table.games.steps import SetFace, SetupStep
@@ -68,8 +74,18 @@ class LanTable:
     table_name: str = ""
     tasks: set[asyncio.Task[Any]] = field(default_factory=set)
     position: Position | None = None  # the table starts from this position (docs/positions.md)
+    modules: ModuleFollower | None = None
+    # told when the table moved to another module (a draft changed during play)
+    on_module: Callable[[GameModule], None] | None = None
+
+    def module_changed(self, module: GameModule) -> None:
+        self.module = module
+        if self.on_module is not None:
+            self.on_module(module)
 
     async def close(self, graceful: bool = True) -> None:
+        if self.modules is not None:
+            self.modules.close()
         for task in list(self.tasks):
             task.cancel()
         await self.session.stop(graceful)
@@ -262,7 +278,10 @@ async def host(module: GameModule, *, table_name: str, seats: int, log_path: str
     opts = options or SessionOptions()
     opts.table_name, opts.game, opts.seats = table_name, module.id, seats
     path = Path(log_path)
+    opts.peers_file = str(peers_path(path))
     if path.exists() and path.stat().st_size > 0:
+        # A host restarting from its log: the same rejoin as Resume (it redials the peers
+        # its log and address file name, and finds them by mDNS too).
         return await _resume(path, opts, host_role=True)
     identity = _new_identity(path)
     replica = Replica(None, identity.peer_id, log_path=path, game=module.id,
@@ -280,6 +299,7 @@ async def host(module: GameModule, *, table_name: str, seats: int, log_path: str
                            "(or any free port)") from None
         raise LanError(f"cannot listen for players: {err.strerror or err}") from None
     t = LanTable(session, replica, module, seats, table_name, position=position)
+    _follow_modules(t)
     if position is not None:
         act.mark(replica, "setup", value="table", fields={
             "game": module.id, "game_hash": module.content_hash, "seats": seats,
@@ -309,10 +329,7 @@ async def resolve(*, table: str | None = None, connect: str | None = None,
         host_, _, port_text = connect.rpartition(":")
         if not host_ or not port_text.isdigit():
             raise LanError(f"cannot read {connect!r}: expected HOST:PORT")
-        try:
-            table_id = await probe_table_id(host_, int(port_text), timeout)
-        except (OSError, asyncio.TimeoutError, Exception) as err:
-            raise LanError(f"no table answers at {connect}: {err}") from None
+        table_id = await _probe_retrying(host_, int(port_text), timeout)
         return table_id, [(host_, int(port_text))], ""
     if not table:
         raise LanError("name a table or give HOST:PORT")
@@ -322,14 +339,36 @@ async def resolve(*, table: str | None = None, connect: str | None = None,
     return listing.table_id, [(p.host, p.port) for p in listing.peers], listing.name
 
 
+async def _probe_retrying(host_: str, port: int, timeout: float) -> str:
+    """The table id at host:port; a busy table is asked again until ``timeout``."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    delay = 0.3
+    while True:
+        try:
+            return await probe_table_id(host_, port, max(0.5, min(timeout, deadline - loop.time())))
+        except Exception as err:
+            if _busy(str(err)) and loop.time() + delay < deadline:
+                log.warning("the table is busy, retrying")
+                await asyncio.sleep(delay)
+                delay = min(2.0, delay * 2)
+                continue
+            if _busy(str(err)):
+                raise LanError(f"the table at {host_}:{port} stayed busy; try again") from None
+            raise LanError(f"no table answers at {host_}:{port}: {err}") from None
+
+
 async def join(*, log_path: str | Path, table: str | None = None, connect: str | None = None,
                options: SessionOptions | None = None, timeout: float = 15.0,
                listed: tuple[str, list[tuple[str, int]], str] | None = None,
-               position: Position | None = None) -> LanTable:
+               position: Position | None = None,
+               progress: Callable[[str], None] | None = None) -> LanTable:
     """Join a table by name or host:port and catch up. A log that exists is resumed.
-    ``listed`` = (table id, addresses, name) of a table a browser already listed."""
+    ``listed`` = (table id, addresses, name) of a table a browser already listed;
+    ``progress`` hears how the transfer of the table's module goes, when it needs one."""
     opts = options or SessionOptions()
     path = Path(log_path)
+    opts.peers_file = str(peers_path(path))
     if listed is not None:
         table_id, addresses, name = listed
     else:
@@ -346,26 +385,46 @@ async def join(*, log_path: str | Path, table: str | None = None, connect: str |
     replica = Replica(table_id, identity.peer_id)  # the log opens once the game is known
     session = LanSession(replica, identity, opts)
     await session.start(hello=False)
-    t = LanTable(session, replica, table_name=opts.table_name)
+    # Joined by address, the name is not known yet: the table's layout mark gives it, and it
+    # is what this peer announces (never a placeholder).
+    t = LanTable(session, replica, table_name=name)
     try:
         await _dial(t, addresses, timeout)
         info = await _wait_table_info(t, timeout)
-        module = find_module(str(info.get("game")))
-        if info.get("game_hash") and info["game_hash"] != module.content_hash:
-            log.warning("this table plays %s with content hash %s; ours is %s", module.id,
-                        info["game_hash"], module.content_hash)
+        module = await _table_module(t, info, progress)
         t.module, t.seats = module, int(info.get("seats") or 0)
         t.position = _same_position(info, position)
-        t.table_name = t.table_name or str(info.get("name") or "")
+        t.table_name = t.table_name or str(info.get("name") or "") or opts.table_name
         session.options.game, session.options.seats = module.id, t.seats
         session.options.table_name = t.table_name
         _open_log(replica, path, module, t.seats)
+        keep_in_log(replica, module)
+        _follow_modules(t)
         save_identity(identity, path)
         await session.say_hello()
     except BaseException:
         await t.close(graceful=True)
         raise
     return t
+
+
+async def _table_module(t: LanTable, info: dict[str, Any],
+                        progress: Callable[[str], None] | None) -> GameModule:
+    """The module the table plays: ours when we have that very draft, else from its peers."""
+    digest = str(info.get("game_hash") or "")
+    if not digest:  # a table from before modules travelled: the installed one
+        return find_module(str(info.get("game")))
+    try:
+        return await obtain_module(t.session.blobs, digest, report=progress)
+    except ModuleTransferError as err:
+        raise LanError(str(err)) from None
+
+
+def _follow_modules(t: LanTable) -> None:
+    """Serve the table's modules to others, and fetch each new one the table moves to."""
+    t.session.blobs.server.lookup = blob_lookup(t.replica)
+    t.modules = ModuleFollower(t.replica, t.session.blobs, on_module=t.module_changed,
+                               report=lambda text: log.info("%s", text))
 
 
 def _same_position(info: dict[str, Any], position: Position | None) -> Position | None:
@@ -395,12 +454,27 @@ def _open_log(replica: Replica, path: Path, module: GameModule, seats: int) -> N
     replica.log = writer
 
 
+def _busy(reason: str | None) -> bool:
+    return bool(reason) and BUSY_REASON in str(reason)
+
+
 async def _dial(t: LanTable, addresses: list[tuple[str, int]], timeout: float) -> None:
-    for host_, port in addresses:
-        if await t.session.connect(host_, port):
-            return
     if not addresses:
         raise LanError("could not join the table (no address)")
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    delay = 0.3
+    while True:
+        for host_, port in addresses:
+            if await t.session.connect(host_, port) or t.session.mesh.peers():
+                return
+        failures = [t.session.mesh.dial_failures.get(a) for a in addresses]
+        if not any(_busy(f) for f in failures) or loop.time() + delay > deadline:
+            break
+        # A busy table (its handshake slots are full) is there: wait and try again.
+        log.warning("the table is busy, retrying")
+        await asyncio.sleep(delay)
+        delay = min(2.0, delay * 2)
     # Did the table answer at all? Then the handshake failed: the passphrase.
     for host_, port in addresses:
         try:
@@ -513,13 +587,18 @@ async def _resume(path: Path, opts: SessionOptions, *, host_role: bool = False,
     if replica.peer_id != identity.peer_id:
         raise LanError(f"{path}.key does not belong to that log")
     info = table_info(replica) or {}
-    module = find_module(replica.game or str(info.get("game", "")))
+    try:  # the module the log says the table plays (the log carries it)
+        module = recorded_module_of(replica).module
+    except (LookupError, ValueError):
+        module = find_module(replica.game or str(info.get("game", "")))
     seats = int(info.get("seats") or replica.header_extra.get("seats") or 0)
     opts.game, opts.seats = module.id, seats
     opts.table_name = str(info.get("name") or opts.table_name)
+    opts.peers_file = str(peers_path(path))
     session = LanSession(replica, identity, opts)
     await session.start()
     t = LanTable(session, replica, module, seats, opts.table_name)
+    _follow_modules(t)
     if addresses:
         for host_, port in addresses:
             if await session.connect(host_, port):

@@ -148,7 +148,9 @@ def _entered(f: Facts, out: list[Flag], obj: str, to: str, seen: set[str]) -> No
                 "Pile.", [to])
         elif b is not None and ts == b.defender and not (
                 f.v.count(f"p{b.attacker}.battle-hand") or
-                f.v.count(f"p{b.attacker}.battle-choice")):
+                f.v.count(f"p{b.attacker}.battle-choice")) and (
+                f.v.count(f"p{b.attacker}.deck") or f.v.count(f"p{b.attacker}.discard")):
+            # an attacker with nothing left to draw has no Battle Hand to form first
             add(out, f, "GAU-BATTLEHAND-ORDER", "The attacker forms its Battle Hand and chooses "
                 "before the defender draws.", [to])
     elif tk == "battle-choice":

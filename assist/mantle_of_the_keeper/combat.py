@@ -211,7 +211,9 @@ def _resolve_attack(ctx: OpContext, f: Facts, out: Out, j: int, rec: Record) -> 
         _, taken = _gains(f, j, stop, f"p{t_seat}.health")
         if attack is not None and dvalue is not None and not (mods and special):
             expected = max(0, attack - dvalue)
-            if taken != expected:
+            # Health stops at 0 (MAN-HEALTH-RANGE): a lethal blow takes what is left, no more
+            lethal = 0 < taken < expected and (ctx.view.counter(f"p{t_seat}.health") or 0) == 0
+            if taken != expected and not lethal:
                 out.add("MAN-DAMAGE", f"{seat_name(ctx, t_seat)} lost {taken} Health; attack "
                         f"{attack} - defense {dvalue} = {expected} Successful Damage.",
                         [f"p{t_seat}.health"], excused=special)

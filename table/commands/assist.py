@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -32,17 +33,23 @@ def check(args: argparse.Namespace) -> int:
     if args.audit:
         return audit(args)
     from assist.runner import AssistRunner, load_plugin
+    from table.core.errors import LogError
     from table.core.replica import Replica
     from table.games.store import ModuleUnavailable, module_for
 
-    replica = Replica.from_log(args.log)
+    try:
+        replica = Replica.from_log(args.log)
+    except LogError as err:  # a missing, unreadable or foreign file: one line, no traceback
+        print(f"sandtable: {err}", file=sys.stderr)
+        return 1
     try:
         resolved = module_for(replica)
     except ModuleUnavailable as err:
         print(f"{args.log}: {err}; nothing to check", file=sys.stderr)
         return 0
     module = resolved.module
-    print(f"module: {resolved.label}", file=sys.stderr)
+    for line in _module_lines(replica, resolved.label):
+        print(line, file=sys.stderr)
     if resolved.note:
         print(f"note: {resolved.note}", file=sys.stderr)
     notices: list[str] = []
@@ -65,10 +72,12 @@ def check(args: argparse.Namespace) -> int:
                               "severity": f.severity, "message": f.message,
                               "section": f.section, "objects": list(f.objects),
                               "key": f.key, "acknowledged": acks.get(f.key),
-                              "undone": e.ref in undone}))
+                              "undone": e.ref in undone,
+                              "salvaged": e.ref in replica.salvaged}))
         else:
             ack = f" (acknowledged: {acks[f.key]})" if f.key in acks else ""
             ack += " (the player undid this move)" if e.ref in undone else ""
+            ack += " (salvaged: read past a lost op)" if e.ref in replica.salvaged else ""
             print(f"{e.number:>6}  {f.rule:<28} {f.severity:<7} {f.message} [{f.section}]{ack}")
     if not args.json:
         print(f"{len(entries)} flag(s) in {len(runner)} ops", file=sys.stderr)
@@ -134,3 +143,17 @@ def audit(args: argparse.Namespace) -> int:
     if result.failures:
         return 1
     return 2 if result.unverifiable else 0
+
+
+def _module_lines(replica: Any, label: str) -> list[str]:
+    """Which module the log was judged under: the one it was set up with, then each change."""
+    ops = [(n, r.op.args) for n, r in enumerate(replica.records(), start=1)
+           if r.op.kind == "module" and r.void is None]
+    if not ops:
+        return [f"module: {label}"]
+
+    def name(args: dict[str, Any]) -> str:
+        return f"{args.get('name') or args['game']} {args.get('version', '')} ({args['hash'][:12]})"
+
+    return [f"module: {name(ops[0][1])}"] + [f"module: changed at op {n} to {name(a)}"
+                                             for n, a in ops[1:]]

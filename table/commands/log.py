@@ -117,7 +117,8 @@ def cmd_show(args: argparse.Namespace) -> int:
     seat = _seat_for(replica, args.seat, args.all)
     renderer = Renderer(replica.state, replica.knowledge, seat, _namer(replica, announce=True))
     for number, record in enumerate(replica.records(), start=1):
-        print(f"{number:5d}  {renderer.line(record)}")
+        salvaged = "  [salvaged]" if record.op.ref in replica.salvaged else ""
+        print(f"{number:5d}  {renderer.line(record)}{salvaged}")
     return 0
 
 
@@ -140,7 +141,8 @@ def export_rows(replica: Any, seat: int, namer: Any) -> list[dict[str, Any]]:
         rows.append({"n": number, "time": op.time, "lamport": op.lamport, "author": op.author,
                      "seq": op.seq, "seat": op.seat, "turn": turn, "active_seat": active,
                      "phase": phase, "kind": op.kind, "text": renderer.line(record),
-                     "void": record.void, **extras[number - 1], "args": op.args})
+                     "void": record.void, "salvaged": op.ref in replica.salvaged,
+                     **extras[number - 1], "args": op.args})
     return rows
 
 

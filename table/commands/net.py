@@ -7,7 +7,9 @@ Both `host` and `join` run until SIGTERM/SIGINT (or, with --exit-after-script, u
 script is done and the table has settled), then leave the table cleanly with the log complete.
 With --print-hash-on-exit, or when stopped by SIGTERM, the last line they print is the public
 state hash. With --status they print `STATUS <ops> <hash> <linked peers> <seats>` whenever
-that changes.
+that changes, and `PEER <peer id> <status>` when another peer's link status changes
+("reconnecting" when its link is lost and being redialled, "back" once relinked, "gone" when
+it left the table).
 """
 from __future__ import annotations
 
@@ -33,12 +35,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("host", help="host a LAN table")
     p.add_argument("--headless", action="store_true", help="no window (the only mode here)")
-    p.add_argument("--game", help="game module id (or --position)")
+    p.add_argument("--game", help="game module id (or --position, or --module)")
+    p.add_argument("--module", metavar="PATH",
+                   help="play a draft from this module folder; its edits reach every peer "
+                        "while the table is open (docs/game-module.md)")
     p.add_argument("--table", required=True, help="table name shown on the LAN")
     p.add_argument("--seats", type=int, help="number of seats (default: the game's minimum)")
     p.add_argument("--seat", type=int, help="also play this seat")
     _common(p)
-    p.add_argument("--port", type=int, default=0, help="TCP port to listen on (default: any)")
     p.set_defaults(handler=cmd_host)
 
     p = sub.add_parser("join", help="join a LAN table")
@@ -49,7 +53,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seat", type=int, help="the seat to play")
     p.add_argument("--timeout", type=float, default=15.0, help="seconds to find and join")
     _common(p)
-    p.set_defaults(handler=cmd_join)
+    p.set_defaults(handler=cmd_join, module=None)
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -66,6 +70,11 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--status", action="store_true", help="print STATUS lines on change")
     p.add_argument("--exit-after-script", type=float, metavar="S", default=None,
                    help="leave S seconds after the script is done and the table has settled")
+    p.add_argument("--port", type=int, default=0, help="TCP port to listen on (default: any)")
+    p.add_argument("--allow-requests", choices=("always", "never"), default="always",
+                   help="perform other players' requests on your seat's hidden piles "
+                        "(draw, move, shuffle); a headless peer is a scripted player: always "
+                        "by default")
     p.add_argument("--no-announce", action="store_true", help="do not announce over mDNS")
     p.add_argument("--fast", action="store_true",
                    help="short heartbeats and hash checks (tests)")
@@ -84,6 +93,7 @@ def _out(line: str) -> None:
 
 # ------------------------------------------------------------------ tables
 def cmd_tables(args: argparse.Namespace) -> int:
+    from netplay.discovery import safe_text
     from netplay.session import browse_tables
 
     tables = asyncio.run(browse_tables(_interfaces(args.interfaces), args.wait))
@@ -93,12 +103,13 @@ def cmd_tables(args: argparse.Namespace) -> int:
     for t in tables:
         peers = " ".join(f"{p.host}:{p.port}" for p in t.peers)
         if args.json:
-            print(json.dumps({"name": t.name, "table_id": t.table_id, "game": t.game,
+            print(json.dumps({"name": safe_text(t.name), "table_id": t.table_id, "game": t.game,
                               "players": t.players, "free_seats": t.free_seats,
                               "passphrase": t.passphrase_needed, "peers": peers.split()}))
         else:
             lock = " (passphrase)" if t.passphrase_needed else ""
-            print(f"{t.name}  {t.game}  {t.players} seated, {t.free_seats} free{lock}  {peers}")
+            print(f"{safe_text(t.name)}  {safe_text(t.game)}  {t.players} seated, "
+                  f"{t.free_seats} free{lock}  {peers}")
     return 0
 
 
@@ -111,7 +122,7 @@ def _options(args: argparse.Namespace) -> Any:
 
     opts = SessionOptions(passphrase=args.passphrase, interfaces=_interfaces(args.interfaces),
                           port=getattr(args, "port", 0) or 0, announce=not args.no_announce,
-                          player_name=args.name)
+                          player_name=args.name, allow_requests=args.allow_requests)
     if args.fast:
         opts.mesh = MeshConfig(link=LinkConfig(heartbeat_interval=0.5, dead_after=3.0,
                                                handshake_timeout=5.0, connect_timeout=3.0),
@@ -169,21 +180,30 @@ async def _main(args: argparse.Namespace, hosting: bool) -> int:
             t = await lan.host(position.module, table_name=args.table, seats=position.seats,
                                log_path=args.log, options=opts, position=position)
         elif hosting:
-            if not args.game:
-                print("error: host needs --game (or --position)", file=sys.stderr)
+            if not args.game and not args.module:
+                print("error: host needs --game (or --position, or --module)", file=sys.stderr)
                 return 2
-            module = lan.module_for(args.game)
+            module = _draft(args.module) if args.module else \
+                lan.module_for(args.game)
+            if module is None:
+                return 2
             seats = args.seats or _min_seats(module)
             t = await lan.host(module, table_name=args.table, seats=seats, log_path=args.log,
                                options=opts)
         else:
             t = await lan.join(log_path=args.log, table=args.table, connect=args.connect,
-                               options=opts, timeout=args.timeout, position=position)
+                               options=opts, timeout=args.timeout, position=position,
+                               progress=lambda text: print(f"module: {text}", file=sys.stderr))
     except lan.LanError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
     _out(f"TABLE {t.replica.table_id} {t.session.port} {t.session.peer_id}")
     status_task = asyncio.ensure_future(_status_loop(t)) if args.status else None
+    if hosting and args.module and t.module is not None:
+        watch_task: asyncio.Future[None] | None = asyncio.ensure_future(
+            _watch_draft(t, Path(args.module)))
+    else:
+        watch_task = None
     code = 0
     try:
         if args.seat:
@@ -191,6 +211,8 @@ async def _main(args: argparse.Namespace, hosting: bool) -> int:
             if args.deck:
                 from table.games.decks import load_deck
 
+                if t.module is None:
+                    raise lan.LanError("the table's module is not known yet")
                 deck = load_deck(t.module, Path(args.deck))
             await lan.take_seat(t, args.seat, deck, name=args.name)
             _out(f"SEATED {args.seat}")
@@ -217,8 +239,9 @@ async def _main(args: argparse.Namespace, hosting: bool) -> int:
         print(f"error: {err}", file=sys.stderr)
         code = 2
     finally:
-        if status_task is not None:
-            status_task.cancel()
+        for task in (status_task, watch_task):
+            if task is not None:
+                task.cancel()
         for report in t.session.divergences:
             print(f"divergence: {report}", file=sys.stderr)
         digest = t.replica.public_state_hash()
@@ -226,6 +249,36 @@ async def _main(args: argparse.Namespace, hosting: bool) -> int:
     if args.print_hash_on_exit or got_term:
         _out(digest)
     return code
+
+
+def _draft(folder: str) -> Any:
+    """The draft module in a folder, or None after printing its problems (file:line)."""
+    from table.games import ModuleError, load_module
+
+    try:
+        return load_module(Path(folder))
+    except ModuleError as err:
+        print(str(err), file=sys.stderr)
+        return None
+
+
+async def _watch_draft(t: Any, folder: Path) -> None:
+    """Live reload: a settled edit of the draft goes into the log and so to every peer."""
+    from table.games.watch import Broken, DraftWatcher, Refused, Reloaded
+
+    watcher = DraftWatcher(t.replica, t.module, folder)
+    while True:
+        await asyncio.sleep(0.1)
+        event = watcher.poll()
+        if isinstance(event, Reloaded):
+            t.module = event.change.new
+            print(f"module: updated to {event.change.describe()}", file=sys.stderr)
+        elif isinstance(event, Broken):
+            print("module: the draft has errors; nothing changed:\n  "
+                  + "\n  ".join(event.problems), file=sys.stderr)
+        elif isinstance(event, Refused):
+            print("module: the table cannot take this version; nothing changed: "
+                  + "; ".join(event.reasons), file=sys.stderr)
 
 
 def _min_seats(module: Any) -> int:
@@ -243,7 +296,14 @@ async def _settle(t: Any, stop: asyncio.Event, timeout: float = 10.0) -> None:
 
 async def _status_loop(t: Any) -> None:
     last = None
+    peers: dict[str, str] = {}
     while True:
+        for info in t.session.peer_list():
+            status = "connected" if info.status == "catching up" else info.status
+            if info.status != "me" and peers.get(info.peer_id, "gone") != status:
+                if status != "connected" or peers.get(info.peer_id) in ("reconnecting", "back"):
+                    _out(f"PEER {info.peer_id} {status}")
+                peers[info.peer_id] = status
         r = t.replica
         state = (sum(r.version_vector().values()), r.public_state_hash(), len(t.session.mesh.peers()),
                  ",".join(str(s) for s in sorted(r.state.seats)))

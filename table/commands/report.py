@@ -26,13 +26,16 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("inputs", nargs="*", metavar="LOG_OR_FOLDER")
     p.add_argument("--out", default="report.html", help="the HTML file to write "
                                                         "(default report.html)")
+    p.add_argument("--csv", metavar="DIR", help="also write DIR/sessions.csv (one row per "
+                                                "session) and DIR/seats.csv (one row per seat)")
     p.add_argument("--jobs", type=int, help="processes reading logs (default: up to 4)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--no-flags", action="store_true",
                    help="skip the rules assist (much faster; no flags in the report)")
     p.add_argument("--bench", action="store_true",
-                   help="generate 50 sessions of each built-in game in a temporary folder, "
-                        "time the report over them and print the time")
+                   help="generate 1,000 legal sessions of the built-in games (the corpus of "
+                        "table.report.corpus) in a temporary folder, time the report over "
+                        "them; the last line is JSON")
     p.set_defaults(handler=cmd_report)
 
 
@@ -47,12 +50,29 @@ def cmd_report(args: argparse.Namespace) -> int:
         return 2
     from table.report.build import build_report
 
-    report = build_report(args.inputs, args.out, jobs=args.jobs, assist=not args.no_flags,
+    report = build_report(args.inputs, None, jobs=args.jobs, assist=not args.no_flags,
                           show_progress=False if args.no_progress else None)
+    if not report.sessions:  # nothing to report: one line per input, no page
+        for path, why in report.skipped or [(", ".join(args.inputs), "no log found")]:
+            print(f"sandtable: {path}: {why}", file=sys.stderr)
+        return 1
+    from table.report.page import write
+
+    write(args.out, report.html)
     print(f"wrote {args.out}: {len(report.sessions)} session(s) in {report.seconds:.1f} s")
+    if args.csv:
+        from table.report.build import write_csv
+
+        for path in write_csv(report.sessions, args.csv):
+            print(f"wrote {path}")
+    for s in report.sessions:
+        if s.salvaged or s.damage:
+            mode = f"; salvage mode: {s.salvaged} op(s) read past lost op(s)" if s.salvaged \
+                else ""
+            print(f"damaged {s.path}: {'; '.join(s.damage[:2])}{mode}", file=sys.stderr)
     for path, why in report.skipped:
         print(f"skipped {path}: {why}", file=sys.stderr)
-    return 0 if report.sessions else 1
+    return 0
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

@@ -13,7 +13,7 @@ from typing import Any
 from . import commit
 from .errors import CoreError
 from .objects import PUBLIC, ROOT, Obj
-from .ops import Op
+from .ops import END_HOWS, Op
 from .replica import Replica
 
 
@@ -303,13 +303,31 @@ def mark(r: Replica, what: str, *, value: Any = None, for_seat: int | None = Non
     return r.issue("mark", args, seat=seat)
 
 
+def end_game(r: Replica, winners: list[int], how: str, *, condition: str | None = None,
+             scores: dict[int, int | float] | None = None, standings: list[int] | None = None,
+             text: str | None = None, seat: int | None = None) -> Op:
+    """Record the game's result (an `end` op): who won and how it ended."""
+    if how not in END_HOWS:
+        raise ActionError(f"how a game ends is one of {', '.join(END_HOWS)}, not {how!r}")
+    args: dict[str, Any] = {"winners": [int(s) for s in winners], "how": how}
+    if condition:
+        args["condition"] = condition
+    if scores:
+        args["scores"] = {str(k): v for k, v in scores.items()}
+    if standings:
+        args["standings"] = [int(s) for s in standings]
+    if text:
+        args["text"] = text
+    return r.issue("end", args, seat=seat)
+
+
 def create(r: Replica, obj_id: str, kind: str, *, to: str = ROOT, seat: int | None = None,
            **fields: Any) -> Op:
     return r.issue("create", {"id": obj_id, "kind": kind, "to": to, **fields}, seat=seat)
 
 
 _NOT_ACTIONS = frozenset({"chat", "note", "ack", "hello", "seat", "undo", "show"})
-_UNDOABLE = frozenset({"move", "set", "counter", "create", "delete", "mark"})
+_UNDOABLE = frozenset({"move", "set", "counter", "create", "delete", "mark", "end"})
 
 
 def undo_last(r: Replica, *, seat: int | None = None, any_seat: bool = False) -> Op:

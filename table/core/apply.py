@@ -13,7 +13,7 @@ from typing import Any
 from . import commit, fair
 from .errors import Void
 from .objects import KINDS, PUBLIC, ROOT, Obj
-from .ops import Op
+from .ops import END_HOWS, Op
 from .state import MISSING, Journal, Seat, State, written_keys
 
 # finds an op applied earlier in canonical order: the op, its journal (None when it was void),
@@ -326,6 +326,33 @@ def _mark(state: State, op: Op, lookup: Lookup) -> None:
     # declarations, setup and winner live in the history; the assist reads them there
 
 
+def _end(state: State, op: Op, lookup: Lookup) -> None:
+    """The game's result. A later `end` replaces an earlier one (a correction); undo restores
+    the one before."""
+    a = op.args
+    if a["how"] not in END_HOWS:
+        raise Void(f"an end op's 'how' is one of {', '.join(END_HOWS)}, not {a['how']!r}")
+    winners = a["winners"]
+    for seat in winners:
+        if type(seat) is not int or seat not in state.seats:
+            raise Void(f"winner {seat!r} is not a seat at this table")
+    if a["how"] == "victory" and not winners:
+        raise Void("a victory names its winner(s)")
+    scores = a.get("scores") or {}
+    for key, value in scores.items():
+        if not (isinstance(key, str) and key.isdigit() and int(key) in state.seats) or \
+                type(value) not in (int, float):
+            raise Void(f"score {key!r}: {value!r} is not 'seat number': points")
+    standings = a.get("standings") or []
+    if any(type(s) is not int or s not in state.seats for s in standings) or \
+            len(set(standings)) != len(standings):
+        raise Void("standings list each seat at most once")
+    state.set_global("result", {"winners": list(winners), "how": a["how"],
+                                "condition": a.get("condition"), "scores": dict(scores),
+                                "standings": list(standings), "text": a.get("text"),
+                                "seat": op.seat})
+
+
 def _noop(state: State, op: Op, lookup: Lookup) -> None:
     """Notes and chat change nothing on the table; the timeline keeps them."""
 
@@ -436,6 +463,7 @@ HANDLERS: dict[str, Callable[[State, Op, Lookup], None]] = {
     "set": _set, "counter": _counter, "consume": _consume, "reveal": _reveal, "show": _show,
     "roll": _roll, "mark": _mark, "note": _noop, "chat": _noop, "ack": _ack, "undo": _undo,
     "module": _module, "deck": _deck,
+    "end": _end,
 }
 
 

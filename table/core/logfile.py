@@ -70,26 +70,56 @@ class LogWriter:
             self._file.close()
 
 
+@dataclass(frozen=True, slots=True)
+class Damage:
+    """One stretch of a log that could not be read: which record, which bytes, why."""
+    record: int  # the number the first lost record would have had (the header is 1)
+    start: int  # byte offset where the damage begins
+    end: int  # byte offset where reading resumed (the file size when it did not)
+    what: str  # "checksum mismatch", "damaged length", "truncated", "undecodable", ...
+
+    @property
+    def lost_bytes(self) -> int:
+        return self.end - self.start
+
+    def describe(self) -> str:
+        tail = "to the end of the file" if self.what.startswith("truncated") else \
+            f"resumed at byte {self.end}"
+        return (f"record {self.record} at byte {self.start}: {self.what}; "
+                f"{self.lost_bytes} byte(s) lost, {tail}")
+
+
 @dataclass
 class LogContents:
     path: Path
     header: dict[str, Any]
     records: list[Any] = field(default_factory=list)  # op arrays and maps
     problems: list[str] = field(default_factory=list)  # damaged or truncated frames, by position
+    damage: list[Damage] = field(default_factory=list)
 
 
 class LogReader:
     """Reads a log's header at once and its records as a stream (a long log is never all in
-    memory twice). Damaged frames and a truncated tail are reported in `problems`, not raised.
+    memory twice). Damaged frames and a truncated tail are reported in `problems` (text) and
+    `damage` (record number and bytes), not raised.
 
-    Raises LogError only when the file is not a Sandtable log at all or has another version.
+    After a damaged frame (bad checksum, a length that runs past the end or over the limit,
+    bytes that do not decode) the reader resynchronises: it goes on at the first later byte
+    where a whole frame's checksum holds, so one flipped byte costs one record, not the rest of
+    the file. Raises LogError only when the file is not a Sandtable log at all or has another
+    version.
     """
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self.problems: list[str] = []
+        self.damage: list[Damage] = []
         try:
             self._data = self.path.read_bytes()
+        except IsADirectoryError:
+            raise LogError(f"{self.path}: is a folder, not a log file") from None
+        except FileNotFoundError:
+            raise LogError(f"{self.path}: no such file") from None
         except OSError as err:
             raise LogError(f"{self.path}: cannot read: {err.strerror}") from None
         data = self._data
@@ -109,49 +139,80 @@ class LogReader:
                            f"supported (this Sandtable reads version {FORMAT_VERSION})")
         self.header: dict[str, Any] = header
 
+    @property
+    def size(self) -> int:
+        return len(self._data)
+
     def records(self) -> Iterator[Any]:
         """Every complete record after the header, in file order (once)."""
         return self._frames
 
-    def _iter_frames(self) -> Iterator[Any]:
-        data, path, problems = self._data, self.path, self.problems
+    def _frame_at(self, offset: int) -> tuple[str, int, Any]:
+        """("ok", end, record) for a good frame at `offset`, else (why, end-or-0, None)."""
+        data = self._data
+        size = len(data)
+        if offset + _HEAD > size:
+            return "truncated frame header", 0, None
+        length, crc = _FRAME.unpack_from(data, offset)
+        end = offset + _HEAD + length
+        if length > MAX_RECORD:
+            return "damaged length", 0, None
+        if end > size:
+            return "truncated or damaged length", 0, None
+        payload = memoryview(data)[offset + _HEAD:end]
+        if zlib.crc32(payload) != crc:
+            return "checksum mismatch", end, None
+        try:
+            record = msgpack.unpackb(payload, strict_map_key=True)
+        except Exception as err:  # noqa: BLE001 - any decode failure is damage
+            return f"undecodable ({err})", end, None
+        if type(record) is not list and type(record) is not dict:
+            return "neither an op nor a map", end, None
+        return "ok", end, record
+
+    def _resync(self, offset: int) -> int | None:
+        """The first byte after `offset` where a frame whose checksum holds begins."""
+        data, size, head, crc32 = self._data, len(self._data), _FRAME.unpack_from, zlib.crc32
         view = memoryview(data)
-        unpackb, crc32, head, size = msgpack.unpackb, zlib.crc32, _FRAME.unpack_from, len(data)
+        pos = offset + 1
+        while pos + _HEAD <= size:
+            length, crc = head(data, pos)
+            end = pos + _HEAD + length
+            if end <= size and length <= MAX_RECORD and crc32(view[pos + _HEAD:end]) == crc:
+                return pos
+            pos += 1
+        return None
+
+    def _iter_frames(self) -> Iterator[Any]:
+        size = len(self._data)
         offset, number = len(MAGIC), 0
         while offset < size:
             number += 1
-            if offset + _HEAD > size:
-                problems.append(f"{path}: record {number} at byte {offset}: truncated frame "
-                                f"header; stopped there")
-                return
-            length, crc = head(data, offset)
-            start, end = offset + _HEAD, offset + _HEAD + length
-            if length > MAX_RECORD or end > size:
-                what = "truncated" if end > size and length <= MAX_RECORD else "damaged length"
-                problems.append(f"{path}: record {number} at byte {offset}: {what}; stopped there")
-                return
-            payload = view[start:end]
-            if crc32(payload) != crc:
-                problems.append(f"{path}: record {number} at byte {offset}: checksum mismatch; "
-                                f"skipped")
+            why, end, record = self._frame_at(offset)
+            if why == "ok":
+                yield record
+                offset = end
+                continue
+            # a frame with a plausible length whose successor is sound: only it is lost
+            if end and (end == size or self._frame_at(end)[0] == "ok"):
+                resume: int | None = end
             else:
-                try:
-                    record = unpackb(payload, strict_map_key=True)
-                except Exception as err:  # noqa: BLE001 - any decode failure is damage
-                    problems.append(f"{path}: record {number} at byte {offset}: undecodable "
-                                    f"({err}); skipped")
-                else:
-                    kind = type(record)
-                    if kind is list or kind is dict:
-                        yield record
-                    else:
-                        problems.append(f"{path}: record {number} at byte {offset}: neither "
-                                        f"an op nor a map; skipped")
-            offset = end
+                resume = self._resync(offset)
+            self._lose(number, offset, resume if resume is not None else size, why)
+            if resume is None:
+                return
+            offset = resume
+
+    def _lose(self, number: int, start: int, end: int, why: str) -> None:
+        if end >= len(self._data) and why.startswith("truncated or"):
+            why = "truncated"
+        damage = Damage(number, start, end, why)
+        self.damage.append(damage)
+        self.problems.append(f"{self.path}: {damage.describe()}")
 
 
 def read_log(path: str | Path) -> LogContents:
     """A whole log in memory: header, records, problems (see LogReader)."""
     reader = LogReader(path)
     records = list(reader.records())
-    return LogContents(reader.path, reader.header, records, reader.problems)
+    return LogContents(reader.path, reader.header, records, reader.problems, reader.damage)

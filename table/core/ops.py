@@ -76,7 +76,13 @@ SCHEMAS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     # its text; the text itself rides in the author's private record (it names hidden cards)
     "deck": {"seat": (_INT, True), "name": (_STR, True), "fields": ((dict,), False),
              "hash": (_STR, True)},
+    # the game's result: who won, how it ended (see END_HOWS), the module's victory condition,
+    # final scores (seat number as text -> points) or standings (seats, first place first)
+    "end": {"winners": ((list,), True), "how": (_STR, True), "condition": (_OPT_STR, False),
+            "scores": ((dict,), False), "standings": ((list,), False), "text": (_OPT_STR, False)},
 }
+
+END_HOWS = ("victory", "concession", "time", "draw", "abandoned")
 
 MARK_WHATS = frozenset({"turn", "phase", "step", "declare", "setup", "winner"})
 

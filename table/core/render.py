@@ -46,6 +46,8 @@ class Renderer:
         obj = self.state.objs.get(obj_id)
         if obj is None:
             return obj_id
+        if obj.kind == "card":  # a card's counters (damage): its name where the seat knows it
+            return self.thing(obj_id)
         name = str(obj.props.get("name") or obj_id)
         seat = obj.props.get("seat", obj.owner)
         if isinstance(seat, int) and obj.kind in ("zone", "pile", "board"):
@@ -159,6 +161,8 @@ class Renderer:
             fields = ", ".join(f"{v}" for v in (a.get("fields") or {}).values())
             return (f"{self._seat_name(a['seat'])} plays the deck {a['name']}"
                     + (f" ({fields})" if fields else ""))
+        if kind == "end":
+            return self._end(record, who)
         return f"{who}: {kind} {a}"
 
     @staticmethod
@@ -194,9 +198,41 @@ class Renderer:
         if what == "winner":
             return f"{who} declared the winner: {a.get('value') or a.get('seat')}"
         fields = a.get("fields") or {}
-        detail = ", ".join(f"{k}={v}" for k, v in fields.items())
+        detail = ", ".join(f"{k}={self._value(v)}" for k, v in fields.items())
         label = a.get("value") or what
         return f"{who} declared {label}" + (f" ({detail})" if detail else "")
+
+    def _value(self, value: Any) -> str:
+        """A declaration's field: card handles become the card as this seat may know it."""
+        if isinstance(value, str):
+            obj = self.state.objs.get(value)
+            return self.thing(value) if obj is not None and obj.kind == "card" else value
+        if isinstance(value, (list, tuple)):
+            return "[" + ", ".join(self._value(v) for v in value) + "]"
+        return str(value)
+
+    def _end(self, record: Record, who: str) -> str:
+        a = record.op.args
+        winners = " and ".join(self.seat_name(s) for s in a["winners"] if isinstance(s, int))
+        how = a["how"]
+        condition = f": {a['condition']}" if a.get("condition") else ""
+        if how == "draw" or not winners:
+            text = f"{who} ended the game ({how}{condition}), no winner"
+        else:
+            text = f"{who} ended the game: {winners} won ({how}{condition})"
+        scores = a.get("scores") or {}
+        if scores:
+            text += "; scores " + ", ".join(
+                f"{self.seat_name(int(k)) if str(k).isdigit() else k} {v}"
+                for k, v in scores.items())
+        standings = a.get("standings") or []
+        if standings:
+            text += "; standings " + ", ".join(
+                f"{i}. {self.seat_name(s) if isinstance(s, int) else s}"
+                for i, s in enumerate(standings, start=1))
+        if a.get("text"):
+            text += f" — {a['text']}"
+        return text
 
     def _consume(self, record: Record, who: str) -> str:
         a = record.op.args

@@ -54,6 +54,11 @@ class Replica:
         self.private_out: Callable[[int, dict[str, Any]], None] | None = None
         # gifts received privately whose zone this peer must still re-handle (actions.settle_gifts)
         self.pending_gifts: list[dict[str, Any]] = []
+        # read from a damaged one-author log: ops applied although an earlier op of theirs was
+        # lost (salvage mode), and the lost ops' numbers; readers mark both wherever they show
+        self.salvaged: set[tuple[str, int]] = set()
+        self.lost: list[tuple[str, int]] = []
+        self.damage: list[Any] = []  # logfile.Damage: what the reader could not read
         self.header_extra = dict(header_extra or {})
         self.voided_from: dict[str, int] = {}  # equivocating author -> its first void seq
         # content-addressed files the table's ops name by hash (a module's archive): kept in the
@@ -176,6 +181,12 @@ class Replica:
         self.knowledge.absorb(secrets_record)
         if self.log is not None:
             self.log.append({"secret": secrets_record})
+        self._note_gift(secrets_record)
+
+    def _note_gift(self, secrets_record: dict[str, Any]) -> None:
+        """A gift to re-handle (``actions.settle_gifts``). Called again for the log's secrets
+        on a restart, so a crash before the re-handle loses nothing; a gift already re-handled
+        is dropped then."""
         gift = secrets_record.get("gift")
         if (isinstance(gift, dict) and isinstance(gift.get("to"), str)
                 and isinstance(gift.get("op"), (list, tuple)) and len(gift["op"]) == 2
@@ -241,11 +252,15 @@ class Replica:
 
     # --- restoring -----------------------------------------------------------------------
     @classmethod
-    def from_log(cls, path: str | Path, *, reopen: bool = False, **kwargs: Any) -> "Replica":
+    def from_log(cls, path: str | Path, *, reopen: bool = False, salvage: bool | None = None,
+                 **kwargs: Any) -> "Replica":
         """Rebuild a replica from a log. With `reopen`, keep appending to the same file.
 
-        Damaged records are skipped and reported in `replica.reports`; raises LogError when the
-        file is not a log at all.
+        Damaged records are skipped and reported in `replica.reports` (and `replica.damage`);
+        raises LogError when the file is not a log at all. `salvage` (default: when not
+        reopening) applies, in a log one author wrote, the ops that wait for a lost one (see
+        `load_records`); a reopened table never salvages, since it must not reuse the numbers
+        of the lost ops.
         """
         reader = LogReader(path)
         head = reader.header
@@ -255,7 +270,9 @@ class Replica:
         replica.header_extra = {k: v for k, v in head.items() if k not in
                                 ("format", "version", "table", "peer", "game", "game_hash",
                                  "created")}
-        replica.load_records(reader.records(), str(path))
+        replica.load_records(reader.records(), str(path),
+                             salvage=(not reopen) if salvage is None else salvage)
+        replica.damage = list(reader.damage)
         for problem in reader.problems:
             replica.report(problem)
         if reopen:
@@ -270,13 +287,15 @@ class Replica:
         else:
             self.report(f"{source}: record {number}: a malformed blob record; skipped")
 
-    def load_records(self, records: Iterable[Any], source: str = "log") -> None:
+    def load_records(self, records: Iterable[Any], source: str = "log", *,
+                     salvage: bool = False) -> None:
         # A bulk load makes hundreds of thousands of acyclic objects that all stay alive: the
         # cycle collector would only re-walk them, so it pauses until the load is done.
         collecting = gc.isenabled()
         gc.disable()
         try:
             self._load_records(records, source)
+            self._after_load(source, salvage)
         finally:
             if collecting:
                 gc.enable()
@@ -295,6 +314,8 @@ class Replica:
                 blob = record.get("blob")
                 if isinstance(blob, dict):
                     self._load_blob(blob, number, source)
+                if isinstance(record.get("secret"), dict):
+                    self._note_gift(record["secret"])
                 wire = record.get("op")
                 if wire is not None:
                     ops.extend(offer(from_wire(wire)))
@@ -304,6 +325,29 @@ class Replica:
                 self.report(f"{source}: record {number}: {err}")
         if ops:
             self._fold(ops)
-        waiting = sum(len(p) for p in self.store.pending.values())
-        if waiting:
-            self.report(f"{source}: {waiting} op(s) wait for ops this log lacks")
+
+    def _after_load(self, source: str, salvage: bool) -> None:
+        """Salvage mode: in a log one author wrote, a lost op would hold back every later op of
+        that author (causal delivery waits for it) although they are intact. Apply them anyway,
+        in canonical order, and remember which they are; an op that needed the lost one turns
+        void at its place, as any op whose target is gone."""
+        pending = self.store.pending
+        authors = set(self.store.by_author) | {a for a, p in pending.items() if p}
+        waiting = [op for p in pending.values() for op in p.values()]
+        if not waiting or len(authors) != 1 or not salvage:
+            waiting_count = len(waiting)
+            if waiting_count:
+                self.report(f"{source}: {waiting_count} op(s) wait for ops this log lacks")
+            return
+        author = next(iter(authors))
+        have = self.store.delivered(author)
+        seqs = sorted(op.seq for op in waiting)
+        present = set(seqs)
+        self.lost = [(author, n) for n in range(have + 1, seqs[-1]) if n not in present]
+        waiting.sort(key=lambda op: op.key)
+        self.salvaged = {op.ref for op in waiting}
+        self._fold(waiting)
+        lost = ", ".join(f"#{n}" for _a, n in self.lost[:6]) + (" ..." if len(self.lost) > 6
+                                                                   else "")
+        self.report(f"{source}: salvage mode: op(s) {lost} lost; {len(waiting)} later op(s) "
+                    f"applied without them (marked as salvaged)")

@@ -21,7 +21,7 @@ def to_snapshot(state: State) -> dict[str, Any]:
     return {"version": SNAPSHOT_VERSION, "objects": objects,
             "seats": {str(n): [s.peer, s.name, s.colour] for n, s in state.seats.items()},
             "peers": dict(state.peers), "turn": dict(state.turn), "phase": state.phase,
-            "acks": dict(state.acks)}
+            "acks": dict(state.acks), "result": state.result}
 
 
 def from_snapshot(data: dict[str, Any]) -> State:
@@ -39,4 +39,5 @@ def from_snapshot(data: dict[str, Any]) -> State:
     state.turn = dict(data["turn"])
     state.phase = data["phase"]
     state.acks = dict(data["acks"])
+    state.result = data.get("result")
     return state

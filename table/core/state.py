@@ -57,6 +57,7 @@ class State:
         self.acks: dict[str, str] = {}  # flag id -> reason
         self.module: dict[str, Any] | None = None  # the module op in effect: hash, game, version
         self.decks: dict[int, dict[str, Any]] = {}  # seat -> its deck op's args (replaced whole)
+        self.result: dict[str, Any] | None = None  # the latest `end` op's result, if any
         self.journal: Journal = Journal()
 
     # --- reading -------------------------------------------------------------------------

@@ -26,8 +26,11 @@ def public_state_hash(state: State) -> str:
             separators=(",", ":"), default=str).encode())
     if state.module is not None:  # only tables that record their module: older hashes stand
         digest.update(json.dumps([state.module.get("hash"), sorted(
-            (n, d.get("hash")) for n, d in state.decks.items())]).encode())
+            (n, d.get("hash")) for n, d in state.decks.items())],
+            separators=(",", ":")).encode())
     digest.update(json.dumps(
         [sorted((n, s.peer, s.name) for n, s in state.seats.items()), state.turn, state.phase,
          sorted(state.acks.items())], separators=(",", ":"), default=str).encode())
+    if state.result is not None:  # only ended games: older hashes stay as they were
+        digest.update(json.dumps(state.result, sort_keys=True, default=str).encode())
     return digest.hexdigest()[:32]

@@ -87,6 +87,16 @@ class ModuleStore:
             self._save(archive, data, check=True)
         return archive
 
+    def keep_all(self, blobs: Mapping[str, bytes]) -> None:
+        """Cache every module archive a log holds: each version of a draft changed during play,
+        so the assist finds the one in effect at any op. An unusable one is logged, not kept."""
+        for digest, data in blobs.items():
+            if not self.has(digest):
+                try:
+                    self.add(data, digest)
+                except (ArchiveError, ModuleError) as err:
+                    log.warning("a module archive in this log is unusable: %s", err)
+
     def _save(self, archive: ModuleArchive, data: bytes, check: bool = False) -> None:
         final = self.root / archive.hash
         if (final / "archive").is_file():
@@ -216,11 +226,13 @@ def default_store() -> ModuleStore:
 
 def module_for(replica: Any, store: ModuleStore | None = None) -> Resolved:
     """The module a replica's log was played under: the latest module op in its state."""
+    store = store or default_store()
+    store.keep_all(getattr(replica, "blobs", {}))
     recorded = getattr(replica.state, "module", None) or {}
     digest = recorded.get("hash") if isinstance(recorded, dict) else None
     game = str(recorded.get("game") or replica.game) if isinstance(recorded, dict) \
         else replica.game
-    return (store or default_store()).resolve(game, digest, getattr(replica, "blobs", {}))
+    return store.resolve(game, digest, getattr(replica, "blobs", {}))
 
 
 def recorded_module(records: list[Any]) -> tuple[dict[str, Any] | None, dict[str, bytes]]:
@@ -246,7 +258,8 @@ def module_for_records(game: str, records: list[Any],
                        store: ModuleStore | None = None) -> Resolved:
     """The module a log's records were played under (see `module_for`)."""
     args, blobs = recorded_module(records)
+    store = store or default_store()
+    store.keep_all(blobs)
     digest = args.get("hash") if args else None
     game = str(args.get("game") or game) if args else game
-    return (store or default_store()).resolve(game, digest if isinstance(digest, str) else None,
-                                              blobs)
+    return store.resolve(game, digest if isinstance(digest, str) else None, blobs)

@@ -145,3 +145,24 @@ def build_report(inputs: Sequence[str | Path], out: str | Path | None = None, *,
         page.write(out, report.html)
     report.seconds = time.perf_counter() - start
     return report
+
+
+def write_csv(sessions: Sequence[Session], folder: str | Path) -> list[Path]:
+    """`sessions.csv` (one row per session) and `seats.csv` (one row per seat) in `folder`."""
+    import csv
+
+    from .tables import seat_rows, session_rows
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    ordered = sorted(sessions, key=lambda s: (s.game, s.created, s.name))
+    out = []
+    for name, rows in (("sessions.csv", session_rows(ordered)), ("seats.csv", seat_rows(ordered))):
+        path = folder / name
+        with open(path, "w", newline="", encoding="utf-8") as f:
+            if rows:
+                writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+                writer.writeheader()
+                writer.writerows(rows)
+        out.append(path)
+    return out

@@ -13,14 +13,14 @@ from typing import Any
 
 from table.core.errors import LogError
 from table.core.logfile import LogReader
-from table.core.objects import PUBLIC
 from table.core.replica import Replica
 from table.core.views import ALL
 
-from table.games.store import ModuleUnavailable, module_for_records
+from table.games.store import ModuleUnavailable, module_for_records, recorded_module
 
 from .derive import ACTION_KINDS, derive
 from .flags import Follower, FlagRun
+from .plays import PlayRule, play_rule
 
 _HEADER_KEYS = ("format", "version", "table", "peer", "game", "game_hash", "created")
 
@@ -36,6 +36,7 @@ class SeatInfo:
     deck: str
     attrs: dict[str, str]  # deck headers: faction / leader / crown / chosen ...
     order: int | None = None  # 1 = played first
+    group: str | None = None  # the deck's group (the module's `[decks] group_header`)
 
 
 @dataclass(slots=True)
@@ -45,7 +46,7 @@ class Session:
     game_name: str
     version: str
     game_hash: str
-    created: str
+    created: str  # when the log file was made (header); `started`: the first op's clock
     kind: str  # "hot-seat", "merged" or "one peer"
     seats: list[SeatInfo]
     ops: int = 0
@@ -58,18 +59,41 @@ class Session:
     flag_messages: dict[str, str] = field(default_factory=dict)  # rule -> one example message
     flags_why: str = ""  # why there are no flags, when the assist did not run
     notes: list[tuple[int, int, str, str]] = field(default_factory=list)  # (op, turn, who, text)
-    winner: int | None = None
+    winner: int | None = None  # the first winner (see `winners`)
     winner_text: str = ""
+    winners: set[int] = field(default_factory=set)
+    how: str = ""  # how it ended: victory, concession, time, draw, abandoned ("" unfinished)
+    condition: str = ""  # the module's victory condition, when named
+    scores: dict[int, float] = field(default_factory=dict)
+    plays_declared: bool = False  # the module says what counts as a play
+    salvaged: int = 0  # ops applied past a lost one (salvage mode)
+    lost: list[int] = field(default_factory=list)  # numbers of the lost ops (one-author log)
+    damage: list[str] = field(default_factory=list)  # what the reader could not read
+    started: float = 0.0  # the first op's wall clock (seconds since the epoch)
     played: dict[int, list[str]] = field(default_factory=dict)  # seat -> card ids, in order
     rolls: list[tuple[int, int]] = field(default_factory=list)  # (sides, value)
     hidden_total: int = 0
     hidden_unknown: int = 0
     problems: list[str] = field(default_factory=list)
     installed_hash: str = ""  # the installed module's hash, when it differs
+    # a draft changed during play: (op number, the version it changed to, its hash)
+    module_changes: list[tuple[int, str, str]] = field(default_factory=list)
 
     @property
     def name(self) -> str:
         return self.path.name
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.how)
+
+    @property
+    def decided(self) -> bool:
+        return bool(self.winners)
 
     @property
     def actions_per_turn(self) -> float:
@@ -86,11 +110,18 @@ class Session:
             out.append(f"{self.hidden_unknown} of {self.hidden_total} hidden cards were never "
                        f"revealed to this log (a single peer's log: merge the peers' logs for "
                        f"the whole picture); card statistics count only cards it saw")
-        if self.winner is None:
-            out.append("no winner was declared")
+        if not self.finished:
+            out.append("unfinished: the log has no end-of-game op (no result)")
+        elif not self.winners:
+            out.append(f"ended without a winner ({self.how})")
+        if self.salvaged:
+            lost = ", ".join(f"#{n}" for n in self.lost[:5]) + (" …" if len(self.lost) > 5
+                                                                  else "")
+            out.append(f"salvaged: op(s) {lost} lost; {self.salvaged} later op(s) read in "
+                       f"salvage mode")
         if self.flags_why:
             out.append(f"no flags: {self.flags_why}")
-        out.extend(self.problems)
+        out.extend(p for p in self.problems if "salvage mode" not in p)  # said above
         return out
 
 
@@ -111,21 +142,6 @@ def _module_for(game: str) -> Any:
         return find_module(game)
     except Exception:  # noqa: BLE001 - any failure means: not installed (or broken)
         return None
-
-
-def _seat_info(number: int, name: str, deck_op: dict[str, Any] | None, module: Any,
-               named: dict[str, Any]) -> SeatInfo:
-    """A seat's deck name and attributes: from its deck op (what was played), or in a log from
-    before deck ops, by looking the deck name in the header up among the starter decks."""
-    if deck_op is not None:
-        attrs = {k: str(v) for k, v in (deck_op.get("fields") or {}).items() if k != "name"}
-        return SeatInfo(number, name or f"Seat {number}", str(deck_op.get("name", "?")), attrs)
-    recorded = str(named.get(str(number), ""))
-    deck = _deck_of(module, recorded)
-    attrs = {k: str(v) for k, v in (deck.headers.items() if deck is not None else ())
-             if k != "name"}
-    return SeatInfo(number, name or f"Seat {number}",
-                    deck.name if deck is not None else recorded or "?", attrs)
 
 
 def _deck_of(module: Any, recorded: str) -> Any:
@@ -169,7 +185,7 @@ def read_session(path: str | Path, *, plugins: dict[str, Any] | None = None,
         follower.why = "the rules assist was not run (--no-flags)"
     follower.attach(replica.timeline)  # the assist checks each op as the log is folded
     try:
-        replica.load_records(records_in, str(path))
+        replica.load_records(records_in, str(path), salvage=True)
     except Exception as err:  # noqa: BLE001 - a log that breaks the replay is skipped, not fatal
         raise Skip(f"cannot be replayed: {type(err).__name__}: {err}") from None
     for problem in reader.problems:
@@ -187,9 +203,8 @@ def read_session(path: str | Path, *, plugins: dict[str, Any] | None = None,
     seat_view = ALL if kind != "one peer" else (min(mine) if mine else 0)
     flags = follower.result()
     infos = derive(records, state, replica.knowledge, seat_view, flags.by_index)
-    seats = [_seat_info(number, seat.name, state.decks.get(number), module,
-                        extra.get("decks") or {}) for number, seat in sorted(state.seats.items())]
-    recorded = state.module or {}
+    seats = _seats(module, state, extra)
+    recorded = recorded_module(records_in)[0] or {}  # the draft it was set up with
     session = Session(path, replica.game, str(getattr(module, "name", replica.game)),
                       str(recorded.get("version") or extra.get("module_version") or "?"),
                       str(recorded.get("hash") or replica.game_hash),
@@ -199,13 +214,52 @@ def read_session(path: str | Path, *, plugins: dict[str, Any] | None = None,
     session.problems = [p.replace(f"{path}: ", "") for p in replica.reports]
     if module_note:
         session.problems.insert(0, module_note)
-    _fold(session, records, infos, flags, state)
+    session.module_changes = [(n, str(r.op.args.get("version", "?")), str(r.op.args["hash"]))
+                              for n, r in enumerate(records, start=1)
+                              if r.op.kind == "module" and r.void is None
+                              and r.op.args.get("changes")]
+    session.started = records[0].op.time
+    _damage(session, replica, reader)
+    rule = play_rule(module)
+    session.plays_declared = rule is not None
+    _fold(session, records, infos, flags, state, rule, module)
+    _result(session, state)
     _hidden(session, records, replica)
     return session
 
 
+def _damage(session: Session, replica: Replica, reader: LogReader) -> None:
+    """What the reader lost (record and bytes) and what salvage mode read past it."""
+    session.salvaged = len(replica.salvaged)
+    session.lost = [seq for _a, seq in replica.lost]
+    session.damage = [d.describe() for d in reader.damage]
+
+
+def _seats(module: Any, state: Any, extra: dict[str, Any]) -> list[SeatInfo]:
+    """Each seat with its deck, deck headers and group: from its deck op (what was played), or
+    in a log from before deck ops, by looking the header's deck name up among the starters."""
+    recorded = {int(k): str(v) for k, v in (extra.get("decks") or {}).items()
+                if str(k).isdigit()}
+    group_header = getattr(module, "group_header", None)
+    seats = []
+    for number, seat in sorted(state.seats.items()):
+        deck_op = state.decks.get(number)
+        deck = None if deck_op is not None else _deck_of(module, recorded.get(number, ""))
+        if deck_op is not None:
+            name = str(deck_op.get("name", "?"))
+            attrs = {k: str(v) for k, v in (deck_op.get("fields") or {}).items() if k != "name"}
+        else:
+            name = deck.name if deck is not None else recorded.get(number, "?")
+            attrs = {k: str(v) for k, v in (deck.headers.items() if deck is not None else ())
+                     if k != "name"}
+        group = (attrs.get(group_header) if group_header else None) or \
+            (module.deck_group(deck) if deck is not None else None)
+        seats.append(SeatInfo(number, seat.name or f"Seat {number}", name, attrs, group=group))
+    return seats
+
+
 def _fold(session: Session, records: list[Any], infos: list[Any], flags: FlagRun,
-          state: Any) -> None:
+          state: Any, rule: PlayRule | None, module: Any) -> None:
     if not flags.available:
         session.flags_why = flags.why
     seat_names = {s.seat: s.name for s in session.seats}
@@ -214,10 +268,14 @@ def _fold(session: Session, records: list[Any], infos: list[Any], flags: FlagRun
     play_start: float | None = None
     last_time = 0.0
     setup_done = False
+    declared: dict[int, str | None] = {}  # seat -> its last declaration, until its next move
+    cards = getattr(module, "cards", None) or {}
     for record, info in zip(records, infos):
         op, args = record.op, record.op.args
         if op.kind == "mark" and record.void is None:
             what = args["what"]
+            if what == "declare" and op.seat is not None:
+                declared[op.seat] = str(args.get("value"))
             if what == "setup" and args.get("value") == "complete":
                 setup_done = True
             elif what == "turn":
@@ -249,13 +307,14 @@ def _fold(session: Session, records: list[Any], infos: list[Any], flags: FlagRun
         elif op.kind == "roll":
             sides = int(args["sides"])
             session.rolls.extend((sides, int(v)) for v in args["values"] if isinstance(v, int))
-        elif op.kind == "move" and op.seat is not None and info.cards:
-            dest = state.objs.get(args["to"])
-            if dest is not None and dest.visibility == PUBLIC and dest.kind == "zone" \
-                    and _from_hand(record, state):
-                session.played.setdefault(op.seat, []).extend(info.cards)
+        elif op.kind == "move" and op.seat is not None:
+            last = declared.pop(op.seat, None)
+            if rule is not None and setup_done and info.cards and \
+                    _is_play(rule, record, cards.get(info.cards[0]), info.phase, last):
+                session.played.setdefault(op.seat, []).append(info.cards[0])
     session.turns = len(turn_times)
     if play_start is not None:
+        session.started = play_start
         session.minutes = max(0.0, (last_time - play_start) / 60.0)
     ends = turn_times[1:] + [last_time]
     session.turn_seconds = [max(0.0, b - a) for a, b in zip(turn_times, ends)]
@@ -265,12 +324,44 @@ def _fold(session: Session, records: list[Any], infos: list[Any], flags: FlagRun
                 info.order = position
 
 
-def _from_hand(record: Any, state: Any) -> bool:
+def _is_play(rule: PlayRule, record: Any, card: Any, phase: str | None,
+             declared: str | None) -> bool:
+    """Whether this move of a known card is a play as the module declares plays."""
+    source = _source(record)
+    if card is None or source is None:
+        return False
+    args = record.op.args
+    # face up as the move put it (a card committed face down and turned up later, as a
+    # Defense Pool block, was not played face up)
+    return rule.counts(card.type, source, str(args["to"]), record.op.seat,
+                       args.get("face_up") is True, phase, declared)
+
+
+def _source(record: Any) -> str | None:
+    """Where a move took its object from (the journal keeps the old container)."""
     for entry in record.journal.entries:
         if entry[0] == "f" and entry[2] == "container":
-            source = state.objs.get(entry[3])
-            return source is not None and source.visibility != PUBLIC
-    return False
+            return str(entry[3])
+    return None
+
+
+def _result(session: Session, state: Any) -> None:
+    """The end-of-game op's result (the latest one in effect), else a legacy winner mark."""
+    result = state.result
+    names = {s.seat: s.name for s in session.seats}
+    if result is not None:
+        session.winners = {s for s in result["winners"] if isinstance(s, int)}
+        session.how = str(result["how"])
+        session.condition = str(result.get("condition") or "")
+        session.scores = {int(k): float(v) for k, v in (result.get("scores") or {}).items()}
+    elif session.winner is not None:
+        session.winners, session.how = {session.winner}, "victory"
+    if session.winners:
+        session.winner = min(session.winners)
+        session.winner_text = " and ".join(names.get(s, f"Seat {s}")
+                                           for s in sorted(session.winners))
+    else:
+        session.winner, session.winner_text = None, ""
 
 
 def _winner(args: dict[str, Any], state: Any, session: Session) -> tuple[int | None, str]:

@@ -29,7 +29,7 @@ from .menus import Menus
 from .panels.assist_panel import AssistPanel
 from .panels.chat_panel import ChatPanel
 from .panels.checklist_panel import ChecklistPanel
-from .panels.log_panel import LogPanel
+from .panels.log_panel import LogPanel, undone_from
 from .panels.seats_panel import SeatsPanel
 from .panels.turn_panel import TurnPanel
 from .preview import CardPreview
@@ -181,6 +181,8 @@ class TableWindow(QMainWindow):
         a("Clear selection", ["Esc"], self.scene.clearSelection, on_table=True)
         self.act_note = a("Note", ["Ctrl+Shift+N"], self.add_note,
                           tip="Add a designer note at this moment (\"rule unclear here\")")
+        self.act_end_game = a("End the game…", ["Ctrl+Shift+E"], self.end_game,
+                              tip="Record who won and how the game ended (for the report)")
         self.act_fit = a("Fit", ["Ctrl+0"], self.view.fit_legible,
                          tip="Fit the table (readable: your own area first)")
         a("Whole table", ["Ctrl+9"], self.view.fit_table, tip="Show the whole table")
@@ -199,7 +201,7 @@ class TableWindow(QMainWindow):
         bar.setObjectName("toolbar-table")
         bar.setMovable(False)
         for act in (self.act_undo, self.act_flip, self.act_rotate, self.act_draw, self.act_end,
-                    self.act_note, self.act_fit, self.act_help):
+                    self.act_note, self.act_end_game, self.act_fit, self.act_help):
             bar.addAction(act)
         if len(self.ctl.playable_seats) > 1:
             bar.addAction(self.act_curtain)
@@ -241,6 +243,17 @@ class TableWindow(QMainWindow):
             return
         self.scene.draw_from(deck, 1)
 
+    def end_game(self) -> None:
+        """The End the game dialog; OK issues an `end` op (winners, how, condition, scores)."""
+        from table.core import actions as core_actions
+
+        from .end_game import ask_end_game
+
+        seats = {n: s.name or f"Seat {n}" for n, s in self.ctl.replica.state.seats.items()}
+        self.end_dialog = ask_end_game(
+            self, seats, self.ctl.catalog.module,
+            lambda args: self.ctl.act(core_actions.end_game, **args))
+
     def add_note(self, text: str | None = None) -> None:
         """A designer note at the current moment: a `note` op, in the log, replay and report."""
         if text is None:
@@ -277,7 +290,7 @@ class TableWindow(QMainWindow):
                                     theme.seat_colour(seat, self.ctl.seat_colour(seat)))
         if any(r.op.kind == "undo" for r in change.records):
             first = 0 if self._pending_first is None else self._pending_first
-            self._pending_first = min(first, self._undone_index(change))
+            self._pending_first = min(first, undone_from(self.replica, change))
         # panels refresh once per burst of ops, after the table itself (which updates at once)
         first = change.first if self._pending_first is None else min(change.first,
                                                                      self._pending_first)
@@ -286,18 +299,6 @@ class TableWindow(QMainWindow):
                                                    for r in change.records)
         if not self._panel_timer.isActive():
             self._panel_timer.start()
-
-    def _undone_index(self, change: Change) -> int:
-        """The earliest line an undo in `change` took back (its flag must leave the log)."""
-        index = change.first
-        records = self.replica.records()
-        targets = {tuple(r.op.args.get("target") or ()) for r in change.records
-                   if r.op.kind == "undo"}
-        for i in range(len(records) - 1, -1, -1):  # undo is rare: a scan back is cheap
-            if targets and records[i].op.ref in targets:
-                targets.discard(records[i].op.ref)
-                index = min(index, i)
-        return index
 
     def refresh_panels(self) -> None:
         runner = self.assist_runner

@@ -100,3 +100,47 @@ def test_a_card_given_to_another_player_over_the_lan(tmp_path, monkeypatch):
         for t in (carol, bob, alice):
             await t.close()
     run(scenario(), 90)
+
+
+def test_a_gift_survives_a_crash_before_it_is_rehandled(tmp_path, monkeypatch):
+    """Bob's peer receives a gift and crashes before re-handling it: restarted from his log,
+    it re-handles the card (the gift's note was in the log)."""
+    from netplay.session import LanSession
+
+    async def scenario():
+        module = lan.module_for("mantle-of-the-keeper")
+        alice = await lan.host(module, table_name="gifts", seats=2, log_path=tmp_path / "a.log",
+                               options=_options())
+        bob = await lan.join(log_path=tmp_path / "b.log", connect=f"{LOOPBACK}:{alice.session.port}",
+                             options=_options())
+        await asyncio.gather(lan.take_seat(alice, 1), lan.take_seat(bob, 2))
+        assert await wait_until(lambda: lan.setup_complete(bob.replica), 20)
+        ra, rb = alice.replica, bob.replica
+        real_settle = LanSession._schedule_settle
+        monkeypatch.setattr(LanSession, "_schedule_settle", lambda self: None)  # "crash" first
+        given = ra.state.objs["p1.hand"].children[-1]
+        name = ra.knowledge.card_of(given)
+        op = act.move(ra, given, "p2.hand", seat=1)
+        gift_handle = op.args["out"][0][0]
+        assert await wait_until(lambda: rb.pending_gifts and rb.timeline.record_of(op.ref), 10)
+        await bob.close(graceful=False)
+        assert gift_handle in ra.state.objs["p2.hand"].children  # nobody re-handled it
+
+        monkeypatch.setattr(LanSession, "_schedule_settle", real_settle)
+        bob = await lan.join(log_path=tmp_path / "b.log", connect=f"{LOOPBACK}:{alice.session.port}",
+                             options=_options())
+        rb = bob.replica
+
+        def rehandled():
+            return any(rec.op.author == rb.peer_id and rec.op.args.get("why") == "receive"
+                       and rec.void is None for rec in ra.records())
+
+        assert await wait_until(rehandled, 10)
+        assert await wait_until(lambda: ra.public_state_hash() == rb.public_state_hash(), 10)
+        hand_b = rb.state.objs["p2.hand"].children
+        assert gift_handle not in hand_b
+        names = [known_card(rb.state, rb.knowledge, rb.state.objs[h], 2) for h in hand_b]
+        assert name in names
+        await bob.close()
+        await alice.close()
+    run(scenario(), 90)

@@ -220,9 +220,9 @@ def _hashed_texts(state: Any) -> list[str]:
                  sorted(o.counters.items()), o.card, o.commitment,
                  sorted(o.props.items(), key=lambda kv: kv[0])],
                 separators=(",", ":"), default=str))
-    if state.module is not None:  # written with json.dumps' default separators
+    if state.module is not None:
         texts.append(json.dumps([state.module.get("hash"), sorted(
-            (n, d.get("hash")) for n, d in state.decks.items())]))
+            (n, d.get("hash")) for n, d in state.decks.items())], separators=(",", ":")))
     texts.append(json.dumps(
         [sorted((n, s.peer, s.name) for n, s in state.seats.items()), state.turn, state.phase,
          sorted(state.acks.items())], separators=(",", ":"), default=str))

@@ -198,6 +198,27 @@ def test_timeout_on_the_injected_clock():
     assert init.feed(b"late bytes").event is None  # done: nothing more happens
 
 
+def test_a_silent_connection_loses_its_slot_at_the_hello_deadline():
+    clock = FakeClock(50.0)
+    idle = Handshake(Identity.generate(), "t", None, initiator=False, clock=clock,
+                     timeout=10.0, hello_timeout=2.0)
+    idle.start()
+    clock.now = 52.0
+    event = idle.poll().event
+    assert isinstance(event, Rejected) and event.reason == "no hello within 2 s"
+    talking = Handshake(Identity.generate(), "t", None, initiator=False, clock=clock,
+                        timeout=10.0, hello_timeout=2.0)
+    talking.start()
+    init = Handshake(Identity.generate(), "t", None, initiator=True, clock=clock)
+    first = init.start()
+    clock.now = 53.0
+    talking.feed(first[:3])  # the hello has begun: the whole handshake timeout applies
+    clock.now = 55.0
+    assert talking.poll().event is None
+    clock.now = 63.0
+    assert talking.poll().event.reason == TIMED_OUT
+
+
 @pytest.mark.parametrize("fields, reason", [
     ({"peer": "XYZ"}, "malformed peer id"),
     ({"key": b"k" * 31}, "malformed key or nonce in hello"),

@@ -34,13 +34,13 @@ def test_every_asset_file_is_in_the_wheel(wheel: Path) -> None:
 
 def test_an_installed_wheel_lists_and_plays_the_games(wheel: Path, tmp_path: Path) -> None:
     env_dir = tmp_path / "venv"
-    venv.EnvBuilder(with_pip=False).create(env_dir)
+    venv.EnvBuilder(with_pip=True).create(env_dir)
     python = env_dir / "bin" / "python"
-    # the wheel goes into the fresh venv alone (as `pip install` there would put it: code in
-    # its site-packages, games in <prefix>/share); its dependencies come from the test's own
-    # environment's site-packages (no download), searched after the venv's own
-    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--prefix",
-                    str(env_dir), str(wheel)], check=True, capture_output=True, timeout=300)
+    # the wheel goes into the fresh venv alone, by that venv's own pip (the test's environment
+    # is left as it is); its dependencies come from the test's own environment's
+    # site-packages (no download), searched after the venv's own
+    subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-index",
+                    str(wheel)], check=True, capture_output=True, timeout=300)
     deps = sysconfig.get_paths()["purelib"]
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "SANDTABLE_ASSETS")}
     env["SANDTABLE_HOME"] = str(tmp_path / "home")

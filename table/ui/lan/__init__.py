@@ -1,9 +1,10 @@
-"""LAN play widgets: the host, join and rejoin dialogs and the peers panel.
+"""LAN play widgets: the host, join, rejoin and consent dialogs and the peers panel.
 
 They know nothing of the network: they take plain data (:mod:`.model`) and callables (some of
 them coroutine functions, run on the qasync loop so nothing blocks the UI thread). The wiring
 to :mod:`netplay` lives outside ``table.ui`` (``table/lan_app.py``).
 """
+from .consent_dialog import ConsentDialog
 from .host_dialog import HostDialog
 from .join_dialog import JoinDialog
 from .model import (HostRequest, JoinedTable, JoinRequest, LanProblem, NoPeersFound, PeerRow,
@@ -11,6 +12,6 @@ from .model import (HostRequest, JoinedTable, JoinRequest, LanProblem, NoPeersFo
 from .peers_panel import PeersPanel
 from .rejoin_dialog import RejoinDialog
 
-__all__ = ["HostDialog", "JoinDialog", "PeersPanel", "RejoinDialog", "HostRequest",
+__all__ = ["ConsentDialog", "HostDialog", "JoinDialog", "PeersPanel", "RejoinDialog", "HostRequest",
            "JoinRequest", "JoinedTable", "LanProblem", "NoPeersFound", "PeerRow", "RejoinRequest",
            "TableEntry"]

@@ -35,7 +35,8 @@ class PeerRow:
     peer_id: str
     name: str
     seats: tuple[int, ...]
-    status: str  # "me" | "connected" | "catching up" | "gone"
+    # "me" | "connected" | "catching up" | "reconnecting" | "back" | "gone"
+    status: str
     address: str = ""
 
 

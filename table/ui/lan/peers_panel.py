@@ -10,9 +10,9 @@ from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout,
 from .model import PeerRow
 
 STATUS_TEXT = {"me": "you", "connected": "connected", "catching up": "catching up…",
-               "gone": "gone"}
+               "reconnecting": "reconnecting…", "back": "back", "gone": "gone"}
 STATUS_COLOUR = {"me": "#90caf9", "connected": "#81c784", "catching up": "#ffb74d",
-                 "gone": "#9e9e9e"}
+                 "reconnecting": "#e57373", "back": "#aed581", "gone": "#9e9e9e"}
 
 
 class PeersPanel(QWidget):

@@ -7,6 +7,7 @@ from typing import Any
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QLineEdit, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
+from table.core.replica import Replica
 from table.core.timeline import Change
 
 from ..controller import TableController
@@ -78,3 +79,19 @@ class LogPanel(QWidget):
         for i in range(self.list.count()):
             item = self.list.item(i)
             item.setHidden(bool(needle) and needle not in item.text().lower())
+
+
+def undone_from(replica: Replica, change: Change) -> int:
+    """The earliest line an undo in `change` took back (its flag must leave the log), else
+    the change's first line."""
+    index = change.first
+    records = replica.records()
+    targets = {tuple(r.op.args.get("target") or ()) for r in change.records
+               if r.op.kind == "undo"}
+    for i in range(len(records) - 1, -1, -1):  # undo is rare: a scan back is cheap
+        if not targets:
+            break
+        if records[i].op.ref in targets:
+            targets.discard(records[i].op.ref)
+            index = min(index, i)
+    return index

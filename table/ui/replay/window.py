@@ -140,7 +140,8 @@ class ReplayWindow(QMainWindow):
         self.fork = QPushButton("Fork from here…")
         self.fork.setToolTip("Start a new hot-seat table from this moment (a new log whose ops "
                              "are the ones up to here)")
-        self.fork.clicked.connect(self.fork_here)
+        # clicked(bool) would pass its `checked` False as the path: call with no argument
+        self.fork.clicked.connect(lambda _checked=False: self.fork_here())
 
         buttons = QHBoxLayout()
         self.actions: dict[str, QAction] = {}
@@ -180,6 +181,13 @@ class ReplayWindow(QMainWindow):
         bar.setObjectName("replay-bar")
         box = QVBoxLayout(bar)
         box.setContentsMargins(8, 4, 8, 6)
+        self.damage = QLabel(self._damage_text())
+        self.damage.setObjectName("replay-damage")
+        self.damage.setWordWrap(True)
+        self.damage.setStyleSheet("background:#ffebee;color:#b71c1c;border-left:4px solid "
+                                  "#e53935;padding:4px 8px")
+        self.damage.setVisible(bool(self.damage.text()))
+        box.addWidget(self.damage)
         box.addWidget(self.strip)
         box.addWidget(self.where)
         box.addLayout(buttons)
@@ -213,6 +221,25 @@ class ReplayWindow(QMainWindow):
         self.log_dock.raise_()
         self.resizeDocks([self.log_dock], [470], Qt.Orientation.Horizontal)
 
+    def _damage_text(self) -> str:
+        """What the log lost (record and byte) and which ops were applied in salvage mode."""
+        source = self.source
+        parts = [f"record {d.record} at byte {d.start} ({d.what}, {d.lost_bytes} bytes)"
+                 for d in source.damage[:4]]
+        if len(source.damage) > 4:
+            parts.append(f"… {len(source.damage) - 4} more")
+        lines = []
+        if parts:
+            lines.append("Damaged log — lost: " + "; ".join(parts) + ".")
+        if source.salvaged:
+            lost = ", ".join(f"#{seq}" for _a, seq in source.lost[:6])
+            lines.append(f"Salvage mode: op(s) {lost} lost; the {len(source.salvaged)} op(s) "
+                         f"after them are applied without them and marked ⚠ in the log.")
+        waiting = sum(len(p) for p in source.store.pending.values()) - len(source.salvaged)
+        if waiting > 0:
+            lines.append(f"{waiting} op(s) wait for ops this log lacks and are not shown.")
+        return " ".join(lines)
+
     def _dock(self, title: str, widget: QWidget) -> QDockWidget:
         dock = QDockWidget(title, self)
         dock.setObjectName(f"replay-dock-{title}")
@@ -231,6 +258,8 @@ class ReplayWindow(QMainWindow):
             text = f"{i + 1:>5}  {self.renderer.line(record, seat)}"
             if i in flagged:
                 text += "   ⚑ " + ", ".join(f.rule for f in self.flag_run.by_index[i])
+            if record.op.ref in self.source.salvaged:
+                text += "   ⚠ salvaged"
             item = QListWidgetItem(text)
             self.log_list.addItem(item)
             self._colour(item, i, i >= position)
@@ -292,6 +321,9 @@ class ReplayWindow(QMainWindow):
         self.strip.set_position(position)
         turn, active, phase = self._where[position - 1] if position else (0, None, None)
         parts = [f"<b>Op {position}</b> of {total}"]
+        if self.source.salvaged and position and \
+                self.source.records()[position - 1].op.ref in self.source.salvaged:
+            parts.append("<b style='color:#c62828'>salvaged</b>")
         if turn:
             parts.append(f"turn {turn}: <b>{self._seat_name(active)}</b>")
         if phase:

@@ -368,6 +368,20 @@ def _(t: AssistTable, legal: bool) -> int:
     return c
 
 
+@case("GAU-BATTLEHAND-ORDER")
+def _(t: AssistTable, legal: bool) -> int:
+    """An attacker with nothing to draw forms no Battle Hand: the defender may draw at once.
+    The nearest illegal case leaves the attacker one card to draw."""
+    fight(t)
+    commits(t)
+    cmd(t, 1, "move_all", **{"from": "p1.deck", "to": "p1.graveyard"})
+    if not legal:
+        cmd(t, 1, "move", card="p1.graveyard:top", to="p1.deck")
+    c = cp(t)
+    hands(t, 2)
+    return c
+
+
 @case("GAU-BATTLEHAND-CHOOSE-ONE")
 def _(t: AssistTable, legal: bool) -> int:
     fight(t)

@@ -366,3 +366,31 @@ def test_turret_remove_legal() -> None:
     g.do(seat=2, op="move", id="p2.turret-1", to="p2.accessories")
     g.end_turn(1, 3)
     assert g.rules() == []
+
+
+def _lethal(left: int, taken: int) -> Game:
+    """Velya (Health `left`) takes Shem's undefended Heirloom Bow (Attack 5) and loses `taken`."""
+    g = Game()
+    g.health(3, left - 20)
+    since = g.mark()
+    g.income(1)
+    g.step(1, (3, 2), (4, 3))
+    g.declare("attack", 1, target=3, card="Heirloom Bow")
+    g.play(1)
+    g.health(3, -taken, by=1)
+    g.favor(1, taken)
+    g.phase("End of turn")
+    g.since = since  # flags count from the attack on
+    return g
+
+
+def test_damage_lethal_overkill_legal() -> None:
+    # Health stops at 0 (MAN-HEALTH-RANGE): a 5-point blow on 2 Health takes 2, not a slip
+    g = _lethal(2, 2)
+    assert g.rules() == [], g.describe()
+
+
+def test_damage_short_of_lethal_fires() -> None:
+    # nearest illegal case: the same 2 taken from 3 Health, so the blow was not lethal
+    g = _lethal(3, 2)
+    assert g.rules() == ["MAN-DAMAGE"], g.describe()

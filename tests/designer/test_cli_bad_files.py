@@ -1,0 +1,54 @@
+"""Every command that reads a log answers a missing, foreign or folder path with one clear line
+naming it and exit code 1 (no traceback); a damaged log is read and the damage reported."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from table.cli import main
+from table.games import find_module
+from table.report.simulate import play_session
+
+COMMANDS = [["check"], ["log", "show"], ["log", "hash"], ["log", "export"], ["report"]]
+
+
+def bad_paths(tmp_path: Path) -> dict[str, tuple[Path, str]]:
+    foreign = tmp_path / "notes.txt"
+    foreign.write_text("not a log\n")
+    return {"missing": (tmp_path / "nope.sandlog", "no such file"),
+            "foreign": (foreign, "not a Sandtable log"),
+            "folder": (tmp_path, "")}
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
+@pytest.mark.parametrize("kind", ["missing", "foreign", "folder"])
+def test_one_line_and_exit_1(tmp_path, capsys, command, kind) -> None:  # type: ignore[no-untyped-def]
+    path, words = bad_paths(tmp_path)[kind]
+    args = command + [str(path)]
+    if command == ["report"]:
+        args += ["--out", str(tmp_path / "r.html"), "--no-progress"]
+    code = main(args)
+    out, err = capsys.readouterr()
+    assert code == 1 and "Traceback" not in out + err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and str(path) in lines[0] and words in lines[0], err
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_a_damaged_log_is_read_and_its_damage_named(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    good = tmp_path / "g.sandlog"
+    play_session(find_module("gauntlet"), 2, 5, good, turns=6)
+    data = bytearray(good.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    bad = tmp_path / "bad.sandlog"
+    bad.write_bytes(bytes(data))
+    assert main(["log", "show", str(bad)]) == 0
+    out, err = capsys.readouterr()
+    assert "[salvaged]" in out and "at byte" in err and "salvage mode" in err
+    assert main(["check", str(bad)]) == 0
+    capsys.readouterr()
+    assert main(["report", str(bad), "--out", str(tmp_path / "r.html"), "--no-progress"]) == 0
+    out, err = capsys.readouterr()
+    assert "damaged" in err and "salvage mode" in err
+    assert "salvage mode" in (tmp_path / "r.html").read_text()

@@ -1,0 +1,129 @@
+"""Untrusted announcements (zeroconf on 127.0.0.1 only): bad fields are dropped, names are
+printed without escape codes, a reused table id cannot add an address that does not answer as
+that table, and a joiner that came in by address announces the table's real name."""
+
+import argparse
+import asyncio
+
+from zeroconf import IPVersion
+from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
+
+from netplay.discovery import SERVICE_TYPE, TableBrowser, safe_text
+from netplay.identity import new_peer_id
+from netplay.session import SessionOptions
+from table import lan_session as lan
+from table.commands.net import cmd_tables
+
+from netplay_testkit import LOOPBACK, run, wait_until
+
+EVIL_NAME = "Evil\x1b[2J\x1b[H\x1b]0;pwned\x07 table\r\n"
+
+
+def _txt(tid, pid, **over):
+    props = {"v": "1", "tid": tid, "name": "Fine", "game": "gauntlet", "pl": "1", "free": "1",
+             "pw": "0", "pid": pid}
+    props.update(over)
+    return props
+
+
+async def _register(zc, label, port, props):
+    pid = props.get("pid") or new_peer_id()
+    info = AsyncServiceInfo(SERVICE_TYPE, f"{label}.{SERVICE_TYPE}", port=port, properties=props,
+                            server=f"st-{label}.local.", parsed_addresses=[LOOPBACK])
+    await zc.async_register_service(info, allow_name_change=True)
+    return info
+
+
+def test_bad_announcements_are_dropped_and_names_made_safe():
+    async def scenario():
+        zc = AsyncZeroconf(interfaces=[LOOPBACK], ip_version=IPVersion.V4Only)
+        browser = TableBrowser(interfaces=[LOOPBACK])
+        await browser.start()
+        tag = new_peer_id()[:6]
+        bad = {
+            "version": _txt(f"v-{tag}", new_peer_id(), v="999"),
+            "negative": _txt(f"n-{tag}", new_peer_id(), pl="-3"),
+            "huge": _txt(f"h-{tag}", new_peer_id(), free="100000"),
+            "badtid": _txt(f"bad tid {tag}!", new_peer_id()),
+            "badpid": _txt(f"p-{tag}", "not-a-peer"),
+        }
+        for label, props in bad.items():
+            await _register(zc, f"{label}-{tag}", 9, props)
+        await _register(zc, f"evil-{tag}", 9, _txt(f"e-{tag}", new_peer_id(), name=EVIL_NAME))
+        assert await browser.wait_until(lambda ts: any(t.table_id == f"e-{tag}" for t in ts), 5)
+        await asyncio.sleep(1.0)  # the bad ones had as long to be listed
+        ids = {t.table_id for t in browser.tables()}
+        assert not {p["tid"] for p in bad.values()} & ids
+        (evil,) = [t for t in browser.tables() if t.table_id == f"e-{tag}"]
+        assert evil.name == "Evil table" and "\x1b" not in evil.name
+        await browser.stop()
+        await zc.async_close()
+    run(scenario())
+
+
+def test_a_reused_table_id_lists_only_the_address_that_answers_as_that_table(tmp_path):
+    async def scenario():
+        module = lan.module_for("mantle-of-the-keeper")
+        opts = SessionOptions(interfaces=[LOOPBACK], announce=True, passphrase="pw")
+        real = await lan.host(module, table_name="Real one", seats=2,
+                              log_path=tmp_path / "a.log", options=opts)
+        tid = real.replica.table_id
+        # A stranger announces the same table id at an address of its own.
+        fake_server = await asyncio.start_server(lambda r, w: w.close(), LOOPBACK, 0)
+        fake_port = fake_server.sockets[0].getsockname()[1]
+        zc = AsyncZeroconf(interfaces=[LOOPBACK], ip_version=IPVersion.V4Only)
+        await _register(zc, f"fake-{new_peer_id()[:6]}", fake_port,
+                        _txt(tid, new_peer_id(), name="Real one"))
+        browser = TableBrowser(interfaces=[LOOPBACK], verify=True)
+        plain = TableBrowser(interfaces=[LOOPBACK])
+        await browser.start()
+        await plain.start()
+        assert await plain.wait_until(
+            lambda ts: any(t.table_id == tid and len(t.peers) == 2 for t in ts), 8)
+        assert await browser.wait_until(lambda ts: any(t.table_id == tid for t in ts), 8)
+        await asyncio.sleep(1.5)  # the fake one was probed by now
+        (listed,) = [t for t in browser.tables() if t.table_id == tid]
+        assert [(p.host, p.port) for p in listed.peers] == [(LOOPBACK, real.session.port)]
+        await browser.stop()
+        await plain.stop()
+        await zc.async_close()
+        fake_server.close()
+
+        # A joiner by address announces the table's real name, not "table".
+        bob = await lan.join(log_path=tmp_path / "b.log", connect=f"{LOOPBACK}:{real.session.port}",
+                             options=SessionOptions(interfaces=[LOOPBACK], passphrase="pw"))
+        assert await wait_until(lambda: bob.session.announcer is not None, 5)
+        assert bob.table_name == "Real one"
+        assert bob.session.announcer.announcement.table_name == "Real one"
+        await bob.close()
+        await real.close()
+    run(scenario(), 60)
+
+
+def test_the_tables_command_prints_names_without_escape_codes(capsys, tmp_path):
+    import threading
+    ready, done = threading.Event(), threading.Event()
+
+    def serve():  # a real table whose name is full of terminal escape codes
+        async def main():
+            module = lan.module_for("mantle-of-the-keeper")
+            t = await lan.host(module, table_name=EVIL_NAME, seats=2, log_path=tmp_path / "e.log",
+                               options=SessionOptions(interfaces=[LOOPBACK]))
+            ready.set()
+            while not done.is_set():
+                await asyncio.sleep(0.1)
+            await t.close()
+        asyncio.run(main())
+
+    thread = threading.Thread(target=serve)
+    thread.start()
+    try:
+        assert ready.wait(20)
+        cmd_tables(argparse.Namespace(interfaces=LOOPBACK, wait=3.0, json=False))
+    finally:
+        done.set()
+        thread.join(20)
+    out = capsys.readouterr().out
+    assert "Evil table" in out
+    assert "\x1b" not in out and "\r" not in out and "\x07" not in out
+    assert safe_text(EVIL_NAME) == "Evil table"
