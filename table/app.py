@@ -14,8 +14,9 @@ LAN_AFTER_MS = 300
 
 
 def run_app(argv: list[str], game: str | None = None, seats: int | None = None,
-            position: str | None = None) -> int:
-    """Open the window: the start screen, or straight into a hot-seat game of `game`."""
+            position: str | None = None, module: str | None = None) -> int:
+    """Open the window: the start screen, or straight into a hot-seat game of `game` (or of
+    the draft in the folder `module`, or from a position file)."""
     import qasync
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
@@ -33,10 +34,12 @@ def run_app(argv: list[str], game: str | None = None, seats: int | None = None,
     asyncio.set_event_loop(loop)
     shell = Shell()
     lan: list[object | None] = []  # the LAN wiring, once made
-    if position is not None:
+    if position is not None or module is not None:
         lan.append(_wire_lan(shell))
         shell.show_start()
-        if shell.play_position(position) is None:
+        opened = shell.play_position(position) if position is not None else \
+            shell.play_module(str(module), seats)
+        if opened is None:
             return 1
     elif game is None:
         lan.append(_wire_lan(shell))

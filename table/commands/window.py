@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -24,6 +25,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                                              "allows)")
     p.add_argument("--position", metavar="FILE",
                    help="start from this position instead (docs/positions.md)")
+    p.add_argument("--module", metavar="PATH",
+                   help="play the draft in this module folder instead; edits to its files reach "
+                        "the table as they are saved (docs/game-module.md)")
     p.set_defaults(handler=_play)
 
 
@@ -50,4 +54,13 @@ def _play(args: argparse.Namespace) -> int:
         except PositionError as err:
             print(str(err), file=sys.stderr)
             return 1
-    return run_app([], game=args.game, seats=args.seats, position=args.position)
+    if args.module:
+        from table.games import ModuleError, load_module
+
+        try:
+            load_module(Path(args.module))  # report its problems here, with their lines
+        except ModuleError as err:
+            print(str(err), file=sys.stderr)
+            return 1
+    return run_app([], game=args.game, seats=args.seats, position=args.position,
+                   module=args.module)

@@ -16,6 +16,7 @@ from table.core.timeline import Change
 
 from . import theme
 from .catalog import Catalog
+from .drafts import follow_module
 from .ask import ask_text
 from .controller import TableController
 from .curtain import Curtain
@@ -54,6 +55,7 @@ class TableWindow(QMainWindow):
         self.peers_panel = peers
         self.on_leave = on_leave
         self.ctl = TableController(replica, catalog, read_only=read_only)
+        self.draft_watch: object | None = None  # the draft's folder, when playing one (drafts.py)
         self.assist_runner = make_assist_runner(replica, catalog)
         self.scene = TableScene(self.ctl)
         self.view = TableView(self.scene)
@@ -282,6 +284,8 @@ class TableWindow(QMainWindow):
             self.settings.save()
 
     def _on_change(self, change: Change) -> None:
+        if any(r.op.kind == "module" for r in change.records):
+            follow_module(self)  # a draft changed during play: the cards' new faces
         before = self.ctl.seat
         self.ctl.follow_turn(change.records)
         if self.ctl.seat != before and self.act_curtain.isChecked():

@@ -15,6 +15,7 @@ from table.core.errors import CoreError
 from table.core.logfile import LogError, LogReader
 
 from . import geometry_dump
+from .catalog import Catalog
 from .games import GameChoice, catalog_for, open_log, start_game
 from .main_window import TableWindow
 from .settings import Settings, new_log_path
@@ -31,6 +32,7 @@ class Shell:
         self.start.resumeRequested.connect(self.resume)
         self.start.openLogRequested.connect(self.open_replay)
         self.start.positionRequested.connect(self.play_position)
+        self.start.moduleRequested.connect(self.play_module)
         self.start.hostRequested.connect(lambda: self.on_host() if self.on_host else None)
         self.start.joinRequested.connect(lambda: self.on_join() if self.on_join else None)
         self.on_host: Callable[[], object] | None = None  # LAN play, wired in by the app
@@ -103,8 +105,29 @@ class Shell:
         self.settings.last_log, self.settings.last_log_finished = str(log_path), False
         self.settings.last_lan = {}
         self.settings.save()
-        return self._open(TableWindow(replica, catalog_for(position.module.id),
+        return self._open(TableWindow(replica, Catalog.from_module(position.module),
                                       settings=self.settings))
+
+    def play_module(self, folder: str, seats: int | None = None) -> TableWindow | None:
+        """A hot-seat table of the draft in `folder`, which follows the folder's edits."""
+        from table.games import ModuleError, load_module
+
+        from .drafts import DraftWatch
+
+        try:
+            module = load_module(Path(folder))
+        except ModuleError as err:
+            self._error("Cannot play this module folder", err)
+            return None
+        decks = sorted(module.starter_decks)
+        count = seats or module.players.min
+        choice = GameChoice(module.id, module.name, module.players.min, module.players.max,
+                            decks, [decks[i % len(decks)] for i in range(count)] if decks
+                            else [], module)
+        window = self.play(choice, count, choice.default_decks)
+        if window is not None:
+            window.draft_watch = DraftWatch(window, module, Path(folder))
+        return window
 
     def resume(self, path: str) -> bool:
         if is_lan_log(path):  # a LAN game: rejoin the table (never a local copy of it)

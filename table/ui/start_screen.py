@@ -20,6 +20,7 @@ class StartScreen(QWidget):
     resumeRequested = Signal(str)
     openLogRequested = Signal(str)
     positionRequested = Signal(str)  # a position file to start a hot-seat table from
+    moduleRequested = Signal(str)  # a draft's module folder to play hot-seat (and edit live)
     hostRequested = Signal()
     joinRequested = Signal()
 
@@ -62,6 +63,11 @@ class StartScreen(QWidget):
                                       "position file (docs/positions.md)")
         self.from_position.clicked.connect(self._from_position)
         hot_box.addWidget(self.from_position)
+        self.from_folder = QPushButton("Play a module folder…")
+        self.from_folder.setToolTip("Play a draft from its folder (game.toml, cards.csv, decks/); "
+                                    "edits to its files reach the table as you save them")
+        self.from_folder.clicked.connect(self._from_folder)
+        hot_box.addWidget(self.from_folder)
         self.game.currentIndexChanged.connect(self._game_changed)
         self.seats.valueChanged.connect(self._seats_changed)
 
@@ -185,6 +191,11 @@ class StartScreen(QWidget):
                                               "Positions (*.toml);;All files (*)")
         if path:
             self.positionRequested.emit(path)
+
+    def _from_folder(self) -> None:
+        path = QFileDialog.getExistingDirectory(self, "Play a module folder")
+        if path:
+            self.moduleRequested.emit(path)
 
     def set_lan_available(self, available: bool) -> None:
         """The app enables Host/Join once it has wired the network in."""
