@@ -23,6 +23,8 @@ from netplay.discovery import TableBrowser, TableListing
 from netplay.session import PeersChanged, SessionOptions, interface_choice
 from table import lan_session as lan
 from table.lan_requests import install_owner_consent, install_owner_requests
+from table.ui.catalog import Catalog
+from table.ui.drafts import use_module
 from table.ui.games import available_games, catalog_for
 from table.ui.lan import (HostDialog, HostRequest, JoinDialog, JoinedTable, JoinRequest,
                           LanProblem, NoPeersFound, PeerRow, PeersPanel, RejoinDialog,
@@ -224,7 +226,9 @@ class LanApp:
     # ------------------------------------------------------------------ the table window
     def _open_window(self, t: lan.LanTable) -> TableWindow:
         module = t.module
-        catalog = catalog_for(module.id if module else t.replica.game)
+        # the table's own module (a draft received from the table), never one by its id alone
+        catalog = Catalog.from_module(module) if module is not None else \
+            catalog_for(t.replica.game)
         session = t.session
 
         def rows() -> list[PeerRow]:
@@ -248,6 +252,7 @@ class LanApp:
                              title=f"{t.table_name} — {game} — LAN — Sandtable",
                              peers=panel, on_leave=leave)
         self.tables.append(t)
+        t.on_module = lambda m: use_module(window, m)  # the draft changed during play
         self.windows[id(t)] = window
         install_owner_requests(window, t)  # another seat's hidden pile: ask its peer
         install_owner_consent(window, t)  # another player asks ours: ask this player
