@@ -127,12 +127,14 @@ class LanApp:
                     t = await lan.join(log_path=new_log_path("lan"), options=opts,
                                        listed=(req.table_id, addresses,
                                                entry.name if entry else ""),
-                                       position=_position(req.position))
+                                       position=_position(req.position),
+                                       progress=dialog.status.setText)
                 else:
                     host, port = _address(req.addresses[0])
                     t = await lan.join(log_path=new_log_path("lan"), options=opts,
                                        connect=f"{host}:{port}", timeout=10.0,
-                                       position=_position(req.position))
+                                       position=_position(req.position),
+                                       progress=dialog.status.setText)
             except LanProblem:
                 raise
             except Exception as err:
