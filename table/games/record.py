@@ -35,8 +35,8 @@ def record_module(r: Replica, module: GameModule, store: ModuleStore | None = No
     """Make ``module`` the table's module from this op on, its archive kept in the log."""
     store = store or default_store()
     archive, data = module_archive(module, store)
-    if not store.has(archive.hash):  # kept by hash, so the assist finds it at any later op
-        store.add(data, archive.hash)
+    if archive.hash == module.content_hash:  # kept by hash: the assist finds it at any op
+        store.keep_loaded(module, archive, data)
     r.add_blob(MODULE_BLOB, archive.hash, data)
     args: dict[str, object] = {"hash": archive.hash, "game": module.id,
                                "version": module.version, "name": module.name}

@@ -87,6 +87,13 @@ class ModuleStore:
             self._save(archive, data, check=True)
         return archive
 
+    def keep_loaded(self, module: GameModule, archive: ModuleArchive, data: bytes) -> None:
+        """Cache the archive of a module this process has just loaded (a draft being played):
+        no second load to check it, and later look-ups of its hash get this module."""
+        if not self.has(archive.hash):
+            self._save(archive, data)
+        self._loaded.setdefault(archive.hash, module)
+
     def keep_all(self, blobs: Mapping[str, bytes]) -> None:
         """Cache every module archive a log holds: each version of a draft changed during play,
         so the assist finds the one in effect at any op. An unusable one is logged, not kept."""

@@ -55,7 +55,7 @@ def folder_signature(root: Path) -> tuple[tuple[str, int, int], ...]:
 
 class DraftWatcher:
     def __init__(self, replica: Replica, module: GameModule, folder: Path, *,
-                 store: ModuleStore | None = None, settle: float = 0.15,
+                 store: ModuleStore | None = None, settle: float = 0.1,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.replica, self.module, self.folder = replica, module, folder
         self.store, self.settle, self.clock = store, settle, clock

@@ -5,6 +5,9 @@
 transfer: a module with that much art, from the host to every joiner at once over loopback
 links (real sockets, encrypted), each joiner's cache empty; the time until the last joiner has
 the module loaded.
+live: a 3-peer LAN table (in one process, each peer with its table window) whose host plays
+a draft folder; 20 saved edits of a card's text, each timed from the save until every peer's
+scene draws the new text.
 report: that many legal sessions of four drafts (Gauntlet and Mantle of the Keeper, each as
 installed and with one rule number changed), reported from a data directory where no draft
 was ever cached: each session's draft comes from its own log.
@@ -97,17 +100,64 @@ def _report(root: Path, sessions: int) -> dict[str, float]:
             "made_s": round(made, 1), "report_s": round(report.seconds, 2)}
 
 
+def _live(root: Path, edits: int) -> dict[str, float]:
+    import os
+    import statistics
+
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    os.environ["SANDTABLE_HOME"] = str(root / "live-home")
+    import qasync
+    from PySide6.QtWidgets import QApplication
+
+    from table.lan_app import LanApp
+    from table.ui.settings import Settings
+    from table.ui.shell import Shell
+    from tests.ui.lan_drafts_kit import OLD_TEXT, three_peers
+
+    app = QApplication.instance() or QApplication(["bench"])
+    shell = Shell(Settings.load())
+    lan_app = LanApp(shell, interfaces=["127.0.0.1"])
+    times: list[float] = []
+
+    async def run() -> None:
+        table = await three_peers(root / "live", lan_app)
+        try:
+            text = OLD_TEXT
+            for i in range(edits):
+                new = f"draw {i + 2} cards"
+                times.append(await table.edit(text, new))
+                text = new
+        finally:
+            await table.close()
+
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    (root / "live").mkdir()
+    with loop:
+        loop.run_until_complete(asyncio.wait_for(run(), 300))
+    ms = sorted(t * 1000 for t in times)
+    return {"edits": len(ms), "save_to_scenes_ms_p50": round(statistics.median(ms), 1),
+            "save_to_scenes_ms_max": round(ms[-1], 1)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--art-mib", type=int, default=20)
     parser.add_argument("--joiners", type=int, default=3)
     parser.add_argument("--sessions", type=int, default=1000)
+    parser.add_argument("--edits", type=int, default=20)
     args = parser.parse_args()
     root = Path(tempfile.mkdtemp(prefix="sandtable-bench-"))
     try:
         result: dict[str, float] = asyncio.run(_transfer(root, args.art_mib, args.joiners))
         print(f"transfer of a {result['module_mib']} MiB module to {result['joiners']} "
               f"joiners: {result['transfer_s']} s (target <= 2 s)")
+        if args.edits:
+            live = _live(root, args.edits)
+            print(f"file save to every peer's scene (3 peers, {live['edits']} edits): p50 "
+                  f"{live['save_to_scenes_ms_p50']} ms (target <= 300 ms), max "
+                  f"{live['save_to_scenes_ms_max']} ms")
+            result.update(live)
         if args.sessions:
             report = _report(root, args.sessions)
             print(f"report over {report['sessions']} sessions of {report['drafts']} drafts: "
