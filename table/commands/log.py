@@ -176,6 +176,7 @@ def cmd_hash(args: argparse.Namespace) -> int:
         replica = _open(args.file)
     except LogError as err:
         return _fail(str(err))
+    _namer(replica, announce=True)  # says which module the log was played under
     print(replica.public_state_hash())
     return 0
 

@@ -126,6 +126,7 @@ def test_a_renamed_custom_deck_keeps_its_declared_headers(tmp_path: Path) -> Non
     assert seat.deck == "Sunday Night Special"
     assert seat.attrs["faction"] == "Diplomats"
     assert seat.attrs["leader"] == deck.headers["leader"] != "Ambassador"
+    assert seat.group == "Diplomats"  # the charts group by the module's declared header
 
 
 def _other_leader(module, not_this: str) -> str:  # type: ignore[no-untyped-def]

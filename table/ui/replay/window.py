@@ -89,7 +89,11 @@ class ReplayWindow(QMainWindow):
         self._flag_entries = [(i, f) for i in sorted(by_index) for f in by_index[i]]
         self._where = self._turn_and_phase(records)
         self.renderer = LogRenderer(source.state, source.knowledge, catalog, self._seat_name)
-        self.setWindowTitle(f"{self.path.name if self.path else 'Log'} — replay — Sandtable")
+        module = catalog.module  # the module the log was played under (read from the log)
+        played = f" — {module.name} {module.version} ({module.content_hash[:12]})" \
+            if module is not None and hasattr(module, "content_hash") else ""
+        self.setWindowTitle(f"{self.path.name if self.path else 'Log'}{played} — replay — "
+                            "Sandtable")
         self._build()
         self._shown = -1
         self._refresh_controls(self.seeker.position)
