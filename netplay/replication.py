@@ -212,7 +212,9 @@ class Replication:
             if op_size > self.config.max_batch_bytes:
                 log.error("op %s/%s is too large to send (%d bytes)", op[0], op[1], op_size)
                 continue
-            if batch and (len(batch) >= self.config.max_batch_ops or size + op_size > self.config.max_batch_bytes):
+            full = len(batch) >= self.config.max_batch_ops or \
+                size + op_size > self.config.max_batch_bytes
+            if batch and full:
                 self.mesh.send(peer_id, {"t": "ops", "ops": batch})
                 batch, size = [], 0
             batch.append(op)

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Set up a virtualenv with the test extras and run the whole test suite.
+# Set up a virtualenv with the test extras; check the layers (import-linter), the code (ruff,
+# mypy); run the whole test suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
@@ -7,4 +8,6 @@ python3 -m venv .venv
 .venv/bin/python -m pip install --quiet -e ".[test]"
 export QT_QPA_PLATFORM="${QT_QPA_PLATFORM:-offscreen}"
 .venv/bin/lint-imports
+.venv/bin/ruff check table netplay assist tests
+.venv/bin/mypy table netplay assist
 .venv/bin/python -m pytest -q "$@"

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
+from typing import Any
 
 log = logging.getLogger(__name__)
 LAN_AFTER_MS = 300
@@ -67,7 +68,7 @@ def run_app(argv: list[str], game: str | None = None, seats: int | None = None,
     app.aboutToQuit.connect(done.set)
     with loop:
         loop.run_until_complete(done.wait())
-        lan_app = lan[0] if lan else None
+        lan_app: Any = lan[0] if lan else None
         if lan_app is not None:  # leave LAN tables cleanly (bye), logs complete
             loop.run_until_complete(asyncio.wait_for(lan_app.close_all(), 5.0))
     return 0

@@ -195,7 +195,7 @@ def declarations_end(d: Dtr, start: int) -> list[Flag]:
             continue
         refunded, _ = d.favor_gain(card_owner, i, now)
         if d.view.zone_of(card_id) != z(card_owner, "discard") or refunded:
-            out.append(flag(ctx, "DTR-COUNTER", f"A countered card goes to its owner's discard "
+            out.append(flag(ctx, "DTR-COUNTER", "A countered card goes to its owner's discard "
                             "pile and its cost isn't refunded.", objects=(card_id,)))
     for i, rec in d.declarations("expel", start, now):
         seat = d.seat_of(rec)

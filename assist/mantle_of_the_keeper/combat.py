@@ -33,7 +33,7 @@ def on_attack(ctx: OpContext, f: Facts, out: Out) -> None:
     target = _object(fields(rec).get("target"))
     if seat != f.active or f.phase not in (ACTION, None):
         out.add("MAN-OFFENSIVE-OWN-TURN", f"{seat_name(ctx, seat)} attacked "
-                f"{'on another player' + chr(39) + 's turn' if seat != f.active else 'in the ' + str(f.phase) + ' phase'}: "
+                f"{_when(f, seat)}: "
                 f"attacks are made on your own turn, in the Action Phase.")
     board = f.board()
     if board is None or attacker is None or target is None:
@@ -355,3 +355,8 @@ def on_cube(ctx: OpContext, f: Facts, out: Out, dest: str) -> None:
         return
     out.add("MAN-ABILITY-UNLOCK", f"A tracking cube went onto {dest} without an unlock: declare "
             f"the unlock and pay its Favor.", [dest])
+
+
+def _when(f: Any, seat: Any) -> str:
+    """When a seat acted, for a flag's message."""
+    return "on another player's turn" if seat != f.active else f"in the {f.phase} phase"

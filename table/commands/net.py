@@ -316,7 +316,6 @@ async def _status_loop(t: Any) -> None:
 async def _play_script(t: Any, path: Path, my_seat: int | None) -> int:
     """Perform a JSON Lines script; returns how many lines failed (each is reported)."""
     from table.commands.log import _namer
-    from table.core import jsonform
 
     namer = _namer(t.replica)
     failures = 0

@@ -63,8 +63,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.csv:
         from table.report.build import write_csv
 
-        for path in write_csv(report.sessions, args.csv):
-            print(f"wrote {path}")
+        for written in write_csv(report.sessions, args.csv):
+            print(f"wrote {written}")
     for s in report.sessions:
         if s.salvaged or s.damage:
             mode = f"; salvage mode: {s.salvaged} op(s) read past lost op(s)" if s.salvaged \

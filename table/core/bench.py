@@ -12,6 +12,7 @@ import random
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -118,7 +119,7 @@ def run(count: int = 100_000, objects: int = 600, late_share: float = 0.05, max_
 
     ordered = Replica("bench", "reader-1")
     ordered.receive_many(wires[:setup_count])
-    t_apply = _timed(lambda: deliver(wires[setup_count:], ordered))
+    t_apply = _timed(partial(deliver, wires[setup_count:], ordered))
     apply_rate = count / t_apply
     out(f"apply in order:       {t_apply:6.2f} s  {apply_rate:10,.0f} ops/s")
 
@@ -134,7 +135,7 @@ def run(count: int = 100_000, objects: int = 600, late_share: float = 0.05, max_
     rolled.receive_many(wires[:setup_count])
     rollbacks = [0]
     rolled.listeners.append(lambda change: rollbacks.__setitem__(0, rollbacks[0] + change.rolled_back))
-    t_roll = _timed(lambda: deliver(late, rolled))
+    t_roll = _timed(partial(deliver, late, rolled))
     roll_rate = count / t_roll
     expected_hash = ordered.public_state_hash()
     same = rolled.public_state_hash() == expected_hash
@@ -149,7 +150,7 @@ def run(count: int = 100_000, objects: int = 600, late_share: float = 0.05, max_
         writer.close()
         size = path.stat().st_size
         replayed: list[Replica] = []
-        t_replay = _timed(lambda: replayed.append(Replica.from_log(path)))
+        t_replay = _timed(partial(_replay_into, replayed, path))
         replay_rate = len(wires) / t_replay
         replay_same = replayed[0].public_state_hash() == expected_hash
         del replayed
@@ -174,3 +175,7 @@ def run(count: int = 100_000, objects: int = 600, late_share: float = 0.05, max_
 
 if __name__ == "__main__":
     run()
+
+
+def _replay_into(out: list[Replica], path: Path) -> None:
+    out.append(Replica.from_log(path))

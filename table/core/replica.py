@@ -17,7 +17,7 @@ from typing import Any
 
 from .apply import FORGED_ROLL
 from .causal import CausalStore, RefusedOp
-from .errors import BadOp, CausalityError, LogError
+from .errors import BadOp, CausalityError
 from .knowledge import Knowledge
 from .logfile import LogReader, LogWriter, make_header
 from .ops import Op, canonical_value, check_args, from_wire

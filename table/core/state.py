@@ -6,7 +6,7 @@ which fields an op wrote (`written_keys`), so it restores only writes that are s
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from .objects import ROOT, Obj

@@ -114,7 +114,8 @@ class Rotate(Step):
 class FirstPlayer(Step):
     """Decide who takes the first turn.
 
-    ``method`` "roll": every player rolls (their die from ``dice``, or the one shared die); highest (or lowest) wins; ties reroll if
+    ``method`` "roll": every player rolls (their die from ``dice``, or the one shared die);
+    highest (or lowest) wins; ties reroll if
     ``reroll_ties``. "random": the table picks a seat at random. If ``assigns_seats``, seats
     are numbered clockwise from the first player (seat 1 = first player), which is what later
     seat-dependent steps (starting Favor by seat...) count from.

@@ -263,7 +263,8 @@ class Table:
                 return default
         return str(value)
 
-    def int(self, key: builtins.str, required: builtins.bool = False, default: builtins.int | None = None) -> builtins.int | None:
+    def int(self, key: builtins.str, required: builtins.bool = False,
+            default: builtins.int | None = None) -> builtins.int | None:
         value = self._typed(key, builtins.int, required, "an integer")
         return default if value is None else int(value)
 
@@ -299,7 +300,8 @@ class Table:
             out.append(item)
         return out
 
-    def table(self, key: builtins.str, required: builtins.bool = False, label: builtins.str | None = None) -> "Table | None":
+    def table(self, key: builtins.str, required: builtins.bool = False,
+              label: builtins.str | None = None) -> "Table | None":
         value = self._typed(key, dict, required, "a table")
         if value is None:
             return None
@@ -317,5 +319,6 @@ class Table:
             name = item.get("id") if isinstance(item.get("id"), builtins.str) else f"#{i + 1}"
             yield Table(self.sink, self.index, self.path + (key, i), item, f"{label} '{name}'")
 
-    def sub(self, key: builtins.str | builtins.int, value: dict[builtins.str, Any], label: builtins.str) -> "Table":
+    def sub(self, key: builtins.str | builtins.int, value: dict[builtins.str, Any],
+            label: builtins.str) -> "Table":
         return Table(self.sink, self.index, self.path + (key,), value, label)

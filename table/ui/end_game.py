@@ -93,7 +93,7 @@ class EndGameDialog(QDialog):
 
 
 def ask_end_game(parent: QWidget, seats: dict[int, str], module: Any,
-                 done: Callable[[dict[str, Any]], None]) -> EndGameDialog:
+                 done: Callable[[dict[str, Any]], object]) -> EndGameDialog:
     """Open the dialog (window-modal, not blocking) and call `done` with the result on OK."""
     dialog = EndGameDialog(seats, module, parent)
     dialog.accepted.connect(lambda: done(dialog.result_args()))

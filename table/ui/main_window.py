@@ -1,6 +1,7 @@
 """The table window: the table view, a seat bar for hot-seat, side panels, toolbar, shortcuts."""
 from __future__ import annotations
 
+from functools import partial
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -198,7 +199,7 @@ class TableWindow(QMainWindow):
                                     if self.settings is not None else False)
         self.act_curtain.toggled.connect(self._curtain_toggled)
         for seat in self.ctl.playable_seats[:9]:
-            a(f"Play seat {seat}", [f"Ctrl+{seat}"], lambda s=seat: self.ctl.set_seat(s))
+            a(f"Play seat {seat}", [f"Ctrl+{seat}"], partial(self.ctl.set_seat, seat))
         bar = QToolBar("Table")
         bar.setObjectName("toolbar-table")
         bar.setMovable(False)
@@ -362,8 +363,8 @@ class TableWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.settings is not None:
-            self.settings.geometry = bytes(self.saveGeometry().toHex()).decode()
-            self.settings.window_state = bytes(self.saveState().toHex()).decode()
+            self.settings.geometry = bytes(self.saveGeometry().toHex().data()).decode()
+            self.settings.window_state = bytes(self.saveState().toHex().data()).decode()
             self.settings.save()
         self.shutdown()
         super().closeEvent(event)

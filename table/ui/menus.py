@@ -4,6 +4,7 @@ and the bare table. Right-click, the menu key or Shift+F10 open them (the view a
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPoint, QPointF
@@ -120,10 +121,10 @@ class Menus:
             if lay.seat_of(zobj) not in (None, self.ctl.seat):
                 continue
             name = str(zobj.props.get("name", zid))
-            _add(moves, name, lambda z=zid: self.ctl.act(actions.move_all, pile_id, z))
+            _add(moves, name, partial(self.ctl.act, actions.move_all, pile_id, zid))
             if item.role == "pile":
-                _add(into, name, lambda z=zid: self.ctl.act(actions.move_all, pile_id, z,
-                                                            shuffle=True))
+                _add(into, name, partial(self.ctl.act, actions.move_all, pile_id, zid,
+                                         shuffle=True))
 
     def _pile_cards(self, pile_id: str) -> list[str]:
         state = self.ctl.replica.state
@@ -181,7 +182,7 @@ class Menus:
         for seat in self.ctl.seats:
             if seat != self.ctl.seat:
                 _add(shows, self.ctl.seat_name(seat),
-                     lambda s=seat: [self.ctl.act(actions.show, c, s) for c in ids])
+                     partial(self._show, ids, seat))
         if any(state.objs[c].is_secret for c in ids):
             _add(menu, "Reveal to everyone",
                  lambda: [self.ctl.act(actions.reveal, c) for c in ids
@@ -201,11 +202,15 @@ class Menus:
             if lay.seat_of(zobj) is None:
                 name += " (shared)"
             if item.role == "pile":
-                _add(dests, f"{name} — top", lambda z=zid: self._send(ids, z, "top"))
-                _add(dests, f"{name} — bottom", lambda z=zid: self._send(ids, z, "bottom"))
+                _add(dests, f"{name} — top", partial(self._send, ids, zid, "top"))
+                _add(dests, f"{name} — bottom", partial(self._send, ids, zid, "bottom"))
             else:
-                _add(dests, name, lambda z=zid: self._send(ids, z, None))
+                _add(dests, name, partial(self._send, ids, zid, None))
         _add(dests, "Open table", lambda: self._send(ids, ROOT, None))
+
+    def _show(self, ids: list[str], seat: int) -> None:
+        for card in ids:
+            self.ctl.act(actions.show, card, seat)
 
     def _send(self, ids: list[str], zone_id: str, at: str | None) -> None:
         for cid in ids:

@@ -6,6 +6,7 @@ Pieces a player adds carry `added: true` in their props; only those can be remov
 """
 from __future__ import annotations
 
+from functools import partial
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -48,9 +49,9 @@ class PieceMenus:
     def counters(self, menu: QMenu, ids: list[str]) -> None:
         sub = menu.addMenu("Counters")
         for key, name in self.counter_keys():
-            add_action(sub, f"Add {name}", lambda k=key: self._bump(ids, k, 1))
-            add_action(sub, f"Remove {name}", lambda k=key: self._bump(ids, k, -1))
-            add_action(sub, f"Set {name}…", lambda k=key, n=name: self._set(ids, k, n))
+            add_action(sub, f"Add {name}", partial(self._bump, ids, key, 1))
+            add_action(sub, f"Remove {name}", partial(self._bump, ids, key, -1))
+            add_action(sub, f"Set {name}…", partial(self._set, ids, key, name))
             sub.addSeparator()
         state = self.ctl.replica.state
         if any(v for c in ids if state.live(c) is not None for v in state.objs[c].counters.values()):
@@ -95,7 +96,7 @@ class PieceMenus:
                                                                self.scene.die_sides(obj)))
         moves = menu.addMenu("Move to")
         for zid, name in self._free_places():
-            add_action(moves, name, lambda z=zid: self.ctl.act(actions.move, die_id, z))
+            add_action(moves, name, partial(self.ctl.act, actions.move, die_id, zid))
         if obj.props.get("added"):
             add_action(menu, "Remove from the table", lambda: self._delete([die_id]))
 
@@ -135,7 +136,7 @@ class PieceMenus:
         menu.addSection("Add to the table")
         dice = menu.addMenu("Add a die")
         for sides in DIE_SIDES:
-            add_action(dice, f"d{sides}", lambda n=sides: self.add_die(zone_id, scene_pos, n))
+            add_action(dice, f"d{sides}", partial(self.add_die, zone_id, scene_pos, sides))
         add_action(menu, "Add a token", lambda: self.add_token(zone_id, scene_pos))
         add_action(menu, "Add a counter…", lambda: self.add_counter(zone_id, scene_pos))
 

@@ -16,7 +16,7 @@ from table.core.logfile import LogError, LogReader
 
 from . import geometry_dump
 from .catalog import Catalog
-from .games import GameChoice, catalog_for, open_log, start_game
+from .games import GameChoice, open_log, start_game
 from .main_window import TableWindow
 from .settings import Settings, new_log_path
 from .start_screen import StartScreen

@@ -144,8 +144,9 @@ class StartScreen(QWidget):
     def _seats_changed(self, *_: object) -> None:
         while self.decks_box.count():
             item = self.decks_box.takeAt(0)
-            if item.widget() is not None:
-                item.widget().deleteLater()
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()
         self.deck_pickers = []
         g = self.choice()
         if not g.decks:

@@ -12,7 +12,7 @@ import sys
 
 from netplay.identity import Identity
 from netplay.mesh import Mesh
-from netplay.replication import Replication, ReplicationConfig
+from netplay.replication import ReplicationConfig
 
 from netplay_testkit import FAST_MESH, LOOPBACK, ReplicaPeer
 

@@ -59,7 +59,7 @@ async def exchange() -> None:
 
     server = await asyncio.start_server(on_client, "127.0.0.1", 0)
     echoes: list[dict] = []
-    a = Link(Identity.generate(), "t", "pw", config=cfg, on_message=lambda l, m: echoes.append(m))
+    a = Link(Identity.generate(), "t", "pw", config=cfg, on_message=lambda _link, m: echoes.append(m))
     assert await a.connect("127.0.0.1", server.sockets[0].getsockname()[1])
     for n in range(200):
         a.send({"t": "priv", "body": {"n": n}})

@@ -38,7 +38,8 @@ def test_table_listed_quickly_updated_and_dropped():
         elapsed = await measure_announce_to_listed(browser, ann, "tid-" + pid, LISTED_WITHIN)
         print(f"announce-to-listed: {elapsed:.3f} s")
         (table,) = [t for t in browser.tables() if t.table_id == "tid-" + pid]
-        assert (table.name, table.game, table.players, table.free_seats) == ("Friday playtest", "gauntlet", 1, 1)
+        assert (table.name, table.game, table.players, table.free_seats) == \
+            ("Friday playtest", "gauntlet", 1, 1)
         assert table.passphrase_needed and table.version == 1
         assert [(p.peer_id, p.host, p.port) for p in table.peers] == [(pid, LOOPBACK, port)]
 

@@ -27,7 +27,6 @@ def _txt(tid, pid, **over):
 
 
 async def _register(zc, label, port, props):
-    pid = props.get("pid") or new_peer_id()
     info = AsyncServiceInfo(SERVICE_TYPE, f"{label}.{SERVICE_TYPE}", port=port, properties=props,
                             server=f"st-{label}.local.", parsed_addresses=[LOOPBACK])
     await zc.async_register_service(info, allow_name_change=True)

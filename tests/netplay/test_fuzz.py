@@ -13,9 +13,9 @@ from netplay.streams import perform_handshake
 from netplay.identity import Identity
 from netplay.replication import ReplicationConfig
 from netplay.secure import FrameCipher, X25519Exchange, derive_keys
-from netplay.wire import encode_frame, pack, unpack
+from netplay.wire import pack, unpack
 
-from netplay_testkit import FAST_MESH, LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until
+from netplay_testkit import LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until
 
 PRE_CASES = 1500
 POST_CASES = 300

@@ -44,7 +44,7 @@ def test_states_and_heartbeat_timeout():
         _raw_peer(net, silent)
         seen = []
         link = Link(Identity.generate(), "t", None, config=HB,
-                    on_closed=lambda l: seen.append(l.state))
+                    on_closed=lambda link: seen.append(link.state))
         assert link.state is LinkState.CONNECTING
         with net.patched():
             assert await link.connect(LOOPBACK, PORT)
@@ -106,7 +106,7 @@ def test_hostile_messages_after_handshake_close_the_link(expected, make):
         _raw_peer(net, hostile)
         messages = []
         link = Link(Identity.generate(), "t", None, config=FAST_LINK,
-                    on_message=lambda l, m: messages.append(m))
+                    on_message=lambda _link, m: messages.append(m))
         with net.patched():
             assert await link.connect(LOOPBACK, PORT)
         await asyncio.wait_for(link.wait_closed(), 1)  # long before any heartbeat timeout
@@ -126,7 +126,7 @@ def test_messages_before_a_bad_frame_are_delivered():
         _raw_peer(net, sender)
         messages = []
         link = Link(Identity.generate(), "t", None, config=FAST_LINK,
-                    on_message=lambda l, m: messages.append(m))
+                    on_message=lambda _link, m: messages.append(m))
         with net.patched():
             assert await link.connect(LOOPBACK, PORT)
         await asyncio.wait_for(link.wait_closed(), 1)
@@ -153,7 +153,7 @@ def test_frames_in_the_same_read_as_the_auth_are_delivered():
         net.listen(PORT, on_client)
         messages = []
         link = Link(Identity.generate(), "t", None, config=FAST_LINK,
-                    on_message=lambda l, m: messages.append(m))
+                    on_message=lambda _link, m: messages.append(m))
         with net.patched():
             assert await link.connect(LOOPBACK, PORT)
         await asyncio.sleep(0.5)

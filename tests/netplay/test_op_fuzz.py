@@ -1,6 +1,5 @@
 """Hostile ops from a peer that passed the handshake: each drops its link, none is delivered."""
 
-import asyncio
 import random
 
 from netplay.replication import ReplicationConfig, op_signer

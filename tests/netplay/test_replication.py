@@ -80,7 +80,8 @@ def test_private_messages_and_forged_ops():
         assert await wait_until(lambda: _converged(peers), 5)
         got = {m.peer_id: [] for m in meshes}
         for m, p in zip(meshes, peers):
-            p.repl.events.subscribe(lambda e, me=m.peer_id: isinstance(e, PrivateReceived) and got[me].append(e))
+            p.repl.events.subscribe(
+                lambda e, me=m.peer_id: isinstance(e, PrivateReceived) and got[me].append(e))
         assert peers[0].repl.send_private(meshes[1].peer_id, {"card": "Iron Wall", "salt": "ab"})
         assert await wait_until(lambda: got[meshes[1].peer_id], 3)
         await asyncio.sleep(0.2)

@@ -76,7 +76,9 @@ class Table:
             await until(lambda: all(new in w.scene.cards[oid].face.text for w, oid in leaders),
                         timeout, f"every scene to show {new!r}")
         except AssertionError:
-            raise AssertionError(f"watch: {self.watch.done() and self.watch.exception()!r} scenes: {[new in w.scene.cards[o].face.text for w, o in leaders]}"
+            shown = [new in w.scene.cards[o].face.text for w, o in leaders]
+            raise AssertionError(f"watch: {self.watch.done() and self.watch.exception()!r} "
+                                 f"scenes: {shown}"
                                  f"; modules: {[t.replica.state.module for t in self.tables]}"
                                  f"; reports: {[t.replica.reports[-3:] for t in self.tables]}")
         return time.perf_counter() - start

@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from table.core.objects import ROOT
-from tests.ui.helpers import cards_in, click, drag
+from tests.ui.helpers import cards_in, drag
 
 GAMES = [("gauntlet", 2), ("dead-to-rites", 4), ("mantle-of-the-keeper", 3),
          ("mantle-of-the-keeper", 6)]

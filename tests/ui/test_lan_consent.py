@@ -4,7 +4,6 @@ Accept performs it, "Always for this game" performs it and every later one witho
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt

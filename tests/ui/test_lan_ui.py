@@ -18,7 +18,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pytest
 
 from netplay.link import LinkConfig
 from netplay.mesh import MeshConfig

@@ -59,25 +59,25 @@ def test_view_at_op_k_equals_replaying_k_ops(qtbot, log_path) -> None:  # type: 
 def test_controls_seek_both_ways_and_land_on_the_same_states(qtbot, log_path) -> None:  # type: ignore[no-untyped-def]
     w = open_window(qtbot, log_path, at=0)
     seen: dict[int, str] = {}
-    w.actions["next_turn"].trigger()
+    w.seek_actions["next_turn"].trigger()
     first_turn = w.position
     assert w.source.records()[first_turn - 1].op.args.get("what") == "turn"
     for _ in range(30):
-        w.actions["forward"].trigger()
+        w.seek_actions["forward"].trigger()
         seen[w.position] = public_state_hash(w.replica.state)
-    w.actions["next_turn"].trigger()
-    w.actions["next_turn"].trigger()
-    w.actions["prev_turn"].trigger()
+    w.seek_actions["next_turn"].trigger()
+    w.seek_actions["next_turn"].trigger()
+    w.seek_actions["prev_turn"].trigger()
     for _ in range(40):
-        w.actions["back"].trigger()
+        w.seek_actions["back"].trigger()
         if w.position in seen:
             assert public_state_hash(w.replica.state) == seen[w.position]
-    w.actions["next_note"].trigger()
+    w.seek_actions["next_note"].trigger()
     assert w.source.records()[w.position - 1].op.kind == "note"
-    w.actions["end"].trigger()
+    w.seek_actions["end"].trigger()
     assert w.position == len(w.seeker)
     assert public_state_hash(w.replica.state) == w.source.public_state_hash()
-    w.actions["start"].trigger()
+    w.seek_actions["start"].trigger()
     assert w.position == 0 and not w.scene.cards
     w.strip.seekRequested.emit(len(w.seeker) // 2)  # a click on the timeline
     assert w.position == len(w.seeker) // 2

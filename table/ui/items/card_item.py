@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen, QTransform
 from PySide6.QtWidgets import (
-    QGraphicsItem, QGraphicsRectItem, QStyle, QGraphicsSceneHoverEvent, QGraphicsSceneMouseEvent, QStyleOptionGraphicsItem,
+    QGraphicsItem, QGraphicsRectItem, QStyle, QGraphicsSceneHoverEvent, QGraphicsSceneMouseEvent,
+    QStyleOptionGraphicsItem,
     QWidget,
 )
 

@@ -85,7 +85,7 @@ class ChecklistPanel(QWidget):
         for text, key in rows:
             item = QListWidgetItem(text)
             item.setData(_KEY, key)
-            if key is None and not text[:1] in (DONE, NOW, LATER):
+            if key is None and text[:1] not in (DONE, NOW, LATER):
                 font = item.font()
                 font.setBold(True)
                 item.setFont(font)

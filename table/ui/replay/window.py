@@ -148,7 +148,7 @@ class ReplayWindow(QMainWindow):
         self.fork.clicked.connect(lambda _checked=False: self.fork_here())
 
         buttons = QHBoxLayout()
-        self.actions: dict[str, QAction] = {}
+        self.seek_actions: dict[str, QAction] = {}  # (QWidget.actions() is a method)
         specs = [
             ("start", "|◀", "Go to the start", ["Home"], lambda: self.seek(0)),
             ("prev_turn", "◀◀ Turn", "Previous turn", ["PgUp", "Ctrl+Left"],
@@ -169,7 +169,7 @@ class ReplayWindow(QMainWindow):
             act.setToolTip(f"{tip} ({', '.join(keys)})")
             act.triggered.connect(lambda _=False, f=fn: f())
             self.addAction(act)
-            self.actions[key] = act
+            self.seek_actions[key] = act
             button = QToolButton()
             button.setDefaultAction(act)
             buttons.addWidget(button)
@@ -337,10 +337,10 @@ class ReplayWindow(QMainWindow):
             parts.append(f"<span style='color:#78909c'>"
                          f"{self.renderer.line(record, self.ctl.seat)[:90]}</span>")
         self.where.setText("  ·  ".join(parts))
-        self.actions["back"].setEnabled(position > 0)
-        self.actions["start"].setEnabled(position > 0)
-        self.actions["forward"].setEnabled(position < total)
-        self.actions["end"].setEnabled(position < total)
+        self.seek_actions["back"].setEnabled(position > 0)
+        self.seek_actions["start"].setEnabled(position > 0)
+        self.seek_actions["forward"].setEnabled(position < total)
+        self.seek_actions["end"].setEnabled(position < total)
 
     def _flag_clicked(self, item: QListWidgetItem) -> None:
         index = item.data(Qt.ItemDataRole.UserRole)

@@ -9,7 +9,6 @@ from collections.abc import Callable
 
 import pytest
 
-from assist.dead_to_rites import plugin
 from assist.testing import AssistTable
 
 from .script import Game
