@@ -11,3 +11,5 @@ export QT_QPA_PLATFORM="${QT_QPA_PLATFORM:-offscreen}"
 .venv/bin/ruff check table netplay assist tests
 .venv/bin/mypy table netplay assist
 .venv/bin/python -m pytest -q "$@"
+# The network fault tests: peers in network namespaces (root, `ip netns`; skipped without)
+.venv/bin/python -m pytest -q -m faults tests/e2e/test_lan_faults.py
