@@ -6,8 +6,8 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QResizeEvent
+from PySide6.QtCore import QByteArray, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QDockWidget, QLabel, QMainWindow, QTabBar, QToolBar, QVBoxLayout, QWidget,
 )
@@ -80,7 +80,7 @@ class TableWindow(QMainWindow):
         self._panel_timer.timeout.connect(self.refresh_panels)
         replica.listeners.append(self._on_change)
         replica.report_listeners.append(lambda m: self.statusBar().showMessage(m, 10000))
-        self.resize(1500, 950)
+        self.resize(_fitting(1500, 950))  # never larger than the screen (a 1366x768 laptop)
         self._restore_geometry()
         self.focus = TableFocus(self)
         self.view.setFocus()
@@ -397,3 +397,12 @@ def make_assist_runner(replica: Replica, catalog: Catalog) -> Any:
     runner = AssistRunner.for_replica(replica, catalog.module, plugin)
     runner.notices[:0] = notices
     return runner
+
+
+def _fitting(width: int, height: int) -> QSize:
+    """The size asked for, within the screen's available area."""
+    screen = QGuiApplication.primaryScreen()
+    if screen is None:
+        return QSize(width, height)
+    area = screen.availableGeometry()
+    return QSize(min(width, area.width()), min(height, area.height()))
