@@ -48,8 +48,7 @@ from .wire import ProtocolError
 
 log = logging.getLogger(__name__)
 
-# What a peer may ask the owner of a hidden pile to do for it (performed as the owner's seat).
-REQUESTABLE = frozenset({"draw", "move", "shuffle"})
+REQUESTABLE = jsonform.REQUESTABLE
 BACK_FOR = 10.0  # seconds a relinked peer is shown as "back"
 
 

@@ -12,7 +12,7 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from .apply import apply_op
+from .opkinds import apply_op
 from .ops import Op
 from .state import Journal, State
 

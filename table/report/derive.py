@@ -16,9 +16,6 @@ from table.core.state import State
 from table.core.timeline import Record
 from table.core.views import ALL, known_card
 
-ACTION_KINDS = frozenset({"create", "delete", "move", "set", "counter", "consume", "reveal",
-                          "show", "roll", "undo"})
-
 
 @dataclass(slots=True)
 class OpInfo:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from table.core import opkinds
 from table.core.errors import LogError
 from table.core.logfile import LogReader
 from table.core.replica import Replica
@@ -18,7 +19,7 @@ from table.core.views import ALL
 
 from table.games.store import ModuleUnavailable, module_for_records, recorded_module
 
-from .derive import ACTION_KINDS, derive
+from .derive import derive
 from .flags import Follower, FlagRun
 from .plays import PlayRule, play_rule
 
@@ -289,7 +290,7 @@ def _fold(session: Session, records: list[Any], infos: list[Any], flags: FlagRun
                     play_start = op.time
             elif what == "winner":
                 session.winner, session.winner_text = _winner(args, state, session)
-        if setup_done and play_start is None and op.kind in ACTION_KINDS:
+        if setup_done and play_start is None and op.kind in opkinds.ACTIONS:
             play_start = op.time
         if play_start is not None:
             last_time = max(last_time, op.time)
@@ -299,7 +300,7 @@ def _fold(session: Session, records: list[Any], infos: list[Any], flags: FlagRun
                 session.flag_messages.setdefault(flag.rule, flag.message)
         if record.void is not None:
             continue
-        if op.kind in ACTION_KINDS and op.seat is not None and info.turn > 0:
+        if op.kind in opkinds.ACTIONS and op.seat is not None and info.turn > 0:
             session.actions[op.seat] += 1
         if op.kind == "note":
             session.notes.append((info.n, info.turn, seat_names.get(op.seat or 0, "?"),
