@@ -529,13 +529,8 @@ class LanSession:
             data = body.get("data")
             if not isinstance(data, dict):
                 raise ProtocolError("malformed secret")
-            self.replica.receive_private(data)
+            self.replica.receive_private(data)  # announces the knowledge to its listeners
             self._schedule_settle()  # a gift: re-handle the zone once its op is here
-            # A re-fold is not needed: knowledge is read through views on the next repaint.
-            for listener in list(self.replica.listeners):
-                if listener is not self._on_change:
-                    with contextlib.suppress(Exception):
-                        listener(_EMPTY_CHANGE_FACTORY(self.replica))
         elif kind == "request":
             self._perform_request(peer_id, body)
         elif kind == "reply":
@@ -583,12 +578,6 @@ def _vv_equal(a: dict[str, int], b: Any) -> bool:
         return False
     keys = set(a) | set(b)
     return all(a.get(k, 0) == b.get(k, 0) for k in keys)
-
-
-def _EMPTY_CHANGE_FACTORY(replica: Replica) -> Any:
-    from table.core.timeline import Change
-
-    return Change(len(replica.records()), [])
 
 
 __all__ = [

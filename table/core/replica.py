@@ -177,11 +177,14 @@ class Replica:
             self.log.append({"blob": {"kind": kind, "hash": digest, "data": data}})
 
     def receive_private(self, secrets_record: dict[str, Any]) -> None:
-        """Secrets another peer sent this one directly (a gift, a private show)."""
+        """Secrets another peer sent this one directly (a gift, a private show). Listeners hear
+        of it as a change with no records: no op changed, what this peer knows did (views read
+        knowledge on their next repaint)."""
         self.knowledge.absorb(secrets_record)
         if self.log is not None:
             self.log.append({"secret": secrets_record})
         self._note_gift(secrets_record)
+        self._announce(Change(len(self.timeline.records)))
 
     def _note_gift(self, secrets_record: dict[str, Any]) -> None:
         """A gift to re-handle (``actions.settle_gifts``). Called again for the log's secrets
@@ -229,12 +232,14 @@ class Replica:
             if record.void is not None and ("does not match its commitment" in record.void
                                             or record.void.startswith(FORGED_ROLL)):
                 self.report(f"peer {record.op.author}: {record.void}")
-        for listener in list(self.listeners):
-            listener(change)
+        self._announce(change)
 
     def refold(self) -> None:
         """Fold every delivered op again (netplay's resync after a divergence)."""
-        change = self.timeline.rebuild(self._live(self.store.all_ops()))
+        self._announce(self.timeline.rebuild(self._live(self.store.all_ops())))
+
+    def _announce(self, change: Change) -> None:
+        """Every change to what this replica shows reaches its listeners through here."""
         for listener in list(self.listeners):
             listener(change)
 
