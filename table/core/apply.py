@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from . import commit, fair
-from .errors import Void
+from .errors import Fault, Void
 from .objects import KINDS, PUBLIC, ROOT, Obj
 from .state import Journal, Seat, State
 
@@ -85,7 +85,7 @@ def _check_reveal(obj: Obj, card: Any, salt: Any) -> None:
     if not isinstance(card, str) or not isinstance(salt, str):
         raise Void(f"{obj.id!r} is face down and hidden: turning it up needs its card and salt")
     if not commit.verify(obj.id, card, salt, obj.commitment or ""):
-        raise Void(f"reveal of {obj.id!r} does not match its commitment")
+        raise Void(f"reveal of {obj.id!r} does not match its commitment", Fault.BAD_REVEAL)
 
 
 FORGED_ROLL = "joint roll does not match its shares"
@@ -300,7 +300,7 @@ def apply_roll(state: State, op: Op, lookup: Lookup) -> None:
     if a.get("fair") is not None:  # a joint roll: every peer checks it derives from its shares
         problem = fair.roll_problem(a, op.author)
         if problem is not None:
-            raise Void(f"{FORGED_ROLL}: {problem}")
+            raise Void(f"{FORGED_ROLL}: {problem}", Fault.FORGED_ROLL)
     if a.get("id") is not None:
         die = _live(state, a["id"], "die")
         state.set_counter(die, "value", sum(values))

@@ -130,14 +130,14 @@ QUIET = frozenset(k.name for k in _RECORDS if k.quiet)
 _HANDLERS = {k.name: k.apply for k in _RECORDS}
 
 
-def apply_op(state: State, op: Op, lookup: Lookup) -> tuple[Journal, str | None]:
-    """Apply `op` at its canonical place; return its journal and, when it was void, the reason
-    (the journal is then empty: a void op changes nothing)."""
+def apply_op(state: State, op: Op, lookup: Lookup) -> tuple[Journal, Void | None]:
+    """Apply `op` at its canonical place; return its journal and, when it was void, why (the
+    journal is then empty: a void op changes nothing)."""
     journal = state.begin()
     try:
         _HANDLERS[op.kind](state, op, lookup)
     except Void as void:
         state.revert(journal)  # a handler may fail after its first write (e.g. a bad index)
         journal.entries.clear()
-        return journal, str(void)
+        return journal, void
     return journal, None

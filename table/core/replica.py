@@ -15,7 +15,6 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from .apply import FORGED_ROLL
 from .causal import CausalStore, RefusedOp
 from .errors import BadOp, CausalityError
 from .knowledge import Knowledge
@@ -229,8 +228,7 @@ class Replica:
         change = self.timeline.insert(ops[0]) if len(ops) == 1 else \
             self.timeline.insert_many(ops)
         for record in change.records:
-            if record.void is not None and ("does not match its commitment" in record.void
-                                            or record.void.startswith(FORGED_ROLL)):
+            if record.fault is not None:
                 self.report(f"peer {record.op.author}: {record.void}")
         self._announce(change)
 
