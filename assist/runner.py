@@ -119,11 +119,12 @@ def available_plugins() -> dict[str, str]:
 def _cached_module(digest: str) -> GameModule | None:
     """A module from the per-user module store (where a table's modules are kept by hash)."""
     from table.games.problems import ModuleError
-    from table.games.store import ModuleUnavailable, default_store
+    from table.games.registry import ModuleNotFound
+    from table.games.store import default_store
 
     try:
         return default_store().load(digest)
-    except (ModuleUnavailable, ModuleError, ValueError):
+    except (ModuleNotFound, ModuleError, ValueError):
         return None
 
 

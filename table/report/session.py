@@ -17,7 +17,8 @@ from table.core.logfile import LogReader
 from table.core.replica import Replica
 from table.core.views import ALL
 
-from table.games.store import ModuleUnavailable, module_for_records, recorded_module
+from table.games.registry import ModuleNotFound
+from table.games.store import module_for_records, recorded_module
 
 from .derive import derive
 from .flags import Follower, FlagRun
@@ -137,11 +138,11 @@ def installed_module(game: str) -> Any:
 
 
 def _module_for(game: str) -> Any:
-    from table.games import find_module
+    from table.games import ModuleError, find_module
 
     try:
         return find_module(game)
-    except Exception:  # noqa: BLE001 - any failure means: not installed (or broken)
+    except (ModuleNotFound, ModuleError):  # not installed, or broken
         return None
 
 
@@ -172,7 +173,7 @@ def read_session(path: str | Path, *, plugins: dict[str, Any] | None = None,
     else:
         try:
             resolved = module_for_records(game, records_in)
-        except ModuleUnavailable as err:
+        except ModuleNotFound as err:
             raise Skip(str(err)) from None
         module, module_note = resolved.module, resolved.note
     replica = Replica(str(head.get("table", "")), str(head.get("peer", "")), game=game,
