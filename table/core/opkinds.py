@@ -13,16 +13,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from . import apply as h
-from .apply import END_HOWS, Lookup
+from .apply import Lookup
 from .errors import Void
 from .state import Journal, State
 from .undo import apply_undo
 
 if TYPE_CHECKING:
     from .ops import Op
-
-__all__ = ["OpKind", "KINDS", "SCHEMAS", "UNDOABLE", "ACTIONS", "REQUESTABLE", "QUIET",
-           "END_HOWS", "MARK_WHATS", "apply_op"]
 
 # argument types: {arg name: (allowed python types, required)}. Validation is strict: unknown
 # arguments fail, and types are exact (no bool for int)
@@ -113,7 +110,7 @@ _RECORDS = (
     # its text; the text itself rides in the author's private record (it names hidden cards)
     OpKind(DECK, {"seat": (_INT, True), "name": (_STR, True), "fields": ((dict,), False),
                   "hash": (_STR, True)}, h.apply_deck),
-    # the game's result: who won, how it ended (END_HOWS), the module's victory condition,
+    # the game's result: who won, how it ended (apply.END_HOWS), the module's victory condition,
     # final scores (seat number as text -> points) or standings (seats, first place first)
     OpKind(END, {"winners": ((list,), True), "how": (_STR, True),
                  "condition": (_OPT_STR, False), "scores": ((dict,), False),

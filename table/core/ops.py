@@ -16,11 +16,11 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from . import opkinds
+from .apply import END_HOWS  # noqa: F401 - the end op's vocabulary, read from here too
 from .errors import BadOp
 
 # the argument schemas live with each kind's other properties (table.core.opkinds)
 SCHEMAS = opkinds.SCHEMAS
-END_HOWS = opkinds.END_HOWS
 MARK_WHATS = opkinds.MARK_WHATS
 _ANY = opkinds.ANY
 
