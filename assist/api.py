@@ -172,11 +172,6 @@ class AssistView:
     def seats(self) -> dict[int, str]:
         return {n: s.name for n, s in sorted(self._state.seats.items())}
 
-    def seat_of_author(self, author: str) -> int | None:
-        """The seat an author plays when it plays exactly one, else None."""
-        seats = self._state.seats_of(author)
-        return next(iter(seats)) if len(seats) == 1 else None
-
     @property
     def turn(self) -> tuple[int | None, int]:
         t = self._state.turn

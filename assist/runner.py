@@ -12,7 +12,7 @@ Qt-free: the UI subscribes with `runner.listeners.append(callback)`.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from importlib import metadata
 from typing import TYPE_CHECKING, Any
@@ -111,19 +111,15 @@ def assist_declarations(game_id: str) -> list[str] | None:
     return [CARD_EFFECT, *(spec.name for spec in plugin.declarations())]
 
 
-def available_plugins() -> dict[str, str]:
-    """Entry-point name -> target, without importing anything."""
-    return {ep.name: ep.value for ep in entry_points()}
-
-
 def _cached_module(digest: str) -> GameModule | None:
     """A module from the per-user module store (where a table's modules are kept by hash)."""
     from table.games.problems import ModuleError
-    from table.games.store import ModuleUnavailable, default_store
+    from table.games.registry import ModuleNotFound
+    from table.games.store import default_store
 
     try:
         return default_store().load(digest)
-    except (ModuleUnavailable, ModuleError, ValueError):
+    except (ModuleNotFound, ModuleError, ValueError):
         return None
 
 
@@ -426,7 +422,3 @@ def run_over(records: Iterable[Op], module: GameModule, plugin: Plugin, *,
     for op in records:
         timeline.insert(op)
     return runner
-
-
-def iter_entries(runner: AssistRunner) -> Iterator[FlagEntry]:
-    yield from runner.entries()

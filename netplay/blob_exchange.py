@@ -17,7 +17,6 @@ from .mesh import Mesh, MessageReceived, PeerLeft
 
 log = logging.getLogger(__name__)
 
-BLOB_TYPES = frozenset({"want", "blob", "nohave"})
 
 
 class TransferFailed(Exception):

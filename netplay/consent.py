@@ -17,7 +17,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-POLICIES = ("always", "never", "ask")
 ASK_TIMEOUT = 45.0  # the asking peer waits a little longer (REQUEST_TIMEOUT)
 REQUEST_TIMEOUT = 60.0
 

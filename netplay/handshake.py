@@ -46,7 +46,6 @@ from .wire import DEFAULT_LIMITS, FrameDecoder, ProtocolError, WireLimits, encod
 
 PROTOCOL_VERSION = 1
 NONCE_BYTES = 16
-MAX_TABLE_ID_LEN = 64
 DEFAULT_TIMEOUT = 10.0
 WRONG_PASSPHRASE = "handshake failed: wrong table passphrase (or the connection was tampered with)"
 BAD_SIGNATURE = "handshake failed: the peer's identity signature is invalid"

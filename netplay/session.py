@@ -48,8 +48,7 @@ from .wire import ProtocolError
 
 log = logging.getLogger(__name__)
 
-# What a peer may ask the owner of a hidden pile to do for it (performed as the owner's seat).
-REQUESTABLE = frozenset({"draw", "move", "shuffle"})
+REQUESTABLE = jsonform.REQUESTABLE
 BACK_FOR = 10.0  # seconds a relinked peer is shown as "back"
 
 
@@ -530,13 +529,8 @@ class LanSession:
             data = body.get("data")
             if not isinstance(data, dict):
                 raise ProtocolError("malformed secret")
-            self.replica.receive_private(data)
+            self.replica.receive_private(data)  # announces the knowledge to its listeners
             self._schedule_settle()  # a gift: re-handle the zone once its op is here
-            # A re-fold is not needed: knowledge is read through views on the next repaint.
-            for listener in list(self.replica.listeners):
-                if listener is not self._on_change:
-                    with contextlib.suppress(Exception):
-                        listener(_EMPTY_CHANGE_FACTORY(self.replica))
         elif kind == "request":
             self._perform_request(peer_id, body)
         elif kind == "reply":
@@ -584,12 +578,6 @@ def _vv_equal(a: dict[str, int], b: Any) -> bool:
         return False
     keys = set(a) | set(b)
     return all(a.get(k, 0) == b.get(k, 0) for k in keys)
-
-
-def _EMPTY_CHANGE_FACTORY(replica: Replica) -> Any:
-    from table.core.timeline import Change
-
-    return Change(len(replica.records()), [])
 
 
 __all__ = [

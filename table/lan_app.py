@@ -22,6 +22,7 @@ from typing import Any
 from netplay.discovery import TableBrowser, TableListing
 from netplay.session import PeersChanged, SessionOptions, interface_choice
 from table import lan_session as lan
+from table.games.registry import ModuleNotFound
 from table.lan_requests import install_owner_consent, install_owner_requests
 from table.ui.catalog import Catalog
 from table.ui.drafts import use_module
@@ -42,6 +43,8 @@ def _problem(err: BaseException) -> LanProblem:
         return LanProblem(text[:1].upper() + text[1:] + ("" if text.endswith(".") else "."))
     if isinstance(err, OSError):
         return LanProblem(f"Network error: {err.strerror or err}.")
+    if isinstance(err, ModuleNotFound):
+        return LanProblem(f"This computer does not have the game {err.module_id!r}.")
     if isinstance(err, KeyError):
         return LanProblem(f"This computer does not have the game {err.args[0]!r}.")
     raise err

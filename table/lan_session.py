@@ -50,7 +50,7 @@ from table.games.record import record_decks, record_module
 from table.games.store import module_for as recorded_module_of
 from table.lan_modules import (ModuleFollower, ModuleTransferError, blob_lookup, keep_in_log,
                                obtain_module)
-from table.games.registry import find_module
+from table.games.registry import ModuleNotFound, find_module
 from table.games.setup import default_decks, lay_out, run_steps
 from table.games.steps import SetFace, SetupStep
 
@@ -625,5 +625,5 @@ def _spawn(t: LanTable, coro: Any) -> None:
 def module_for(game: str) -> GameModule:
     try:
         return find_module(game)
-    except KeyError:
+    except ModuleNotFound:
         raise LanError(f"no game module {game!r} (see `sandtable games`)") from None

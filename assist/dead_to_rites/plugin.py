@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections import Counter as Tally
 
 from assist.api import DeclarationSpec, Flag, OpContext, Plugin, RuleInfo
+from table.core import opkinds
 
 from . import combat, ritual, windows
 from .reader import ALTAR, POOL, Dtr, z, zone_kind, zone_seat
@@ -40,7 +41,7 @@ class DeadToRites(Plugin):
         if ctx.record.void is not None:
             return []
         kind = ctx.op.kind
-        if kind in ("hello", "seat", "note", "chat", "ack", "show", "roll", "reveal", "undo"):
+        if kind in opkinds.QUIET or kind in (opkinds.ROLL, opkinds.REVEAL, opkinds.UNDO):
             return []
         if not setup_done(ctx):
             return []

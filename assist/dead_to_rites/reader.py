@@ -202,14 +202,6 @@ class Dtr:
                         out.append((i, rec, obj))
         return out
 
-    def field_changes(self, obj_id: str, name: str, start: int, stop: int) -> int:
-        n = 0
-        for _i, rec in self.range(start, stop):
-            for entry in rec.journal.entries:
-                if entry[0] == "f" and entry[1].id == obj_id and entry[2] == name:
-                    n += 1
-        return n
-
     def seat_of(self, rec: Record) -> int | None:
         return self.history.seat_of(rec)
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from assist.api import Flag
 
-from .facts import Battle, Decl, Facts, moves_of
+from .facts import Facts, moves_of
 from .rules import add
 
 CAPTURE, DRAW, AO_BEFORE, MOVEMENT, AO_AFTER, CLEANUP = range(6)
@@ -264,7 +264,3 @@ def _placed_after(f: Facts, obj: str, index: int) -> bool:
         if op.kind == "move" and op.args.get("id") == obj:
             return True
     return False
-
-
-def battle_of(f: Facts, d: Decl) -> Battle | None:
-    return f.battle_at(d.index)

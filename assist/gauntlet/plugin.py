@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from assist.api import CARD_EFFECT_SPEC, DeclarationSpec, Flag, OpContext, Plugin, RuleInfo
+from table.core import opkinds
 
 from . import battle_close, declares, moves, state_ops
 from .facts import Facts
@@ -75,7 +76,7 @@ class GauntletPlugin(Plugin):
             return []  # void ops change nothing; before the first turn is setup
         kind = ctx.op.kind
         out: list[Flag] = []
-        if kind in ("note", "chat", "ack", "hello", "seat", "show"):
+        if kind in opkinds.QUIET:
             return out
         f = Facts(ctx)
         if kind == "mark":

@@ -63,13 +63,6 @@ def is_modifier(card: Card | None) -> bool:
     return card is not None and card.type == "Modifier"
 
 
-def hand_seat(container: str | None) -> int | None:
-    if container and container.startswith("p") and container.endswith(".hand"):
-        head = container[1:-5]
-        return int(head) if head.isdigit() else None
-    return None
-
-
 def living_seats(ctx: OpContext) -> list[int]:
     out = []
     for seat in sorted(ctx.view.seats):

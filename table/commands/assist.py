@@ -35,7 +35,8 @@ def check(args: argparse.Namespace) -> int:
     from assist.runner import AssistRunner, load_plugin
     from table.core.errors import LogError
     from table.core.replica import Replica
-    from table.games.store import ModuleUnavailable, module_for
+    from table.games.registry import ModuleNotFound
+    from table.games.store import module_for
 
     try:
         replica = Replica.from_log(args.log)
@@ -44,7 +45,7 @@ def check(args: argparse.Namespace) -> int:
         return 1
     try:
         resolved = module_for(replica)
-    except ModuleUnavailable as err:
+    except ModuleNotFound as err:
         print(f"{args.log}: {err}; nothing to check", file=sys.stderr)
         return 0
     module = resolved.module

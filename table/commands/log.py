@@ -67,11 +67,12 @@ def _open(path: str) -> Any:
 
 def _namer(replica: Any, announce: bool = False) -> Any:
     """Card id -> name from the module the log was played under, when one can be had."""
-    from table.games.store import ModuleUnavailable, module_for
+    from table.games.registry import ModuleNotFound
+    from table.games.store import module_for
 
     try:
         resolved = module_for(replica)
-    except (ModuleUnavailable, ValueError):  # an unknown module just means ids are shown
+    except (ModuleNotFound, ValueError):  # an unknown module just means ids are shown
         return None
     if announce:
         print(f"module: {resolved.label}" + (f" (note: {resolved.note})" if resolved.note

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import commit
+from . import commit, opkinds
 from .errors import CoreError
 from .objects import PUBLIC, ROOT, Obj
 from .ops import END_HOWS, Op
@@ -326,8 +326,8 @@ def create(r: Replica, obj_id: str, kind: str, *, to: str = ROOT, seat: int | No
     return r.issue("create", {"id": obj_id, "kind": kind, "to": to, **fields}, seat=seat)
 
 
-_NOT_ACTIONS = frozenset({"chat", "note", "ack", "hello", "seat", "undo", "show"})
-_UNDOABLE = frozenset({"move", "set", "counter", "create", "delete", "mark", "end"})
+_NOT_ACTIONS = opkinds.QUIET | {opkinds.UNDO}  # what walking back over a player's moves skips
+_UNDOABLE = opkinds.UNDOABLE
 
 
 def undo_last(r: Replica, *, seat: int | None = None, any_seat: bool = False) -> Op:

@@ -1,4 +1,4 @@
-"""Apply one op to the state at its canonical place.
+"""How each op kind changes the state: one handler per kind (table.core.opkinds names which).
 
 Each handler first checks everything that could make the op void, then mutates through the
 state's journaled primitives, so a void op changes nothing (all or nothing). Handlers never look
@@ -8,13 +8,15 @@ live they see the same state, which is what keeps every peer identical.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import commit, fair
-from .errors import Void
+from .errors import Fault, Void
 from .objects import KINDS, PUBLIC, ROOT, Obj
-from .ops import END_HOWS, Op
-from .state import MISSING, Journal, Seat, State, written_keys
+from .state import Journal, Seat, State
+
+if TYPE_CHECKING:  # ops imports the registry, which imports these handlers
+    from .ops import Op
 
 # finds an op applied earlier in canonical order: the op, its journal (None when it was void),
 # and the journals of every op applied after it so far (to tell which of its writes are current)
@@ -83,24 +85,23 @@ def _check_reveal(obj: Obj, card: Any, salt: Any) -> None:
     if not isinstance(card, str) or not isinstance(salt, str):
         raise Void(f"{obj.id!r} is face down and hidden: turning it up needs its card and salt")
     if not commit.verify(obj.id, card, salt, obj.commitment or ""):
-        raise Void(f"reveal of {obj.id!r} does not match its commitment")
-
-
-def _enters_hidden(obj: Obj, parent: Obj) -> bool:
-    return obj.kind == "card" and parent.visibility != PUBLIC
+        raise Void(f"reveal of {obj.id!r} does not match its commitment", Fault.BAD_REVEAL)
 
 
 FORGED_ROLL = "joint roll does not match its shares"
 
+# how a game ends: an end op's `how`
+END_HOWS = ("victory", "concession", "time", "draw", "abandoned")
+
 
 # --- handlers --------------------------------------------------------------------------------
-def _hello(state: State, op: Op, lookup: Lookup) -> None:
+def apply_hello(state: State, op: Op, lookup: Lookup) -> None:
     if op.author in state.peers:
         raise Void("this peer has already said hello")
     state.set_peer(op.author, {"key": op.args.get("key"), "name": op.args.get("name") or ""})
 
 
-def _seat(state: State, op: Op, lookup: Lookup) -> None:
+def apply_seat(state: State, op: Op, lookup: Lookup) -> None:
     number = op.args["seat"]
     if not 1 <= number <= 16:
         raise Void(f"seat {number} is out of range")
@@ -116,7 +117,7 @@ def _seat(state: State, op: Op, lookup: Lookup) -> None:
                                 op.args.get("colour") or ""))
 
 
-def _create(state: State, op: Op, lookup: Lookup) -> None:
+def apply_create(state: State, op: Op, lookup: Lookup) -> None:
     a = op.args
     if a["id"] in state.objs:
         raise Void(f"{a['id']!r} already exists")
@@ -138,7 +139,7 @@ def _create(state: State, op: Op, lookup: Lookup) -> None:
     state.insert_child(parent, obj, index)
 
 
-def _delete(state: State, op: Op, lookup: Lookup) -> None:
+def apply_delete(state: State, op: Op, lookup: Lookup) -> None:
     obj = _live(state, op.args["id"])
     if obj.id == ROOT:
         raise Void("the table itself cannot be deleted")
@@ -154,7 +155,7 @@ def _delete(state: State, op: Op, lookup: Lookup) -> None:
     state.set_field(obj, "alive", False)
 
 
-def _move(state: State, op: Op, lookup: Lookup) -> None:
+def apply_move(state: State, op: Op, lookup: Lookup) -> None:
     a = op.args
     obj = _live(state, a["id"])
     parent = _live(state, a["to"], "container")
@@ -183,7 +184,7 @@ _SETTABLE = {"face_up": (bool,), "rotation": (int,), "pos": (list, tuple, type(N
              "owner": (int, type(None))}
 
 
-def _set(state: State, op: Op, lookup: Lookup) -> None:
+def apply_set(state: State, op: Op, lookup: Lookup) -> None:
     a = op.args
     obj = _live(state, a["id"])
     name, value = a["field"], a["value"]
@@ -211,7 +212,7 @@ def _set(state: State, op: Op, lookup: Lookup) -> None:
     state.set_field(obj, name, value)
 
 
-def _counter(state: State, op: Op, lookup: Lookup) -> None:
+def apply_counter(state: State, op: Op, lookup: Lookup) -> None:
     a = op.args
     obj = _live(state, a["id"])
     key = a.get("key") or "value"
@@ -221,7 +222,7 @@ def _counter(state: State, op: Op, lookup: Lookup) -> None:
     state.set_counter(obj, key, value)  # raw values: the table never clamps
 
 
-def _consume(state: State, op: Op, lookup: Lookup) -> None:
+def apply_consume(state: State, op: Op, lookup: Lookup) -> None:
     a = op.args
     parent = _live(state, a["to"], "container")
     expect = a.get("expect") or [None] * len(a["in"])
@@ -272,7 +273,7 @@ def _consume(state: State, op: Op, lookup: Lookup) -> None:
         state.insert_child(parent, card, index + offset)
 
 
-def _reveal(state: State, op: Op, lookup: Lookup) -> None:
+def apply_reveal(state: State, op: Op, lookup: Lookup) -> None:
     a = op.args
     obj = _live(state, a["id"])
     if not obj.is_secret:
@@ -284,13 +285,13 @@ def _reveal(state: State, op: Op, lookup: Lookup) -> None:
         state.set_field(obj, "face_up", a["face_up"])
 
 
-def _show(state: State, op: Op, lookup: Lookup) -> None:
+def apply_show(state: State, op: Op, lookup: Lookup) -> None:
     obj = _live(state, op.args["id"])
     if obj.is_secret:
         _require_authority(state, op, obj.owner, "show their hidden card")
 
 
-def _roll(state: State, op: Op, lookup: Lookup) -> None:
+def apply_roll(state: State, op: Op, lookup: Lookup) -> None:
     a = op.args
     sides, values = a["sides"], a["values"]
     if sides < 2 or not values or not all(
@@ -299,14 +300,14 @@ def _roll(state: State, op: Op, lookup: Lookup) -> None:
     if a.get("fair") is not None:  # a joint roll: every peer checks it derives from its shares
         problem = fair.roll_problem(a, op.author)
         if problem is not None:
-            raise Void(f"{FORGED_ROLL}: {problem}")
+            raise Void(f"{FORGED_ROLL}: {problem}", Fault.FORGED_ROLL)
     if a.get("id") is not None:
         die = _live(state, a["id"], "die")
         state.set_counter(die, "value", sum(values))
         state.set_prop(die, "values", list(values))
 
 
-def _mark(state: State, op: Op, lookup: Lookup) -> None:
+def apply_mark(state: State, op: Op, lookup: Lookup) -> None:
     a = op.args
     what = a["what"]
     if what == "turn":
@@ -326,7 +327,7 @@ def _mark(state: State, op: Op, lookup: Lookup) -> None:
     # declarations, setup and winner live in the history; the assist reads them there
 
 
-def _end(state: State, op: Op, lookup: Lookup) -> None:
+def apply_end(state: State, op: Op, lookup: Lookup) -> None:
     """The game's result. A later `end` replaces an earlier one (a correction); undo restores
     the one before."""
     a = op.args
@@ -353,15 +354,15 @@ def _end(state: State, op: Op, lookup: Lookup) -> None:
                                 "seat": op.seat})
 
 
-def _noop(state: State, op: Op, lookup: Lookup) -> None:
+def apply_nothing(state: State, op: Op, lookup: Lookup) -> None:
     """Notes and chat change nothing on the table; the timeline keeps them."""
 
 
-def _ack(state: State, op: Op, lookup: Lookup) -> None:
+def apply_ack(state: State, op: Op, lookup: Lookup) -> None:
     state.set_ack(op.args["flag"], op.args["reason"])
 
 
-def _module(state: State, op: Op, lookup: Lookup) -> None:
+def apply_module(state: State, op: Op, lookup: Lookup) -> None:
     digest = op.args["hash"]
     if len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
         raise Void("a module op names its module by its sha256 (64 hex digits)")
@@ -369,111 +370,9 @@ def _module(state: State, op: Op, lookup: Lookup) -> None:
                                 if k in op.args})
 
 
-def _deck(state: State, op: Op, lookup: Lookup) -> None:
+def apply_deck(state: State, op: Op, lookup: Lookup) -> None:
     seat = op.args["seat"]
     _require_authority(state, op, seat, "record its deck")
     decks = dict(state.decks)
     decks[seat] = {k: op.args[k] for k in ("name", "fields", "hash") if k in op.args}
     state.set_global("decks", decks)
-
-
-_NOT_UNDOABLE = {"consume", "reveal", "roll", "show", "hello", "seat", "undo", "note", "chat",
-                 "ack", "module", "deck"}
-
-
-def _undo(state: State, op: Op, lookup: Lookup) -> None:
-    """Restore what the target op replaced, only where its write is still current."""
-    target = op.args["target"]
-    if len(target) != 2 or not isinstance(target[0], str) or not isinstance(target[1], int):
-        raise Void("undo names its target as [author, seq]")
-    ref = (target[0], target[1])
-    found = lookup(ref)
-    if found is None:
-        raise Void(f"undo target {ref} is not an applied op before this one")
-    target_op, journal, later = found
-    if target_op.kind in _NOT_UNDOABLE:
-        raise Void(f"a {target_op.kind} is not undone; going back is a new op")
-    if journal is None:
-        raise Void(f"undo target {ref} was void")
-    overwritten: set[tuple[str, str]] = set()
-    for newer in later:
-        overwritten |= written_keys(newer)
-    restored = False
-    moved: dict[str, dict[str, Any]] = {}
-    for entry in journal.entries:
-        tag = entry[0]
-        if tag == "f":
-            obj, name, old = entry[1], entry[2], entry[3]
-            key = "loc" if name in ("container", "pos") else name
-            if name == "card" or (obj.id, key) in overwritten:  # reveals stay revealed
-                continue
-            if key == "loc":
-                moved.setdefault(obj.id, {})[name] = old
-            else:
-                state.set_field(obj, name, old)
-                restored = True
-        elif tag == "rm":
-            parent, index, obj_id = entry[1], entry[2], entry[3]
-            if (obj_id, "loc") not in overwritten:
-                where = moved.setdefault(obj_id, {})
-                where.setdefault("index", index)
-                where.setdefault("parent", parent.id)
-        elif tag == "c":
-            obj, key, old = entry[1], entry[2], entry[3]
-            if (obj.id, "c:" + key) not in overwritten:
-                state.set_counter(obj, key, old if isinstance(old, int) else 0)
-                restored = True
-        elif tag == "p":
-            obj, key, old = entry[1], entry[2], entry[3]
-            if (obj.id, "p:" + key) not in overwritten and old is not MISSING:
-                state.set_prop(obj, key, old)
-                restored = True
-        elif tag == "new":
-            obj = state.objs[entry[1]]
-            if (obj.id, "alive") not in overwritten and obj.alive:
-                state.remove_child(obj)
-                state.set_field(obj, "alive", False)
-                restored = True
-        elif tag == "g":
-            if ("#", entry[1]) not in overwritten:
-                state.set_global(entry[1], entry[2])
-                restored = True
-    for obj_id, where in moved.items():
-        obj = state.objs[obj_id]
-        if "parent" not in where:  # a position change within the same container
-            if "pos" in where and obj.alive:
-                state.set_field(obj, "pos", where["pos"])
-                restored = True
-            continue
-        parent = state.objs.get(where["parent"])
-        if (not obj.alive or parent is None or not parent.alive or _enters_hidden(obj, parent)
-                or parent.id == obj.id or obj.id in state.ancestors(parent)):
-            continue
-        state.remove_child(obj)
-        state.set_field(obj, "container", parent.id)
-        state.set_field(obj, "pos", where.get("pos", obj.pos))
-        state.insert_child(parent, obj, min(where["index"], len(parent.children)))
-        restored = True
-    if not restored:
-        raise Void(f"nothing of {ref} is still current")
-
-
-HANDLERS: dict[str, Callable[[State, Op, Lookup], None]] = {
-    "hello": _hello, "seat": _seat, "create": _create, "delete": _delete, "move": _move,
-    "set": _set, "counter": _counter, "consume": _consume, "reveal": _reveal, "show": _show,
-    "roll": _roll, "mark": _mark, "note": _noop, "chat": _noop, "ack": _ack, "undo": _undo,
-    "module": _module, "deck": _deck,
-    "end": _end,
-}
-
-
-def apply_op(state: State, op: Op, lookup: Lookup) -> tuple[Journal, str | None]:
-    """Apply `op`; return its journal and, when it was void, the reason (the journal is empty)."""
-    journal = state.begin()
-    try:
-        HANDLERS[op.kind](state, op, lookup)
-    except Void as void:
-        state.revert(journal)  # a handler may fail after its first write (e.g. a bad index)
-        journal.entries.clear()
-        return journal, str(void)
-    return journal, None

@@ -10,15 +10,6 @@ import hashlib
 import secrets
 
 
-def new_handle() -> str:
-    """A fresh opaque card handle from the system's cryptographic random source."""
-    return "h" + secrets.token_hex(8)
-
-
-def new_salt() -> str:
-    return secrets.token_hex(16)
-
-
 def _field(text: str) -> bytes:
     raw = text.encode("utf-8")
     return len(raw).to_bytes(4, "big") + raw

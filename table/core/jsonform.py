@@ -15,10 +15,16 @@ from collections.abc import Callable
 from typing import Any
 
 from . import actions as act
+from . import opkinds
 from .errors import BadOp, CoreError
 from .ops import SCHEMAS, Op
 from .replica import Replica
 from .views import known_card
+
+
+# What a peer may ask the owner of a hidden pile to do for it (performed as the owner's seat):
+# draws and shuffles of that pile, and the op kinds the registry marks requestable
+REQUESTABLE = frozenset({"draw", "shuffle"}) | opkinds.REQUESTABLE
 
 
 class JsonOpError(CoreError):

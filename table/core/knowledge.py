@@ -26,9 +26,6 @@ class Knowledge:
         # deck orders (table.core.fair.absorb_secrets; the audit reads them)
         self.fair: dict[str, Any] = {}
 
-    def learn(self, handle: str, card: str, salt: str) -> None:
-        self.cards[handle] = (card, salt)
-
     def card_of(self, handle: str) -> str | None:
         known = self.cards.get(handle)
         return known[0] if known is not None else None

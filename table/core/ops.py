@@ -15,76 +15,14 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from . import opkinds
+from .apply import END_HOWS  # noqa: F401 - the end op's vocabulary, read from here too
 from .errors import BadOp
 
-# kind -> {arg name: (allowed python types, required)}. Validation is strict: unknown args fail.
-_STR = (str,)
-_INT = (int,)
-_BOOL = (bool,)
-_NUM = (int, float)
-_OPT_STR = (str, type(None))
-_OPT_INT = (int, type(None))
-_OPT_BOOL = (bool, type(None))
-_POS = (list, tuple, type(None))
-_AT = (str, int, dict, type(None))
-_ANY = (object,)
-
-SCHEMAS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
-    # announce a peer: its signing key and display name (first op of every author)
-    "hello": {"key": (_OPT_STR, False), "name": (_OPT_STR, False)},
-    # claim (or release) a seat; the author's peer then speaks for that seat
-    "seat": {"seat": (_INT, True), "name": (_OPT_STR, False), "colour": (_OPT_STR, False),
-             "release": (_BOOL, False), "force": (_BOOL, False)},
-    "create": {"id": (_STR, True), "kind": (_STR, True), "owner": (_OPT_INT, False),
-               "to": (_OPT_STR, False), "at": (_AT, False), "pos": (_POS, False),
-               "face_up": (_BOOL, False), "rot": (_INT, False), "props": ((dict,), False),
-               "counters": ((dict,), False), "card": (_OPT_STR, False),
-               "commitment": (_OPT_STR, False)},
-    "delete": {"id": (_STR, True)},
-    "move": {"id": (_STR, True), "to": (_STR, True), "at": (_AT, False), "pos": (_POS, False),
-             "face_up": (_OPT_BOOL, False), "rot": (_OPT_INT, False),
-             "card": (_OPT_STR, False), "salt": (_OPT_STR, False)},
-    "set": {"id": (_STR, True), "field": (_STR, True), "value": (_ANY, True),
-            "card": (_OPT_STR, False), "salt": (_OPT_STR, False)},
-    "counter": {"id": (_STR, True), "key": (_STR, False), "add": (_OPT_INT, False),
-                "value": (_OPT_INT, False)},
-    # re-handle: inputs consumed, fresh committed handles out; all or nothing
-    "consume": {"in": ((list,), True), "expect": ((list,), False), "to": (_STR, True),
-                "at": (_AT, False), "out": ((list,), True), "owner": (_OPT_INT, False),
-                "face_up": (_BOOL, False), "why": (_OPT_STR, False),
-                # a shuffle from a jointly drawn seed: round id, commitments, missing peers
-                "fair": ((dict,), False)},
-    "reveal": {"id": (_STR, True), "card": (_STR, True), "salt": (_STR, True),
-               "face_up": (_OPT_BOOL, False)},
-    "show": {"id": (_STR, True), "to": (_INT, True)},  # a private reveal to one seat
-    "roll": {"id": (_OPT_STR, False), "sides": (_INT, True), "values": ((list,), True),
-             "why": (_OPT_STR, False),
-             # a joint roll's commitments and shares (table.core.fair), or `local`: one peer's
-             # own randomness (hot-seat, a lone peer)
-             "fair": ((dict,), False), "local": (_BOOL, False)},
-    "mark": {"what": (_STR, True), "seat": (_OPT_INT, False), "value": (_ANY, False),
-             "fields": ((dict,), False)},
-    "note": {"text": (_STR, True)},
-    "chat": {"text": (_STR, True), "to": (_OPT_INT, False)},
-    "ack": {"flag": (_STR, True), "reason": (_STR, True)},
-    "undo": {"target": ((list, tuple), True)},
-    # the game module (draft) in effect from here on, by content hash; its archive travels as
-    # a log blob and on the LAN (docs/game-module.md)
-    "module": {"hash": (_STR, True), "game": (_STR, True), "version": (_STR, False),
-               "name": (_STR, False), "changes": ((dict,), False)},
-    # a seat's deck list as played: name, header fields (faction, leader...) and the hash of
-    # its text; the text itself rides in the author's private record (it names hidden cards)
-    "deck": {"seat": (_INT, True), "name": (_STR, True), "fields": ((dict,), False),
-             "hash": (_STR, True)},
-    # the game's result: who won, how it ended (see END_HOWS), the module's victory condition,
-    # final scores (seat number as text -> points) or standings (seats, first place first)
-    "end": {"winners": ((list,), True), "how": (_STR, True), "condition": (_OPT_STR, False),
-            "scores": ((dict,), False), "standings": ((list,), False), "text": (_OPT_STR, False)},
-}
-
-END_HOWS = ("victory", "concession", "time", "draw", "abandoned")
-
-MARK_WHATS = frozenset({"turn", "phase", "step", "declare", "setup", "winner"})
+# the argument schemas live with each kind's other properties (table.core.opkinds)
+SCHEMAS = opkinds.SCHEMAS
+MARK_WHATS = opkinds.MARK_WHATS
+_ANY = opkinds.ANY
 
 
 class Op(NamedTuple):
@@ -191,7 +129,7 @@ def check_args(kind: str, args: Any) -> None:
     if not _REQUIRED[kind] <= args.keys():
         missing = sorted(_REQUIRED[kind] - args.keys())
         raise BadOp(f"{kind}: missing argument {missing[0]!r}")
-    if kind == "mark" and args["what"] not in MARK_WHATS:
+    if kind == opkinds.MARK and args["what"] not in MARK_WHATS:
         raise BadOp(f"mark: unknown marker {args['what']!r} (one of {sorted(MARK_WHATS)})")
 
 

@@ -15,7 +15,6 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from .apply import FORGED_ROLL
 from .causal import CausalStore, RefusedOp
 from .errors import BadOp, CausalityError
 from .knowledge import Knowledge
@@ -177,11 +176,14 @@ class Replica:
             self.log.append({"blob": {"kind": kind, "hash": digest, "data": data}})
 
     def receive_private(self, secrets_record: dict[str, Any]) -> None:
-        """Secrets another peer sent this one directly (a gift, a private show)."""
+        """Secrets another peer sent this one directly (a gift, a private show). Listeners hear
+        of it as a change with no records: no op changed, what this peer knows did (views read
+        knowledge on their next repaint)."""
         self.knowledge.absorb(secrets_record)
         if self.log is not None:
             self.log.append({"secret": secrets_record})
         self._note_gift(secrets_record)
+        self._announce(Change(len(self.timeline.records)))
 
     def _note_gift(self, secrets_record: dict[str, Any]) -> None:
         """A gift to re-handle (``actions.settle_gifts``). Called again for the log's secrets
@@ -226,15 +228,16 @@ class Replica:
         change = self.timeline.insert(ops[0]) if len(ops) == 1 else \
             self.timeline.insert_many(ops)
         for record in change.records:
-            if record.void is not None and ("does not match its commitment" in record.void
-                                            or record.void.startswith(FORGED_ROLL)):
+            if record.fault is not None:
                 self.report(f"peer {record.op.author}: {record.void}")
-        for listener in list(self.listeners):
-            listener(change)
+        self._announce(change)
 
     def refold(self) -> None:
         """Fold every delivered op again (netplay's resync after a divergence)."""
-        change = self.timeline.rebuild(self._live(self.store.all_ops()))
+        self._announce(self.timeline.rebuild(self._live(self.store.all_ops())))
+
+    def _announce(self, change: Change) -> None:
+        """Every change to what this replica shows reaches its listeners through here."""
         for listener in list(self.listeners):
             listener(change)
 

@@ -22,6 +22,7 @@ from typing import Any
 from .knowledge import Knowledge
 from .logfile import LogWriter, make_header
 from .ops import Op
+from .replica import Replica
 from .state import Journal
 from .timeline import Change, Record, Timeline
 
@@ -78,6 +79,28 @@ class Seeker:
 
     def step(self, delta: int) -> Change:
         return self.seek(self.position + delta)
+
+
+class ReplayReplica(Replica):
+    """A read-only replica of a log at any point: its table is a Seeker's cursor, its knowledge
+    the log's. Seeking announces the change to its listeners, as arriving ops do on a live
+    replica, so whatever follows a replica (the scene) follows a replay the same way."""
+
+    def __init__(self, source: Replica, at: int | None = None) -> None:
+        super().__init__(source.table_id, source.peer_id, game=source.game,
+                         game_hash=source.game_hash)
+        self.seeker = Seeker.from_records(source.records())
+        self.seeker.seek(len(self.seeker) if at is None else at)
+        self.timeline = self.seeker.timeline
+        self.knowledge = source.knowledge
+
+    def seek(self, position: int) -> Change:
+        """Put the cursor after the first `position` ops and tell the listeners what changed."""
+        before = self.seeker.position
+        change = self.seeker.seek(position)
+        if self.seeker.position != before:
+            self._announce(change)
+        return change
 
 
 class Landmarks:
@@ -147,15 +170,13 @@ def fork_log(ops: Sequence[Op], k: int, path: str | Path, *, knowledge: Knowledg
     return path
 
 
-def fork_table(source: Any, k: int, path: str | Path) -> Any:
+def fork_table(source: Replica, k: int, path: str | Path) -> Replica:
     """A new hot-seat replica (logging to `path`) whose table is `source`'s after its first k ops.
 
     When one peer played every seat (a hot-seat log) it keeps playing them; otherwise (a LAN
     peer's log, a merged log) a fresh peer says hello and takes every seat over, so one person
     can play on from that point. Hidden cards this log never knew stay unknown to the fork.
     """
-    from .replica import Replica
-
     seeker = Seeker.from_records(source.records())
     seeker.seek(k)
     state = seeker.state

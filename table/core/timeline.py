@@ -12,7 +12,8 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from .apply import apply_op
+from .errors import Fault
+from .opkinds import apply_op
 from .ops import Op
 from .state import Journal, State
 
@@ -22,6 +23,7 @@ class Record:
     op: Op
     journal: Journal
     void: str | None  # why the op did nothing at its place, or None when it took effect
+    fault: Fault | None = None  # a void op no honest peer sends (a bad reveal, a forged roll)
 
 
 @dataclass(slots=True)
@@ -120,7 +122,8 @@ class Timeline:
 
     def _apply(self, op: Op, key: tuple[int, str] | None = None) -> Record:
         journal, void = apply_op(self.state, op, self._lookup)
-        record = Record(op, journal, void)
+        record = Record(op, journal, None) if void is None else \
+            Record(op, journal, str(void), void.fault)
         self.records.append(record)
         self._keys.append(key or op.key)
         self._by_ref[(op.author, op.seq)] = record

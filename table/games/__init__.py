@@ -5,7 +5,7 @@ Qt-free and I/O only at load time. The public API::
     load_module(path) -> GameModule            # raises ModuleError(problems)
     validate_path(path, module=None) -> list[Problem]
     builtin_modules() -> list[GameModule]
-    find_module(id) -> GameModule
+    find_module(id) -> GameModule              # raises ModuleNotFound (a LookupError)
     load_deck(module, path_or_text) -> Deck
     deck_problems(module, deck) -> list[Problem]
 
@@ -19,7 +19,7 @@ from .model import (
 )
 from .module import GameModule, rotate_cell
 from .problems import ModuleError, Problem
-from .registry import asset_dirs, builtin_modules, find_module
+from .registry import ModuleNotFound, asset_dirs, builtin_modules, find_module
 from .steps import (
     CreateCards, CreateDeck, Draw, FirstPlayer, Place, PlaceTile, Prompt, Rotate, SetCounter,
     SetFace, SetSide, SetupStep, Shuffle, Step,
@@ -29,8 +29,9 @@ from .validate import validate_path
 __all__ = [
     "BackTemplate", "Board", "BoardSlot", "Card", "CardType", "Column", "Condition", "Counter",
     "CreateCards", "CreateDeck", "Deck", "DeckRules", "Die", "Draw", "FirstPlayer",
-    "FrontTemplate", "GameModule", "Grid", "HeaderSpec", "ModuleError", "Place", "PlaceTile",
-    "PlayerRange", "Problem", "Prompt", "Rotate", "Seat", "SetCounter", "SetFace", "SetSide",
+    "FrontTemplate", "GameModule", "Grid", "HeaderSpec", "ModuleError", "ModuleNotFound",
+    "Place", "PlaceTile", "PlayerRange", "Problem", "Prompt", "Rotate", "Seat", "SetCounter",
+    "SetFace", "SetSide",
     "SetupStep", "Shuffle", "Step", "Tile", "TileSlot", "Token", "Zone", "asset_dirs",
     "builtin_modules", "deck_problems", "find_module", "load_deck", "load_module",
     "rotate_cell", "validate_path",

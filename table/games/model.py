@@ -131,9 +131,6 @@ class Grid:
     tile_size: int | None = None
     tile_slots: tuple[TileSlot, ...] = ()
 
-    def cell_id(self, board: str, x: int, y: int) -> str:
-        return f"{board}@{x},{y}"
-
 
 @dataclass(frozen=True, slots=True)
 class Board:

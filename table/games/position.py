@@ -165,9 +165,9 @@ def _module_for(r: _Reader, head: dict[str, Any]) -> GameModule | None:
     except ModuleError as err:
         for p in err.problems:
             r.sink.add(r.line("position", "module"), f"draft module: {p}")
-    except (KeyError, LookupError, OSError) as err:
+    except (LookupError, OSError) as err:  # ModuleNotFound, an unreadable folder
         where = "module" if isinstance(ref, str) else "game"
-        r.bad(("position", where), f"{err}".strip("'\""))
+        r.bad(("position", where), str(err))
     return None
 
 

@@ -1,4 +1,9 @@
-"""Finding the built-in game modules: in a source checkout, an installed copy or a bundle."""
+"""Finding the built-in game modules: in a source checkout, an installed copy or a bundle.
+
+`find_module` is the one way to get an installed module by its id; it raises ModuleNotFound
+(a LookupError naming where it looked) when there is none. The module store raises the same
+error for a module it cannot find by hash. A caller that can do without a module catches it.
+"""
 from __future__ import annotations
 
 import logging
@@ -12,6 +17,14 @@ from .module import GameModule
 log = logging.getLogger(__name__)
 
 ENV_VAR = "SANDTABLE_ASSETS"
+
+
+class ModuleNotFound(LookupError):
+    """No copy of a game module can be found; the message says where the search looked."""
+
+    def __init__(self, message: str, module_id: str = "") -> None:
+        super().__init__(message)
+        self.module_id = module_id
 
 
 def asset_dirs() -> list[Path]:
@@ -58,9 +71,11 @@ def builtin_modules() -> list[GameModule]:
 
 
 def find_module(module_id: str) -> GameModule:
-    """The module with this id; KeyError if there is none."""
+    """The installed module with this id. Raises ModuleNotFound when there is none, and
+    ModuleError when it is there but broken."""
     path = module_dirs().get(module_id)
     if path is None:
-        raise KeyError(f"no game module '{module_id}' (looked in: "
-                       f"{', '.join(str(p) for p in asset_dirs()) or 'nowhere'})")
+        raise ModuleNotFound(f"no game module '{module_id}' (looked in: "
+                             f"{', '.join(str(p) for p in asset_dirs()) or 'nowhere'})",
+                             module_id)
     return load_module(path)

@@ -34,7 +34,7 @@ from .op_checks import OpChecker
 from .position import PositionError, read_position
 from .position_table import start_position
 from .problems import ModuleError
-from .registry import find_module
+from .registry import ModuleNotFound, find_module
 from .setup import new_table
 
 TABLE_FIELDS = {"game", "seats", "seed", "decks", "id", "players", "position", "start"}
@@ -103,7 +103,7 @@ def _table(header: Any, where: str, line: int, out: Path, base: Path, clock: Clo
         return replica, None
     try:
         module = find_module(str(game))
-    except (KeyError, LookupError, ModuleError) as err:
+    except (ModuleNotFound, ModuleError) as err:
         raise ScenarioError(f"{where}: unknown game {game!r} ({err})") from None
     decks = {}
     for seat, ref in (header.get("decks") or {}).items():

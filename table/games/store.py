@@ -26,7 +26,7 @@ from .archive import ArchiveError, ModuleArchive, read_folder, unpack, write_fol
 from .loader import load_module
 from .module import GameModule
 from .problems import ModuleError
-from .registry import module_dirs
+from .registry import ModuleNotFound, find_module, module_dirs
 
 log = logging.getLogger(__name__)
 
@@ -37,10 +37,6 @@ def data_dir() -> Path:
     """Where Sandtable keeps per-user data; SANDTABLE_HOME points it elsewhere."""
     home = os.environ.get("SANDTABLE_HOME")
     return Path(home) if home else Path(platformdirs.user_data_dir("sandtable", appauthor=False))
-
-
-class ModuleUnavailable(LookupError):
-    """No copy of a module can be found: not in the log, the cache or the installed games."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,14 +128,14 @@ class ModuleStore:
         return path.read_bytes() if path.is_file() else None
 
     def load(self, digest: str) -> GameModule:
-        """The cached module of this hash (loaded once per process). Raises ModuleUnavailable,
+        """The cached module of this hash (loaded once per process). Raises ModuleNotFound,
         or ModuleError when the cached module does not load."""
         module = self._loaded.get(digest)
         if module is not None:
             return module
         data = self.archive_bytes(digest)
         if data is None:
-            raise ModuleUnavailable(f"module {digest[:12]} is not in the cache")
+            raise ModuleNotFound(f"module {digest[:12]} is not in the module cache ({self.root})")
         archive = unpack(data, digest)
         folder = self.root / digest / (archive.game or "module")
         # the hash is the archive's: a cached copy whose art is missing is still this module
@@ -151,7 +147,7 @@ class ModuleStore:
                 blobs: Mapping[str, bytes] | None = None) -> Resolved:
         """The module a log names (``digest``) from the cache, the log's own blobs or the
         installed games, else the installed module of ``game`` with a note saying so.
-        Raises ModuleUnavailable when none of these has it."""
+        Raises ModuleNotFound when none of these has it."""
         if digest:
             found = self._by_hash(digest, blobs or {})
             if found is not None:
@@ -159,8 +155,8 @@ class ModuleStore:
         installed = _installed(game)
         if installed is None:
             what = f"module {digest[:12]} of {game!r}" if digest else f"game module {game!r}"
-            raise ModuleUnavailable(f"{what} is not installed (nor in the log or the module "
-                                    f"cache)")
+            raise ModuleNotFound(f"{what} is not installed (nor in the log or the module "
+                                 f"cache)", game)
         if digest:
             note = (f"this log's module ({game} {digest[:12]}) is not available here; read "
                     f"under the installed {installed.name} {installed.version} "
@@ -211,10 +207,9 @@ _installed_cache: dict[str, GameModule | None] = {}
 
 def _installed(game: str) -> GameModule | None:
     if game not in _installed_cache:
-        folder = module_dirs().get(game)
         try:
-            _installed_cache[game] = load_module(folder) if folder is not None else None
-        except ModuleError:
+            _installed_cache[game] = find_module(game)
+        except (ModuleNotFound, ModuleError):
             _installed_cache[game] = None
     return _installed_cache[game]
 

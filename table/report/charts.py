@@ -14,7 +14,6 @@ from html import escape
 from typing import Any
 
 INK = "#263238"
-MUTED = "#90a4ae"
 PALETTE = ("#3f7cac", "#e07a5f", "#81b29a", "#9c6fb6", "#f2cc8f", "#5c677d", "#c05780")
 GOOD, BAD, NEUTRAL = "#2e7d32", "#c62828", "#3f7cac"
 _ids = itertools.count(1)
@@ -115,28 +114,6 @@ def histogram(values: Sequence[float], *, title: str, xlabel: str, bins: int = 1
             i = min(len(counts) - 1, max(0, int((v - edges[0]) // (edges[1] - edges[0]))))
             counts[i] += 1
         chart.add(name, counts)
-    return _svg(chart)
-
-
-def grouped_bars(categories: Sequence[str], series: dict[str, Sequence[float]], *, title: str,
-                 ylabel: str = "", percent: bool = False, reference: float | None = None,
-                 reference_label: str = "") -> str:
-    """Bars per category, one colour per series (module drafts side by side)."""
-    import pygal
-
-    if not categories:
-        return empty(f"{title}: no data")
-    scale = 100.0 if percent else 1.0
-    chart = pygal.Bar(**_config(show_legend=True, legend_at_bottom=True, y_title=ylabel or None,
-                                print_values=True,
-                                x_label_rotation=20 if max(map(len, categories)) > 9 else 0,
-                                value_formatter=(lambda x: f"{x:.0f}%") if percent
-                                else (lambda x: f"{x:g}")))
-    chart.title = title + (f" — {reference_label} {reference * scale:.0f}%"
-                           if reference is not None and reference_label else "")
-    chart.x_labels = list(categories)
-    for name, vals in series.items():
-        chart.add(name, [v * scale for v in vals])
     return _svg(chart)
 
 

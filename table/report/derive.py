@@ -16,9 +16,6 @@ from table.core.state import State
 from table.core.timeline import Record
 from table.core.views import ALL, known_card
 
-ACTION_KINDS = frozenset({"create", "delete", "move", "set", "counter", "consume", "reveal",
-                          "show", "roll", "undo"})
-
 
 @dataclass(slots=True)
 class OpInfo:
@@ -104,13 +101,14 @@ def card_namer(module: Any) -> Callable[[str], str]:
 def export_columns(replica: Any, seat: int) -> tuple[list[dict[str, Any]], str]:
     """Per op: card names (as `seat` may know them) and assist flags; plus why flags are
     missing ("" when the assist ran). For `sandtable log export`."""
-    from table.games.store import ModuleUnavailable, module_for
+    from table.games.registry import ModuleNotFound
+    from table.games.store import module_for
 
     from .flags import run_assist
 
     try:
         module = module_for(replica).module if replica.game else None
-    except (ModuleUnavailable, ValueError):
+    except (ModuleNotFound, ValueError):
         module = None
     run = run_assist(replica, module)
     name = card_namer(module)

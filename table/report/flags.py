@@ -19,9 +19,6 @@ class FlagRun:
     by_index: dict[int, list[Any]] = field(default_factory=dict)  # op index -> flags
     notices: list[str] = field(default_factory=list)
 
-    def rules_at(self, index: int) -> list[str]:
-        return [f.rule for f in self.by_index.get(index, ())]
-
 
 _PLUGINS: dict[str, tuple[Any, list[str]]] = {}  # game -> (plugin or None, load notices)
 

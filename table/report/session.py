@@ -11,14 +11,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from table.core import opkinds
 from table.core.errors import LogError
 from table.core.logfile import LogReader
 from table.core.replica import Replica
 from table.core.views import ALL
 
-from table.games.store import ModuleUnavailable, module_for_records, recorded_module
+from table.games.registry import ModuleNotFound
+from table.games.store import module_for_records, recorded_module
 
-from .derive import ACTION_KINDS, derive
+from .derive import derive
 from .flags import Follower, FlagRun
 from .plays import PlayRule, play_rule
 
@@ -136,11 +138,11 @@ def installed_module(game: str) -> Any:
 
 
 def _module_for(game: str) -> Any:
-    from table.games import find_module
+    from table.games import ModuleError, find_module
 
     try:
         return find_module(game)
-    except Exception:  # noqa: BLE001 - any failure means: not installed (or broken)
+    except (ModuleNotFound, ModuleError):  # not installed, or broken
         return None
 
 
@@ -171,7 +173,7 @@ def read_session(path: str | Path, *, plugins: dict[str, Any] | None = None,
     else:
         try:
             resolved = module_for_records(game, records_in)
-        except ModuleUnavailable as err:
+        except ModuleNotFound as err:
             raise Skip(str(err)) from None
         module, module_note = resolved.module, resolved.note
     replica = Replica(str(head.get("table", "")), str(head.get("peer", "")), game=game,
@@ -289,7 +291,7 @@ def _fold(session: Session, records: list[Any], infos: list[Any], flags: FlagRun
                     play_start = op.time
             elif what == "winner":
                 session.winner, session.winner_text = _winner(args, state, session)
-        if setup_done and play_start is None and op.kind in ACTION_KINDS:
+        if setup_done and play_start is None and op.kind in opkinds.ACTIONS:
             play_start = op.time
         if play_start is not None:
             last_time = max(last_time, op.time)
@@ -299,7 +301,7 @@ def _fold(session: Session, records: list[Any], infos: list[Any], flags: FlagRun
                 session.flag_messages.setdefault(flag.rule, flag.message)
         if record.void is not None:
             continue
-        if op.kind in ACTION_KINDS and op.seat is not None and info.turn > 0:
+        if op.kind in opkinds.ACTIONS and op.seat is not None and info.turn > 0:
             session.actions[op.seat] += 1
         if op.kind == "note":
             session.notes.append((info.n, info.turn, seat_names.get(op.seat or 0, "?"),

@@ -77,21 +77,17 @@ def _modules() -> list[Any]:
         return []
 
 
-def find_module(game_id: str) -> Any:
-    try:
-        from table.games import find_module as find
-
-        return find(game_id)
-    except Exception as err:
-        log.warning("cannot load game %s: %s", game_id, err)
-        return None
-
-
 def catalog_for(game_id: str) -> Catalog:
+    """The catalog of an installed game; ids and plain faces when it is missing or broken."""
     if game_id == SAMPLE_ID or not game_id:
         return sample_catalog()
-    module = find_module(game_id)
-    return Catalog.from_module(module) if module is not None else Catalog(game_id, game_id)
+    from table.games import ModuleError, ModuleNotFound, find_module
+
+    try:
+        return Catalog.from_module(find_module(game_id))
+    except (ModuleNotFound, ModuleError) as err:
+        log.warning("cannot load game %s: %s", game_id, err)
+        return Catalog(game_id, game_id)
 
 
 def start_game(choice: GameChoice, seats: int, decks: list[str] | None = None, *,
@@ -113,11 +109,12 @@ def open_log(path: str | Path, *, reopen: bool) -> tuple[Replica, Catalog]:
     replica = Replica.from_log(path, reopen=reopen)
     if replica.game == SAMPLE_ID or not replica.game:
         return replica, sample_catalog()
-    from table.games.store import ModuleUnavailable, module_for
+    from table.games.registry import ModuleNotFound
+    from table.games.store import module_for
 
     try:
         resolved = module_for(replica)
-    except (ModuleUnavailable, ValueError) as err:
+    except (ModuleNotFound, ValueError) as err:
         replica.report(str(err))
         return replica, Catalog(replica.game, replica.game)
     if resolved.note:

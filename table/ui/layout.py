@@ -333,8 +333,3 @@ def _place_middle(state: State, g: _Group, out: Layout, band: QRectF,
                                  tw, th)
     x += (TRACKER_W + GAP) * ((len(g.trackers) + 2) // 3)
     out.rects[ROOT] = QRectF(x, y, max(CARD_W * 3, band.right() - x), band.height())
-
-
-def cell_rect(board_rect: QRectF, col: float, row: float) -> QRectF:
-    return QRectF(board_rect.left() + PAD + col * CELL, board_rect.top() + LABEL + PAD + row * CELL,
-                  CELL, CELL)

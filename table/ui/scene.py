@@ -36,7 +36,6 @@ from .scene_pieces import ScenePieces
 
 log = logging.getLogger(__name__)
 
-PieceItem = CardItem | TokenItem
 class TableScene(QGraphicsScene, SceneGestures, ScenePieces):
     cardHovered = Signal(str)            # object id, "" when the cursor leaves
     changed_by_ops = Signal()            # after every applied Change (panels refresh)

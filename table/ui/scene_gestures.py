@@ -9,14 +9,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QPointF
-from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsSceneMouseEvent
 
 from table.core import actions
 from table.core.objects import HIDDEN, ROOT
 
 from . import layout as lay
-from . import theme
 from .items.card_item import CardItem
 from .items.die_item import DieItem
 from .items.token_item import TokenItem
@@ -141,6 +139,3 @@ class SceneGestures:
     def item_for(self, obj_id: str) -> QGraphicsItem | None:
         return (self.cards.get(obj_id) or self.tokens.get(obj_id) or self.zones.get(obj_id)
                 or self.trackers.get(obj_id) or self.dice.get(obj_id))
-
-    def piece_colour(self, seat: int | None) -> QColor:
-        return theme.seat_colour(seat, self.ctl.seat_colour(seat))

@@ -23,7 +23,8 @@ from table.core.seek import fork_table
 from table.games import find_module, load_deck, load_module
 from table.games.archive import ArchiveError, read_folder, unpack
 from table.games.setup import new_table
-from table.games.store import ModuleStore, ModuleUnavailable, module_for
+from table.games.registry import ModuleNotFound
+from table.games.store import ModuleStore, module_for
 from table.report.session import read_session
 
 REPO = Path(__file__).resolve().parents[2]
@@ -157,7 +158,7 @@ def test_a_damaged_archive_in_a_log_is_never_used(tmp_path: Path) -> None:
     resolved = store.resolve("gauntlet", draft.content_hash, r.blobs)
     assert resolved.source == "installed (fallback)" and "not available here" in resolved.note
     assert not store.has(draft.content_hash)
-    with pytest.raises(ModuleUnavailable):
+    with pytest.raises(ModuleNotFound):
         store.resolve("no-such-game", draft.content_hash, r.blobs)
 
 

@@ -1,7 +1,7 @@
 """The replay view: a log's table as it was at any op, with a timeline that seeks both ways.
 
-The table scene follows a `table.core.seek.Seeker` exactly as it follows a live replica: every
-seek hands the scene a Change (ops applied, journals reverted), so only what moved is redrawn.
+The table scene follows a `table.core.seek.ReplayReplica` exactly as it follows a live replica:
+every seek announces a Change (ops applied, journals reverted), so only what moved is redrawn.
 The log panel lists every op (as the chosen seat may read it), the current one selected and the
 ones still to come greyed; flags (from the rules assist, when installed) and designer notes are
 marked on the timeline and listed; "Fork from here" starts a new hot-seat table from that point.
@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from table.core.replica import Replica
-from table.core.seek import Landmarks, Seeker, fork_table, note_indices, turn_indices
+from table.core.seek import Landmarks, ReplayReplica, fork_table, note_indices, turn_indices
 from table.core.views import ALL
 
 from ..catalog import Catalog
@@ -67,13 +67,9 @@ class ReplayWindow(QMainWindow):
         self.fork_path, self.on_fork = fork_path, on_fork
         self.forks: list[Any] = []  # windows of tables forked from here (kept alive)
         records = source.records()
-        self.seeker = Seeker.from_records(records)
-        self.seeker.seek(len(self.seeker) if at is None else at)
-        # the replica the scene follows: the seeker's timeline, the log's knowledge
-        self.replica = Replica(source.table_id, source.peer_id, game=source.game,
-                               game_hash=source.game_hash)
-        self.replica.timeline = self.seeker.timeline
-        self.replica.knowledge = source.knowledge
+        # the replica the scene follows: the log at the cursor, with the log's knowledge
+        self.replica = ReplayReplica(source, at)
+        self.seeker = self.replica.seeker
         mine = source.my_seats
         self.all_seeing = source.peer_id == "merged" or len(mine) > 1
         start_seat = seat if seat is not None else ALL if self.all_seeing or not mine \
@@ -290,11 +286,9 @@ class ReplayWindow(QMainWindow):
 
     def seek(self, position: int) -> None:
         before = self.seeker.position
-        change = self.seeker.seek(position)
+        self.replica.seek(position)
         if self.seeker.position == before:
             return
-        for listener in list(self.replica.listeners):
-            listener(change)
         self._refresh_controls(before)
         self.positionChanged.emit(self.seeker.position)
 
