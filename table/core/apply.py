@@ -97,7 +97,8 @@ FORGED_ROLL = "joint roll does not match its shares"
 def _hello(state: State, op: Op, lookup: Lookup) -> None:
     if op.author in state.peers:
         raise Void("this peer has already said hello")
-    state.set_peer(op.author, {"key": op.args.get("key"), "name": op.args.get("name") or ""})
+    state.set_peer(op.author, {"key": op.args.get("key"), "name": op.args.get("name") or "",
+                               **({"watch": True} if op.args.get("watch") else {})})
 
 
 def _seat(state: State, op: Op, lookup: Lookup) -> None:

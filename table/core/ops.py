@@ -31,7 +31,7 @@ _ANY = (object,)
 
 SCHEMAS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     # announce a peer: its signing key and display name (first op of every author)
-    "hello": {"key": (_OPT_STR, False), "name": (_OPT_STR, False)},
+    "hello": {"key": (_OPT_STR, False), "name": (_OPT_STR, False), "watch": (_BOOL, False)},
     # claim (or release) a seat; the author's peer then speaks for that seat
     "seat": {"seat": (_INT, True), "name": (_OPT_STR, False), "colour": (_OPT_STR, False),
              "release": (_BOOL, False), "force": (_BOOL, False)},
