@@ -90,6 +90,11 @@ class FairDriver:
     def peer_gone(self, peer: str) -> None:
         self._handle(self.rounds.peer_gone(peer))
 
+    def close(self) -> None:
+        """Stop following the replica (the session left the table)."""
+        if self._on_change in self.replica.listeners:
+            self.replica.listeners.remove(self._on_change)
+
     def _on_change(self, change: Change) -> None:
         for record in change.records:
             op = record.op

@@ -24,8 +24,11 @@ class LanDraws:
         self.replica, self.driver, self.linked = replica, driver, linked
 
     def players(self) -> list[str]:
-        """This peer and the linked peers that are not watchers (at most MAX_PEERS)."""
+        """This peer and the linked peers that are not watchers (at most MAX_PEERS); just this
+        peer when it watches (its table then refuses the roll at once)."""
         state = self.replica.state
+        if is_watcher(state, self.replica.peer_id):
+            return [self.replica.peer_id]
         others = sorted(p for p in self.linked() if not is_watcher(state, p))
         return [self.replica.peer_id, *others[:MAX_PEERS - 1]]
 

@@ -111,6 +111,7 @@ class SessionOptions:
     peers_file: str | None = None  # where to keep the other peers' addresses (``<log>.peers``)
     browse: bool = True  # with ``announce``: also browse mDNS during play for the table's peers
     watch: bool = False  # join as a watcher (no seat; docs/lan-play.md)
+    watchers: bool = True  # announced: the table takes watchers (the host's setting)
     mesh: MeshConfig = field(default_factory=MeshConfig)
     replication: ReplicationConfig = field(default_factory=ReplicationConfig)
 
@@ -250,7 +251,8 @@ class LanSession:
                                   self.options.game or self.replica.game, self.peer_id,
                                   self.mesh.port, players=players, free_seats=free,
                                   passphrase_needed=bool(self.options.passphrase),
-                                  watchers=watchers_allowed(self.replica)),
+                                  watchers=self.options.watchers
+                                  and watchers_allowed(self.replica)),
                 interfaces=interface_choice(self.options.interfaces))
             try:
                 await self.announcer.start()
@@ -309,11 +311,12 @@ class LanSession:
             self._settle_soon = None
         for task in list(self._tasks):
             task.cancel()
-        if graceful and self.started:  # leaving on purpose: the game is over for this peer
+        log_open = self.replica.log is None or not self.replica.log.closed
+        if graceful and self.started and log_open:  # leaving on purpose: the game is over
             self.publish_fair()
             self.end_of_game.share()
-        if self.replica.joint_draws is not None:
-            self.replica.joint_draws = None  # rolls after leaving are local
+        self.replica.joint_draws = None  # rolls after leaving are local
+        self.fair.close()
         if self.browser is not None:
             self.browser.on_change = None
             with contextlib.suppress(Exception):

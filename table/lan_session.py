@@ -294,6 +294,7 @@ async def host(module: GameModule, *, table_name: str, seats: int, log_path: str
         raise LanError(str(err)) from None
     opts = options or SessionOptions()
     opts.table_name, opts.game, opts.seats = table_name, module.id, seats
+    opts.watchers = watchers  # announced from the start (and in the layout mark)
     path = Path(log_path)
     opts.peers_file = str(peers_path(path))
     if path.exists() and path.stat().st_size > 0:
@@ -326,8 +327,6 @@ async def host(module: GameModule, *, table_name: str, seats: int, log_path: str
         _spawn(t, _finish_position_when_ready(t))
         return t
     host_layout(replica, module, seats, table_name, settings)
-    if session.announcer is not None and not watchers:  # announced before the mark existed
-        await session.announcer.update(watchers=False)
     _spawn(t, _finish_when_ready(t))
     return t
 
