@@ -1,7 +1,8 @@
 """Watching and joint rolls in the app (offscreen, 127.0.0.1 only).
 
 * The Join dialog's **Watch** box: the table opens with no seat step, the peers panels show
-  the watcher, and a card the watcher drags does not move (its table refuses).
+  the watcher, every seat's view in its window shows hidden cards as backs, and a card the
+  watcher drags does not move (its table refuses).
 * A player's click on its die at a LAN table: the roll is drawn jointly with the other
   player, the status bar says so, and the roll op (with its shares) arrives a moment later.
 """
@@ -68,6 +69,21 @@ def test_watch_from_the_join_dialog_and_roll_jointly(qapp, qtbot, tmp_path):  # 
         player = lan_app.tables[-1]
         await until(lambda: all(lan.setup_complete(t.replica) for t in (alpha, watcher, player)),
                     20, "setup complete")
+        # Every seat's view in the watcher's window shows only public information.
+        hands = {s: _cards(watcher.replica, f"p{s}.hand") for s in (1, 2)}
+        assert hands[1] and hands[2]
+        bar = watcher_window.seat_bar
+        await until(lambda: bar.count() == 2, 5, "a tab for each seat")
+        for index in range(bar.count()):
+            qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(index).center())
+            await until(lambda i=index: watcher_window.ctl.seat == watcher_window.ctl.seats[i], 5,
+                        "the view switched")
+            QApplication.processEvents()
+            for hand in hands.values():
+                assert all(watcher_window.scene.cards[c].face is None for c in hand)
+        await until(lambda: all(player_window.scene.cards[c].face is not None
+                                for c in _cards(player.replica, "p2.hand")), 5,
+                    "the player sees its own hand")  # the same check, failing where it should
         card = _cards(alpha.replica, "p1.hand")[0]
         act.move(alpha.replica, card, "p1.assets", seat=1, face_up=True)
         await until(lambda: watcher_window.scene.where.get(card) == "p1.assets", 10, "the move")
