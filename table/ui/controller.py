@@ -22,6 +22,7 @@ from table.core.errors import CoreError
 from table.core.objects import PUBLIC
 from table.core.ops import Op
 from table.core.replica import Replica
+from table.core.watchers import is_watcher
 
 from .catalog import Catalog
 
@@ -70,7 +71,10 @@ class TableController(QObject):
 
     @property
     def playable_seats(self) -> list[int]:
-        """The seats this peer plays (every seat, in hot-seat)."""
+        """The seats this peer plays (every seat, in hot-seat); a watcher may look from any
+        seat's place (it holds no secret: public information only; its table refuses moves)."""
+        if is_watcher(self.replica.state, self.replica.peer_id):
+            return sorted(self.replica.state.seats)
         return sorted(self.replica.my_seats)
 
     def seat_name(self, seat: int | None) -> str:
