@@ -48,7 +48,7 @@ from .replication import (Divergence, OpVerifier, PrivateReceived, Replication,
 from .fair_driver import ROUTED as FAIR_MESSAGES
 from .fair_driver import FairDriver
 from .joint_draws import LanDraws
-from .watching import RECORD, EndOfGame, watchers_allowed
+from .watching import RECORD, EndOfGame, record_to_watchers, watchers_allowed
 from .wire import ProtocolError
 
 log = logging.getLogger(__name__)
@@ -610,7 +610,10 @@ class LanSession:
         if self.fair_published or not self.started:
             return
         self.fair_published = True
-        self.fair.publish(self.mesh.peers())
+        peers = self.mesh.peers()
+        if not record_to_watchers(self.replica):  # the table keeps players' secrets from them
+            peers = [p for p in peers if not is_watcher(self.replica.state, p)]
+        self.fair.publish(peers)
 
     # -------------------------------------------------------------- helpers
     def _schedule_check(self, delay: float) -> None:

@@ -75,3 +75,41 @@ def test_the_core_voids_a_watchers_moves_everywhere_and_refuses_them_at_home() -
     assert record is not None and record.void is not None
     assert player.reports == ["peer w: a watcher cannot delete (watchers only chat and add notes)"]
     assert [r.void for r in player.records() if r.op.author == "w"][:3] == [None, None, None]
+
+
+def _hidden_cards(t):  # type: ignore[no-untyped-def]
+    state = t.replica.state
+    return {h: pair for h, pair in t.replica.knowledge.cards.items()
+            if state.objs.get(h) is not None and state.objs[h].card is None}
+
+
+def test_a_player_leaving_on_purpose_sends_its_secrets_to_the_watcher_unless_the_table_says_no(tmp_path):  # type: ignore[no-untyped-def]
+    async def one_table(record: bool, tag: str) -> tuple[dict, dict]:
+        host = await lan.host(lan.module_for("gauntlet"), table_name="Leaving " + tag, seats=2,
+                              log_path=tmp_path / f"h{tag}.log", options=_options(announce=False),
+                              record_to_watchers=record)
+        where = f"{LOOPBACK}:{host.session.port}"
+        watcher = await lan.join(log_path=tmp_path / f"w{tag}.log", connect=where,
+                                 options=_options(announce=False, watch=True))
+        guest = await lan.join(log_path=tmp_path / f"g{tag}.log", connect=where,
+                               options=_options(announce=False))
+        try:
+            await lan.take_seat(host, 1)
+            await lan.take_seat(guest, 2)
+            assert await wait_until(lambda: lan.setup_complete(watcher.replica)
+                                    and len(watcher.session.mesh.peers()) == 2, 15)
+            assert watcher.replica.knowledge.cards == {}
+            secrets = _hidden_cards(guest)
+            await guest.close()  # leaving on purpose, mid-game
+            await wait_until(lambda: secrets.items() <= watcher.replica.knowledge.cards.items(), 5)
+            return secrets, dict(watcher.replica.knowledge.cards)
+        finally:
+            await watcher.close()
+            await host.close()
+
+    async def scenario() -> None:
+        secrets, known = await one_table(True, "a")
+        assert len(secrets) > 10 and secrets.items() <= known.items()
+        secrets, known = await one_table(False, "b")
+        assert not set(secrets) & set(known)  # neither the record nor the publication
+    run(scenario(), 90)
