@@ -256,10 +256,10 @@ def recorded_module(records: list[Any]) -> tuple[dict[str, Any] | None, dict[str
     return found, blobs
 
 
-def module_for_records(game: str, records: list[Any],
-                       store: ModuleStore | None = None) -> Resolved:
-    """The module a log's records were played under (see `module_for`)."""
-    args, blobs = recorded_module(records)
+def module_for_recorded(game: str, args: dict[str, Any] | None, blobs: Mapping[str, bytes],
+                        store: ModuleStore | None = None) -> Resolved:
+    """The module a log was played under, from what `recorded_module` read of its records
+    (see `module_for`)."""
     store = store or default_store()
     store.keep_all(blobs)
     digest = args.get("hash") if args else None

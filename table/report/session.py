@@ -18,7 +18,7 @@ from table.core.replica import Replica
 from table.core.views import ALL
 
 from table.games.registry import ModuleNotFound
-from table.games.store import module_for_records, recorded_module
+from table.games.store import module_for_recorded, recorded_module
 
 from .derive import derive
 from .flags import Follower, FlagRun
@@ -168,11 +168,12 @@ def read_session(path: str | Path, *, plugins: dict[str, Any] | None = None,
     if not game:
         raise Skip("the log does not say which game it is")
     records_in = list(reader.records())
+    setup_module, blobs = recorded_module(records_in)  # the draft it was set up with
     if modules is not None and game in modules:  # a caller's module (tests, benchmarks)
         module, module_note = modules[game], ""
     else:
         try:
-            resolved = module_for_records(game, records_in)
+            resolved = module_for_recorded(game, setup_module, blobs)
         except ModuleNotFound as err:
             raise Skip(str(err)) from None
         module, module_note = resolved.module, resolved.note
@@ -206,7 +207,7 @@ def read_session(path: str | Path, *, plugins: dict[str, Any] | None = None,
     flags = follower.result()
     infos = derive(records, state, replica.knowledge, seat_view, flags.by_index)
     seats = _seats(module, state, extra)
-    recorded = recorded_module(records_in)[0] or {}  # the draft it was set up with
+    recorded = setup_module or {}
     session = Session(path, replica.game, str(getattr(module, "name", replica.game)),
                       str(recorded.get("version") or extra.get("module_version") or "?"),
                       str(recorded.get("hash") or replica.game_hash),
