@@ -1,7 +1,7 @@
 """Entry script of the desktop bundle: the same `sandtable` command as `pip install` gives."""
 import sys
 
-from table.cli import main
+from table.app.cli import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -61,7 +61,7 @@ def main() -> None:
         print(f"start from a position with {cards} named cards (read, check, lay out, place, "
               f"write the log): median {start_s * 1000:.1f} ms of {len(runs)}")
         started = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "table.cli", "new", "--position", str(path),
+        subprocess.run([sys.executable, "-m", "table.app.cli", "new", "--position", str(path),
                         "--out", str(folder / "cli.sandlog")], check=True, cwd=ROOT,
                        stdout=subprocess.DEVNULL)
         cli_s = time.perf_counter() - started
@@ -73,7 +73,7 @@ def main() -> None:
     passed = sum(r.passed for r in results)
     print(f"check --scenarios: {len(files)} scenarios ({passed} passed) in {scen_s:.2f} s")
     started = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "table.cli", "check", "--scenarios",
+    subprocess.run([sys.executable, "-m", "table.app.cli", "check", "--scenarios",
                     str(ROOT / "assets")], cwd=ROOT, stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL)
     scen_cli = time.perf_counter() - started

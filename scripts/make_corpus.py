@@ -13,7 +13,7 @@ import time
 from collections import Counter
 from dataclasses import asdict
 
-from table.report.corpus import Plan, generate
+from table.bench.legal_corpus import Plan, generate
 
 
 def main(argv: list[str] | None = None) -> int:

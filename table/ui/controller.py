@@ -43,7 +43,7 @@ class TableController(QObject):
         if seat is None and self.hot_seat_for(replica) and active in mine:
             seat = active  # hot-seat: the screen belongs to whoever's turn it is
         self.seat: int = seat if seat is not None else mine[0]
-        # set for LAN tables: ask the peer of `seat` to perform `entry` (table/lan_requests.py)
+        # set for LAN tables: ask the peer of `seat` to perform `entry` (table/app/owner_requests.py)
         self.ask_owner: Callable[[dict[str, Any], int], None] | None = None
 
     # --- seats -----------------------------------------------------------------------------

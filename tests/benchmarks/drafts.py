@@ -26,7 +26,7 @@ from pathlib import Path
 from netplay.blob_exchange import BlobExchange
 from table.core.replica import Replica
 from table.games.store import ModuleStore
-from table.lan_modules import blob_lookup, obtain_module
+from table.lan.modules import blob_lookup, obtain_module
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -74,9 +74,9 @@ async def _transfer(root: Path, art_mib: int, joiners: int) -> dict[str, float]:
 
 def _report(root: Path, sessions: int) -> dict[str, float]:
     from table.games import find_module
-    from table.report.bench import draft_of
+    from table.bench.report import draft_of
     from table.report.build import build_report
-    from table.report.corpus import Plan, play
+    from table.bench.legal_corpus import Plan, play
 
     drafts = []
     for game in ("gauntlet", "mantle-of-the-keeper"):
@@ -109,7 +109,7 @@ def _live(root: Path, edits: int) -> dict[str, float]:
     import qasync
     from PySide6.QtWidgets import QApplication
 
-    from table.lan_app import LanApp
+    from table.app.lan_wiring import LanApp
     from table.ui.settings import Settings
     from table.ui.shell import Shell
     from tests.ui.lan_drafts_kit import OLD_TEXT, three_peers

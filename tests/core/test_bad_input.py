@@ -7,7 +7,7 @@ from pathlib import Path
 import msgpack
 import pytest
 
-from table.cli import main
+from table.app.cli import main
 from table.core.logfile import MAGIC, LogWriter, make_header, read_log
 from table.core.replica import Replica
 

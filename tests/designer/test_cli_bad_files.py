@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from table.cli import main
+from table.app.cli import main
 from table.games import find_module
-from table.report.simulate import play_session
+from table.bench.simulated_sessions import play_session
 
 COMMANDS = [["check"], ["log", "show"], ["log", "hash"], ["log", "export"], ["report"]]
 

@@ -12,7 +12,7 @@ import pytest
 from table.core.logfile import MAGIC, LogReader
 from table.core.replica import Replica
 from table.games import find_module
-from table.report.simulate import play_session
+from table.bench.simulated_sessions import play_session
 
 
 def frames(data: bytes) -> list[tuple[int, int]]:

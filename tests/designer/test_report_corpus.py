@@ -1,7 +1,7 @@
 """The report over a corpus of legal sessions with planted effects recovers each effect within
 its 95% interval, flags only the planted rule slips, and shows n, intervals, splits and results.
 
-The corpus (table.report.corpus) is played by scripted players who keep the rules; what it
+The corpus (table.bench.legal_corpus) is played by scripted players who keep the rules; what it
 plants is known exactly, so every expected rate below is computed from the plan, not guessed.
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 
 from table.report import aggregate as agg
 from table.report.build import build_report, write_csv
-from table.report.corpus import Plan, Truth, generate
+from table.bench.legal_corpus import Plan, Truth, generate
 
 PLAN = Plan()
 COUNT = 150  # 50 sessions of each built-in game

@@ -114,7 +114,7 @@ class Peer:
         env = dict(os.environ, PYTHONPATH=str(ROOT))
         self.args = args
         self.proc = subprocess.Popen(
-            ["ip", "netns", "exec", ns, sys.executable, "-m", "table.cli", *args],
+            ["ip", "netns", "exec", ns, sys.executable, "-m", "table.app.cli", *args],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=str(ROOT))
         self.lines: list[tuple[float, str]] = []
         self.errors: list[str] = []

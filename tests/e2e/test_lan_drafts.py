@@ -73,7 +73,7 @@ def _said(proc: Proc, pred, timeout: float = 20) -> None:  # type: ignore[no-unt
 
 def _check(log: Path, home: Path) -> tuple[list[int], str]:
     env = dict(os.environ, SANDTABLE_HOME=str(home), PYTHONPATH=str(ROOT))
-    done = subprocess.run([sys.executable, "-m", "table.cli", "check", str(log), "--json"],
+    done = subprocess.run([sys.executable, "-m", "table.app.cli", "check", str(log), "--json"],
                           capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
     assert done.returncode == 0, done.stderr
     flags = [json.loads(line) for line in done.stdout.splitlines()]

@@ -24,7 +24,7 @@ LOOPBACK = "127.0.0.1"
 class Proc:
     def __init__(self, *args: str) -> None:
         env = dict(os.environ, PYTHONPATH=str(ROOT))
-        self.proc = subprocess.Popen([sys.executable, "-m", "table.cli", *args],
+        self.proc = subprocess.Popen([sys.executable, "-m", "table.app.cli", *args],
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                      env=env, cwd=str(ROOT))
         self.lines: list[str] = []

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from netplay.fair_sim import MemoryNet
-from table.cli import main
+from table.bench.fair_sim import MemoryNet
+from table.app.cli import main
 from table.core import actions as act
 from table.core import fair
 from table.core.audit import audit_log, audit_summary

@@ -11,7 +11,7 @@ from typing import Any
 import msgpack
 
 from netplay.fair_driver import ROUTED, FairDriver
-from netplay.fair_sim import FakeClock
+from table.bench.fair_sim import FakeClock
 from netplay.messages import check_message
 from table.core import actions as act
 from table.core.audit import audit_log

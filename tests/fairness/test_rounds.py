@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from netplay.fair import FairRounds, Named
-from netplay.fair_sim import FakeClock, MemoryNet
+from table.bench.fair_sim import FakeClock, MemoryNet
 from table.core import fair
 from table.core.fair_ops import fair_roll
 from table.core.replica import Replica
@@ -145,7 +145,7 @@ def test_malformed_messages_are_named_or_ignored() -> None:
 def test_the_benchmark_runs_and_ends_with_json(capsys: pytest.CaptureFixture[str]) -> None:
     import json
 
-    from table.cli import main
+    from table.app.cli import main
 
     assert main(["bench", "fair", "--rolls", "6"]) == 0
     last = json.loads(capsys.readouterr().out.strip().splitlines()[-1])

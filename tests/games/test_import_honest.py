@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from assist.runner import assist_declarations
-from table.cli import main
+from table.app.cli import main
 from table.core.replica import Replica
 from table.games.scenario import ScenarioError, build_log
 

@@ -54,7 +54,7 @@ def _play_a_fat_turn(r: Replica) -> None:
 
 def _sandtable(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, SANDTABLE_HOME=str(home), QT_QPA_PLATFORM="offscreen")
-    return subprocess.run([sys.executable, "-m", "table.cli", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "table.app.cli", *args], capture_output=True,
                           text=True, env=env, cwd=REPO, timeout=120)
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from assist.runner import AssistRunner, load_plugin
-from table.cli import main
+from table.app.cli import main
 from table.core.replica import Replica
 from table.games.position import PositionError, read_position
 from table.games.position_table import start_position

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from assist.scenarios import ScenarioRunner, scenario_files
-from table.cli import main
+from table.app.cli import main
 from table.games import load_module
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"

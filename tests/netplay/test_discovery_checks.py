@@ -11,8 +11,8 @@ from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 from netplay.discovery import SERVICE_TYPE, TableBrowser, safe_text
 from netplay.identity import new_peer_id
 from netplay.session import SessionOptions
-from table import lan_session as lan
-from table.commands.net import cmd_tables
+from table.lan import session as lan
+from table.app.commands.net import cmd_tables
 
 from netplay_testkit import LOOPBACK, run, wait_until
 

@@ -13,7 +13,7 @@ from table.core.replica import Replica
 from table.games import load_module
 from table.games.archive import read_folder
 from table.games.store import ModuleStore
-from table.lan_modules import ModuleTransferError, blob_lookup, obtain_module
+from table.lan.modules import ModuleTransferError, blob_lookup, obtain_module
 
 from netplay_testkit import LOOPBACK, run, start_meshes, stop_all, wait_until
 
@@ -98,7 +98,7 @@ def test_too_much_art_is_refused_before_it_is_fetched(tmp_path: Path, monkeypatc
     folder = _draft(tmp_path, art=b"x" * 4096)
     host_store = ModuleStore(tmp_path / "host-cache")
     archive, _ = host_store.add_folder(folder)
-    monkeypatch.setattr("table.lan_modules.MAX_ART_BYTES", 1024)
+    monkeypatch.setattr("table.lan.modules.MAX_ART_BYTES", 1024)
     joiner_store = ModuleStore(tmp_path / "joiner-cache")
 
     async def body(asking: BlobExchange) -> None:

@@ -11,7 +11,7 @@ from netplay.link import LinkConfig
 from netplay.mesh import MeshConfig
 from netplay.replication import ReplicationConfig
 from netplay.session import SessionOptions
-from table import lan_session as lan
+from table.lan import session as lan
 from table.games.position import read_position
 from table.games.position_writer import replica_position
 
@@ -99,7 +99,7 @@ def test_position_start_leaks_no_hidden_card(tmp_path, monkeypatch):
         await host.close()
     run(scenario(), 60)
     # the merged log of both peers knows every card: its saved position names them all
-    from table.commands.position import saved_position
+    from table.app.commands.position import saved_position
     from table.core.merge import merge_logs
 
     merge_logs([tmp_path / "h.log", tmp_path / "g.log"], tmp_path / "all.sandlog")

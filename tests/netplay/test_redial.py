@@ -10,7 +10,7 @@ from netplay.mesh import MeshConfig
 from netplay.peerbook import PeerBook, RedialPolicy
 from netplay.replication import ReplicationConfig
 from netplay.session import SessionOptions
-from table import lan_session as lan
+from table.lan import session as lan
 
 from netplay_testkit import LOOPBACK, run, wait_until
 
@@ -95,7 +95,7 @@ def test_a_crashed_joiner_and_a_crashed_host_rejoin_by_themselves(tmp_path):
 
 
 def test_a_hundred_idle_connections_do_not_lock_out_a_late_joiner(tmp_path, caplog):
-    caplog.set_level(logging.WARNING, logger="table.lan_session")
+    caplog.set_level(logging.WARNING, logger="table.lan.session")
 
     async def scenario():
         module = lan.module_for("mantle-of-the-keeper")

@@ -87,7 +87,7 @@ def test_frozen_app_finds_entry_points_and_assets_inside_the_bundle(bundle: Bund
     assert report["version"] == __version__
     # The dist-info inside the bundle carries every entry point pyproject.toml declares.
     assert {tuple(e) for e in report["entry_points"]} == build_script.declared_entry_points()
-    assert report["console_script"] == "table.cli:main"
+    assert report["console_script"] == "table.app.cli:main"
     # Game modules come from the bundle (sys._MEIPASS/assets), never from the checkout.
     internal = Path(report["meipass"]).resolve()
     assert report["asset_dirs"] == [str(internal / "assets")]

@@ -51,12 +51,12 @@ def test_an_installed_wheel_lists_and_plays_the_games(wheel: Path, tmp_path: Pat
     run = subprocess.run([str(python), "-c", "import table, sys; print(table.__file__)"],
                          capture_output=True, text=True, env=env, cwd=tmp_path, check=True)
     assert str(env_dir) in run.stdout, run.stdout  # the installed copy, not the checkout
-    games = subprocess.run([str(python), "-m", "table.cli", "games"], capture_output=True,
+    games = subprocess.run([str(python), "-m", "table.app.cli", "games"], capture_output=True,
                            text=True, env=env, cwd=tmp_path, timeout=120)
     assert games.returncode == 0, games.stderr
     for name in ("gauntlet", "mantle-of-the-keeper", "dead-to-rites"):
         assert name in games.stdout
-    new = subprocess.run([str(python), "-m", "table.cli", "new", "--game", "gauntlet",
+    new = subprocess.run([str(python), "-m", "table.app.cli", "new", "--game", "gauntlet",
                           "--seats", "2", "--out", str(tmp_path / "t.sandlog")],
                          capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
     assert new.returncode == 0, new.stderr

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from netplay.session import SessionOptions
-from table import lan_session as lan
+from table.lan import session as lan
 from table.core import actions as act
 
 from .test_lan_ui import FAST, LOOPBACK, Headless, _cards, _run, until
@@ -22,7 +22,7 @@ from .test_lan_ui import FAST, LOOPBACK, Headless, _cards, _run, until
 
 def _app(name: str) -> Any:
     """A freshly launched app: settings read from disk, as after a crash."""
-    from table.lan_app import LanApp
+    from table.app.lan_wiring import LanApp
     from table.ui.settings import Settings
     from table.ui.shell import Shell
 

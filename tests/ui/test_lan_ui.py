@@ -23,7 +23,7 @@ from netplay.link import LinkConfig
 from netplay.mesh import MeshConfig
 from netplay.replication import ReplicationConfig
 from netplay.session import SessionOptions
-from table import lan_session as lan
+from table.lan import session as lan
 from table.core import actions as act
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,7 +56,7 @@ async def until(pred: Any, timeout: float, what: str = "") -> None:
 
 
 def _lan_app(tmp_path: Path) -> Any:
-    from table.lan_app import LanApp
+    from table.app.lan_wiring import LanApp
     from table.ui.settings import Settings
     from table.ui.shell import Shell
 
@@ -77,7 +77,7 @@ class Headless:
 
     def __init__(self, *args: str) -> None:
         env = dict(os.environ, PYTHONPATH=str(ROOT))
-        self.proc = subprocess.Popen([sys.executable, "-m", "table.cli", *args],
+        self.proc = subprocess.Popen([sys.executable, "-m", "table.app.cli", *args],
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                      env=env, cwd=str(ROOT))
         self.lines: list[str] = []
@@ -125,7 +125,7 @@ def test_host_in_the_app_with_a_headless_joiner(qapp, qtbot, tmp_path):  # type:
         await until(lambda: shell.tables, 15, "the host's table window")
         window = shell.tables[0]
         assert not dialog.isVisible() and "peers" in window.docks
-        assert window.ctl.ask_owner is not None  # requests to owners (table.lan_requests)
+        assert window.ctl.ask_owner is not None  # requests to owners (table.app.owner_requests)
         t = lan_app.tables[0]
         assert t.replica.state.seats[1].peer == t.replica.peer_id
         peer = Headless("join", "--headless", "--connect", f"{LOOPBACK}:{t.session.port}",

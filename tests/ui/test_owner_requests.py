@@ -1,7 +1,7 @@
 """Asking the owner's peer from a LAN table window (offscreen, 127.0.0.1 only, no zeroconf).
 
 Bob's window draws from Alice's deck and shuffles it: the controller turns each into a request
-to Alice's peer (``ask_owner``, set by table.lan_requests), which performs it; the status bar
+to Alice's peer (``ask_owner``, set by table.app.owner_requests), which performs it; the status bar
 says it asked, then that it was done or refused. The drawn card reaches Bob's hand as a gift:
 Bob's software knows it, Alice's can no longer follow it.
 """
@@ -14,7 +14,7 @@ from netplay.link import LinkConfig
 from netplay.mesh import MeshConfig
 from netplay.replication import ReplicationConfig
 from netplay.session import SessionOptions
-from table import lan_session as lan
+from table.lan import session as lan
 from table.core import actions as act
 
 from .test_lan_ui import LOOPBACK, _cards, _run, until
@@ -28,7 +28,7 @@ def _options() -> SessionOptions:
 
 
 def test_bobs_window_asks_alices_peer_to_draw_and_shuffle(qapp, qtbot, tmp_path: Path):  # type: ignore[no-untyped-def]
-    from table.lan_requests import install_owner_requests
+    from table.app.owner_requests import install_owner_requests
     from table.ui.games import catalog_for
     from table.ui.main_window import TableWindow
 

@@ -8,7 +8,7 @@ from table.core.seek import Seeker
 from table.core.snapshot import to_snapshot
 from table.core.statehash import public_state_hash
 from table.games import find_module
-from table.report.simulate import play_session
+from table.bench.simulated_sessions import play_session
 
 
 @pytest.fixture(scope="module")

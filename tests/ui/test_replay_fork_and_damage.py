@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 from table.games import find_module
-from table.report.simulate import play_session
+from table.bench.simulated_sessions import play_session
 
 
 @pytest.fixture(scope="module")

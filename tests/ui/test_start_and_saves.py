@@ -90,7 +90,7 @@ def test_settings_round_trip_and_damaged_file(tmp_path):  # type: ignore[no-unty
 
 
 def test_screenshot_command(qtbot, tmp_path):  # type: ignore[no-untyped-def]
-    from table.commands import window
+    from table.app.commands import window
 
     parser = argparse.ArgumentParser()
     window.register(parser.add_subparsers())

@@ -2,7 +2,7 @@
 
 They know nothing of the network: they take plain data (:mod:`.model`) and callables (some of
 them coroutine functions, run on the qasync loop so nothing blocks the UI thread). The wiring
-to :mod:`netplay` lives outside ``table.ui`` (``table/lan_app.py``).
+to :mod:`netplay` lives outside ``table.ui`` (``table/app/lan_wiring.py``).
 """
 from .consent_dialog import ConsentDialog
 from .host_dialog import HostDialog

@@ -57,11 +57,11 @@ def test_sandtable_check_reports_flags(tmp_path: Path) -> None:
     t = AssistTable("dead-to-rites", plugin=plugin, log_path=str(log))
     t.do({"seat": 1, "op": "counter", "id": "p1.favor", "value": 9})
     t.replica.close()
-    out = subprocess.run([sys.executable, "-m", "table.cli", "check", str(log), "--json"],
+    out = subprocess.run([sys.executable, "-m", "table.app.cli", "check", str(log), "--json"],
                          capture_output=True, text=True, check=True)
     flags = [json.loads(line) for line in out.stdout.splitlines()]
     assert [(f["op"], f["rule"], f["severity"]) for f in flags] == [
         (len(t.replica.records()), "DTR-FAVOR-CAP", "error")]
-    text = subprocess.run([sys.executable, "-m", "table.cli", "check", str(log)],
+    text = subprocess.run([sys.executable, "-m", "table.app.cli", "check", str(log)],
                           capture_output=True, text=True, check=True)
     assert "DTR-FAVOR-CAP" in text.stdout and text.returncode == 0

@@ -11,8 +11,8 @@ from typing import Any
 
 import msgpack
 
-from .fair import Drawn, Event, FairRounds, Named, Send
-from .messages import check_message
+from netplay.fair import Drawn, Event, FairRounds, Named, Send
+from netplay.messages import check_message
 
 Hook = Callable[[str, str, dict[str, Any]], Any]
 

@@ -1,13 +1,13 @@
 """LAN play in the app: the Host and Join dialogs wired to netplay on the qasync loop.
 
 The widgets (``table.ui.lan``) take plain data and callables; this module, outside
-``table.ui``, runs the network for them: :func:`table.lan_session.host`/``join``/``take_seat``
+``table.ui``, runs the network for them: :func:`table.lan.session.host`/``join``/``take_seat``
 as tasks on the one event loop (nothing blocks the UI thread), a
 :class:`~netplay.discovery.TableBrowser` feeding the join dialog's live list, and each LAN
 table window's peers panel. Closing a LAN table window leaves the table cleanly (``bye`` to
 every peer) and then closes its log. An open LAN table's log is the settings' resumable game
 until its window is closed: after a crash, Resume rejoins the table from it
-(:func:`table.lan_session.rejoin`, in a :class:`~table.ui.lan.RejoinDialog`).
+(:func:`table.lan.session.rejoin`, in a :class:`~table.ui.lan.RejoinDialog`).
 
 ``interfaces`` is None (every interface) in the product; tests and demos pass
 ``["127.0.0.1"]`` (or set ``SANDTABLE_LAN_INTERFACES=127.0.0.1`` for the app).
@@ -21,9 +21,9 @@ from typing import Any
 
 from netplay.discovery import TableBrowser, TableListing
 from netplay.session import PeersChanged, SessionOptions, interface_choice
-from table import lan_session as lan
+from table.lan import session as lan
 from table.games.registry import ModuleNotFound
-from table.lan_requests import install_owner_consent, install_owner_requests
+from table.app.owner_requests import install_owner_consent, install_owner_requests
 from table.ui.catalog import Catalog
 from table.ui.drafts import use_module
 from table.ui.games import available_games, catalog_for

@@ -1,6 +1,6 @@
 """The `sandtable` command.
 
-Each area registers its own subcommands from a module in `table/commands/`, so this file only
+Each area registers its own subcommands from a module in `table/app/commands/`, so this file only
 assembles them. With no subcommand, the table window opens on its start screen.
 """
 from __future__ import annotations
@@ -14,14 +14,14 @@ from table import __version__
 
 # Modules that add subcommands; each defines register(subparsers).
 COMMAND_MODULES = [
-    "table.commands.log",
-    "table.commands.games",
-    "table.commands.position",
-    "table.commands.window",
-    "table.commands.net",
-    "table.commands.assist",
-    "table.commands.report",
-    "table.commands.bench",
+    "table.app.commands.log",
+    "table.app.commands.games",
+    "table.app.commands.position",
+    "table.app.commands.window",
+    "table.app.commands.net",
+    "table.app.commands.assist",
+    "table.app.commands.report",
+    "table.app.commands.bench",
 ]
 
 
@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
                         format="%(levelname)s %(name)s: %(message)s")
     handler = getattr(args, "handler", None)
     if handler is None:
-        from table.app import run_app  # the window is the default command
+        from table.app.desktop import run_app  # the window is the default command
 
         return run_app([])
     try:

@@ -1,7 +1,7 @@
 """Composition root: the QApplication, the qasync event loop, and the first window.
 
 netplay (asyncio) and the UI (Qt) share one loop through qasync; LAN play is wired in
-through table.lan_app (the UI itself never imports netplay).
+through table.app.lan_wiring (the UI itself never imports netplay).
 """
 from __future__ import annotations
 
@@ -80,7 +80,7 @@ def _wire_lan(shell: object) -> object | None:
     import os
 
     try:
-        from table.lan_app import LanApp
+        from table.app.lan_wiring import LanApp
     except Exception:  # a build without the network stack still plays hot-seat
         log.exception("LAN play is not available")
         return None

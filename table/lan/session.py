@@ -48,7 +48,7 @@ from table.games.position_table import lan_begin, lan_seat
 from table.games.module import GameModule
 from table.games.record import record_decks, record_module
 from table.games.store import module_for as recorded_module_of
-from table.lan_modules import (ModuleFollower, ModuleTransferError, blob_lookup, keep_in_log,
+from table.lan.modules import (ModuleFollower, ModuleTransferError, blob_lookup, keep_in_log,
                                obtain_module)
 from table.games.registry import ModuleNotFound, find_module
 from table.games.setup import default_decks, lay_out, run_steps

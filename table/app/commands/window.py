@@ -44,7 +44,7 @@ def _screenshot(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from table.app import run_app
+    from table.app.desktop import run_app
 
     if args.position:
         from table.games.position import PositionError, read_position

@@ -28,35 +28,35 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def bench_core(args: argparse.Namespace) -> int:
-    from table.core.bench import run
+    from table.bench.core import run
 
     run(args.ops, args.objects)
     return 0
 
 
 def bench_ui(args: argparse.Namespace) -> int:
-    from table.ui.bench import run_bench
+    from table.bench.ui import run_bench
 
     print(json.dumps(run_bench()))
     return 0
 
 
 def bench_net(args: argparse.Namespace) -> int:
-    from netplay.bench import run
+    from table.bench.net import run
 
     run(peers=args.peers, processes=args.processes, ops=args.ops)
     return 0
 
 
 def bench_assist(args: argparse.Namespace) -> int:
-    from assist.bench import run
+    from table.bench.assist import run
 
     run()
     return 0
 
 
 def bench_fair(args: argparse.Namespace) -> int:
-    from netplay.fair_bench import run
+    from table.bench.fair import run
 
     run(args.rolls)
     return 0

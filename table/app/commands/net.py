@@ -150,7 +150,7 @@ def _run(args: argparse.Namespace, hosting: bool) -> int:
 
 
 async def _main(args: argparse.Namespace, hosting: bool) -> int:
-    from table import lan_session as lan
+    from table.lan import session as lan
 
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
@@ -315,7 +315,7 @@ async def _status_loop(t: Any) -> None:
 
 async def _play_script(t: Any, path: Path, my_seat: int | None) -> int:
     """Perform a JSON Lines script; returns how many lines failed (each is reported)."""
-    from table.commands.log import _namer
+    from table.app.commands.log import _namer
 
     namer = _namer(t.replica)
     failures = 0

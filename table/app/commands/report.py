@@ -34,14 +34,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="skip the rules assist (much faster; no flags in the report)")
     p.add_argument("--bench", action="store_true",
                    help="generate 1,000 legal sessions of the built-in games (the corpus of "
-                        "table.report.corpus) in a temporary folder, time the report over "
+                        "table.bench.legal_corpus) in a temporary folder, time the report over "
                         "them; the last line is JSON")
     p.set_defaults(handler=cmd_report)
 
 
 def cmd_report(args: argparse.Namespace) -> int:
     if args.bench:
-        from table.report.bench import run_bench
+        from table.bench.report import run_bench
 
         return run_bench(out=args.out if args.out != "report.html" else None, jobs=args.jobs,
                          assist=not args.no_flags)

@@ -39,7 +39,7 @@ def _tables(seed: int) -> tuple[Any, Any]:
     from table.core.replica import Replica
     from table.core.rng import Rng
 
-    from .sample import _CARDS
+    from table.ui.sample import _CARDS
 
     remote = Replica(peer_id="remote", rng=Rng(seed), game="sample")
     remote.issue("hello", {"name": "remote"})
@@ -69,9 +69,9 @@ def run_bench(seed: int = 1) -> dict[str, float]:
     from PySide6.QtCore import QEvent, QObject
     from PySide6.QtWidgets import QApplication
 
-    from .main_window import TableWindow
-    from .sample import sample_catalog
-    from .view import LEGIBLE_ZOOM
+    from table.ui.main_window import TableWindow
+    from table.ui.sample import sample_catalog
+    from table.ui.view import LEGIBLE_ZOOM
 
     app = QApplication.instance() or QApplication(["sandtable-bench"])
 
@@ -208,7 +208,7 @@ def first_frame_child(game: str = "dead-to-rites") -> None:
 
     spy = FirstPaint()
     app.installEventFilter(spy)
-    from table.app import run_app
+    from table.app.desktop import run_app
 
     run_app([], game=game)
 
@@ -227,7 +227,7 @@ def _process_start_to_first_frame() -> float:
                    SANDTABLE_HOME=os.path.join(tmp, "home"))
         ages = []
         for _ in range(3):  # the first run writes the byte code; the best of the next two
-            out = subprocess.run([sys.executable, "-c", "from table.ui.bench import "
+            out = subprocess.run([sys.executable, "-c", "from table.bench.ui import "
                                   "first_frame_child; first_frame_child()"],
                                  capture_output=True, text=True, timeout=120, env=env)
             try:

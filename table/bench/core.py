@@ -16,12 +16,12 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from . import actions as act
-from .gc_tuning import tune_gc
-from .logfile import LogWriter, make_header
-from .ops import Op
-from .replica import Replica
-from .rng import Rng
+from table.core import actions as act
+from table.core.gc_tuning import tune_gc
+from table.core.logfile import LogWriter, make_header
+from table.core.ops import Op
+from table.core.replica import Replica
+from table.core.rng import Rng
 
 AUTHORS = ["alpha", "bravo", "charlie", "delta"]
 ZONES = 10

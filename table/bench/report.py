@@ -1,13 +1,13 @@
 """Report benchmark: time `sandtable report` over generated sessions; the last line is JSON.
 
-The default is the legal corpus (`table.report.corpus`, 1,000 sessions over the three built-in
+The default is the legal corpus (`table.bench.legal_corpus`, 1,000 sessions over the three built-in
 games, with planted effects); `--simulated` uses the older rule-breaking sessions of
-`table.report.simulate` with drafts compared, as before.
+`table.bench.simulated_sessions` with drafts compared, as before.
 
 A fifth of each game's sessions are played with a "next draft" of the module (a copy with a
 bumped version and another hand limit, so another content hash), so the page shows drafts
 compared, as it would after a designer changed a rule. Run with
-`python -m table.report.bench [--out report.html]` or `sandtable report --bench`.
+`python -m table.bench.report [--out report.html]` or `sandtable report --bench`.
 """
 from __future__ import annotations
 
@@ -20,8 +20,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .build import build_report
-from .simulate import generate
+from table.report.build import build_report
+from table.bench.simulated_sessions import generate
 
 PER_GAME = 50
 TARGET_SECONDS = 20.0  # for CORPUS sessions
@@ -66,7 +66,7 @@ def run_bench(out: str | None = None, per_game: int = PER_GAME, jobs: int | None
               simulated: bool = False) -> int:
     import json
 
-    from .corpus import generate as generate_corpus
+    from table.bench.legal_corpus import generate as generate_corpus
 
     folder = Path(keep) if keep else Path(tempfile.mkdtemp(prefix="sandtable-bench-"))
     folder.mkdir(parents=True, exist_ok=True)
@@ -100,7 +100,7 @@ def run_bench(out: str | None = None, per_game: int = PER_GAME, jobs: int | None
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m table.report.bench")
+    parser = argparse.ArgumentParser(prog="python -m table.bench.report")
     parser.add_argument("--out", help="also write the report here")
     parser.add_argument("--per-game", type=int, default=PER_GAME)
     parser.add_argument("--jobs", type=int)

@@ -175,7 +175,7 @@ def _child_result(proc: "subprocess.Popen[str]") -> dict[str, Any] | None:
 
 def _processes(n: int, ops: int) -> dict[str, Any]:
     env = dict(os.environ)
-    cmd = [sys.executable, "-m", "netplay.bench", "--child"]
+    cmd = [sys.executable, "-m", "table.bench.net", "--child"]
     procs = [subprocess.Popen(cmd + ["0", str(n), str(ops), "0"], stdout=subprocess.PIPE, text=True,
                               env=env)]
     assert procs[0].stdout is not None

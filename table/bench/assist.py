@@ -11,7 +11,7 @@ from table.core.rng import Rng
 from table.games import builtin_modules
 from table.games.setup import new_table
 
-from .runner import AssistRunner, load_plugin
+from assist.runner import AssistRunner, load_plugin
 
 TARGET_OBJECTS = 600
 
