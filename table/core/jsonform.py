@@ -99,70 +99,81 @@ def perform(r: Replica, entry: Any, namer: CardNamer | None = None) -> Op | None
     seat = entry.get("seat")
     if seat is not None and type(seat) is not int:
         raise JsonOpError("'seat' must be a seat number")
-    known = {"op", "seat", "after", "comment"}
     try:
-        if kind == "draw":
-            _only(entry, known | {"from", "to", "count", "face_up"})
-            return act.draw(r, _req(entry, "from"), _req(entry, "to"), int(entry.get("count", 1)),
-                            seat=seat, face_up=entry.get("face_up"))
-        if kind == "move":
-            _only(entry, known | {"card", "id", "to", "at", "pos", "face_up", "rot"})
-            target = resolve_card(r, entry.get("card", entry.get("id")), seat, namer)
-            return act.move(r, target, _req(entry, "to"), seat=seat,
-                            **_take(entry, "at", "pos", "face_up", "rot"))
-        if kind == "move_all":
-            _only(entry, known | {"from", "to", "shuffle", "face_up"})
-            return act.move_all(r, _req(entry, "from"), _req(entry, "to"),
-                                shuffle=bool(entry.get("shuffle", False)),
-                                face_up=entry.get("face_up"), seat=seat)
-        if kind == "shuffle":
-            _only(entry, known | {"pile"})
-            return act.shuffle(r, _req(entry, "pile"), seat=seat)
-        if kind == "flip":
-            _only(entry, known | {"card", "id", "face_up"})
-            target = resolve_card(r, entry.get("card", entry.get("id")), seat, namer)
-            return act.flip(r, target, entry.get("face_up"), seat=seat)
-        if kind == "reveal":
-            _only(entry, known | {"card", "id", "face_up"})
-            target = resolve_card(r, entry.get("card", entry.get("id")), seat, namer)
-            return act.reveal(r, target, face_up=entry.get("face_up"), seat=seat)
-        if kind == "show":
-            _only(entry, known | {"card", "id", "to"})
-            target = resolve_card(r, entry.get("card", entry.get("id")), seat, namer)
-            return act.show(r, target, int(_req(entry, "to")), seat=seat)
-        if kind == "rotate":
-            _only(entry, known | {"card", "id", "degrees"})
-            target = resolve_card(r, entry.get("card", entry.get("id")), seat, namer)
-            return act.rotate(r, target, int(_req(entry, "degrees")), seat=seat)
-        if kind == "counter":
-            _only(entry, known | {"id", "key", "add", "value"})
-            return act.counter(r, _req(entry, "id"), seat=seat, key=entry.get("key", "value"),
-                               **_take(entry, "add", "value"))
-        if kind == "roll":
-            _only(entry, known | {"id", "sides", "count", "values", "why"})
-            if "values" in entry:
-                args = {"sides": int(entry.get("sides", 6)), "values": entry["values"],
-                        **_take(entry, "id", "why")}
-                return r.issue("roll", args, seat=seat)
-            return act.roll(r, die_id=entry.get("id"), sides=int(entry.get("sides", 6)),
-                            count=int(entry.get("count", 1)), why=entry.get("why"), seat=seat)
-        if kind == "undo":
-            _only(entry, known | {"target"})
-            if "target" in entry:
-                return r.issue("undo", {"target": entry["target"]}, seat=seat)
-            return act.undo_last(r, seat=seat)
-        if kind == "mark":
-            _only(entry, known | {"what", "value", "for_seat", "fields"})
-            return act.mark(r, _req(entry, "what"), value=entry.get("value"),
-                            for_seat=entry.get("for_seat"), fields=entry.get("fields"), seat=seat)
+        if kind in _ACTIONS:
+            fields, action = _ACTIONS[kind]
+            _only(entry, _KNOWN | fields)
+            return action(r, entry, seat, namer)
         if kind in SCHEMAS:  # every raw op kind is writable as is
-            args = {k: v for k, v in entry.items() if k not in known}
+            args = {k: v for k, v in entry.items() if k not in _KNOWN}
             return r.issue(kind, args, seat=seat)
     except (act.ActionError, BadOp) as err:
         raise JsonOpError(str(err)) from None
     except (TypeError, ValueError) as err:
         raise JsonOpError(f"bad value: {err}") from None
     raise JsonOpError(f"unknown op {kind!r}")
+
+
+# Fields every JSON op may carry; each action below names the others it takes.
+_KNOWN = {"op", "seat", "after", "comment"}
+_Action = Callable[[Replica, dict[str, Any], int | None, CardNamer | None], Op | None]
+
+
+def _card(r: Replica, entry: dict[str, Any], seat: int | None, namer: CardNamer | None) -> str:
+    return resolve_card(r, entry.get("card", entry.get("id")), seat, namer)
+
+
+def _draw(r: Replica, e: dict[str, Any], seat: int | None, namer: CardNamer | None) -> Op | None:
+    return act.draw(r, _req(e, "from"), _req(e, "to"), int(e.get("count", 1)),
+                    seat=seat, face_up=e.get("face_up"))
+
+
+def _move(r: Replica, e: dict[str, Any], seat: int | None, namer: CardNamer | None) -> Op | None:
+    return act.move(r, _card(r, e, seat, namer), _req(e, "to"), seat=seat,
+                    **_take(e, "at", "pos", "face_up", "rot"))
+
+
+def _move_all(r: Replica, e: dict[str, Any], seat: int | None,
+              namer: CardNamer | None) -> Op | None:
+    return act.move_all(r, _req(e, "from"), _req(e, "to"), shuffle=bool(e.get("shuffle", False)),
+                        face_up=e.get("face_up"), seat=seat)
+
+
+def _roll(r: Replica, e: dict[str, Any], seat: int | None, namer: CardNamer | None) -> Op | None:
+    if "values" in e:  # a roll whose faces are given, as written in a log
+        args = {"sides": int(e.get("sides", 6)), "values": e["values"], **_take(e, "id", "why")}
+        return r.issue("roll", args, seat=seat)
+    return act.roll(r, die_id=e.get("id"), sides=int(e.get("sides", 6)),
+                    count=int(e.get("count", 1)), why=e.get("why"), seat=seat)
+
+
+def _undo(r: Replica, e: dict[str, Any], seat: int | None, namer: CardNamer | None) -> Op | None:
+    if "target" in e:
+        return r.issue("undo", {"target": e["target"]}, seat=seat)
+    return act.undo_last(r, seat=seat)
+
+
+_ACTIONS: dict[str, tuple[set[str], _Action]] = {
+    "draw": ({"from", "to", "count", "face_up"}, _draw),
+    "move": ({"card", "id", "to", "at", "pos", "face_up", "rot"}, _move),
+    "move_all": ({"from", "to", "shuffle", "face_up"}, _move_all),
+    "shuffle": ({"pile"}, lambda r, e, seat, namer: act.shuffle(r, _req(e, "pile"), seat=seat)),
+    "flip": ({"card", "id", "face_up"}, lambda r, e, seat, namer: act.flip(
+        r, _card(r, e, seat, namer), e.get("face_up"), seat=seat)),
+    "reveal": ({"card", "id", "face_up"}, lambda r, e, seat, namer: act.reveal(
+        r, _card(r, e, seat, namer), face_up=e.get("face_up"), seat=seat)),
+    "show": ({"card", "id", "to"}, lambda r, e, seat, namer: act.show(
+        r, _card(r, e, seat, namer), int(_req(e, "to")), seat=seat)),
+    "rotate": ({"card", "id", "degrees"}, lambda r, e, seat, namer: act.rotate(
+        r, _card(r, e, seat, namer), int(_req(e, "degrees")), seat=seat)),
+    "counter": ({"id", "key", "add", "value"}, lambda r, e, seat, namer: act.counter(
+        r, _req(e, "id"), seat=seat, key=e.get("key", "value"), **_take(e, "add", "value"))),
+    "roll": ({"id", "sides", "count", "values", "why"}, _roll),
+    "undo": ({"target"}, _undo),
+    "mark": ({"what", "value", "for_seat", "fields"}, lambda r, e, seat, namer: act.mark(
+        r, _req(e, "what"), value=e.get("value"), for_seat=e.get("for_seat"),
+        fields=e.get("fields"), seat=seat)),
+}
 
 
 def _req(entry: dict[str, Any], name: str) -> Any:

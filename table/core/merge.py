@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from . import commit
 from .errors import CoreError
@@ -23,68 +24,94 @@ class MergeError(CoreError):
 def merge_logs(paths: list[Path], out: Path) -> str:
     if not paths:
         raise MergeError("no logs to merge")
-    ops: dict[tuple[str, int], Op] = {}
-    knowledge = Knowledge()
-    blobs: dict[str, tuple[str, bytes]] = {}  # hash -> (kind, data): module archives
-    table_id, game, game_hash, problems = None, "", "", []
+    gathered = _Gathered()
     for path in paths:
+        gathered.read(path)
+    commitments = _commitments(gathered.ops.values())
+    cards = gathered.knowledge.cards
+    verified = {h: [card, salt] for h, (card, salt) in cards.items()
+                if h in commitments and commit.verify(h, card, salt, commitments[h])}
+    bad = len([h for h in cards if h in commitments]) - len(verified)
+    _write(out, gathered, verified, [str(p) for p in paths])
+    summary = (f"merged {len(paths)} log(s) into {out}: {len(gathered.ops)} ops, "
+               f"{len(verified)} of {len(commitments)} hidden cards known")
+    if bad:
+        summary += f", {bad} secret(s) did not match their commitment and were dropped"
+    for problem in gathered.problems:
+        summary += f"\nwarning: {problem}"
+    return summary
+
+
+class _Gathered:
+    """Everything the logs of one table hold between them: ops, secrets, module archives."""
+
+    def __init__(self) -> None:
+        self.ops: dict[tuple[str, int], Op] = {}
+        self.knowledge = Knowledge()
+        self.blobs: dict[str, tuple[str, bytes]] = {}  # hash -> (kind, data): module archives
+        self.table_id: str | None = None
+        self.game, self.game_hash = "", ""
+        self.problems: list[str] = []
+
+    def read(self, path: Path) -> None:
         contents = read_log(path)
         head = contents.header
-        if table_id is None:
-            table_id, game, game_hash = head.get("table"), head.get("game", ""), head.get(
-                "game_hash", "")
-        elif head.get("table") != table_id:
-            raise MergeError(f"{path}: table {head.get('table')!r} is not {table_id!r}; "
+        if self.table_id is None:
+            self.table_id = head.get("table")
+            self.game, self.game_hash = head.get("game", ""), head.get("game_hash", "")
+        elif head.get("table") != self.table_id:
+            raise MergeError(f"{path}: table {head.get('table')!r} is not {self.table_id!r}; "
                              f"only logs of one table merge")
-        problems.extend(contents.problems)
+        self.problems.extend(contents.problems)
         for record in contents.records:
             if type(record) is dict:
-                blob = record.get("blob")
-                if isinstance(blob, dict) and isinstance(blob.get("hash"), str):
-                    blobs.setdefault(blob["hash"], (str(blob.get("kind", "")),
-                                                    bytes(blob.get("data") or b"")))
-                for key in ("private", "secret"):
-                    if isinstance(record.get(key), dict):
-                        knowledge.absorb(record[key])
+                self._absorb(record)
                 record = record.get("op")
             if record is not None:
                 op = from_wire(record)
-                ops.setdefault(op.ref, op)
-    # keep only secrets that match a commitment somewhere in the merged ops
+                self.ops.setdefault(op.ref, op)
+
+    def _absorb(self, record: dict[str, Any]) -> None:
+        blob = record.get("blob")
+        if isinstance(blob, dict) and isinstance(blob.get("hash"), str):
+            self.blobs.setdefault(blob["hash"], (str(blob.get("kind", "")),
+                                                 bytes(blob.get("data") or b"")))
+        for key in ("private", "secret"):
+            if isinstance(record.get(key), dict):
+                self.knowledge.absorb(record[key])
+
+
+def _commitments(ops: Iterable[Op]) -> dict[str, Any]:
+    """Every hidden card's commitment, by handle: a secret is kept only if it matches one."""
     commitments = {}
-    for op in ops.values():
+    for op in ops:
         if op.kind == "consume":
             commitments.update({h: c for h, c in op.args["out"]})
         elif op.kind == "create" and op.args.get("commitment"):
             commitments[op.args["id"]] = op.args["commitment"]
-    verified = {h: [card, salt] for h, (card, salt) in knowledge.cards.items()
-                if h in commitments and commit.verify(h, card, salt, commitments[h])}
-    bad = len([h for h in knowledge.cards if h in commitments]) - len(verified)
+    return commitments
+
+
+def _write(out: Path, gathered: _Gathered, verified: dict[str, list[Any]],
+           merged_from: list[str]) -> None:
     if out.exists():
         out.unlink()
-    writer = LogWriter(out, make_header(str(table_id), "merged", str(game), str(game_hash),
-                                        merged_from=[str(p) for p in paths]))
+    writer = LogWriter(out, make_header(str(gathered.table_id), "merged", str(gathered.game),
+                                        str(gathered.game_hash), merged_from=merged_from))
+    knowledge = gathered.knowledge
     try:
-        for digest, (kind, data) in sorted(blobs.items()):
+        for digest, (kind, data) in sorted(gathered.blobs.items()):
             writer.append({"blob": {"kind": kind, "hash": digest, "data": data}})
-        for op in sorted(ops.values(), key=lambda o: o.key):
+        for op in sorted(gathered.ops.values(), key=lambda o: o.key):
             writer.append(op.to_wire())
         writer.append({"secret": {"cards": verified,
                                   "shown": {h: sorted(s) for h, s in knowledge.shown.items()},
-                                  "decks": _verified_decks(ops.values(), knowledge),
+                                  "decks": _verified_decks(gathered.ops.values(), knowledge),
                                   # fair shuffles' shares and orders, published deck orders:
                                   # what `sandtable check --audit` verifies
                                   "fair": knowledge.fair}})
     finally:
         writer.close()
-    hidden_total = len(commitments)
-    summary = (f"merged {len(paths)} log(s) into {out}: {len(ops)} ops, "
-               f"{len(verified)} of {hidden_total} hidden cards known")
-    if bad:
-        summary += f", {bad} secret(s) did not match their commitment and were dropped"
-    for problem in problems:
-        summary += f"\nwarning: {problem}"
-    return summary
 
 
 def _verified_decks(ops: Iterable[Op], knowledge: Knowledge) -> dict[str, str]:

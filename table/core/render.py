@@ -88,59 +88,20 @@ class Renderer:
     def _describe(self, record: Record) -> str:
         op, a, who = record.op, record.op.args, self.who(record)
         kind = op.kind
+        described = getattr(self, f"_say_{kind}", None)
+        if described is not None:  # the kinds that need more than a line
+            return str(described(record, who))
         if kind == "hello":
             return f"{a.get('name') or 'a peer'} joined the table"
-        if kind == "seat":
-            if a.get("release"):
-                return f"{who} left seat {a['seat']}"
-            return f"{a.get('name') or who} took seat {a['seat']}"
         if kind == "create":
             where = self.place(a.get("to"))
             return f"{who} put {self.thing(a['id'], a.get('card'))} on {where}"
         if kind == "delete":
             return f"{who} removed {self.thing(a['id'])}"
-        if kind == "move":
-            source = self._old(record, "f", a["id"], "container")
-            text = f"{who} moved {self.thing(a['id'], a.get('card'))}"
-            if source is not None and source != a["to"]:
-                text += f" from {self.place(source)}"
-            text += f" to {self.place(a['to'])}"
-            if a.get("face_up") is True:
-                text += " face up"
-            elif a.get("face_up") is False:
-                text += " face down"
-            return text
-        if kind == "set":
-            field, value = a["field"], a["value"]
-            if field == "face_up":
-                return f"{who} turned {self.thing(a['id'], a.get('card'))} face {'up' if value else 'down'}"
-            if field == "rotation":
-                turned = "upright" if value == 0 else f"sideways ({value}°)" if value in (
-                    90, 270) else f"to {value}°"
-                return f"{who} turned {self.thing(a['id'])} {turned}"
-            return f"{who} set {field} of {self.thing(a['id'])} to {value!r}"
-        if kind == "counter":
-            key = a.get("key") or "value"
-            old = self._old(record, "c", a["id"], key)
-            before = old if isinstance(old, int) else 0
-            label = self.place(a["id"]) + ("" if key == "value" else f" {key}")
-            if a.get("add") is not None:
-                after = "" if record.void else f" ({before} → {before + a['add']})"
-                return f"{who} changed {label} by {a['add']:+d}{after}"
-            return f"{who} set {label} to {a['value']}" + ("" if record.void else f" (was {before})")
         if kind == "consume":
             return self._consume(record, who)
         if kind == "reveal":
             return f"{who} revealed {self.card_name(a['card'])}"
-        if kind == "show":
-            seat_name = self.seat_name(a["to"])
-            shown = None
-            if self.knowledge is not None and (self.seat in (ALL, a["to"], op.seat)):
-                shown = self.knowledge.card_of(a["id"])
-            what = self.card_name(shown) if shown else "a card"
-            if op.seat == a["to"]:
-                return f"{who} looked at {what} in {self.place(self._container(a['id']))}"
-            return f"{who} showed {what} to {seat_name}"
         if kind == "roll":
             values = ", ".join(str(v) for v in a["values"])
             why = f" for {a['why']}" if a.get("why") else ""
@@ -157,13 +118,66 @@ class Renderer:
             return f"{who} undid their op #{a['target'][1]}"
         if kind == "module":
             return self._module(a, who)
-        if kind == "deck":
-            fields = ", ".join(f"{v}" for v in (a.get("fields") or {}).values())
-            return (f"{self._seat_name(a['seat'])} plays the deck {a['name']}"
-                    + (f" ({fields})" if fields else ""))
         if kind == "end":
             return self._end(record, who)
         return f"{who}: {kind} {a}"
+
+    def _say_seat(self, record: Record, who: str) -> str:
+        a = record.op.args
+        if a.get("release"):
+            return f"{who} left seat {a['seat']}"
+        return f"{a.get('name') or who} took seat {a['seat']}"
+
+    def _say_move(self, record: Record, who: str) -> str:
+        a = record.op.args
+        source = self._old(record, "f", a["id"], "container")
+        text = f"{who} moved {self.thing(a['id'], a.get('card'))}"
+        if source is not None and source != a["to"]:
+            text += f" from {self.place(source)}"
+        text += f" to {self.place(a['to'])}"
+        if a.get("face_up") is True:
+            text += " face up"
+        elif a.get("face_up") is False:
+            text += " face down"
+        return text
+
+    def _say_set(self, record: Record, who: str) -> str:
+        a = record.op.args
+        field, value = a["field"], a["value"]
+        if field == "face_up":
+            return f"{who} turned {self.thing(a['id'], a.get('card'))} face {'up' if value else 'down'}"
+        if field == "rotation":
+            turned = "upright" if value == 0 else f"sideways ({value}°)" if value in (
+                90, 270) else f"to {value}°"
+            return f"{who} turned {self.thing(a['id'])} {turned}"
+        return f"{who} set {field} of {self.thing(a['id'])} to {value!r}"
+
+    def _say_counter(self, record: Record, who: str) -> str:
+        a = record.op.args
+        key = a.get("key") or "value"
+        old = self._old(record, "c", a["id"], key)
+        before = old if isinstance(old, int) else 0
+        label = self.place(a["id"]) + ("" if key == "value" else f" {key}")
+        if a.get("add") is not None:
+            after = "" if record.void else f" ({before} → {before + a['add']})"
+            return f"{who} changed {label} by {a['add']:+d}{after}"
+        return f"{who} set {label} to {a['value']}" + ("" if record.void else f" (was {before})")
+
+    def _say_show(self, record: Record, who: str) -> str:
+        op, a = record.op, record.op.args
+        shown = None
+        if self.knowledge is not None and (self.seat in (ALL, a["to"], op.seat)):
+            shown = self.knowledge.card_of(a["id"])
+        what = self.card_name(shown) if shown else "a card"
+        if op.seat == a["to"]:
+            return f"{who} looked at {what} in {self.place(self._container(a['id']))}"
+        return f"{who} showed {what} to {self.seat_name(a['to'])}"
+
+    def _say_deck(self, record: Record, who: str) -> str:
+        a = record.op.args
+        fields = ", ".join(f"{v}" for v in (a.get("fields") or {}).values())
+        return (f"{self._seat_name(a['seat'])} plays the deck {a['name']}"
+                + (f" ({fields})" if fields else ""))
 
     @staticmethod
     def _module(a: dict[str, Any], who: str) -> str:

@@ -39,61 +39,76 @@ def apply_undo(state: State, op: Op, lookup: Lookup) -> None:
     overwritten: set[tuple[str, str]] = set()
     for newer in later:
         overwritten |= written_keys(newer)
-    restored = False
     moved: dict[str, dict[str, Any]] = {}
+    restored = False
     for entry in journal.entries:
-        tag = entry[0]
-        if tag == "f":
-            obj, name, old = entry[1], entry[2], entry[3]
-            key = "loc" if name in ("container", "pos") else name
-            if name == "card" or (obj.id, key) in overwritten:  # reveals stay revealed
-                continue
-            if key == "loc":
-                moved.setdefault(obj.id, {})[name] = old
-            else:
-                state.set_field(obj, name, old)
-                restored = True
-        elif tag == "rm":
-            parent, index, obj_id = entry[1], entry[2], entry[3]
-            if (obj_id, "loc") not in overwritten:
-                where = moved.setdefault(obj_id, {})
-                where.setdefault("index", index)
-                where.setdefault("parent", parent.id)
-        elif tag == "c":
-            obj, key, old = entry[1], entry[2], entry[3]
-            if (obj.id, "c:" + key) not in overwritten:
-                state.set_counter(obj, key, old if isinstance(old, int) else 0)
-                restored = True
-        elif tag == "p":
-            obj, key, old = entry[1], entry[2], entry[3]
-            if (obj.id, "p:" + key) not in overwritten and old is not MISSING:
-                state.set_prop(obj, key, old)
-                restored = True
-        elif tag == "new":
-            obj = state.objs[entry[1]]
-            if (obj.id, "alive") not in overwritten and obj.alive:
-                state.remove_child(obj)
-                state.set_field(obj, "alive", False)
-                restored = True
-        elif tag == "g":
-            if ("#", entry[1]) not in overwritten:
-                state.set_global(entry[1], entry[2])
-                restored = True
+        restored |= _restore_entry(state, entry, overwritten, moved)
     for obj_id, where in moved.items():
-        obj = state.objs[obj_id]
-        if "parent" not in where:  # a position change within the same container
-            if "pos" in where and obj.alive:
-                state.set_field(obj, "pos", where["pos"])
-                restored = True
-            continue
-        parent = state.objs.get(where["parent"])
-        if (not obj.alive or parent is None or not parent.alive or _enters_hidden(obj, parent)
-                or parent.id == obj.id or obj.id in state.ancestors(parent)):
-            continue
-        state.remove_child(obj)
-        state.set_field(obj, "container", parent.id)
-        state.set_field(obj, "pos", where.get("pos", obj.pos))
-        state.insert_child(parent, obj, min(where["index"], len(parent.children)))
-        restored = True
+        restored |= _put_back(state, state.objs[obj_id], where)
     if not restored:
         raise Void(f"nothing of {ref} is still current")
+
+
+def _restore_entry(state: State, entry: tuple[Any, ...], overwritten: set[tuple[str, str]],
+                   moved: dict[str, dict[str, Any]]) -> bool:
+    """Restore one journal entry unless a later op wrote the same key; a move is only noted
+    in `moved` (its container, place and index come from several entries). True if restored."""
+    tag = entry[0]
+    if tag == "f":
+        obj, name, old = entry[1], entry[2], entry[3]
+        key = "loc" if name in ("container", "pos") else name
+        if name == "card" or (obj.id, key) in overwritten:  # reveals stay revealed
+            return False
+        if key == "loc":
+            moved.setdefault(obj.id, {})[name] = old
+            return False
+        state.set_field(obj, name, old)
+        return True
+    if tag == "rm":
+        parent, index, obj_id = entry[1], entry[2], entry[3]
+        if (obj_id, "loc") not in overwritten:
+            where = moved.setdefault(obj_id, {})
+            where.setdefault("index", index)
+            where.setdefault("parent", parent.id)
+        return False
+    if tag == "c":
+        obj, key, old = entry[1], entry[2], entry[3]
+        if (obj.id, "c:" + key) in overwritten:
+            return False
+        state.set_counter(obj, key, old if isinstance(old, int) else 0)
+        return True
+    if tag == "p":
+        obj, key, old = entry[1], entry[2], entry[3]
+        if (obj.id, "p:" + key) in overwritten or old is MISSING:
+            return False
+        state.set_prop(obj, key, old)
+        return True
+    if tag == "new":
+        obj = state.objs[entry[1]]
+        if (obj.id, "alive") in overwritten or not obj.alive:
+            return False
+        state.remove_child(obj)
+        state.set_field(obj, "alive", False)
+        return True
+    if tag == "g" and ("#", entry[1]) not in overwritten:
+        state.set_global(entry[1], entry[2])
+        return True
+    return False
+
+
+def _put_back(state: State, obj: Obj, where: dict[str, Any]) -> bool:
+    """Move an object back where the undone op found it, if that place can still take it."""
+    if "parent" not in where:  # a position change within the same container
+        if "pos" in where and obj.alive:
+            state.set_field(obj, "pos", where["pos"])
+            return True
+        return False
+    parent = state.objs.get(where["parent"])
+    if (not obj.alive or parent is None or not parent.alive or _enters_hidden(obj, parent)
+            or parent.id == obj.id or obj.id in state.ancestors(parent)):
+        return False
+    state.remove_child(obj)
+    state.set_field(obj, "container", parent.id)
+    state.set_field(obj, "pos", where.get("pos", obj.pos))
+    state.insert_child(parent, obj, min(where["index"], len(parent.children)))
+    return True
