@@ -17,6 +17,7 @@ from typing import Any
 from . import actions as act
 from . import opkinds
 from .errors import BadOp, CoreError
+from .objects import Obj
 from .ops import SCHEMAS, Op
 from .replica import Replica
 from .views import known_card
@@ -89,6 +90,20 @@ def resolve_card(r: Replica, selector: Any, seat: int | None,
 
 def _take(entry: dict[str, Any], *names: str) -> dict[str, Any]:
     return {n: entry[n] for n in names if n in entry}
+
+
+def source_of(r: Replica, entry: dict[str, Any]) -> Obj | None:
+    """The pile or card an entry takes from (its `from`/`pile`, or its card's zone), if live."""
+    source = entry.get("from") or entry.get("pile")
+    if source is None:
+        selector = entry.get("card", entry.get("id"))
+        if isinstance(selector, str) and ":" in selector:
+            source = selector.partition(":")[0]
+        elif isinstance(selector, dict):
+            source = selector.get("zone")
+        elif isinstance(selector, str):
+            return r.state.live(selector)
+    return r.state.live(str(source)) if source else None
 
 
 def perform(r: Replica, entry: Any, namer: CardNamer | None = None) -> Op | None:

@@ -347,32 +347,17 @@ async def _play_script(t: Any, path: Path, my_seat: int | None) -> int:
 
 async def _perform(t: Any, entry: dict[str, Any], namer: Any) -> tuple[bool, str]:
     """Perform one entry here, or ask the owner of the hidden pile it takes from."""
-    from table.core import jsonform
+    from table.core import actions, jsonform
 
     try:
         jsonform.perform(t.replica, entry, namer)
         return True, ""
     except jsonform.JsonOpError as err:
-        owner = _hidden_source_owner(t.replica, entry)
-        if owner is None or owner in t.replica.my_seats:
+        # another player's hidden pile: its owner's peer performs the entry, if they consent
+        owner = actions.foreign_owner(t.replica, jsonform.source_of(t.replica, entry))
+        if owner is None:
             return False, str(err)
     request = {k: v for k, v in entry.items() if k != "seat"}
     return await t.session.request(request, owner)
 
 
-def _hidden_source_owner(r: Any, entry: dict[str, Any]) -> int | None:
-    """The seat owning the hidden zone an entry takes from (another player's deck), if any."""
-    source = entry.get("from") or entry.get("pile")
-    if source is None:
-        selector = entry.get("card", entry.get("id"))
-        if isinstance(selector, str) and ":" in selector:
-            source = selector.partition(":")[0]
-        elif isinstance(selector, dict):
-            source = selector.get("zone")
-        elif isinstance(selector, str):
-            obj = r.state.live(selector)
-            source = obj.container if obj is not None else None
-    zone = r.state.live(str(source)) if source else None
-    if zone is None or zone.visibility == "public" or zone.owner is None:
-        return None
-    return int(zone.owner)
