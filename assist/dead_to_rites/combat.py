@@ -100,14 +100,14 @@ def check_attack(d: Dtr) -> list[Flag]:
                         "can't attack.", objects=objs))
     if any(a == attacker for _i, a, _t in earlier):
         out.append(flag(ctx, "DTR-ATTACK-ONCE", f"{card.name} already attacked this turn; a "
-                        "Champion attacks once per turn.", objects=objs, star=True))
+                        "Champion attacks once per turn.", objects=objs))
     if card.flag("cant_attack"):
         out.append(flag(ctx, "DTR-CANT-ATTACK-NAMED", f"{card.name} can't attack (it still "
                         "strikes back).", objects=objs))
     elif not card.flag("haste") and entered_play_since(d, attacker, turn_start):
         out.append(flag(ctx, "DTR-NEW-CHAMPION-NO-ATTACK", f"{card.name} came into play this "
                         "turn; new Champions can't attack unless the card says so.",
-                        objects=objs, star=True))
+                        objects=objs))
     return out
 
 
@@ -129,15 +129,15 @@ def check_strike_back(d: Dtr) -> list[Flag]:
     attackers = {a for _i, a, t in attacks if t == target}
     if not attackers:
         return [flag(ctx, "DTR-STRIKE-BACK", f"{d.name(target) if target else 'That card'} was "
-                     "not attacked this turn, so it has no strike back.", objects=objs, star=True)]
+                     "not attacked this turn, so it has no strike back.", objects=objs)]
     if attacker not in attackers:
         return [flag(ctx, "DTR-STRIKE-BACK", f"{d.name(target or '')} must strike back at one of its "
-                     "own attackers.", objects=objs, star=True)]
+                     "own attackers.", objects=objs)]
     start = ctx.history.current_turn_start()
     if any(resolve(d, d.field(r, "target")) == target
            for _i, r in d.declarations("strike-back", start, ctx.index)):
         return [flag(ctx, "DTR-STRIKE-BACK", f"{d.name(target or '')} already struck back this turn; "
-                     "every target strikes back once.", objects=objs, star=True)]
+                     "every target strikes back once.", objects=objs)]
     return []
 
 
@@ -230,7 +230,7 @@ def check_damage_counter(d: Dtr, obj_id: str, key: str) -> list[Flag]:
         if attacks and obj_id not in involved:
             out.append(flag(ctx, "DTR-NO-DEFENDERS", f"{d.name(obj_id)} took combat damage but "
                             "neither attacked nor was attacked; no Champion steps in.",
-                            objects=(obj_id,), star=True))
+                            objects=(obj_id,)))
     return out
 
 

@@ -32,7 +32,7 @@ class DeadToRites(Plugin):
     game_id = "dead-to-rites"
 
     def rules(self) -> list[RuleInfo]:
-        return list(RULES)
+        return RULES.infos()
 
     def declarations(self) -> list[DeclarationSpec]:
         return list(DECLARATIONS)

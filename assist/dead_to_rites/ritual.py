@@ -130,7 +130,7 @@ def rite_leaves_altar(d: Dtr, obj_id: str, card: Card, dst: str) -> list[Flag]:
             should = "blocked" if total >= ward else "resolved"
             out.append(flag(ctx, "DTR-POOL-FLIP-RESULT", f"The Defense Pool totals {total} "
                             f"against a Ward of {ward}: {card.name} should have been {should}.",
-                            objects=(obj_id,), star=True))
+                            objects=(obj_id,)))
     # Payment, with Threat when alone in the lead
     cost = card.get("cost")
     if isinstance(cost, int):
@@ -143,7 +143,7 @@ def rite_leaves_altar(d: Dtr, obj_id: str, card: Card, dst: str) -> list[Flag]:
             out.append(flag(ctx, "DTR-RITE-COST", f"Seat {owner} paid {paid} Favor for "
                             f"{card.name}; it costs {cost}" + (" +1 Threat (alone in the lead)"
                                                                  if alone else "") + ".",
-                            objects=(obj_id, z(owner, "favor")), star=True))
+                            objects=(obj_id, z(owner, "favor"))))
     # Crowning
     if card.number("step") >= 4:
         need = int(d.p("crowning_draw", 1))
@@ -151,8 +151,7 @@ def rite_leaves_altar(d: Dtr, obj_id: str, card: Card, dst: str) -> list[Flag]:
         if short:
             out.append(flag(ctx, "DTR-CROWNING", f"Step {card.number('step')} hit the Altar: "
                             f"every other player draws {need} before responding (seat(s) "
-                            f"{', '.join(map(str, short))} did not).", objects=(obj_id,),
-                            star=True))
+                            f"{', '.join(map(str, short))} did not).", objects=(obj_id,)))
     return out
 
 
@@ -212,7 +211,7 @@ def check_ward_declaration(d: Dtr) -> list[Flag]:
         owner = d.view.owner_of(rite) if rite else 0
         return [flag(ctx, "DTR-WARD-READY-CHAMPIONS", f"The Ward was declared as {declared}; it "
                      f"is {ward}: the printed Ward plus 1 per ready Champion of seat {owner}.",
-                     objects=(rite,) if rite else (), star=True)]
+                     objects=(rite,) if rite else ())]
     return []
 
 

@@ -42,7 +42,7 @@ def dawn_end(d: Dtr, start: int, active: int) -> list[Flag]:
     if engaged:
         out.append(flag(ctx, "DTR-DAWN-READY", f"Seat {active}'s Dawn ended with engaged "
                         f"Champions ({', '.join(d.name(c) for c in engaged)}); they ready at "
-                        "your Dawn.", objects=tuple(engaged), star=True))
+                        "your Dawn.", objects=tuple(engaged)))
     gained, _spent = d.favor_gain(active, start, ctx.index)
     drew = d.draws(active, start, ctx.index)
     missing = []
@@ -60,7 +60,7 @@ def dawn_end(d: Dtr, start: int, active: int) -> list[Flag]:
         if accepted:
             out.append(flag(ctx, "DTR-PACT-EXPIRY", f"{d.name(pact)} is still out after seat "
                             f"{active}'s next Dawn; it ends then and goes to their discard pile.",
-                            objects=(pact,), star=True))
+                            objects=(pact,)))
     return out
 
 
@@ -91,11 +91,11 @@ def combat_end(d: Dtr) -> list[Flag]:
             if dealt.get(target, 0) != power:
                 out.append(flag(ctx, "DTR-COMBAT-DAMAGE", f"{d.name(target)} took "
                                 f"{dealt.get(target, 0)} damage; its attackers' total Power is "
-                                f"{power}.", objects=(target, *attackers), star=True))
+                                f"{power}.", objects=(target, *attackers)))
         if target not in struck:
             out.append(flag(ctx, "DTR-STRIKE-BACK", f"{d.name(target)} did not strike back; every "
                             "target strikes back once, even if destroyed (declare it).",
-                            objects=(target,), star=True))
+                            objects=(target,)))
     return out
 
 
@@ -106,7 +106,7 @@ def dusk_end(d: Dtr) -> list[Flag]:
         return []
     return [flag(d.ctx, "DTR-DAMAGE-CLEAR-DUSK", f"Damage was left on "
                  f"{', '.join(d.name(c) for c in damaged)} after Dusk; non-Poison damage clears "
-                 "at Dusk.", objects=tuple(damaged), star=True)]
+                 "at Dusk.", objects=tuple(damaged))]
 
 
 class _none:  # noqa: N801 - a stand-in ObjView with no counters
@@ -144,7 +144,7 @@ def invariants(d: Dtr, start: int) -> list[Flag]:
     if dead:
         out.append(flag(ctx, "DTR-DESTROY-AT-GUARD", f"{', '.join(d.name(c) for c in dead)} "
                         "has damage equal to or above its Guard and should be destroyed.",
-                        objects=tuple(dead), star=True))
+                        objects=tuple(dead)))
     for s in d.seats():
         if d.view.exists(z(s, "step")) and d.step(s) != d.completed(s) \
                 and changed & {z(s, "step"), z(s, "completed")}:
@@ -177,7 +177,7 @@ def declarations_end(d: Dtr, start: int) -> list[Flag]:
         need = d.blocked_draw(owner)
         if drew != need:
             out.append(flag(ctx, "DTR-BLOCKED-DRAW", f"Seat {owner} drew {drew} for their blocked "
-                            f"Rite; they draw {need}.", objects=(z(owner, "hand"),), star=True))
+                            f"Rite; they draw {need}.", objects=(z(owner, "hand"),)))
     for i, rec in d.declarations("pact-decline", start, now):
         pact = d.field(rec, "pact")
         offerer = d.view.owner_of(pact) if isinstance(pact, str) else None
@@ -248,7 +248,7 @@ def _pact_break(d: Dtr, i: int, rec: object) -> list[Flag]:
     arbiter = any(d.name(c) == "Arbiter of Oaths" for s in d.seats()
                   for c in d.view.child_ids(z(s, "play"), "card"))
     f = flag(ctx, "DTR-PACT-BREAK", "A broken Pact: " + "; ".join(problems) + ".",
-             objects=(pact,), star=True)
+             objects=(pact,))
     if arbiter:
         f = type(f)(f.rule, "warning", f.message + " (Arbiter of Oaths is in play.)", f.section,
                     f.ops, f.objects)

@@ -7,7 +7,7 @@ from table.core import opkinds
 from . import battle_close, declares, moves, state_ops
 from .facts import Facts
 from .marks import check_mark
-from .rules import RULES, rule_infos
+from .rules import RULES
 from .setup_checks import check_setup
 
 DECLARATIONS = (
@@ -66,7 +66,7 @@ class GauntletPlugin(Plugin):
     game_id = "gauntlet"
 
     def rules(self) -> list[RuleInfo]:
-        return rule_infos(RULES)
+        return RULES.infos()
 
     def declarations(self) -> list[DeclarationSpec]:
         return list(DECLARATIONS)

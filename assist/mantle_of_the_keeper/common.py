@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from assist.api import CARD_EFFECT, Flag
 
 from .facts import ACTION, END, INCOME, Facts, declared, drawn, fields, moved
-from .rules import EXCUSABLE, NOMINAL, SECTION
+from .rules import RULES
 
 if TYPE_CHECKING:
     from assist.api import GameInfo, OpContext
@@ -22,11 +22,8 @@ class Out(list[Flag]):
 
     def add(self, rule: str, message: str, objects: Sequence[str] = (),
             ops: Sequence[tuple[str, int]] = (), excused: bool | None = None) -> None:
-        severity = NOMINAL[rule]
-        if rule in EXCUSABLE and (self.ctx.excused if excused is None else excused):
-            severity = "warning"
-        self.append(Flag(rule, severity, message, SECTION[rule], tuple(ops),  # type: ignore[arg-type]
-                         tuple(objects)))
+        self.append(RULES.flag(rule, message, objects=objects, ops=ops,
+                               excused=self.ctx.excused if excused is None else excused))
 
 
 def param(game: GameInfo, name: str, default: int) -> int:

@@ -6,7 +6,7 @@ from assist.api import DeclarationSpec, Flag, OpContext, Plugin, RuleInfo
 from . import combat, moves, setup, turn
 from .common import Out
 from .facts import Facts, declared, what
-from .rules import rule_infos
+from .rules import RULES
 
 DECLARATIONS = [
     DeclarationSpec("attack", "Attack: attacker -> target, with a card",
@@ -32,7 +32,7 @@ class MantlePlugin(Plugin):
     game_id = "mantle-of-the-keeper"
 
     def rules(self) -> list[RuleInfo]:
-        return rule_infos()
+        return RULES.infos()
 
     def declarations(self) -> list[DeclarationSpec]:
         return list(DECLARATIONS)
