@@ -21,7 +21,7 @@ from typing import Any
 
 from netplay.discovery import TableBrowser, TableListing
 from netplay.session import PeersChanged, SessionOptions, interface_choice
-from table.lan import session as lan
+from table import lan
 from table.games.registry import ModuleNotFound
 from table.app.owner_requests import install_owner_consent, install_owner_requests
 from table.ui.catalog import Catalog

@@ -4,7 +4,7 @@ import asyncio
 
 from netplay.consent import OwnerRequest, decide
 from netplay.session import SessionOptions
-from table.lan import session as lan
+from table import lan
 
 from netplay_testkit import LOOPBACK, run, wait_until
 

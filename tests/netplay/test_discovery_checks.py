@@ -11,7 +11,7 @@ from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 from netplay.discovery import SERVICE_TYPE, TableBrowser, safe_text
 from netplay.identity import new_peer_id
 from netplay.session import SessionOptions
-from table.lan import session as lan
+from table import lan
 from table.app.commands.net import cmd_tables
 
 from netplay_testkit import LOOPBACK, run, wait_until

@@ -8,7 +8,7 @@ from netplay.link import LinkConfig
 from netplay.mesh import MeshConfig
 from netplay.replication import ReplicationConfig
 from netplay.session import SessionOptions
-from table.lan import session as lan
+from table import lan
 from table.core import actions as act
 
 from netplay_testkit import LOOPBACK, RecordingRelay, run, wait_until

@@ -11,7 +11,7 @@ from netplay.link import LinkConfig
 from netplay.mesh import MeshConfig
 from netplay.replication import ReplicationConfig
 from netplay.session import SessionOptions
-from table.lan import session as lan
+from table import lan
 from table.games.position import read_position
 from table.games.position_writer import replica_position
 

@@ -10,7 +10,7 @@ from netplay.mesh import MeshConfig
 from netplay.peerbook import PeerBook, RedialPolicy
 from netplay.replication import ReplicationConfig
 from netplay.session import SessionOptions
-from table.lan import session as lan
+from table import lan
 
 from netplay_testkit import LOOPBACK, run, wait_until
 

@@ -11,7 +11,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from netplay.session import SessionOptions
-from table.lan import session as lan
+from table import lan
 
 from .test_lan_ui import FAST, LOOPBACK, _lan_app, _run, until
 

@@ -3,7 +3,7 @@ shows as "reconnecting…", and as "back" once it restarted from its log and rel
 from __future__ import annotations
 
 from netplay.session import SessionOptions
-from table.lan import session as lan
+from table import lan
 from table.ui.lan import PeersPanel
 
 from .test_lan_ui import FAST, LOOPBACK, _lan_app, _run, until

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from netplay.session import SessionOptions
-from table.lan import session as lan
+from table import lan
 from table.core import actions as act
 
 from .test_lan_ui import FAST, LOOPBACK, Headless, _cards, _run, until

@@ -23,7 +23,7 @@ from netplay.link import LinkConfig
 from netplay.mesh import MeshConfig
 from netplay.replication import ReplicationConfig
 from netplay.session import SessionOptions
-from table.lan import session as lan
+from table import lan
 from table.core import actions as act
 
 ROOT = Path(__file__).resolve().parents[2]

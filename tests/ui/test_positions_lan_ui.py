@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from netplay.session import SessionOptions
-from table.lan import session as lan
+from table import lan
 from table.games.position import read_position
 
 from .test_lan_ui import FAST, LOOPBACK, Headless, _cards, _lan_app, _run, until

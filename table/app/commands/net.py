@@ -150,7 +150,7 @@ def _run(args: argparse.Namespace, hosting: bool) -> int:
 
 
 async def _main(args: argparse.Namespace, hosting: bool) -> int:
-    from table.lan import session as lan
+    from table import lan
 
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()

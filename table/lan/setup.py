@@ -1,0 +1,141 @@
+"""The LAN setup protocol, as ops on a replica: no network, no waiting.
+
+Every hidden card is created by its owner's software and a seat's deck list never leaves its
+player's machine:
+
+1. the host lays out the shared, deck-independent objects and marks the table
+   (``mark setup "table"`` with the game, its content hash and the seat count);
+2. a player claims a seat (a ``seat`` op), lays out that seat's own objects, runs that seat's
+   setup steps with its own deck (creating and shuffling its cards, arranging them) up to the
+   game's simultaneous reveal, if it has one, and marks it ready, publishing only the deck's
+   headers (faction, leader: public at a real table too);
+3. a simultaneous reveal (a shared "turn face up" step, such as Gauntlet's six Territories)
+   waits for every seat: when all are ready the host marks ``reveal``; each seat's peer then
+   turns up its own cards and runs the rest of its steps (Leader, token, opening hand), and
+   marks itself ``revealed``;
+4. then the host lays out the shared objects that depend on the decks in play and runs the
+   shared setup steps (first player, shared supplies), and marks setup complete.
+
+The functions here read those marks and perform each side's steps; `table.lan.seating` runs
+them as the marks arrive.
+"""
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from table.core import actions as act
+from table.core.errors import CoreError
+from table.core.replica import Replica
+from table.games.model import Deck
+from table.games.module import GameModule
+from table.games.record import record_decks, record_module
+from table.games.setup import lay_out, run_steps
+from table.games.steps import SetFace, SetupStep
+
+log = logging.getLogger(__name__)
+
+
+# ------------------------------------------------------------------ reading the table's marks
+def setup_marks(r: Replica, value: str) -> list[Any]:
+    return [rec.op for rec in r.records()
+            if rec.op.kind == "mark" and rec.void is None and rec.op.args.get("what") == "setup"
+            and rec.op.args.get("value") == value]
+
+
+def table_info(r: Replica) -> dict[str, Any] | None:
+    marks = setup_marks(r, "table")
+    return dict(marks[0].args.get("fields") or {}) if marks else None
+
+
+def ready_seats(r: Replica) -> dict[int, dict[str, str]]:
+    """Seat -> public deck headers, for every seat whose player finished its setup."""
+    out: dict[int, dict[str, str]] = {}
+    for op in setup_marks(r, "ready"):
+        seat = op.args.get("seat")
+        held = r.state.seats.get(seat) if isinstance(seat, int) else None
+        if held is not None and held.peer == op.author:
+            deck = (op.args.get("fields") or {}).get("deck") or {}
+            out[seat] = {str(k): str(v) for k, v in deck.items()}
+    return out
+
+
+def setup_complete(r: Replica) -> bool:
+    """The LAN setup is over: the game's setup, or a start from a position (even a pending one:
+    its players then finish the game's setup themselves)."""
+    return bool(setup_marks(r, "complete") or setup_marks(r, "position-end"))
+
+
+def _public_deck(headers: dict[str, str]) -> Deck:
+    return Deck(name=headers.get("name", ""), file="", headers=headers, sections={})
+
+
+# ------------------------------------------------------------------ the steps
+def host_layout(r: Replica, module: GameModule, seats: int, table_name: str) -> None:
+    act.mark(r, "setup", value="table", fields={
+        "game": module.id, "game_hash": module.content_hash, "seats": seats,
+        "name": table_name, "module_version": module.version})
+    record_module(r, module)
+    lay_out(r, module, seats, None, only_seats=set(), shared=True, conditional=False)
+
+
+def _reveal_at(steps: tuple[SetupStep, ...]) -> int:
+    """Index of the game's simultaneous reveal (a shared SetFace), or len(steps) if none."""
+    for i, step in enumerate(steps):
+        if isinstance(step, SetFace) and step.seat is None:
+            return i
+    return len(steps)
+
+
+def has_reveal(module: GameModule, seats: int) -> bool:
+    steps = module.setup_for(seats, None)
+    return _reveal_at(steps) < len(steps)
+
+
+def seat_setup(r: Replica, module: GameModule, seats: int, seat: int, deck: Deck | None) -> None:
+    """Lay out one seat's objects and run its steps up to the reveal, on that seat's own peer."""
+    decks = {seat: deck} if deck is not None else {}
+    record_decks(r, module, decks)
+    lay_out(r, module, seats, decks, only_seats={seat}, shared=False)
+    steps = module.setup_for(seats, decks)
+    for step in steps[:_reveal_at(steps)]:
+        if step.seat == seat:
+            run_steps(r, [step], seats={seat}, shared=False)
+    act.mark(r, "setup", value="ready", for_seat=seat,
+             fields={"deck": dict(deck.headers) if deck is not None else {}})
+
+
+def seat_reveal(r: Replica, module: GameModule, seats: int, seat: int) -> None:
+    """After every seat is ready: turn up this seat's cards together, then its later steps."""
+    headers = ready_seats(r).get(seat, {})
+    decks = {seat: _public_deck(headers)}  # later steps need only header-named cards (Leader)
+    steps = module.setup_for(seats, decks)
+    for step in steps[_reveal_at(steps):]:
+        if isinstance(step, SetFace) and step.seat is None:
+            for zone_id in step.zones:  # a shared reveal: each owner turns its own cards
+                zone = r.state.live(zone_id)
+                for card_id in list(zone.children) if zone is not None else []:
+                    card = r.state.objs[card_id]
+                    if card.kind == "card" and card.owner == seat:
+                        act.flip(r, card_id, step.face_up, seat=seat)
+        elif step.seat == seat:
+            run_steps(r, [step], seats={seat}, shared=False)
+    act.mark(r, "setup", value="revealed", for_seat=seat)
+
+
+def revealed_seats(r: Replica) -> set[int]:
+    return {op.args["seat"] for op in setup_marks(r, "revealed")
+            if isinstance(op.args.get("seat"), int)}
+
+
+def host_finish(r: Replica, module: GameModule, seats: int) -> None:
+    """The shared rest of the setup, once every seat is ready (and revealed)."""
+    decks = {s: _public_deck(h) for s, h in ready_seats(r).items()}
+    lay_out(r, module, seats, decks, only_seats=set(), shared=True, conditional=True)
+    for step in module.setup_for(seats, decks):
+        if step.seat is None and not isinstance(step, SetFace):
+            try:
+                run_steps(r, [step], seats=set(), shared=True)
+            except (CoreError, ValueError) as err:
+                log.warning("shared setup step %s skipped: %s", type(step).__name__, err)
+    act.mark(r, "setup", value="complete")
