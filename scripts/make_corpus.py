@@ -1,4 +1,4 @@
-"""Write a corpus of legal playtest sessions with planted effects (see table/report/corpus.py).
+"""Write a corpus of legal playtest sessions with planted effects (see table/bench/legal_corpus.py).
 
     python scripts/make_corpus.py FOLDER [--count 1000] [--seed 1]
 
