@@ -33,6 +33,7 @@ from typing import Any
 import msgpack
 
 LOOPBACK = "127.0.0.1"
+PACE = 0.002  # seconds between two paced ops (after each op in one process)
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -103,7 +104,7 @@ async def _in_process(n: int, ops: int) -> dict[str, Any]:
     for i in range(ops):
         ref, t = peers[i % n].play(i)
         sent[ref] = t
-        await asyncio.sleep(0.002)
+        await asyncio.sleep(PACE)
     target = n + ops
     deadline = time.monotonic() + 30
     while any(sum(p.replica.version_vector().values()) < target for p in peers):
@@ -135,10 +136,16 @@ async def _in_process(n: int, ops: int) -> dict[str, Any]:
 
 # ------------------------------------------------------------------ separate processes
 async def _child(index: int, n: int, ops: int, first_port: int) -> None:
-    """One peer of the multi-process bench: prints PORT, plays its share, prints results."""
+    """One peer of the multi-process bench: prints PORT, then READY once the mesh is whole;
+    reads ``GO <t0>`` and plays ops ``index, index + n, ...``, op ``i`` at ``t0 + i * PACE``
+    on the system-wide monotonic clock (so the peers take turns, round robin, as in one
+    process); prints its results."""
+    from table.core.gc_tuning import tune_gc
+
     from netplay.identity import Identity
     from netplay.mesh import Mesh
 
+    tune_gc()  # as the program does at start (and the in-process run)
     mesh = Mesh(Identity.generate(), "bench", None, host=LOOPBACK)
     await mesh.start()
     peer = _Peer(mesh)
@@ -147,10 +154,12 @@ async def _child(index: int, n: int, ops: int, first_port: int) -> None:
         await mesh.connect(LOOPBACK, first_port)
     while len(mesh.peers()) < n - 1 or sum(peer.replica.version_vector().values()) < n:
         await asyncio.sleep(0.01)
-    await asyncio.sleep(0.5)  # let every process get here
+    print("READY", flush=True)
+    go = await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+    t0 = float(go.split()[1])
     sent: dict[str, float] = {}
     for i in range(index, ops, n):
-        await asyncio.sleep(0.002 * n)
+        await asyncio.sleep(max(0.0, t0 + i * PACE - time.monotonic()))
         ref, t = peer.play(i)
         sent[f"{ref[0]}:{ref[1]}"] = t
     while sum(peer.replica.version_vector().values()) < n + ops:
@@ -173,17 +182,33 @@ def _child_result(proc: "subprocess.Popen[str]") -> dict[str, Any] | None:
     return result
 
 
+def _wait_ready(proc: "subprocess.Popen[str]") -> None:
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        if line.startswith("READY"):
+            return
+    raise RuntimeError("a bench peer ended before the mesh formed")
+
+
 def _processes(n: int, ops: int) -> dict[str, Any]:
     env = dict(os.environ)
     cmd = [sys.executable, "-m", "netplay.bench", "--child"]
-    procs = [subprocess.Popen(cmd + ["0", str(n), str(ops), "0"], stdout=subprocess.PIPE, text=True,
-                              env=env)]
+
+    def spawn(i: int, port: int) -> "subprocess.Popen[str]":
+        return subprocess.Popen(cmd + [str(i), str(n), str(ops), str(port)], env=env,
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    procs = [spawn(0, 0)]
     assert procs[0].stdout is not None
     port = int(procs[0].stdout.readline().split()[1])
-    for i in range(1, n):
-        procs.append(subprocess.Popen(cmd + [str(i), str(n), str(ops), str(port)],
-                                      stdout=subprocess.PIPE, text=True, env=env))
-    t0 = time.monotonic()
+    procs += [spawn(i, port) for i in range(1, n)]
+    for proc in procs:
+        _wait_ready(proc)
+    t0 = time.monotonic() + 0.3
+    for proc in procs:
+        assert proc.stdin is not None
+        proc.stdin.write(f"GO {t0!r}\n")
+        proc.stdin.flush()
     # Read every child's output at once: a RESULT line is larger than a pipe's buffer, and a
     # child blocked writing it would stall its event loop (and its links) meanwhile.
     with ThreadPoolExecutor(len(procs)) as pool:
