@@ -18,11 +18,26 @@ from nacl.signing import VerifyKey
 
 from table.core.errors import BadOp
 
-from .identity import PUBLIC_KEY_BYTES, Identity
+from .identity import PUBLIC_KEY_BYTES, SIGNATURE_BYTES, Identity
 
 log = logging.getLogger(__name__)
 
 OP_SIGNATURE_DOMAIN = b"sandtable-op-v1"
+
+
+_ARRAY_9, _ARRAY_8, _BIN8 = 0x99, b"\x98", 0xc4
+
+
+def signed_part(raw: bytes) -> bytes | None:
+    """The signed bytes of a canonically encoded op (docs/protocol.md): the wire form is a
+    9-field array ending in the 64-byte signature (bin8), and the signed bytes are the 8-field
+    array of the other fields, so they are ``raw`` with the array header for 8 fields and the
+    signature cut off. None if ``raw`` is not shaped so."""
+    tail = 2 + SIGNATURE_BYTES
+    if (len(raw) > tail + 1 and raw[0] == _ARRAY_9 and raw[-tail] == _BIN8
+            and raw[-tail + 1] == SIGNATURE_BYTES):
+        return _ARRAY_8 + raw[1:-tail]
+    return None
 
 
 def op_signer(identity: Identity) -> Callable[[bytes], bytes]:
@@ -48,6 +63,8 @@ class OpVerifier:
         self._pinned_key = pinned_key
         self._announced_key = announced_key
         self._keys: dict[str, VerifyKey | None] = {}
+        # id(op) -> (op, its signed bytes cut from the canonical bytes it arrived as)
+        self._received: dict[int, tuple[Any, bytes]] = {}
         self.failures = 0
         self.verified = 0  # Ed25519 checks made (for tests and benchmarks)
 
@@ -74,6 +91,24 @@ class OpVerifier:
             return None
         return key_hex
 
+    def received_as(self, op: Any, raw: bytes) -> None:
+        """``raw`` is the canonical encoding ``op`` (this very object) arrived in, already
+        checked (``netplay.canonical.check_canonical``): its signed bytes are cut from it
+        rather than encoded again, until :meth:`forget_received`."""
+        body = signed_part(raw)
+        if body is not None:
+            self._received[id(op)] = (op, body)
+
+    def forget_received(self) -> None:
+        self._received.clear()
+
+    def _signed_bytes(self, op: Any) -> bytes:
+        entry = self._received.get(id(op))
+        if entry is not None and entry[0] is op:
+            return entry[1]
+        body: bytes = op.signing_bytes()
+        return body
+
     def __call__(self, op: Any, key_hex: str | None) -> bool:
         key_hex = self._key_for(op, key_hex)
         ok = isinstance(op.sig, bytes) and key_hex is not None
@@ -82,7 +117,7 @@ class OpVerifier:
             vk = self._verify_key(key_hex)
             try:
                 ok = vk is not None and bool(
-                    vk.verify(OP_SIGNATURE_DOMAIN + op.signing_bytes(), op.sig))
+                    vk.verify(OP_SIGNATURE_DOMAIN + self._signed_bytes(op), op.sig))
             except (BadSignatureError, CryptoError, ValueError, TypeError, BadOp):
                 ok = False
         if not ok:

@@ -312,7 +312,7 @@ class Replication:
 
     def _accept_ops(self, ops: list[list[Any]], raws: list[bytes], from_peer: str) -> None:
         vv = self.replica.version_vector()
-        fresh: list[list[Any]] = []
+        fresh: list[tuple[list[Any], bytes]] = []
         again: list[tuple[list[Any], bytes]] = []  # a number seen earlier in this batch
         seen: set[tuple[str, int]] = set()
         for op, raw in zip(ops, raws):
@@ -323,15 +323,41 @@ class Replication:
                 again.append((op, raw))
             else:
                 seen.add(ref)
-                fresh.append(op)
+                fresh.append((op, raw))
         if fresh:
             self.ops_received += len(fresh)
-            try:
-                self.replica.receive_many(fresh, from_peer)
-            except (BadOp, CausalityError) as exc:
-                self._offence(from_peer, f"peer {from_peer} sent an op that was refused: {exc}")
+            self._deliver(fresh, from_peer)
         for op, raw in again:  # e.g. both versions of an equivocation, shown as proof
             self._check_duplicate(op, raw, from_peer)
+
+    def _deliver(self, fresh: list[tuple[list[Any], bytes]], from_peer: str) -> None:
+        """Hand new ops to the replica, which verifies each one before it stores it. The
+        verifier takes each op's signed bytes from the canonical bytes it arrived as
+        (``OpVerifier.received_as``) instead of encoding them again."""
+        verifier = getattr(self.replica, "verifier", None)
+        note = getattr(verifier, "received_as", None)
+        forget = getattr(verifier, "forget_received", None)
+        built: list[Any] = []
+        bad: BadOp | None = None
+        for wire, raw in fresh:
+            try:
+                op = from_wire(wire)
+            except BadOp as exc:  # the ops before it are still taken, as the replica would
+                bad = exc
+                break
+            built.append(op)
+            if note is not None:
+                note(op, raw)
+        try:
+            if built:
+                self.replica.receive_many(built, from_peer)
+        except (BadOp, CausalityError) as exc:
+            self._offence(from_peer, f"peer {from_peer} sent an op that was refused: {exc}")
+        finally:
+            if forget is not None:
+                forget()
+        if bad is not None:
+            self._offence(from_peer, f"peer {from_peer} sent an op that was refused: {bad}")
 
     def _check_duplicate(self, wire: list[Any], raw: bytes, from_peer: str) -> None:
         """An op under a number already delivered: the same op (ignored), or another op

@@ -71,6 +71,28 @@ def test_the_project_signs_and_encodes_the_vectors_the_same_way():
         assert OpVerifier(lambda _a: None)(op, v["public_key"])
 
 
+def test_signed_bytes_cut_from_the_wire_are_the_vectors_signing_bytes():
+    """A received op's signed bytes are cut from the canonical bytes it arrived as
+    (netplay.opsign.signed_part): for every vector they are its signing bytes, and the
+    verifier checks an op with them only for that very op object."""
+    from netplay.opsign import OpVerifier, signed_part
+    from table.core.ops import from_wire
+
+    for v in _vectors()["ops"]["vectors"]:
+        wire = bytes.fromhex(v["wire"])
+        assert signed_part(wire) == bytes.fromhex(v["signing_bytes"]), v["name"]
+        op = from_wire(decode(wire))
+        verifier = OpVerifier(lambda _a: None)
+        verifier.received_as(op, wire)
+        assert verifier(op, v["public_key"])
+        # another op under the same number and signature, other content: its own bytes
+        forged = op._replace(lamport=op.lamport + 1)
+        assert not verifier(forged, v["public_key"]), v["name"]
+        verifier.forget_received()
+        assert verifier(op, v["public_key"]) and verifier.verified == 2
+    assert signed_part(b"\x98" + bytes(80)) is None
+
+
 def test_non_canonical_vectors_are_refused_naming_the_field():
     import pytest
     from netplay.canonical import NotCanonical, check_canonical
