@@ -4,10 +4,16 @@ Everything binds to 127.0.0.1 and zeroconf runs with ``interfaces=["127.0.0.1"]`
 
 * latency: N peers (real replicas, signed ops, encrypted links, full mesh, every op's
   signature verified by every receiver before it is applied); ops are issued paced, round
-  robin over the peers; each op's latency is the time from its apply at its author to its
-  apply at each other peer (so N - 1 samples per op). Measured with every peer in one process
-  and with each peer its own process (timestamps from the system-wide monotonic clock);
-  ``processes=True`` makes the latter the headline figures.
+  robin over the peers, one every ``PACE`` seconds; each op's latency is the time from its
+  apply at its author to its apply at each other peer (so N - 1 samples per op). Measured with
+  every peer in one process and with each peer its own process (timestamps from the
+  system-wide monotonic clock). The headline (``p50_ms``, ``p99_ms``) is the one-process
+  run, or with ``processes=True`` (``--processes``) the one-process-each run; both are always
+  reported. ``*_by_order_ms`` gives the median latency of the first, second, ... receiver to
+  apply each op: in one process the receivers take their turns on one core, one after
+  another, each verifying the op itself, so the median sample is the third of five.
+  The multi-process peers play on a shared schedule (op ``i`` at ``t0 + i * PACE``), so they
+  take turns as the one-process peers do; each runs with the program's GC settings.
 * catch-up: a peer holding 10,000 signed ops and a newcomer that links to it; seconds from
   dialing to the newcomer holding (and having verified) every op, ``caught_up`` received.
 * throughput: the same peers, every op issued at once; ops_per_s counts ops applied at every
@@ -41,6 +47,18 @@ def _pct(values: list[float], q: float) -> float:
         return float("nan")
     values = sorted(values)
     return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def _by_order(sent: dict[Any, float], applied: list[dict[Any, float]]) -> list[float]:
+    """Median latency (ms) of the first, second, ... peer to apply each op."""
+    ranks: list[list[float]] = []
+    for ref, t in sent.items():
+        times = sorted(a[ref] - t for a in applied if ref in a)
+        for k, dt in enumerate(times):
+            if k == len(ranks):
+                ranks.append([])
+            ranks[k].append(dt * 1000)
+    return [round(statistics.median(r), 3) for r in ranks]
 
 
 class _Peer:
@@ -113,6 +131,7 @@ async def _in_process(n: int, ops: int) -> dict[str, Any]:
         await asyncio.sleep(0.01)
     lat = [(p.applied[ref] - t) * 1000 for ref, t in sent.items() for p in peers
            if ref in p.applied]
+    by_order = _by_order(sent, [p.applied for p in peers])
     # Throughput: everything at once.
     burst = max(ops, 1000)
     t0 = time.monotonic()
@@ -130,7 +149,8 @@ async def _in_process(n: int, ops: int) -> dict[str, Any]:
         await p.repl.stop()
         await p.mesh.stop()
     hashes = {p.replica.public_state_hash() for p in peers}
-    return {"latencies": lat, "ops_per_s": burst / elapsed, "converged": len(hashes) == 1,
+    return {"latencies": lat, "by_order": by_order, "ops_per_s": burst / elapsed,
+            "converged": len(hashes) == 1,
             "samples": len(lat)}
 
 
@@ -217,7 +237,8 @@ def _processes(n: int, ops: int) -> dict[str, Any]:
     sent = {k: v for r in results for k, v in r["sent"].items()}
     lat = [(r["applied"][k] - t) * 1000 for k, t in sent.items() for r in results
            if k in r["applied"]]
-    return {"latencies": lat, "ops_per_s": ops / elapsed,
+    return {"latencies": lat, "by_order": _by_order(sent, [r["applied"] for r in results]),
+            "ops_per_s": ops / elapsed,
             "converged": len({r["hash"] for r in results}) == 1, "samples": len(lat)}
 
 
@@ -310,6 +331,8 @@ def _latency_line(label: str, peers: int, ops: int, result: dict[str, Any]) -> N
           f"deliveries, p50 {_pct(lat, 0.5):.3f} ms, p99 {_pct(lat, 0.99):.3f} ms, "
           f"mean {statistics.fmean(lat) if lat else float('nan'):.3f} ms; "
           f"throughput {result['ops_per_s']:.0f} ops/s; converged: {result['converged']}")
+    print(f"  median by the order the peers applied each op: "
+          f"{', '.join(f'{x:.3f}' for x in result['by_order'])} ms")
 
 
 def run(peers: int = 6, processes: bool = False, ops: int = 2000,
@@ -343,6 +366,8 @@ def run(peers: int = 6, processes: bool = False, ops: int = 2000,
                "one_process_p99_ms": round(_pct(one_lat, 0.99), 3),
                "processes_p50_ms": round(_pct(multi_lat, 0.5), 3),
                "processes_p99_ms": round(_pct(multi_lat, 0.99), 3),
+               "one_process_by_order_ms": one["by_order"],
+               "processes_by_order_ms": multi["by_order"],
                "catch_up_ops": catch["ops"], "catch_up_s": round(catch["seconds"], 3),
                "catch_up_complete": catch["complete"],
                "baseline_p50_ms": round(_pct(base, 0.5), 3),
