@@ -43,9 +43,12 @@ from .identity import SIGNATURE_BYTES, is_valid_peer_id
 from .mesh import MessageReceived, Mesh, MeshEvent, PeerJoined, PeerLeft
 from .messages import check_version_vector
 from .opsign import OP_SIGNATURE_DOMAIN, OpVerifier, op_signer
+from .repl_events import (CaughtUp, Divergence, Equivocated, PeerMisbehaved, PrivateReceived,
+                          ReplicationEvent)
 from .wire import ProtocolError, pack
 
-# the signer and verifier live in netplay.opsign; importable from here as they always were
+# the signer and verifier live in netplay.opsign, the events in netplay.repl_events;
+# importable from here as they always were
 __all__ = ["OP_SIGNATURE_DOMAIN", "OpVerifier", "op_signer", "Replication", "Replica",
            "ReplicationConfig", "Divergence", "PrivateReceived", "PeerMisbehaved",
            "Equivocated", "CaughtUp", "check_op_envelope"]
@@ -72,49 +75,6 @@ class Replica(Protocol):
     def receive_many(self, wires: list[Any], from_peer: str = "") -> Any: ...
 
     def public_state_hash(self) -> str: ...
-
-
-@dataclass(frozen=True, slots=True)
-class Divergence:
-    peer_id: str
-    version_vector: dict[str, int]
-    our_hash: str
-    their_hash: str
-
-
-@dataclass(frozen=True, slots=True)
-class PrivateReceived:
-    peer_id: str
-    body: dict[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
-class PeerMisbehaved:
-    """A peer sent something a correct peer never sends (its link was dropped, unless it only
-    relayed another author's equivocation or claimed ops it did not send). ``reason`` names
-    the peer and what it did, for the person at the table."""
-    peer_id: str
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class Equivocated:
-    """``author`` signed two different ops as ``seq`` (one came from ``from_peer``)."""
-    author: str
-    seq: int
-    from_peer: str
-
-
-@dataclass(frozen=True, slots=True)
-class CaughtUp:
-    """``peer_id`` ended its catch-up having served ``vv``; ``gaps`` are the first op of each
-    author it claimed but never sent (empty when complete)."""
-    peer_id: str
-    vv: dict[str, int]
-    gaps: tuple[tuple[str, int], ...] = ()
-
-
-ReplicationEvent = Divergence | PrivateReceived | PeerMisbehaved | Equivocated | CaughtUp
 
 
 @dataclass(frozen=True, slots=True)
@@ -333,7 +293,8 @@ class Replication:
     def _deliver(self, fresh: list[tuple[list[Any], bytes]], from_peer: str) -> None:
         """Hand new ops to the replica, which verifies each one before it stores it. The
         verifier takes each op's signed bytes from the canonical bytes it arrived as
-        (``OpVerifier.received_as``) instead of encoding them again."""
+        (``OpVerifier.received_as``) instead of encoding them again, and checks a batch's
+        signatures back to back first (``OpVerifier.check_ahead``), which is faster."""
         verifier = getattr(self.replica, "verifier", None)
         note = getattr(verifier, "received_as", None)
         forget = getattr(verifier, "forget_received", None)
@@ -348,6 +309,10 @@ class Replication:
             built.append(op)
             if note is not None:
                 note(op, raw)
+        ahead = getattr(verifier, "check_ahead", None)
+        store = getattr(self.replica, "store", None)
+        if ahead is not None and store is not None and len(built) > 1:
+            ahead(built, lambda op: _hello_key(store, op))
         try:
             if built:
                 self.replica.receive_many(built, from_peer)
@@ -438,6 +403,14 @@ class Replication:
         """What this peer still waits for from its linked peers, naming each missing op
         (author#seq); empty when nothing is awaited. For a stalled join."""
         return self.catch_up.describe(self.mesh.peers(), self.peer_vvs)
+
+
+def _hello_key(store: Any, op: Any) -> str | None:
+    """The key the replica checks ``op`` with on delivery (``Replica._admit``): the one its
+    author's stored ``hello`` announced (the op's own for a ``hello``)."""
+    hello = op if op.seq == 1 else store.get(op.author, 1)
+    key = hello.args.get("key") if hello is not None and hello.kind == "hello" else None
+    return key if isinstance(key, str) else None
 
 
 def _vv_equal(a: dict[str, int], b: dict[str, int]) -> bool:

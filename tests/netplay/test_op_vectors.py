@@ -93,6 +93,27 @@ def test_signed_bytes_cut_from_the_wire_are_the_vectors_signing_bytes():
     assert signed_part(b"\x98" + bytes(80)) is None
 
 
+def test_a_batch_checked_ahead_is_verified_once_per_op_and_only_under_its_key():
+    from netplay.opsign import OpVerifier
+    from table.core.ops import from_wire
+
+    vectors = _vectors()["ops"]["vectors"]
+    ops = [from_wire(decode(bytes.fromhex(v["wire"]))) for v in vectors]
+    keys = {op.author: v["public_key"] for op, v in zip(ops, vectors)}
+    forged = ops[0]._replace(lamport=ops[0].lamport + 1)  # same signature, other content
+    verifier = OpVerifier(lambda _a: None)
+    verifier.check_ahead([*ops, forged], lambda op: keys[op.author])
+    assert verifier.verified == len(ops)  # the forgery did not pass
+    for op in ops:
+        assert verifier(op, keys[op.author])
+    assert verifier.verified == len(ops)  # no second check on delivery
+    assert not verifier(forged, keys[forged.author]) and verifier.failures == 1
+    other_key = next(k for a, k in keys.items() if k != keys[ops[0].author])
+    assert not verifier(ops[0], other_key)  # a good check holds only under its own key
+    verifier.forget_received()
+    assert verifier(ops[0], keys[ops[0].author]) and verifier.verified == len(ops) + 1
+
+
 def test_non_canonical_vectors_are_refused_naming_the_field():
     import pytest
     from netplay.canonical import NotCanonical, check_canonical
