@@ -110,15 +110,20 @@ class OpVerifier:
         work cost up to twice as much). ``given_key(op)`` is the key the replica will pass
         when it delivers the op (None if not known yet: that op is checked on delivery). A
         good result is kept for that op object and that key until :meth:`forget_received`;
-        anything else is checked again, and reported, on delivery."""
+        anything else is checked again, and reported, on delivery. The first bad signature
+        ends the checks ahead (delivery stops there too: no work is done for a hostile batch
+        that delivery would not have done)."""
         for op in ops:
             key_hex = self._key_for(op, given_key(op))
-            if key_hex is not None and isinstance(op.sig, bytes) and self._check(op, key_hex):
-                entry = self._received.get(id(op))
-                if entry is not None and entry[0] is op:
-                    entry[2] = key_hex
-                else:
-                    self._received[id(op)] = [op, None, key_hex]
+            if key_hex is None or not isinstance(op.sig, bytes):
+                continue
+            if not self._check(op, key_hex):
+                return
+            entry = self._received.get(id(op))
+            if entry is not None and entry[0] is op:
+                entry[2] = key_hex
+            else:
+                self._received[id(op)] = [op, None, key_hex]
 
     def forget_received(self) -> None:
         self._received.clear()
@@ -150,3 +155,26 @@ class OpVerifier:
             self.failures += 1
             log.warning("op %s#%s: bad signature or key", op.author, getattr(op, "seq", "?"))
         return ok
+
+
+def next_in_line(store: Any, ops: list[Any]) -> list[Any]:
+    """The ops that continue their author's delivered ones without a gap (those the store
+    will deliver once their other dependencies are in): the only ones checked ahead."""
+    following: dict[str, int] = {}
+    out = []
+    for op in ops:
+        seq = following.get(op.author)
+        if seq is None:
+            seq = store.delivered(op.author) + 1
+        if op.seq == seq:
+            out.append(op)
+            following[op.author] = seq + 1
+    return out
+
+
+def hello_key(store: Any, op: Any) -> str | None:
+    """The key the replica checks ``op`` with on delivery (``Replica._admit``): the one its
+    author's stored ``hello`` announced (the op's own for a ``hello``)."""
+    hello = op if op.seq == 1 else store.get(op.author, 1)
+    key = hello.args.get("key") if hello is not None and hello.kind == "hello" else None
+    return key if isinstance(key, str) else None

@@ -42,7 +42,7 @@ from .events import EventHub
 from .identity import SIGNATURE_BYTES, is_valid_peer_id
 from .mesh import MessageReceived, Mesh, MeshEvent, PeerJoined, PeerLeft
 from .messages import check_version_vector
-from .opsign import OP_SIGNATURE_DOMAIN, OpVerifier, op_signer
+from .opsign import OP_SIGNATURE_DOMAIN, OpVerifier, hello_key, next_in_line, op_signer
 from .repl_events import (CaughtUp, Divergence, Equivocated, PeerMisbehaved, PrivateReceived,
                           ReplicationEvent)
 from .wire import ProtocolError, pack
@@ -312,7 +312,7 @@ class Replication:
         ahead = getattr(verifier, "check_ahead", None)
         store = getattr(self.replica, "store", None)
         if ahead is not None and store is not None and len(built) > 1:
-            ahead(built, lambda op: _hello_key(store, op))
+            ahead(next_in_line(store, built), lambda op: hello_key(store, op))
         try:
             if built:
                 self.replica.receive_many(built, from_peer)
@@ -403,14 +403,6 @@ class Replication:
         """What this peer still waits for from its linked peers, naming each missing op
         (author#seq); empty when nothing is awaited. For a stalled join."""
         return self.catch_up.describe(self.mesh.peers(), self.peer_vvs)
-
-
-def _hello_key(store: Any, op: Any) -> str | None:
-    """The key the replica checks ``op`` with on delivery (``Replica._admit``): the one its
-    author's stored ``hello`` announced (the op's own for a ``hello``)."""
-    hello = op if op.seq == 1 else store.get(op.author, 1)
-    key = hello.args.get("key") if hello is not None and hello.kind == "hello" else None
-    return key if isinstance(key, str) else None
 
 
 def _vv_equal(a: dict[str, int], b: dict[str, int]) -> bool:

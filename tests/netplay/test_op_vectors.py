@@ -112,6 +112,24 @@ def test_a_batch_checked_ahead_is_verified_once_per_op_and_only_under_its_key():
     assert not verifier(ops[0], other_key)  # a good check holds only under its own key
     verifier.forget_received()
     assert verifier(ops[0], keys[ops[0].author]) and verifier.verified == len(ops) + 1
+    stopped = OpVerifier(lambda _a: None)
+    stopped.check_ahead([forged, *ops], lambda op: keys[op.author])
+    assert stopped.verified == 0  # the first bad signature ends the checks ahead
+
+
+def test_only_ops_next_in_line_are_checked_ahead():
+    from netplay.opsign import next_in_line
+    from table.core.ops import Op
+
+    class Store:
+        def delivered(self, author):
+            return {"a": 2}.get(author, 0)
+
+    def op(author, seq):
+        return Op(author, seq, seq, "note", {"text": ""})
+
+    batch = [op("a", 3), op("b", 1), op("a", 4), op("b", 3), op("a", 6), op("c", 2)]
+    assert next_in_line(Store(), batch) == [batch[0], batch[1], batch[2]]
 
 
 def test_non_canonical_vectors_are_refused_naming_the_field():
