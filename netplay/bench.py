@@ -9,9 +9,12 @@ Everything binds to 127.0.0.1 and zeroconf runs with ``interfaces=["127.0.0.1"]`
   every peer in one process and with each peer its own process (timestamps from the
   system-wide monotonic clock). The headline (``p50_ms``, ``p99_ms``) is the one-process
   run, or with ``processes=True`` (``--processes``) the one-process-each run; both are always
-  reported. ``*_by_order_ms`` gives the median latency of the first, second, ... receiver to
-  apply each op: in one process the receivers take their turns on one core, one after
-  another, each verifying the op itself, so the median sample is the third of five.
+  reported. One process is the default headline because it measures the peers' own work:
+  the receivers take their turns on one core, each verifying the op itself, so the median
+  sample is the third of five to apply it; with a process each, six processes share the
+  machine's cores (two on the test machine), and the figure measures how the system
+  schedules them (and whatever else runs) as much as the peers' work. ``*_by_order_ms``
+  gives the median latency of the first, second, ... receiver to apply each op.
   The multi-process peers play on a shared schedule (op ``i`` at ``t0 + i * PACE``), so they
   take turns as the one-process peers do; each runs with the program's GC settings.
 * catch-up: a peer holding 10,000 signed ops and a newcomer that links to it; seconds from
