@@ -30,8 +30,15 @@ class NotCanonical(ProtocolError):
         self.field = field
 
 
+# {"t": "op", "op": ...} as peers pack a live op: a map of two entries whose last value, the
+# op, runs to the end of the payload (which decoded whole, with nothing after it)
+_LIVE_OP_HEAD = b"\x82\xa1t\xa2op\xa2op"
+
+
 def op_slices(payload: bytes) -> list[bytes]:
     """The raw bytes of each op of a decoded ``op`` or ``ops`` message payload, in order."""
+    if payload.startswith(_LIVE_OP_HEAD):
+        return [payload[len(_LIVE_OP_HEAD):]]
     up = msgpack.Unpacker(raw=False, strict_map_key=False, max_buffer_size=len(payload) + 1)
     up.feed(payload)
     out: list[bytes] = []

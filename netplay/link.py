@@ -17,7 +17,6 @@ import asyncio
 import contextlib
 import enum
 import logging
-import socket
 from dataclasses import dataclass, field
 from typing import Any, AsyncIterator, Callable
 
@@ -25,7 +24,8 @@ from .channel import MessageChannel
 from .handshake import Handshake, Rejected
 from .identity import Identity
 from .messages import HANDSHAKE_TYPES, check_message
-from .streams import READ_CHUNK, run_handshake
+from .outbox import Outbox, PackedMessage
+from .streams import READ_CHUNK, run_handshake, tune_socket
 from .wire import DEFAULT_LIMITS, ProtocolError, WireLimits, pack
 
 log = logging.getLogger(__name__)
@@ -70,36 +70,6 @@ OpenHandler = Callable[["Link"], bool]
 _STOP = object()
 
 
-@dataclass(frozen=True, slots=True)
-class PackedMessage:
-    """A checked message packed once, to be sealed for each link that sends it."""
-    t: str
-    payload: bytes
-
-
-def pack_message(msg: dict[str, Any]) -> PackedMessage:
-    """Check and pack a message once (raises ProtocolError if it is invalid: a caller bug)."""
-    check_message(msg)
-    return PackedMessage(msg["t"], pack(msg))
-
-
-def tune_socket(writer: asyncio.StreamWriter, dead_after: float) -> None:
-    """Keepalive and a TCP user timeout, so that the kernel gives up on a dead peer about as
-    soon as the heartbeat does instead of retransmitting for minutes."""
-    sock = writer.get_extra_info("socket")
-    if sock is None:
-        return
-    options = [(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1),
-               (socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)]
-    for name, value in (("TCP_KEEPIDLE", max(1, int(dead_after / 2))), ("TCP_KEEPINTVL", 1),
-                        ("TCP_KEEPCNT", 3), ("TCP_USER_TIMEOUT", int(dead_after * 1000))):
-        if hasattr(socket, name):  # Linux names; other systems keep their defaults
-            options.append((socket.IPPROTO_TCP, getattr(socket, name), value))
-    for level, option, value in options:
-        with contextlib.suppress(OSError):
-            sock.setsockopt(level, option, value)
-
-
 class Link:
     """A connection to one peer. Create it, then call :meth:`connect` or :meth:`accept`."""
 
@@ -137,14 +107,13 @@ class Link:
         self._writer: asyncio.StreamWriter | None = None
         self._channel: MessageChannel | None = None
         self._pending_input = b""  # link frames that arrived with the handshake's last read
-        self._queue: asyncio.Queue[Any] = asyncio.Queue()
+        self._outbox: Outbox | None = None  # the sending half, once open
         self._inbox: asyncio.Queue[Any] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._closer: asyncio.Task[None] | None = None
         self._closed = asyncio.Event()
         self._last_recv = 0.0
         self.messages_received = 0
-        self.messages_sent = 0
 
     # ----------------------------------------------------------------- state
     @property
@@ -234,6 +203,8 @@ class Link:
             if not self.initiator:
                 self.peer_port = result.peer_port
             self._channel = MessageChannel(result.cipher, self.config.limits)
+            self._outbox = Outbox(writer, self._channel, self.config.send_queue_max,
+                                  self._drop, lambda: self.label)
             self._pending_input = result.leftover
             self._set_state(LinkState.OPEN)
             self._last_recv = asyncio.get_running_loop().time()
@@ -261,60 +232,38 @@ class Link:
         return False
 
     def _start_pumps(self) -> None:
+        assert self._outbox is not None
         self._tasks = [
             asyncio.ensure_future(self._read_loop()),
-            asyncio.ensure_future(self._write_loop()),
+            asyncio.ensure_future(self._outbox.run()),
             asyncio.ensure_future(self._heartbeat_loop()),
         ]
 
     # ------------------------------------------------------------- send
     def send(self, msg: dict[str, Any]) -> bool:
-        """Queue a message for the peer. False if the link is not open.
+        """Send a message to the peer (at once when nothing waits ahead of it, else queued:
+        :mod:`netplay.outbox`). False if the link is not open.
 
         Raises ProtocolError if *our* message is invalid or too large (a bug in the caller).
         """
-        if self._state is not LinkState.OPEN:
+        if self._state is not LinkState.OPEN or self._outbox is None:
             return False
         check_message(msg)
-        if self._queue.qsize() >= self.config.send_queue_max:
-            self._begin_close("send queue overflow (peer too slow)", graceful=False)
-            return False
-        self._queue.put_nowait(msg)
-        return True
+        return self._outbox.send(msg)
 
-    def send_packed(self, packed: "PackedMessage") -> bool:
-        """Queue a message already checked and packed once (:func:`pack_message`), e.g. the
+    def send_packed(self, packed: PackedMessage) -> bool:
+        """Send a message already checked and packed once (:func:`pack_message`), e.g. the
         same broadcast for every link. False if the link is not open."""
-        if self._state is not LinkState.OPEN:
+        if self._state is not LinkState.OPEN or self._outbox is None:
             return False
-        if self._queue.qsize() >= self.config.send_queue_max:
-            self._begin_close("send queue overflow (peer too slow)", graceful=False)
-            return False
-        self._queue.put_nowait(packed)
-        return True
+        return self._outbox.send(packed)
 
-    async def _write_loop(self) -> None:
-        assert self._writer is not None and self._channel is not None
-        writer, channel = self._writer, self._channel
-        while True:
-            msg = await self._queue.get()
-            if msg is _STOP:
-                return
-            if type(msg) is PackedMessage:
-                t, payload = msg.t, msg.payload
-            else:
-                t, payload = msg.get("t"), pack(msg)
-            if not channel.fits(payload):
-                log.error("link %s: dropping our own oversized %s message (%d bytes)",
-                          self.label, t, len(payload))
-                continue
-            try:
-                writer.write(channel.frame(payload))
-                await writer.drain()
-            except (OSError, ConnectionError) as exc:
-                self._begin_close(f"write failed: {exc or type(exc).__name__}", graceful=False)
-                return
-            self.messages_sent += 1
+    @property
+    def messages_sent(self) -> int:
+        return self._outbox.sent if self._outbox is not None else 0
+
+    def _drop(self, reason: str) -> None:
+        self._begin_close(reason, graceful=False)
 
     # ------------------------------------------------------------- receive
     async def _read_loop(self) -> None:
@@ -415,10 +364,9 @@ class Link:
             log.warning("link %s dropped: %s", self.label, reason)
         was_open = self._state is LinkState.OPEN
         self._set_state(LinkState.CLOSING)
-        if graceful and was_open:
-            with contextlib.suppress(asyncio.QueueFull):
-                self._queue.put_nowait({"t": "bye", "reason": reason[:200]})
-        self._queue.put_nowait(_STOP)
+        if self._outbox is not None:
+            self._outbox.close({"t": "bye", "reason": reason[:200]} if graceful and was_open
+                               else None)
         self._closer = asyncio.ensure_future(self._finish_close(graceful and was_open))
 
     async def _finish_close(self, flush: bool) -> None:

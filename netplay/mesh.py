@@ -29,7 +29,8 @@ from typing import Any
 
 from .events import EventHub
 from .identity import PUBLIC_KEY_BYTES, Identity, is_valid_peer_id
-from .link import Link, LinkConfig, pack_message
+from .link import Link, LinkConfig
+from .outbox import pack_message
 from .peerbook import KnownPeer, PeerBook, RedialPolicy
 from .wire import ProtocolError, pack, write_frame
 

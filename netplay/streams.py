@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import socket
 
 from .handshake import DEFAULT_TIMEOUT, Established, Handshake, HandshakeError, Rejected, Step
 from .identity import Identity
@@ -72,3 +73,20 @@ async def perform_handshake(
     if isinstance(outcome, Rejected):
         raise outcome.error
     return outcome
+
+
+def tune_socket(writer: asyncio.StreamWriter, dead_after: float) -> None:
+    """Keepalive and a TCP user timeout, so that the kernel gives up on a dead peer about as
+    soon as the heartbeat does instead of retransmitting for minutes."""
+    sock = writer.get_extra_info("socket")
+    if sock is None:
+        return
+    options = [(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1),
+               (socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)]
+    for name, value in (("TCP_KEEPIDLE", max(1, int(dead_after / 2))), ("TCP_KEEPINTVL", 1),
+                        ("TCP_KEEPCNT", 3), ("TCP_USER_TIMEOUT", int(dead_after * 1000))):
+        if hasattr(socket, name):  # Linux names; other systems keep their defaults
+            options.append((socket.IPPROTO_TCP, getattr(socket, name), value))
+    for level, option, value in options:
+        with contextlib.suppress(OSError):
+            sock.setsockopt(level, option, value)

@@ -26,6 +26,10 @@ def test_canonical_op_passes_and_slices_are_exact():
     payload = encode({"t": "ops", "ops": [FIELDS + [SIG], FIELDS + [SIG]]})
     assert op_slices(payload) == [op_bytes, op_bytes]
     assert op_slices(encode({"op": FIELDS + [SIG], "t": "op"})) == [op_bytes]
+    live = Unsorted({"t": "op", "op": FIELDS + [SIG]})  # the order peers pack a live op in
+    assert encode(live).startswith(b"\x82\xa1t\xa2op\xa2op")
+    assert op_slices(encode(live)) == [op_bytes]
+    assert op_slices(msgpack.packb({"t": "op", "op": FIELDS + [SIG]})) == [op_bytes]
 
 
 @pytest.mark.parametrize("wire, field, detail", [

@@ -148,3 +148,34 @@ def test_every_op_is_verified_first_hand_too_and_a_bad_signer_is_named():
         assert late.replica.verifier.failures == 0
         await stop_all([target.mesh, late_mesh])
     run(scenario(), 60)
+
+
+def test_a_forgery_inside_a_batch_is_refused_after_the_good_ops_before_it():
+    """A catch-up batch is checked back to back before delivery: the genuine ops before a
+    badly signed one are taken (each verified once), the forgery and the ops after it are
+    not (nor checked), and the peer that relayed it is named and dropped."""
+    async def scenario():
+        meshes = await start_meshes(3)
+        target, honest, author = (ReplicaPeer(m, ReplicationConfig(hash_interval=600))
+                                  for m in meshes)
+        for m in (honest.mesh, author.mesh):
+            await m.connect(LOOPBACK, target.mesh.port)
+        assert await wait_until(lambda: len(target.mesh.peers()) == 2 and target.total() == 3, 5)
+        a_id, h_id = author.mesh.peer_id, honest.mesh.peer_id
+        verifier = target.replica.verifier
+        wires = [author.replica.issue("note", {"text": f"batch {i}"}).to_wire()
+                 for i in range(6)]
+        wires[3][8] = bytes(64)
+        before, failures = verifier.verified, verifier.failures
+        assert honest.mesh.send(target.mesh.peer_id, {"t": "ops", "ops": wires})
+        assert await wait_until(lambda: h_id not in target.mesh.peers(), 3)
+        assert target.vv()[a_id] == 1 + 3  # its hello and the three good ops before the forgery
+        for seq in (2, 3, 4):
+            assert target.replica.store.get(a_id, seq).to_wire() == wires[seq - 2]
+        # the three good ones each checked once (ahead); the checks stop at the forgery, as
+        # delivery does: the ops after it are not checked at all
+        assert verifier.verified == before + 3
+        assert verifier.failures == failures + 1
+        assert any(h_id in r and "refused" in r for r in target.replica.reports)
+        await stop_all(meshes)
+    run(scenario(), 60)

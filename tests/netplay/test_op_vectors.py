@@ -71,6 +71,67 @@ def test_the_project_signs_and_encodes_the_vectors_the_same_way():
         assert OpVerifier(lambda _a: None)(op, v["public_key"])
 
 
+def test_signed_bytes_cut_from_the_wire_are_the_vectors_signing_bytes():
+    """A received op's signed bytes are cut from the canonical bytes it arrived as
+    (netplay.opsign.signed_part): for every vector they are its signing bytes, and the
+    verifier checks an op with them only for that very op object."""
+    from netplay.opsign import OpVerifier, signed_part
+    from table.core.ops import from_wire
+
+    for v in _vectors()["ops"]["vectors"]:
+        wire = bytes.fromhex(v["wire"])
+        assert signed_part(wire) == bytes.fromhex(v["signing_bytes"]), v["name"]
+        op = from_wire(decode(wire))
+        verifier = OpVerifier(lambda _a: None)
+        verifier.received_as(op, wire)
+        assert verifier(op, v["public_key"])
+        # another op under the same number and signature, other content: its own bytes
+        forged = op._replace(lamport=op.lamport + 1)
+        assert not verifier(forged, v["public_key"]), v["name"]
+        verifier.forget_received()
+        assert verifier(op, v["public_key"]) and verifier.verified == 2
+    assert signed_part(b"\x98" + bytes(80)) is None
+
+
+def test_a_batch_checked_ahead_is_verified_once_per_op_and_only_under_its_key():
+    from netplay.opsign import OpVerifier
+    from table.core.ops import from_wire
+
+    vectors = _vectors()["ops"]["vectors"]
+    ops = [from_wire(decode(bytes.fromhex(v["wire"]))) for v in vectors]
+    keys = {op.author: v["public_key"] for op, v in zip(ops, vectors)}
+    forged = ops[0]._replace(lamport=ops[0].lamport + 1)  # same signature, other content
+    verifier = OpVerifier(lambda _a: None)
+    verifier.check_ahead([*ops, forged], lambda op: keys[op.author])
+    assert verifier.verified == len(ops)  # the forgery did not pass
+    for op in ops:
+        assert verifier(op, keys[op.author])
+    assert verifier.verified == len(ops)  # no second check on delivery
+    assert not verifier(forged, keys[forged.author]) and verifier.failures == 1
+    other_key = next(k for a, k in keys.items() if k != keys[ops[0].author])
+    assert not verifier(ops[0], other_key)  # a good check holds only under its own key
+    verifier.forget_received()
+    assert verifier(ops[0], keys[ops[0].author]) and verifier.verified == len(ops) + 1
+    stopped = OpVerifier(lambda _a: None)
+    stopped.check_ahead([forged, *ops], lambda op: keys[op.author])
+    assert stopped.verified == 0  # the first bad signature ends the checks ahead
+
+
+def test_only_ops_next_in_line_are_checked_ahead():
+    from netplay.opsign import next_in_line
+    from table.core.ops import Op
+
+    class Store:
+        def delivered(self, author):
+            return {"a": 2}.get(author, 0)
+
+    def op(author, seq):
+        return Op(author, seq, seq, "note", {"text": ""})
+
+    batch = [op("a", 3), op("b", 1), op("a", 4), op("b", 3), op("a", 6), op("c", 2)]
+    assert next_in_line(Store(), batch) == [batch[0], batch[1], batch[2]]
+
+
 def test_non_canonical_vectors_are_refused_naming_the_field():
     import pytest
     from netplay.canonical import NotCanonical, check_canonical
