@@ -13,7 +13,8 @@ from collections.abc import Callable
 from typing import Any
 
 from .blobs import BlobFetch, BlobServer, Complete, PeerFailed, Progress
-from .mesh import Mesh, MessageReceived, PeerLeft
+from .mesh import Mesh
+from .mesh_events import MessageReceived, PeerLeft
 
 log = logging.getLogger(__name__)
 

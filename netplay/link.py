@@ -15,52 +15,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import enum
 import logging
-from dataclasses import dataclass, field
 from typing import Any, AsyncIterator, Callable
 
 from .channel import MessageChannel
 from .handshake import Handshake, Rejected
 from .identity import Identity
+from .link_state import TRANSITIONS, LinkConfig, LinkState
 from .messages import HANDSHAKE_TYPES, check_message
 from .outbox import Outbox, PackedMessage
 from .streams import READ_CHUNK, run_handshake, tune_socket
-from .wire import DEFAULT_LIMITS, ProtocolError, WireLimits, pack
+from .wire import ProtocolError, pack
 
 log = logging.getLogger(__name__)
-
-
-class LinkState(enum.Enum):
-    CONNECTING = "connecting"
-    HANDSHAKING = "handshaking"
-    OPEN = "open"
-    CLOSING = "closing"
-    CLOSED = "closed"
-
-
-_TRANSITIONS: dict[LinkState, frozenset[LinkState]] = {
-    LinkState.CONNECTING: frozenset({LinkState.HANDSHAKING, LinkState.CLOSING, LinkState.CLOSED}),
-    LinkState.HANDSHAKING: frozenset({LinkState.OPEN, LinkState.CLOSING, LinkState.CLOSED}),
-    LinkState.OPEN: frozenset({LinkState.CLOSING, LinkState.CLOSED}),
-    LinkState.CLOSING: frozenset({LinkState.CLOSED}),
-    LinkState.CLOSED: frozenset(),
-}
-
-
-@dataclass(frozen=True, slots=True)
-class LinkConfig:
-    # Short beats and a short silence limit: a cut link is noticed within seconds, and the
-    # mesh redials it (a long limit only delays the relink; TCP's retransmit backoff during a
-    # cut can outlast any timer).
-    heartbeat_interval: float = 1.0
-    dead_after: float = 6.0
-    handshake_timeout: float = 10.0
-    hello_timeout: float = 2.0  # an accepted connection must start its hello this soon
-    connect_timeout: float = 3.0
-    close_timeout: float = 1.0
-    send_queue_max: int = 4096
-    limits: WireLimits = field(default_factory=lambda: DEFAULT_LIMITS)
 
 
 MessageHandler = Callable[["Link", dict[str, Any]], None]
@@ -139,7 +106,7 @@ class Link:
         return "?"
 
     def _set_state(self, new: LinkState) -> None:
-        if new not in _TRANSITIONS[self._state]:
+        if new not in TRANSITIONS[self._state]:
             raise RuntimeError(f"link {self.label}: illegal transition {self._state.value} -> {new.value}")
         log.debug("link %s: %s -> %s", self.label, self._state.value, new.value)
         self._state = new
@@ -195,41 +162,41 @@ class Link:
             self._fail_before_open("cancelled during the handshake")
             raise
         if isinstance(result, Rejected):
-            reason = result.reason
-        else:
-            self.peer_id = result.peer_id
-            self.peer_key = result.peer_key
-            self.advertised_port = result.peer_port
-            if not self.initiator:
-                self.peer_port = result.peer_port
-            self._channel = MessageChannel(result.cipher, self.config.limits)
-            self._outbox = Outbox(writer, self._channel, self.config.send_queue_max,
-                                  self._drop, lambda: self.label)
-            self._pending_input = result.leftover
-            self._set_state(LinkState.OPEN)
-            self._last_recv = asyncio.get_running_loop().time()
-            if self.on_open is not None:
-                try:
-                    keep = self.on_open(self)
-                except Exception:
-                    log.exception("link %s: on_open handler failed", self.label)
-                    keep = False
-                if not keep:
-                    if self._state is LinkState.OPEN:
-                        reason = self.close_reason or "refused after the handshake"
-                        with contextlib.suppress(Exception):  # tell the peer why, best effort
-                            bye = {"t": "bye", "reason": reason[:200]}
-                            writer.write(self._channel.frame(pack(bye)))
-                        self._begin_close(reason, graceful=False, quiet=True)
-                    return False
-            if self._state is not LinkState.OPEN:
-                return False
-            self._start_pumps()
-            log.info("link %s open (%s)", self.label, "initiator" if self.initiator else "responder")
+            writer.close()
+            self._fail_before_open(result.reason)
+            return False
+        self.peer_id, self.peer_key = result.peer_id, result.peer_key
+        self.advertised_port = result.peer_port
+        if not self.initiator:
+            self.peer_port = result.peer_port
+        self._channel = MessageChannel(result.cipher, self.config.limits)
+        self._outbox = Outbox(writer, self._channel, self.config.send_queue_max,
+                              self._drop, lambda: self.label)
+        self._pending_input = result.leftover
+        self._set_state(LinkState.OPEN)
+        self._last_recv = asyncio.get_running_loop().time()
+        if not self._kept_by_owner():
+            if self._state is LinkState.OPEN:
+                reason = self.close_reason or "refused after the handshake"
+                with contextlib.suppress(Exception):  # tell the peer why, best effort
+                    writer.write(self._channel.frame(pack({"t": "bye", "reason": reason[:200]})))
+                self._begin_close(reason, graceful=False, quiet=True)
+            return False
+        if self._state is not LinkState.OPEN:
+            return False
+        self._start_pumps()
+        log.info("link %s open (%s)", self.label, "initiator" if self.initiator else "responder")
+        return True
+
+    def _kept_by_owner(self) -> bool:
+        """The mesh's say on a link just opened (a duplicate, a full table, a key that differs)."""
+        if self.on_open is None:
             return True
-        writer.close()
-        self._fail_before_open(reason)
-        return False
+        try:
+            return self.on_open(self)
+        except Exception:
+            log.exception("link %s: on_open handler failed", self.label)
+            return False
 
     def _start_pumps(self) -> None:
         assert self._outbox is not None

@@ -27,38 +27,18 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from .admission import BUSY_LOG_EVERY, BUSY_REASON, HandshakeSlots, duplicate_verdict
 from .events import EventHub
+from .gossip import peers_message, read_keys, read_peers
+from .mesh_events import MeshEvent, MessageReceived, PeerJoined, PeerLeft
 from .identity import PUBLIC_KEY_BYTES, Identity, is_valid_peer_id
 from .link import Link, LinkConfig
 from .outbox import pack_message
 from .peerbook import KnownPeer, PeerBook, RedialPolicy
+from .redial import redial_loop
 from .wire import ProtocolError, pack, write_frame
 
 log = logging.getLogger(__name__)
-
-MAX_GOSSIP_ENTRIES = 64
-MAX_KNOWN_KEYS = 256
-
-
-@dataclass(frozen=True, slots=True)
-class PeerJoined:
-    peer_id: str
-    relinked: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class PeerLeft:
-    peer_id: str
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class MessageReceived:
-    peer_id: str
-    message: dict[str, Any]
-
-
-MeshEvent = PeerJoined | PeerLeft | MessageReceived
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,10 +54,6 @@ class MeshConfig:
     redial: RedialPolicy = field(default_factory=RedialPolicy)
     redial_connect_timeout: float = 2.0
     redial_tick: float = 0.2
-
-
-BUSY_REASON = "table busy"
-BUSY_LOG_EVERY = 10.0  # seconds between two "refusing connections" warnings
 
 
 @dataclass(slots=True)
@@ -116,8 +92,8 @@ class Mesh:
         self._addresses: dict[str, PeerAddress] = {}
         self._dialing: dict[tuple[str, int], asyncio.Future[str | None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._pending = 0
-        self._pending_from: dict[str, int] = {}
+        self._slots = HandshakeSlots(self.config.max_pending_handshakes,
+                                     self.config.max_pending_per_address)
         self.book = PeerBook(identity.peer_id, self.config.redial)
         self.dial_failures: dict[tuple[str, int], str] = {}  # last failure per address dialled
         self._busy_logged = -BUSY_LOG_EVERY
@@ -137,8 +113,8 @@ class Mesh:
         sockets = self._server.sockets or ()
         self._port = sockets[0].getsockname()[1] if sockets else self._requested_port
         self._running = True
-        self._spawn(self._gossip_loop())
-        self._spawn(self._redial_loop())
+        self.spawn(self._gossip_loop())
+        self.spawn(redial_loop(self))
         log.info("mesh %s listening on %s:%d", self.peer_id, self._host or "*", self._port)
 
     async def stop(self, graceful: bool = True) -> None:
@@ -167,7 +143,16 @@ class Mesh:
             self._server = None
         log.info("mesh %s stopped", self.peer_id)
 
-    def _spawn(self, coro: Any) -> asyncio.Task[Any]:
+    @property
+    def running(self) -> bool:
+        return self._running
+
+    def is_linked(self, peer_id: str) -> bool:
+        link = self._links.get(peer_id)
+        return link is not None and link.is_open
+
+    def spawn(self, coro: Any) -> asyncio.Task[Any]:
+        """Run `coro` until the mesh stops."""
         task: asyncio.Task[Any] = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -284,23 +269,17 @@ class Mesh:
             if not self._running:
                 writer.close()
                 return
-            if (self._pending >= self.config.max_pending_handshakes
-                    or self._pending_from.get(address, 0) >= self.config.max_pending_per_address):
+            if not self._slots.take(address):
                 if self._now() - self._busy_logged >= BUSY_LOG_EVERY:  # a flood: log once
                     self._busy_logged = self._now()
                     log.warning("mesh %s: too many handshakes pending (from %s); refusing "
                                 "connections for now", self.peer_id, address)
                 await self._refuse_busy(writer)
                 return
-            self._pending += 1
-            self._pending_from[address] = self._pending_from.get(address, 0) + 1
             try:
                 await self._new_link().accept(reader, writer)
             finally:
-                self._pending -= 1
-                left = self._pending_from.pop(address, 1) - 1
-                if left > 0:
-                    self._pending_from[address] = left
+                self._slots.release(address)
         except asyncio.CancelledError:
             writer.close()
         except Exception:  # never let one connection take the listener down
@@ -339,14 +318,9 @@ class Mesh:
             self.book.remember(pid, link.remote_host, link.peer_port, self._now())
         relinked = existing is not None
         if existing is not None and existing.is_open:
-            preferred = min(self.peer_id, pid)
-            initiator = self.peer_id if link.initiator else pid
-            if initiator != preferred:
-                link.close_reason = "duplicate link (keeping the one the lower peer id dialed)"
-                return False
-            existing_initiator = self.peer_id if existing.initiator else pid
-            if existing_initiator == preferred:  # both claim to be preferred: keep the older
-                link.close_reason = "duplicate link"
+            refused = duplicate_verdict(self.peer_id, pid, link.initiator, existing.initiator)
+            if refused is not None:
+                link.close_reason = refused
                 return False
             self._links[pid] = link
             existing.close("duplicate link replaced (keeping the one the lower peer id dialed)")
@@ -385,67 +359,36 @@ class Mesh:
 
     # ------------------------------------------------------------------ gossip
     def _gossip_message(self) -> dict[str, Any]:
-        entries = []
+        linked = []
         for pid, link in self._links.items():
             addr = self._addresses.get(pid)
             key = self._pinned_keys.get(pid)
             if link.is_open and addr is not None and key is not None:
-                entries.append({"id": pid, "host": addr.host, "port": addr.port, "key": key})
-        # Keys of every peer met so far, departed ones too: a late joiner needs them to check
-        # the signatures of their ops during catch-up.
-        known = {**self._hearsay_keys, **self._pinned_keys}
-        keys = [{"id": pid, "key": key} for pid, key in sorted(known.items())]
-        return {"t": "peers", "peers": entries[:MAX_GOSSIP_ENTRIES], "keys": keys[:MAX_KNOWN_KEYS]}
+                linked.append((pid, addr.host, addr.port, key))
+        return peers_message(linked, {**self._hearsay_keys, **self._pinned_keys})
 
     def _handle_peers(self, link: Link, entries: list[Any]) -> None:
-        if len(entries) > MAX_GOSSIP_ENTRIES:
-            raise ProtocolError("peers: too many entries")
-        parsed: list[tuple[str, str, int, bytes]] = []
-        for entry in entries:
-            if not isinstance(entry, dict):
-                raise ProtocolError("peers: entry is not a map")
-            pid, host, port, key = entry.get("id"), entry.get("host"), entry.get("port"), entry.get("key")
-            if not is_valid_peer_id(pid):
-                raise ProtocolError("peers: bad peer id")
-            if not isinstance(host, str) or not 0 < len(host) <= 255:
-                raise ProtocolError("peers: bad host")
-            if not isinstance(port, int) or isinstance(port, bool) or not 0 < port <= 65535:
-                raise ProtocolError("peers: bad port")
-            if not isinstance(key, bytes) or len(key) != PUBLIC_KEY_BYTES:
-                raise ProtocolError("peers: bad key")
-            assert isinstance(pid, str)
-            parsed.append((pid, host, port, key))
-        for pid, host, port, key in parsed:
+        for pid, host, port, key in read_peers(entries):
             if pid == self.peer_id:
                 continue
             if pid not in self._pinned_keys:
                 self._hearsay_keys.setdefault(pid, key)
             self.book.remember(pid, host, port, self._now())
-            current = self._links.get(pid)
-            if current is not None and current.is_open:
+            if self.is_linked(pid):
                 continue
             if self.peer_id < pid:
-                self._spawn(self.connect(host, port))
+                self.spawn(self.connect(host, port))
             else:
-                self._spawn(self._dial_later(pid, host, port))
+                self.spawn(self._dial_later(pid, host, port))
 
     def _handle_keys(self, entries: list[Any]) -> None:
-        if len(entries) > MAX_KNOWN_KEYS:
-            raise ProtocolError("peers: too many keys")
-        for entry in entries:
-            if not isinstance(entry, dict):
-                raise ProtocolError("peers: key entry is not a map")
-            pid, key = entry.get("id"), entry.get("key")
-            if not is_valid_peer_id(pid) or not isinstance(key, bytes) or len(key) != PUBLIC_KEY_BYTES:
-                raise ProtocolError("peers: bad key entry")
-            assert isinstance(pid, str)
+        for pid, key in read_keys(entries):
             if pid != self.peer_id and pid not in self._pinned_keys:
                 self._hearsay_keys.setdefault(pid, key)
 
     async def _dial_later(self, pid: str, host: str, port: int) -> None:
         await asyncio.sleep(self.config.dial_grace)
-        current = self._links.get(pid)
-        if current is None or not current.is_open:
+        if not self.is_linked(pid):
             await self.connect(host, port)
 
     async def _gossip_loop(self) -> None:
@@ -453,36 +396,3 @@ class Mesh:
             await asyncio.sleep(self.config.gossip_interval)
             if self._links:
                 self.broadcast(self._gossip_message())
-
-    # ------------------------------------------------------------------ redialling
-    async def _redial_loop(self) -> None:
-        """For as long as the table is open: dial every known peer that has no link."""
-        while self._running:
-            await asyncio.sleep(self.config.redial_tick)
-            now = self._now()
-            for peer in self.book.due(now):
-                current = self._links.get(peer.peer_id)
-                if current is not None and current.is_open:
-                    continue
-                peer.dialing = True
-                self._spawn(self._redial(peer))
-
-    async def _redial(self, peer: KnownPeer) -> None:
-        try:
-            for host, port in list(peer.addresses):
-                if not self._running:
-                    return
-                linked = await self.connect(host, port, self.config.redial_connect_timeout)
-                current = self._links.get(peer.peer_id)
-                if current is not None and current.is_open:
-                    return
-                if linked is not None and linked != peer.peer_id:
-                    # Another peer answers there now (a port reused): not this one's address.
-                    with contextlib.suppress(ValueError):
-                        peer.addresses.remove((host, port))
-            self.book.failed(peer.peer_id, self._now())
-            if peer.attempts in (1, 10) or peer.attempts % 50 == 0:
-                log.info("mesh %s: peer %s unreachable (try %d), redialling", self.peer_id,
-                         peer.peer_id, peer.attempts)
-        finally:
-            peer.dialing = False

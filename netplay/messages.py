@@ -105,3 +105,8 @@ def check_version_vector(vv: Any, where: str) -> dict[str, int]:
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             raise ProtocolError(f"{where}: bad version vector entry for {key!r}")
     return vv
+
+
+def vv_equal(a: dict[str, int], b: dict[str, int]) -> bool:
+    """Two version vectors say the same (an author missing from one counts as 0)."""
+    return all(a.get(k, 0) == b.get(k, 0) for k in set(a) | set(b))

@@ -40,18 +40,13 @@ from .canonical import check_canonical, op_slices
 from .catchup import AuthorChains, CatchUp
 from .events import EventHub
 from .identity import SIGNATURE_BYTES, is_valid_peer_id
-from .mesh import MessageReceived, Mesh, MeshEvent, PeerJoined, PeerLeft
-from .messages import check_version_vector
-from .opsign import OP_SIGNATURE_DOMAIN, OpVerifier, hello_key, next_in_line, op_signer
+from .mesh import Mesh
+from .mesh_events import MeshEvent, MessageReceived, PeerJoined, PeerLeft
+from .messages import check_version_vector, vv_equal
+from .opsign import hello_key, next_in_line
 from .repl_events import (CaughtUp, Divergence, Equivocated, PeerMisbehaved, PrivateReceived,
                           ReplicationEvent)
 from .wire import ProtocolError, pack
-
-# the signer and verifier live in netplay.opsign, the events in netplay.repl_events;
-# importable from here as they always were
-__all__ = ["OP_SIGNATURE_DOMAIN", "OpVerifier", "op_signer", "Replication", "Replica",
-           "ReplicationConfig", "Divergence", "PrivateReceived", "PeerMisbehaved",
-           "Equivocated", "CaughtUp", "check_op_envelope"]
 
 log = logging.getLogger(__name__)
 
@@ -229,7 +224,7 @@ class Replication:
             vv = check_version_vector(msg["vv"], "hash")
             self.peer_vvs[peer_id] = vv
             self._on_hash(peer_id, vv, msg["h"])
-            if _vv_equal(self.replica.version_vector(), vv):
+            if vv_equal(self.replica.version_vector(), vv):
                 self._compare_heads(peer_id, vv, msg.get("heads"))
         elif t == "priv":
             self.events.emit(PrivateReceived(peer_id, msg["body"]))
@@ -365,7 +360,7 @@ class Replication:
 
     def _on_hash(self, peer_id: str, their_vv: dict[str, int], their_hash: str) -> None:
         ours = self.replica.version_vector()
-        if _vv_equal(ours, their_vv):
+        if vv_equal(ours, their_vv):
             our_hash = self.replica.public_state_hash()
             if our_hash != their_hash:
                 self.divergences += 1
@@ -403,8 +398,3 @@ class Replication:
         """What this peer still waits for from its linked peers, naming each missing op
         (author#seq); empty when nothing is awaited. For a stalled join."""
         return self.catch_up.describe(self.mesh.peers(), self.peer_vvs)
-
-
-def _vv_equal(a: dict[str, int], b: dict[str, int]) -> bool:
-    keys = set(a) | set(b)
-    return all(a.get(k, 0) == b.get(k, 0) for k in keys)

@@ -40,10 +40,12 @@ from .discovery import (TableAnnouncement, TableAnnouncer, TableBrowser, TableLi
                         probe_table_id)
 from .events import EventHub
 from .identity import Identity, is_valid_peer_id
-from .mesh import Mesh, MeshConfig, MeshEvent, PeerJoined, PeerLeft
+from .mesh import Mesh, MeshConfig
+from .mesh_events import MeshEvent, PeerJoined, PeerLeft
 from .peerfile import load_peers, save_peers
-from .replication import (Divergence, OpVerifier, PrivateReceived, Replication,
-                          ReplicationConfig, ReplicationEvent, op_signer)
+from .opsign import OpVerifier, op_signer
+from .repl_events import Divergence, PrivateReceived, ReplicationEvent
+from .replication import Replication, ReplicationConfig
 from .wire import ProtocolError
 
 log = logging.getLogger(__name__)

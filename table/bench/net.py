@@ -66,7 +66,8 @@ def _by_order(sent: dict[Any, float], applied: list[dict[Any, float]]) -> list[f
 
 class _Peer:
     def __init__(self, mesh: Any) -> None:
-        from netplay.replication import OpVerifier, Replication, ReplicationConfig, op_signer
+        from netplay.opsign import OpVerifier, op_signer
+        from netplay.replication import Replication, ReplicationConfig
         from table.core.replica import Replica
 
         self.mesh = mesh

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from netplay.mesh import BUSY_REASON
+from netplay.admission import BUSY_REASON
 from netplay.session import find_table, probe_table_id
 from table.lan.table import LanError, LanTable
 

@@ -103,7 +103,8 @@ class ReplicaPeer:
     """A real table replica wired to a mesh the way netplay.session does it (tests)."""
 
     def __init__(self, mesh: Mesh, config: Any = None, table: str = "table-1") -> None:
-        from netplay.replication import OpVerifier, Replication, ReplicationConfig, op_signer
+        from netplay.opsign import OpVerifier, op_signer
+        from netplay.replication import Replication, ReplicationConfig
         from table.core.replica import Replica
 
         self.mesh = mesh

@@ -1,6 +1,6 @@
 """Catch-up ends with caught_up; an op a peer advertises but never sends is named, not awaited."""
 
-from netplay.replication import CaughtUp, PeerMisbehaved
+from netplay.repl_events import CaughtUp, PeerMisbehaved
 
 from netplay_testkit import LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until
 

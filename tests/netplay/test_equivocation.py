@@ -2,7 +2,9 @@
 
 import asyncio
 
-from netplay.replication import Equivocated, op_signer
+from netplay.opsign import op_signer
+
+from netplay.repl_events import Equivocated
 
 from netplay_testkit import LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until
 

@@ -5,7 +5,8 @@ import asyncio
 import pytest
 
 from netplay.identity import Identity
-from netplay.mesh import Mesh, MessageReceived, PeerJoined, PeerLeft
+from netplay.mesh import Mesh
+from netplay.mesh_events import MessageReceived, PeerJoined, PeerLeft
 
 from netplay_testkit import FAST_MESH, LOOPBACK, run, start_meshes, stop_all, wait_until
 

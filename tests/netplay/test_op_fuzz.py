@@ -2,7 +2,9 @@
 
 import random
 
-from netplay.replication import ReplicationConfig, op_signer
+from netplay.opsign import op_signer
+
+from netplay.replication import ReplicationConfig
 
 from netplay_testkit import LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until
 

@@ -58,7 +58,7 @@ def test_every_op_vector_recomputes_with_an_independent_encoder():
 def test_the_project_signs_and_encodes_the_vectors_the_same_way():
     from netplay.canonical import check_canonical
     from netplay.identity import Identity
-    from netplay.replication import OpVerifier, op_signer
+    from netplay.opsign import OpVerifier, op_signer
     from table.core.ops import from_wire
 
     for v in _vectors()["ops"]["vectors"]:
@@ -237,7 +237,7 @@ def _state_hash_vector() -> dict[str, Any]:
     import msgpack
 
     from netplay.identity import Identity
-    from netplay.replication import op_signer
+    from netplay.opsign import op_signer
     from table.core.replica import Replica
 
     who = Identity.from_seed("1" * 16, SEEDS[0])

@@ -2,7 +2,9 @@
 
 import asyncio
 
-from netplay.replication import Divergence, PrivateReceived, ReplicationConfig
+from netplay.repl_events import Divergence, PrivateReceived
+
+from netplay.replication import ReplicationConfig
 
 from netplay_testkit import LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until
 
