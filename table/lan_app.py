@@ -29,7 +29,7 @@ from table.ui.drafts import use_module
 from table.ui.games import available_games, catalog_for
 from table.ui.lan import (HostDialog, HostRequest, JoinDialog, JoinedTable, JoinRequest,
                           LanProblem, NoPeersFound, PeerRow, PeersPanel, RejoinDialog,
-                          RejoinRequest, TableEntry)
+                          RejoinRequest, TableEntry, WATCH_SEAT)
 from table.ui.main_window import TableWindow
 from table.ui.settings import new_log_path
 from table.ui.shell import Shell
@@ -104,7 +104,8 @@ class LanApp:
                                seats=position.seats if position else req.seats,
                                log_path=new_log_path(module.id),
                                options=self._options(req.passphrase, req.player_name, req.port),
-                               position=position)
+                               position=position, watchers=req.watchers,
+                               record_to_watchers=req.record_to_watchers)
         except Exception as err:
             raise _problem(err) from None
         try:
@@ -123,6 +124,7 @@ class LanApp:
         async def connect(req: JoinRequest) -> JoinedTable:
             self._remember_name(req.player_name)
             opts = self._options(req.passphrase, req.player_name)
+            opts.watch = req.watch
             try:
                 if req.table_id:
                     addresses = [_address(a) for a in req.addresses]
@@ -151,7 +153,8 @@ class LanApp:
                 raise LanProblem("Not connected to a table.")
             try:
                 deck = t.module.deck(deck_name) if deck_name and t.module is not None else None
-                await lan.take_seat(t, seat, deck, name=self.shell.settings.name)
+                if seat != WATCH_SEAT:
+                    await lan.take_seat(t, seat, deck, name=self.shell.settings.name)
             except Exception as err:
                 raise _problem(err) from None
             state["table"] = None
@@ -203,7 +206,9 @@ class LanApp:
         decks = sorted(getattr(module, "starter_decks", {}) or {}) if module else []
         defaults = {s: decks[(s - 1) % len(decks)] for s in free} if decks else {}
         return JoinedTable(t.table_name or "table", module.id if module else "",
-                           module.name if module else "", t.seats, free, decks, defaults)
+                           module.name if module else "", t.seats, free, decks, defaults,
+                           record_note=lan.record_note(t.replica),
+                           watching=t.session.options.watch)
 
     async def _browse(self, dialog: JoinDialog) -> None:
         """Keep the dialog's list live; drop tables whose peers stopped answering."""
@@ -237,7 +242,7 @@ class LanApp:
         session = t.session
 
         def rows() -> list[PeerRow]:
-            return [PeerRow(p.peer_id, p.name, p.seats, p.status, p.address)
+            return [PeerRow(p.peer_id, p.name, p.seats, p.status, p.address, p.watching)
                     for p in session.peer_list()]
 
         panel = PeersPanel(rows, table_line=self._table_line(t))

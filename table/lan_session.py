@@ -41,6 +41,7 @@ from table.core import actions as act
 from table.core.errors import CoreError
 from table.core.logfile import LogError, LogReader, LogWriter, make_header
 from table.core.replica import Replica
+from table.core.watchers import is_watcher
 from table.games.model import Deck
 from table.games.position import Position
 from table.games.position_table import finish as position_finish
@@ -122,15 +123,25 @@ def setup_complete(r: Replica) -> bool:
     return bool(_setup_marks(r, "complete") or _setup_marks(r, "position-end"))
 
 
+def record_note(r: Replica) -> str:
+    """What a player is told on joining about the end-of-game record (empty if nothing)."""
+    info = table_info(r) or {}
+    if info.get("record_to_watchers") is False:
+        return ""
+    return ("at the end of the game (or when you leave the table), your peer sends your secrets "
+            "(your hidden cards, deck list) to the table's watchers, if any")
+
+
 def _public_deck(headers: dict[str, str]) -> Deck:
     return Deck(name=headers.get("name", ""), file="", headers=headers, sections={})
 
 
 # ------------------------------------------------------------------ the steps
-def host_layout(r: Replica, module: GameModule, seats: int, table_name: str) -> None:
+def host_layout(r: Replica, module: GameModule, seats: int, table_name: str,
+                settings: dict[str, Any] | None = None) -> None:
     act.mark(r, "setup", value="table", fields={
         "game": module.id, "game_hash": module.content_hash, "seats": seats,
-        "name": table_name, "module_version": module.version})
+        "name": table_name, "module_version": module.version, **(settings or {})})
     record_module(r, module)
     lay_out(r, module, seats, None, only_seats=set(), shared=True, conditional=False)
 
@@ -229,6 +240,8 @@ async def take_seat(t: LanTable, seat: int, deck: Deck | None = None, name: str 
     """Claim a seat and set it up (unless this peer already did, e.g. after a restart)."""
     r = t.replica
     assert t.module is not None
+    if is_watcher(r.state, r.peer_id):
+        raise LanError("a watcher takes no seat")
     if not 1 <= seat <= t.seats:
         raise LanError(f"this table has seats 1 to {t.seats}")
     held = r.state.seats.get(seat)
@@ -267,16 +280,21 @@ def _new_identity(log_path: str | Path) -> Identity:
 
 async def host(module: GameModule, *, table_name: str, seats: int, log_path: str | Path,
                options: SessionOptions | None = None,
-               position: Position | None = None) -> LanTable:
+               position: Position | None = None, watchers: bool = True,
+               record_to_watchers: bool = True) -> LanTable:
     """Start a table: announce it, lay it out, and finish the setup once every seat is ready.
     A log that exists is resumed (a host restarting after a crash). With a `position`, the
-    table starts in it: the host places the public part, each seat's peer its hidden cards."""
+    table starts in it: the host places the public part, each seat's peer its hidden cards.
+    `watchers`: the table takes watchers; `record_to_watchers`: each player's peer sends its
+    secrets to the watchers at the end of the game (both are announced in the layout mark)."""
+    settings = {"watchers": watchers, "record_to_watchers": record_to_watchers}
     try:
         module.check_seats(seats)
     except ValueError as err:
         raise LanError(str(err)) from None
     opts = options or SessionOptions()
     opts.table_name, opts.game, opts.seats = table_name, module.id, seats
+    opts.watchers = watchers  # announced from the start (and in the layout mark)
     path = Path(log_path)
     opts.peers_file = str(peers_path(path))
     if path.exists() and path.stat().st_size > 0:
@@ -304,11 +322,11 @@ async def host(module: GameModule, *, table_name: str, seats: int, log_path: str
         act.mark(replica, "setup", value="table", fields={
             "game": module.id, "game_hash": module.content_hash, "seats": seats,
             "name": table_name, "module_version": module.version,
-            "position": {"name": position.name, "digest": position.digest}})
+            "position": {"name": position.name, "digest": position.digest}, **settings})
         lan_begin(replica, position)
         _spawn(t, _finish_position_when_ready(t))
         return t
-    host_layout(replica, module, seats, table_name)
+    host_layout(replica, module, seats, table_name, settings)
     _spawn(t, _finish_when_ready(t))
     return t
 
@@ -391,6 +409,8 @@ async def join(*, log_path: str | Path, table: str | None = None, connect: str |
     try:
         await _dial(t, addresses, timeout)
         info = await _wait_table_info(t, timeout)
+        if opts.watch and info.get("watchers") is False:
+            raise LanError("this table does not take watchers")
         module = await _table_module(t, info, progress)
         t.module, t.seats = module, int(info.get("seats") or 0)
         t.position = _same_position(info, position)
