@@ -35,6 +35,7 @@ from table.ui.settings import new_log_path
 from table.ui.shell import Shell
 
 log = logging.getLogger(__name__)
+CLOSE_BOUND = 5.0  # seconds close_all waits for the tables' byes before abandoning them
 
 
 def _problem(err: BaseException) -> LanProblem:
@@ -68,7 +69,7 @@ class LanApp:
         self.tables: list[lan.LanTable] = []
         self.windows: dict[int, TableWindow] = {}
         self.dialogs: list[Any] = []
-        self._leaving: set[asyncio.Task[Any]] = set()
+        self._leaving: dict[asyncio.Task[Any], lan.LanTable] = {}  # leave task -> its table
         self._left: set[int] = set()
         self.rejoin_timeout = 8.0  # seconds to find the table's other peers, then to catch up
         self._game_names = {g.id: g.name for g in available_games()}
@@ -294,17 +295,37 @@ class LanApp:
                 self.windows.pop(id(t), None)
 
         task = asyncio.ensure_future(leave())
-        self._leaving.add(task)
-        task.add_done_callback(self._leaving.discard)
+        self._leaving[task] = t
+        task.add_done_callback(lambda done: self._leaving.pop(done, None))
 
-    async def close_all(self) -> None:
-        """Leave every table (on quit): close the windows, wait for the byes."""
+    async def close_all(self, bound: float = CLOSE_BOUND) -> list[str]:
+        """Leave every table (on quit): close the windows, wait for the byes, at most `bound`
+        seconds. A table whose leaving is still under way then (a peer stuck mid-close) is
+        abandoned: its leaving is cancelled without waiting, its log closed (it is complete:
+        every op is written as it is issued), and its name logged and returned."""
         for window in list(self.windows.values()):
             window.close()
         for t in list(self.tables):
             self._spawn_leave(t)
-        if self._leaving:
-            await asyncio.gather(*list(self._leaving), return_exceptions=True)
+        if not self._leaving:
+            return []
+        # asyncio.wait, not wait_for: on timeout wait_for would wait for the cancelled
+        # tasks' own cleanup, which is what may be stuck
+        _done, stuck = await asyncio.wait(list(self._leaving), timeout=bound)
+        abandoned = []
+        for task in stuck:
+            t = self._leaving.pop(task)
+            task.cancel()
+            with contextlib.suppress(Exception):
+                t.replica.close()
+            if t in self.tables:
+                self.tables.remove(t)
+            self.windows.pop(id(t), None)
+            abandoned.append(t.table_name)
+        if abandoned:
+            log.warning("left without waiting for the peers (still closing after %.0f s): %s",
+                        bound, ", ".join(sorted(abandoned)))
+        return sorted(abandoned)
 
     def _keep(self, dialog: Any) -> None:
         self.dialogs.append(dialog)

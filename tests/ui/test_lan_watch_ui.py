@@ -8,10 +8,10 @@
 """
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication
 
 from netplay.session import SessionOptions
 from table import lan_session as lan
@@ -20,10 +20,13 @@ from tests.ui.helpers import click, drag
 from tests.ui.test_lan_ui import FAST, LOOPBACK, _cards, _lan_app, _run, until
 
 
-def _show(qtbot: Any, w: Any) -> Any:
+async def _show(w: Any) -> Any:
+    """Show a table window and wait for it on the loop (never qtbot.waitExposed in a task:
+    see tests.ui.test_lan_ui._run)."""
     w.resize(1600, 1000)
     w.show()
-    qtbot.waitExposed(w)
+    await until(lambda: w.windowHandle() is not None and w.windowHandle().isExposed(), 5,
+                "the window shown")
     w.view.fit_table()
     return w
 
@@ -58,14 +61,14 @@ def test_watch_from_the_join_dialog_and_roll_jointly(qapp, qtbot, tmp_path):  # 
 
         # A watcher: no seat step, the table opens at once.
         await _join(lan_app, qtbot, port, watch=True)
-        watcher_window = _show(qtbot, lan_app.shell.tables[-1])
+        watcher_window = await _show(lan_app.shell.tables[-1])
         watcher = lan_app.tables[-1]
         assert watcher.replica.my_seats == set()
         await until(lambda: any(p.watching and p.peer_id == watcher.replica.peer_id
                                 for p in alpha.session.peer_list()), 10, "the host sees a watcher")
         # A player: the seat step as before.
         await _join(lan_app, qtbot, port, watch=False)
-        player_window = _show(qtbot, lan_app.shell.tables[-1])
+        player_window = await _show(lan_app.shell.tables[-1])
         player = lan_app.tables[-1]
         await until(lambda: all(lan.setup_complete(t.replica) for t in (alpha, watcher, player)),
                     20, "setup complete")
@@ -78,7 +81,7 @@ def test_watch_from_the_join_dialog_and_roll_jointly(qapp, qtbot, tmp_path):  # 
             qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(index).center())
             await until(lambda i=index: watcher_window.ctl.seat == watcher_window.ctl.seats[i], 5,
                         "the view switched")
-            QApplication.processEvents()
+            await asyncio.sleep(0.1)  # the scene repaints on the loop
             for hand in hands.values():
                 assert all(watcher_window.scene.cards[c].face is None for c in hand)
         await until(lambda: all(player_window.scene.cards[c].face is not None
@@ -116,7 +119,6 @@ def test_watch_from_the_join_dialog_and_roll_jointly(qapp, qtbot, tmp_path):  # 
         assert set(roll.args["fair"]["shares"]) == {alpha.replica.peer_id, player.replica.peer_id}
         await until(lambda: "Rolled" in player_window.statusBar().currentMessage(), 5,
                     "the rolled value shown")
-        QApplication.processEvents()
         await alpha.close()
         hosts.clear()
 
