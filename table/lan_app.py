@@ -316,6 +316,8 @@ class LanApp:
         for task in stuck:
             t = self._leaving.pop(task)
             task.cancel()
+            for background in list(t.tasks):  # the table's own (setup) tasks
+                background.cancel()
             with contextlib.suppress(Exception):
                 t.replica.close()
             if t in self.tables:

@@ -43,6 +43,6 @@ def test_quitting_abandons_a_table_stuck_leaving_and_names_it(qapp, qtbot, tmp_p
         assert stuck.replica.log.closed and fine.replica.log.closed
         assert fine.session.started is False  # the other table left cleanly
         stuck.close = real_close  # type: ignore[method-assign]
-        await stuck.session.stop(graceful=False)  # what the process exit would do
+        await stuck.close(graceful=False)  # what the process exit would do
 
     _run(qapp, scenario(), 60)
