@@ -76,6 +76,7 @@ class TableAnnouncement:
     players: int = 0
     free_seats: int = 0
     passphrase_needed: bool = False
+    watchers: bool = True  # the table takes watchers (peers with no seat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +96,7 @@ class TableListing:
     passphrase_needed: bool
     version: int
     peers: list[TablePeer] = field(default_factory=list)
+    watchers: bool = True  # the host lets watchers join (absent from older announcements)
 
 
 def _truncate(text: str, limit: int) -> str:
@@ -112,6 +114,7 @@ def txt_record(a: TableAnnouncement) -> dict[str, str]:
         "free": str(a.free_seats),
         "pw": "1" if a.passphrase_needed else "0",
         "pid": a.peer_id,
+        "watch": "1" if a.watchers else "0",
     }
 
 
@@ -222,6 +225,7 @@ def _parse_info(info: AsyncServiceInfo) -> TableListing | None:
         table_id=tid, name=safe_text(props.get("name", "")), game=game,
         players=players, free_seats=free, passphrase_needed=props.get("pw") == "1",
         version=version, peers=[TablePeer(pid, addresses[0], int(info.port or 0))],
+        watchers=props.get("watch") != "0",
     )
 
 
@@ -340,6 +344,7 @@ class TableBrowser:
                 table.name, table.game = one.name, one.game
                 table.players, table.free_seats = one.players, one.free_seats
                 table.passphrase_needed, table.version = one.passphrase_needed, one.version
+                table.watchers = one.watchers
             table.peers.extend(one.peers)
         return sorted(grouped.values(), key=lambda t: (t.name, t.table_id))
 

@@ -29,7 +29,6 @@ from table.core.replica import Replica
 from table.core.timeline import Change
 
 from .fair import MESSAGE_TYPES, Drawn, Event, FairRounds, Named, Send
-
 ROUTED = MESSAGE_TYPES | {"fair_pub"}
 Sender = Callable[[str, dict[str, Any]], Any]
 
@@ -50,7 +49,7 @@ class FairDriver:
         the op is issued when the round completes, in a few milliseconds)."""
         if not set(peers) - {self.replica.peer_id}:
             return act.roll(self.replica, die_id=die_id, sides=sides, count=count, why=why,
-                            seat=seat)
+                            seat=seat, now=True)
         meta = {"sides": sides, "count": count, "die_id": die_id, "why": why, "seat": seat}
         self._handle(self.rounds.start("roll", peers, meta)[1])
         return None
@@ -65,7 +64,7 @@ class FairDriver:
                 cards = [self.replica.state.objs[c] for c in incoming]
                 return act.rehandle_into(self.replica, pile, cards, seat=seat, why="shuffle",
                                          shuffle=True)
-            return act.shuffle(self.replica, pile_id, seat=seat)
+            return act.shuffle(self.replica, pile_id, seat=seat, now=True)
         meta = {"pile": pile_id, "seat": seat, "incoming": list(incoming or [])}
         self._handle(self.rounds.start("shuffle", peers, meta)[1])
         return None
@@ -90,6 +89,11 @@ class FairDriver:
 
     def peer_gone(self, peer: str) -> None:
         self._handle(self.rounds.peer_gone(peer))
+
+    def close(self) -> None:
+        """Stop following the replica (the session left the table)."""
+        if self._on_change in self.replica.listeners:
+            self.replica.listeners.remove(self._on_change)
 
     def _on_change(self, change: Change) -> None:
         for record in change.records:

@@ -33,6 +33,7 @@ from typing import Any, Callable
 from table.core import actions, jsonform
 from table.core.errors import CoreError
 from table.core.replica import Replica
+from table.core.watchers import is_watcher
 
 from .blob_exchange import BlobExchange
 from .consent import REQUEST_TIMEOUT, ConsentAsker, OwnerRequest, decide, refusal_text
@@ -41,17 +42,22 @@ from .discovery import (TableAnnouncement, TableAnnouncer, TableBrowser, TableLi
 from .events import EventHub
 from .identity import Identity, is_valid_peer_id
 from .mesh import Mesh, MeshConfig
-from .mesh_events import MeshEvent, PeerJoined, PeerLeft
+from .mesh_events import MeshEvent, MessageReceived, PeerJoined, PeerLeft
 from .peerfile import load_peers, save_peers
 from .opsign import OpVerifier, op_signer
 from .repl_events import Divergence, PrivateReceived, ReplicationEvent
 from .replication import Replication, ReplicationConfig
+from .fair_driver import ROUTED as FAIR_MESSAGES
+from .fair_driver import FairDriver
+from .joint_draws import LanDraws
+from .watching import RECORD, EndOfGame, record_to_watchers, watchers_allowed
 from .wire import ProtocolError
 
 log = logging.getLogger(__name__)
 
 REQUESTABLE = jsonform.REQUESTABLE
 BACK_FOR = 10.0  # seconds a relinked peer is shown as "back"
+FAIR_TICK = 0.1  # seconds between checks of the joint draws' deadlines
 
 
 # ------------------------------------------------------------------ events
@@ -87,6 +93,7 @@ class PeerInfo:
     # within BACK_FOR s) | "gone" (left the table, or not linked since this peer started) | "me"
     status: str
     address: str = ""
+    watching: bool = False  # a watcher: no seat, sees the public table
 
 
 @dataclass(slots=True)
@@ -104,6 +111,8 @@ class SessionOptions:
     allow_requests: str = "always"
     peers_file: str | None = None  # where to keep the other peers' addresses (``<log>.peers``)
     browse: bool = True  # with ``announce``: also browse mDNS during play for the table's peers
+    watch: bool = False  # join as a watcher (no seat; docs/lan-play.md)
+    watchers: bool = True  # announced: the table takes watchers (the host's setting)
     mesh: MeshConfig = field(default_factory=MeshConfig)
     replication: ReplicationConfig = field(default_factory=ReplicationConfig)
 
@@ -181,6 +190,12 @@ class LanSession:
         self.replication = Replication(self.mesh, replica, options.replication)
         # the table's module and art, by hash (the table layer widens what is served)
         self.blobs = BlobExchange(self.mesh, replica.blobs.get)
+        # the complete record for the watchers at the end of the game
+        self.end_of_game = EndOfGame(replica, self.replication.send_private, self.mesh.peers)
+        # dice and shuffles drawn jointly with the linked players (docs/protocol.md)
+        self.fair = FairDriver(replica, send=self.mesh.send)
+        replica.joint_draws = LanDraws(replica, self.fair, self.mesh.peers)
+        self.fair_published = False
         self.events: EventHub[SessionEvent] = EventHub()
         self.announcer: TableAnnouncer | None = None
         self.browser: TableBrowser | None = None
@@ -219,6 +234,7 @@ class LanSession:
         self.started = True
         self._remember_known_peers()
         self._schedule_settle()  # gifts a crash left un-re-handled (from the log)
+        self._spawn(self._tick_fair())
         if hello:
             await self.say_hello()
 
@@ -227,14 +243,17 @@ class LanSession:
         the table on the LAN if asked to."""
         if self.replica.store.delivered(self.peer_id) == 0:
             self.replica.issue("hello", {"key": self.identity.public_key.hex(),
-                                         "name": self.options.player_name or None})
+                                         "name": self.options.player_name or None,
+                                         **({"watch": True} if self.options.watch else {})})
         if self.options.announce and self.announcer is None:
             players, free = self._seat_counts()
             self.announcer = TableAnnouncer(
                 TableAnnouncement(self.replica.table_id, self.options.table_name,
                                   self.options.game or self.replica.game, self.peer_id,
                                   self.mesh.port, players=players, free_seats=free,
-                                  passphrase_needed=bool(self.options.passphrase)),
+                                  passphrase_needed=bool(self.options.passphrase),
+                                  watchers=self.options.watchers
+                                  and watchers_allowed(self.replica)),
                 interfaces=interface_choice(self.options.interfaces))
             try:
                 await self.announcer.start()
@@ -293,6 +312,12 @@ class LanSession:
             self._settle_soon = None
         for task in list(self._tasks):
             task.cancel()
+        log_open = self.replica.log is None or not self.replica.log.closed
+        if graceful and self.started and log_open:  # leaving on purpose: the game is over
+            self.publish_fair()
+            self.end_of_game.share()
+        self.replica.joint_draws = None  # rolls after leaving are local
+        self.fair.close()
         if self.browser is not None:
             self.browser.on_change = None
             with contextlib.suppress(Exception):
@@ -355,7 +380,7 @@ class LanSession:
             seats = tuple(sorted(state.seats_of(pid)))
             status = self._status(pid, linked)
             out.append(PeerInfo(pid, str(info.get("name") or ""), seats, status,
-                                self._addresses.get(pid, "")))
+                                self._addresses.get(pid, ""), bool(info.get("watch"))))
         return out
 
     def _status(self, pid: str, linked: set[str]) -> str:
@@ -414,7 +439,9 @@ class LanSession:
     async def _answer_request(self, peer_id: str, rid: int, seat: int,
                               entry: dict[str, Any]) -> None:
         ok, error = False, ""
-        if self.seat_peer(seat) != self.peer_id:
+        if is_watcher(self.replica.state, peer_id):
+            error = "a watcher cannot move pieces"
+        elif self.seat_peer(seat) != self.peer_id:
             error = f"this peer does not play seat {seat}"
         elif entry.get("op") not in REQUESTABLE:
             error = f"{entry.get('op')!r} cannot be requested (only {sorted(REQUESTABLE)})"
@@ -478,6 +505,10 @@ class LanSession:
                 self.replication.publish(op.to_wire())
         if self.replica.pending_gifts:  # a gift's op may just have arrived
             self._schedule_settle()
+        if self.started:
+            self.end_of_game.on_change(change)
+            if self.end_of_game.ended:
+                self.publish_fair()
         players_free = self._seat_counts()
         if players_free != self._last_seats and self.announcer is not None:
             self._last_seats = players_free
@@ -509,7 +540,10 @@ class LanSession:
                     else None)
         elif isinstance(event, PeerLeft):
             self._synced.pop(event.peer_id, None)
+            self.fair.peer_gone(event.peer_id)
             self.events.emit(PeersChanged())
+        elif isinstance(event, MessageReceived) and event.message.get("t") in FAIR_MESSAGES:
+            self.fair.on_message(event.peer_id, event.message)
         elif event.message.get("t") in ("ops", "hash"):
             if event.message["t"] == "ops":
                 self._schedule_check(0.2)
@@ -533,6 +567,8 @@ class LanSession:
                 raise ProtocolError("malformed secret")
             self.replica.receive_private(data)  # announces the knowledge to its listeners
             self._schedule_settle()  # a gift: re-handle the zone once its op is here
+        elif kind == RECORD:
+            self.end_of_game.receive(peer_id, body)
         elif kind == "request":
             self._perform_request(peer_id, body)
         elif kind == "reply":
@@ -555,6 +591,25 @@ class LanSession:
             self.replica.refold()
             self._schedule_check(0.05)
         self.events.emit(DivergenceReported(event.peer_id, message))
+
+    # -------------------------------------------------------------- joint draws
+    async def _tick_fair(self) -> None:
+        """A joint draw may not stall the table: a peer that does not reveal in time is named
+        and the draw falls back (FairRounds' deadlines, checked here)."""
+        while True:
+            await asyncio.sleep(FAIR_TICK)
+            self.fair.tick()
+
+    def publish_fair(self) -> None:
+        """The end-of-game publication (``fair_pub``), once: what lets ``sandtable check
+        --audit`` verify every joint draw from any peer's log."""
+        if self.fair_published or not self.started:
+            return
+        self.fair_published = True
+        peers = self.mesh.peers()
+        if not record_to_watchers(self.replica):  # the table keeps players' secrets from them
+            peers = [p for p in peers if not is_watcher(self.replica.state, p)]
+        self.fair.publish(peers)
 
     # -------------------------------------------------------------- helpers
     def _schedule_check(self, delay: float) -> None:

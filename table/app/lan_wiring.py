@@ -29,12 +29,13 @@ from table.ui.drafts import use_module
 from table.ui.games import available_games, catalog_for
 from table.ui.lan import (HostDialog, HostRequest, JoinDialog, JoinedTable, JoinRequest,
                           LanProblem, NoPeersFound, PeerRow, PeersPanel, RejoinDialog,
-                          RejoinRequest, TableEntry)
+                          RejoinRequest, TableEntry, WATCH_SEAT)
 from table.ui.main_window import TableWindow
 from table.ui.settings import new_log_path
 from table.ui.shell import Shell
 
 log = logging.getLogger(__name__)
+CLOSE_BOUND = 5.0  # seconds close_all waits for the tables' byes before abandoning them
 
 
 def _problem(err: BaseException) -> LanProblem:
@@ -68,7 +69,7 @@ class LanApp:
         self.tables: list[lan.LanTable] = []
         self.windows: dict[int, TableWindow] = {}
         self.dialogs: list[Any] = []
-        self._leaving: set[asyncio.Task[Any]] = set()
+        self._leaving: dict[asyncio.Task[Any], lan.LanTable] = {}  # leave task -> its table
         self._left: set[int] = set()
         self.rejoin_timeout = 8.0  # seconds to find the table's other peers, then to catch up
         self._game_names = {g.id: g.name for g in available_games()}
@@ -104,7 +105,8 @@ class LanApp:
                                seats=position.seats if position else req.seats,
                                log_path=new_log_path(module.id),
                                options=self._options(req.passphrase, req.player_name, req.port),
-                               position=position)
+                               position=position, watchers=req.watchers,
+                               record_to_watchers=req.record_to_watchers)
         except Exception as err:
             raise _problem(err) from None
         try:
@@ -123,6 +125,7 @@ class LanApp:
         async def connect(req: JoinRequest) -> JoinedTable:
             self._remember_name(req.player_name)
             opts = self._options(req.passphrase, req.player_name)
+            opts.watch = req.watch
             try:
                 if req.table_id:
                     addresses = [_address(a) for a in req.addresses]
@@ -151,7 +154,8 @@ class LanApp:
                 raise LanProblem("Not connected to a table.")
             try:
                 deck = t.module.deck(deck_name) if deck_name and t.module is not None else None
-                await lan.take_seat(t, seat, deck, name=self.shell.settings.name)
+                if seat != WATCH_SEAT:
+                    await lan.take_seat(t, seat, deck, name=self.shell.settings.name)
             except Exception as err:
                 raise _problem(err) from None
             state["table"] = None
@@ -203,7 +207,9 @@ class LanApp:
         decks = sorted(getattr(module, "starter_decks", {}) or {}) if module else []
         defaults = {s: decks[(s - 1) % len(decks)] for s in free} if decks else {}
         return JoinedTable(t.table_name or "table", module.id if module else "",
-                           module.name if module else "", t.seats, free, decks, defaults)
+                           module.name if module else "", t.seats, free, decks, defaults,
+                           record_note=lan.record_note(t.replica),
+                           watching=t.session.options.watch)
 
     async def _browse(self, dialog: JoinDialog) -> None:
         """Keep the dialog's list live; drop tables whose peers stopped answering."""
@@ -237,7 +243,7 @@ class LanApp:
         session = t.session
 
         def rows() -> list[PeerRow]:
-            return [PeerRow(p.peer_id, p.name, p.seats, p.status, p.address)
+            return [PeerRow(p.peer_id, p.name, p.seats, p.status, p.address, p.watching)
                     for p in session.peer_list()]
 
         panel = PeersPanel(rows, table_line=self._table_line(t))
@@ -289,17 +295,39 @@ class LanApp:
                 self.windows.pop(id(t), None)
 
         task = asyncio.ensure_future(leave())
-        self._leaving.add(task)
-        task.add_done_callback(self._leaving.discard)
+        self._leaving[task] = t
+        task.add_done_callback(lambda done: self._leaving.pop(done, None))
 
-    async def close_all(self) -> None:
-        """Leave every table (on quit): close the windows, wait for the byes."""
+    async def close_all(self, bound: float = CLOSE_BOUND) -> list[str]:
+        """Leave every table (on quit): close the windows, wait for the byes, at most `bound`
+        seconds. A table whose leaving is still under way then (a peer stuck mid-close) is
+        abandoned: its leaving is cancelled without waiting, its log closed (it is complete:
+        every op is written as it is issued), and its name logged and returned."""
         for window in list(self.windows.values()):
             window.close()
         for t in list(self.tables):
             self._spawn_leave(t)
-        if self._leaving:
-            await asyncio.gather(*list(self._leaving), return_exceptions=True)
+        if not self._leaving:
+            return []
+        # asyncio.wait, not wait_for: on timeout wait_for would wait for the cancelled
+        # tasks' own cleanup, which is what may be stuck
+        _done, stuck = await asyncio.wait(list(self._leaving), timeout=bound)
+        abandoned = []
+        for task in stuck:
+            t = self._leaving.pop(task)
+            task.cancel()
+            for background in list(t.tasks):  # the table's own (setup) tasks
+                background.cancel()
+            with contextlib.suppress(Exception):
+                t.replica.close()
+            if t in self.tables:
+                self.tables.remove(t)
+            self.windows.pop(id(t), None)
+            abandoned.append(t.table_name)
+        if abandoned:
+            log.warning("left without waiting for the peers (still closing after %.0f s): %s",
+                        bound, ", ".join(sorted(abandoned)))
+        return sorted(abandoned)
 
     def _keep(self, dialog: Any) -> None:
         self.dialogs.append(dialog)

@@ -5,6 +5,8 @@
 * roll, loopback: the same 6 peers in one process over real TCP connections on 127.0.0.1
   (asyncio streams, a full mesh of 15 links, length-prefixed msgpack frames; no encryption),
   from start to the op applied at every other peer.
+* roll, LAN sessions: 6 `LanSession` peers over their real encrypted links, the roll made by
+  `actions.roll` as the table makes it (table/bench/fair_lan.py).
 * shuffle: a 60-card hidden deck shuffled by its owner with a 6-peer joint seed (the
   permutation, 60 fresh commitments and the op applied), and the round plus the shuffle.
 
@@ -185,12 +187,18 @@ def run(rolls: int = 500) -> dict[str, Any]:
     loopback = asyncio.run(roll_over_loopback(rolls))
     print(f"joint d6 roll, 6 peers over loopback TCP (one process): p50 "
           f"{_ms(loopback)['p50_ms']} ms, p99 {_ms(loopback)['p99_ms']} ms")
+    from table.bench.fair_lan import roll_over_sessions
+
+    sessions = asyncio.run(roll_over_sessions(max(20, rolls // 5)))
+    print(f"joint d6 roll, 6 LAN sessions over encrypted links (one process): p50 "
+          f"{_ms(sessions)['p50_ms']} ms, p99 {_ms(sessions)['p99_ms']} ms")
     perm, shuffle, whole = shuffle_60(max(50, rolls // 5))
     print(f"60-card joint shuffle: permutation p50 {_ms(perm)['p50_ms']} ms; shuffle op with "
           f"commitments p50 {_ms(shuffle)['p50_ms']} ms; round + shuffle p50 "
           f"{_ms(whole)['p50_ms']} ms")
     summary = {"peers": len(PEERS), "rolls": rolls, "roll_memory": _ms(memory),
-               "roll_loopback": _ms(loopback), "shuffle60_permutation": _ms(perm),
+               "roll_loopback": _ms(loopback), "roll_lan_sessions": _ms(sessions),
+               "shuffle60_permutation": _ms(perm),
                "shuffle60_op": _ms(shuffle), "shuffle60_round_and_op": _ms(whole)}
     print(json.dumps(summary))
     return summary

@@ -162,8 +162,13 @@ def rehandle_into(r: Replica, zone: Obj, incoming: list[Obj], *, at: Any = "top"
                    seat=seat, private=private)
 
 
-def shuffle(r: Replica, pile_id: str, *, seat: int | None = None) -> Op:
+def shuffle(r: Replica, pile_id: str, *, seat: int | None = None, now: bool = False) -> Op | None:
+    """Shuffle a pile. At a LAN table with other peers the seed is drawn jointly and the op
+    comes a few ms later (None here); `now`: local randomness at once (setup steps)."""
     pile = _obj(r, pile_id)
+    if not now and r.joint_draws is not None and pile.visibility != PUBLIC \
+            and r.joint_draws.shuffle(pile_id, seat=seat):
+        return None
     return rehandle_into(r, pile, [], seat=seat, why="shuffle", shuffle=True)
 
 
@@ -281,7 +286,12 @@ def counter(r: Replica, obj_id: str, *, add: int | None = None, value: int | Non
 
 
 def roll(r: Replica, *, die_id: str | None = None, sides: int = 6, count: int = 1,
-         why: str | None = None, seat: int | None = None) -> Op:
+         why: str | None = None, seat: int | None = None, now: bool = False) -> Op | None:
+    """Roll. At a LAN table with other peers the value is drawn jointly and the op comes a
+    few ms later (None here); `now`: local randomness at once (setup's first-player roll)."""
+    if not now and r.joint_draws is not None and r.joint_draws.roll(
+            sides=sides, count=count, die_id=die_id, why=why, seat=seat):
+        return None
     # this peer's own randomness: hot-seat, a lone peer (table.core.fair_ops rolls jointly)
     args: dict[str, Any] = {"sides": sides, "values": r.rng.roll(sides, count), "local": True}
     if die_id is not None:

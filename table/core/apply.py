@@ -98,7 +98,8 @@ END_HOWS = ("victory", "concession", "time", "draw", "abandoned")
 def apply_hello(state: State, op: Op, lookup: Lookup) -> None:
     if op.author in state.peers:
         raise Void("this peer has already said hello")
-    state.set_peer(op.author, {"key": op.args.get("key"), "name": op.args.get("name") or ""})
+    state.set_peer(op.author, {"key": op.args.get("key"), "name": op.args.get("name") or "",
+                               **({"watch": True} if op.args.get("watch") else {})})
 
 
 def apply_seat(state: State, op: Op, lookup: Lookup) -> None:

@@ -47,24 +47,30 @@ class Audit:
     rolls: int = 0  # joint rolls verified
     shuffles: int = 0  # joint shuffles verified
     draws: int = 0  # draws and pile re-handles whose order was checked
-    local: int = 0  # rolls and shuffles from one peer's randomness
+    local: int = 0  # rolls and shuffles from one peer's randomness, once play began
+    setup_local: int = 0  # the same during the setup (each seat's peer deals its own cards)
     failures: list[Finding] = field(default_factory=list)
     unverifiable: list[Finding] = field(default_factory=list)
 
     @property
     def status(self) -> str:
-        """`failed`, `unverifiable`, `local`, `audited` or `none` (no randomness at all)."""
+        """`failed`, `unverifiable`, `local`, `play audited` (every roll and shuffle of the play
+        was joint and verified; the setup's were local), `audited` or `none` (no randomness)."""
         if self.failures:
             return "failed"
         if self.unverifiable:
             return "unverifiable"
         if self.local:
             return "local"
-        return "audited" if self.rolls or self.shuffles else "none"
+        if not (self.rolls or self.shuffles):
+            return "local" if self.setup_local else "none"
+        return "play audited" if self.setup_local else "audited"
 
     def summary(self) -> str:
         text = (f"audit: {self.rolls} rolls, {self.shuffles} shuffles verified; "
                 f"{self.local} local")
+        if self.setup_local:
+            text += f" (and {self.setup_local} local during the setup)"
         if self.draws:
             text += f"; {self.draws} draws and re-handles kept the order"
         if self.unverifiable:
@@ -84,6 +90,10 @@ class _Auditor:
         self.knowledge = replica.knowledge
         self.rounds: dict[str, Any] = replica.knowledge.fair.get("rounds") or {}
         self.result = Audit()
+        # until the setup is complete, one peer's own randomness is the setup's (see Audit)
+        self.in_setup = any(r.op.kind == "mark" and r.void is None
+                            and r.op.args.get("what") == "setup"
+                            and r.op.args.get("value") == "complete" for r in replica.records())
 
     def identity(self, state: State, handle: str) -> str | None:
         obj = state.objs.get(handle)
@@ -101,10 +111,19 @@ class _Auditor:
         self.result.unverifiable.append(Finding(number, op.author, op.seat, message))
 
     # --- per op ----------------------------------------------------------------------------
+    def _local(self) -> None:
+        if self.in_setup:
+            self.result.setup_local += 1
+        else:
+            self.result.local += 1
+
     def check(self, number: int, op: Op, state: State, void: bool = False) -> None:
+        if op.kind == "mark" and not void and op.args.get("what") == "setup" \
+                and op.args.get("value") == "complete":
+            self.in_setup = False
         if op.kind == "roll":
             if op.args.get("fair") is None:
-                self.result.local += 1
+                self._local()
                 return
             problem = fair.roll_problem(op.args, op.author)
             if problem is None:
@@ -114,7 +133,7 @@ class _Auditor:
         elif op.kind == "consume" and not void:  # a void consume changed nothing
             if op.args.get("why") == "shuffle":
                 if op.args.get("fair") is None:
-                    self.result.local += 1
+                    self._local()
                 else:
                     self.shuffle(number, op, state)
             else:
@@ -248,7 +267,8 @@ def audit_log(path: str | Path) -> Audit:
 
 def audit_summary(log: str | Path | Replica) -> str:
     """How far a session's randomness can be trusted, for the report: "audited" (every roll
-    and shuffle was joint and verified), "local" (some were one peer's own randomness),
+    and shuffle was joint and verified), "play audited" (so were all those of the play; the
+    setup's were each seat's own), "local" (some were one peer's own randomness),
     "unverifiable" (joint, but the secrets to check them were never published), "failed"
     (the audit caught a roll, shuffle or draw that did not follow its seed), "none"."""
     replica = log if isinstance(log, Replica) else Replica.from_log(log)

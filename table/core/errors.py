@@ -9,6 +9,7 @@ class Fault(Enum):
 
     BAD_REVEAL = "bad reveal"  # a hidden card turned up as a card its commitment does not name
     FORGED_ROLL = "forged roll"  # a joint roll whose values do not derive from its shares
+    WATCHER_OP = "watcher op"  # a watcher's op other than a note or chat
 
 
 class CoreError(Exception):

@@ -64,6 +64,10 @@ class LogWriter:
         self._file.flush()
         os.fsync(self._file.fileno())
 
+    @property
+    def closed(self) -> bool:
+        return self._file.closed
+
     def close(self) -> None:
         if not self._file.closed:
             self._file.flush()

@@ -58,7 +58,8 @@ ACK, UNDO, MODULE, DECK, END = "ack", "undo", "module", "deck", "end"
 
 _RECORDS = (
     # announce a peer: its signing key and display name (first op of every author)
-    OpKind(HELLO, {"key": (_OPT_STR, False), "name": (_OPT_STR, False)}, h.apply_hello,
+    OpKind(HELLO, {"key": (_OPT_STR, False), "name": (_OPT_STR, False),
+                   "watch": (_BOOL, False)}, h.apply_hello,
            quiet=True),
     # claim (or release) a seat; the author's peer then speaks for that seat
     OpKind(SEAT, {"seat": (_INT, True), "name": (_OPT_STR, False), "colour": (_OPT_STR, False),

@@ -17,6 +17,7 @@ from typing import Any
 
 from .causal import CausalStore, RefusedOp
 from .errors import BadOp, CausalityError
+from .joint import JointDraws
 from .knowledge import Knowledge
 from .logfile import LogReader, LogWriter, make_header
 from .ops import Op, canonical_value, check_args, from_wire
@@ -24,6 +25,7 @@ from .rng import Rng
 from .state import State
 from .statehash import public_state_hash
 from .timeline import Change, Record, Timeline
+from .watchers import watcher_refusal
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +53,8 @@ class Replica:
         self.reports: list[str] = []  # problems a person should see (bad reveals, bad peers)
         self.report_listeners: list[Callable[[str], None]] = []
         self.private_out: Callable[[int, dict[str, Any]], None] | None = None
+        # rolls and shuffles drawn jointly with the other peers (a LAN session sets it)
+        self.joint_draws: JointDraws | None = None
         # gifts received privately whose zone this peer must still re-handle (actions.settle_gifts)
         self.pending_gifts: list[dict[str, Any]] = []
         # read from a damaged one-author log: ops applied although an earlier op of theirs was
@@ -97,6 +101,9 @@ class Replica:
         """Stamp, log, apply and publish a local op. Raises BadOp for malformed arguments."""
         check_args(kind, args)
         seq = self.store.delivered(self.peer_id) + 1
+        refused = watcher_refusal(self.state, self.peer_id, kind)
+        if refused is not None:  # the table refuses it here; every other peer would void it
+            raise BadOp(f"this peer watches the table: {refused}")
         # The op names only what changed in this peer's version vector since its previous op:
         # with its own previous op (implied by seq), that is its whole causal past.
         full = self.store.version_vector()

@@ -16,6 +16,7 @@ from .errors import Fault
 from .opkinds import apply_op
 from .ops import Op
 from .state import Journal, State
+from .watchers import watcher_refusal
 
 
 @dataclass(slots=True)
@@ -121,7 +122,11 @@ class Timeline:
         return [(key, record.op) for key, record in zip(keys, tail)]
 
     def _apply(self, op: Op, key: tuple[int, str] | None = None) -> Record:
-        journal, void = apply_op(self.state, op, self._lookup)
+        refused = watcher_refusal(self.state, op.author, op.kind)
+        if refused is None:
+            journal, void = apply_op(self.state, op, self._lookup)
+        else:
+            journal, void = self.state.begin(), refused
         record = Record(op, journal, None) if void is None else \
             Record(op, journal, str(void), void.fault)
         self.records.append(record)

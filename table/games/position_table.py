@@ -191,7 +191,7 @@ def _fill_zone(r: Replica, zp: ZonePlacement, rest: list[str], hidden_for: set[i
     _flush(r, zone.id, batch, batch_owner)
     if zp.shuffle and _mine(hidden_for, public_here, zone.owner) \
             and any(r.state.objs[c].kind == "card" for c in zone.children):
-        act.shuffle(r, zone.id, seat=zone.owner)
+        act.shuffle(r, zone.id, seat=zone.owner, now=True)
 
 
 def _public_extras(c: CardPlacement) -> dict[str, Any]:

@@ -166,7 +166,7 @@ def _perform(r: Replica, step: SetupStep) -> None:
         _create_cards(r, step.zone, _expand(step.cards), owner, step.face_up, step.side, seat)
     elif isinstance(step, Shuffle):
         if _cards_in(r, step.zone):
-            act.shuffle(r, step.zone, seat=seat)
+            act.shuffle(r, step.zone, seat=seat, now=True)
     elif isinstance(step, Draw):
         if _cards_in(r, step.from_zone):
             act.draw(r, step.from_zone, step.to_zone, step.count, seat=seat)
@@ -217,7 +217,9 @@ def _first_player(r: Replica, step: FirstPlayer) -> None:
         results: dict[int, int] = {}
         for seat in contenders:
             die = step.dice[(seat - 1) % len(step.dice)] if step.dice else None
-            op = act.roll(r, die_id=die, sides=_sides(r, die), why="first player", seat=seat)
+            op = act.roll(r, die_id=die, sides=_sides(r, die), why="first player", seat=seat,
+                          now=True)
+            assert op is not None
             results[seat] = sum(op.args["values"])
         best = max(results.values()) if step.highest_wins else min(results.values())
         contenders = [s for s, v in results.items() if v == best]

@@ -10,6 +10,7 @@ import asyncio
 import logging
 
 from table.core import actions as act
+from table.core.watchers import is_watcher
 from table.games.model import Deck
 from table.games.position_table import finish as position_finish
 from table.games.position_table import lan_seat
@@ -68,6 +69,8 @@ async def take_seat(t: LanTable, seat: int, deck: Deck | None = None, name: str 
     """Claim a seat and set it up (unless this peer already did, e.g. after a restart)."""
     r = t.replica
     assert t.module is not None
+    if is_watcher(r.state, r.peer_id):
+        raise LanError("a watcher takes no seat")
     if not 1 <= seat <= t.seats:
         raise LanError(f"this table has seats 1 to {t.seats}")
     held = r.state.seats.get(seat)

@@ -44,16 +44,21 @@ def _new_identity(log_path: str | Path) -> Identity:
 
 async def host(module: GameModule, *, table_name: str, seats: int, log_path: str | Path,
                options: SessionOptions | None = None,
-               position: Position | None = None) -> LanTable:
+               position: Position | None = None, watchers: bool = True,
+               record_to_watchers: bool = True) -> LanTable:
     """Start a table: announce it, lay it out, and finish the setup once every seat is ready.
     A log that exists is resumed (a host restarting after a crash). With a `position`, the
-    table starts in it: the host places the public part, each seat's peer its hidden cards."""
+    table starts in it: the host places the public part, each seat's peer its hidden cards.
+    `watchers`: the table takes watchers; `record_to_watchers`: each player's peer sends its
+    secrets to the watchers at the end of the game (both are announced in the layout mark)."""
+    settings = {"watchers": watchers, "record_to_watchers": record_to_watchers}
     try:
         module.check_seats(seats)
     except ValueError as err:
         raise LanError(str(err)) from None
     opts = options or SessionOptions()
     opts.table_name, opts.game, opts.seats = table_name, module.id, seats
+    opts.watchers = watchers  # announced from the start (and in the layout mark)
     path = Path(log_path)
     opts.peers_file = str(peers_path(path))
     if path.exists() and path.stat().st_size > 0:
@@ -81,11 +86,11 @@ async def host(module: GameModule, *, table_name: str, seats: int, log_path: str
         act.mark(replica, "setup", value="table", fields={
             "game": module.id, "game_hash": module.content_hash, "seats": seats,
             "name": table_name, "module_version": module.version,
-            "position": {"name": position.name, "digest": position.digest}})
+            "position": {"name": position.name, "digest": position.digest}, **settings})
         lan_begin(replica, position)
         t.spawn(finish_position_when_ready(t))
         return t
-    host_layout(replica, module, seats, table_name)
+    host_layout(replica, module, seats, table_name, settings)
     t.spawn(finish_when_ready(t))
     return t
 
@@ -123,6 +128,8 @@ async def join(*, log_path: str | Path, table: str | None = None, connect: str |
     try:
         await dial(t, addresses, timeout)
         info = await _wait_table_info(t, timeout)
+        if opts.watch and info.get("watchers") is False:
+            raise LanError("this table does not take watchers")
         module = await _table_module(t, info, progress)
         t.module, t.seats = module, int(info.get("seats") or 0)
         t.position = _same_position(info, position)

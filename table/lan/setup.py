@@ -66,15 +66,25 @@ def setup_complete(r: Replica) -> bool:
     return bool(setup_marks(r, "complete") or setup_marks(r, "position-end"))
 
 
+def record_note(r: Replica) -> str:
+    """What a player is told on joining about the end-of-game record (empty if nothing)."""
+    info = table_info(r) or {}
+    if info.get("record_to_watchers") is False:
+        return ""
+    return ("at the end of the game (or when you leave the table), your peer sends your secrets "
+            "(your hidden cards, deck list) to the table's watchers, if any")
+
+
 def _public_deck(headers: dict[str, str]) -> Deck:
     return Deck(name=headers.get("name", ""), file="", headers=headers, sections={})
 
 
 # ------------------------------------------------------------------ the steps
-def host_layout(r: Replica, module: GameModule, seats: int, table_name: str) -> None:
+def host_layout(r: Replica, module: GameModule, seats: int, table_name: str,
+                settings: dict[str, Any] | None = None) -> None:
     act.mark(r, "setup", value="table", fields={
         "game": module.id, "game_hash": module.content_hash, "seats": seats,
-        "name": table_name, "module_version": module.version})
+        "name": table_name, "module_version": module.version, **(settings or {})})
     record_module(r, module)
     lay_out(r, module, seats, None, only_seats=set(), shared=True, conditional=False)
 

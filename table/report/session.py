@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from table.core import opkinds
+from table.core.audit import audit_summary
 from table.core.errors import LogError
 from table.core.logfile import LogReader
 from table.core.replica import Replica
@@ -80,6 +81,9 @@ class Session:
     installed_hash: str = ""  # the installed module's hash, when it differs
     # a draft changed during play: (op number, the version it changed to, its hash)
     module_changes: list[tuple[int, str, str]] = field(default_factory=list)
+    # how far its dice and shuffles can be trusted (table.core.audit.audit_summary):
+    # "audited", "local", "unverifiable", "failed" or "none"
+    randomness: str = "none"
 
     @property
     def name(self) -> str:
@@ -217,6 +221,7 @@ def read_session(path: str | Path, *, plugins: dict[str, Any] | None = None,
     session.problems = [p.replace(f"{path}: ", "") for p in replica.reports]
     if module_note:
         session.problems.insert(0, module_note)
+    session.randomness = audit_summary(replica)
     session.module_changes = [(n, str(r.op.args.get("version", "?")), str(r.op.args["hash"]))
                               for n, r in enumerate(records, start=1)
                               if r.op.kind == "module" and r.void is None

@@ -190,7 +190,7 @@ def session_rows(ss: Iterable[Session]) -> list[dict[str, Any]]:
             "session": s.name, "date": _date(s), "game": s.game,
             "draft": version_label(s.version, s.game_hash) + "".join(
                 f"; changed at op {n} to {version_label(v, h)}" for n, v, h in s.module_changes),
-            "log": s.kind,
+            "log": s.kind, "randomness": s.randomness,
             "players": len(s.seats),
             "groups": "; ".join(f"{x.seat}: {x.group or '?'}" for x in s.seats),
             "winner": s.winner_text or "", "how": s.how or "unfinished",
@@ -225,7 +225,16 @@ def _sessions(ss: list[Session]) -> str:
         rows.append([row["date"], row["session"], row["draft"], row["players"], row["groups"],
                      row["winner"] or "—", row["how"], row["turns"], _num(s.minutes, 0),
                      row["flags_by_rule"] or ("—" if not s.flags_why else "n/a"), row["notes"],
-                     row["problems"] or ""])
-    return (f"<h3>Sessions ({len(ss)})</h3><div class=scroll>" + _table(
-        ["Date", "Session", "Draft", "Players", "Groups", "Winner", "Ended", "Turns", "Minutes",
-         "Flags", "Notes", "Problems"], rows, {3, 7, 8, 10}, cls="sessions") + "</div>")
+                     _RANDOMNESS.get(s.randomness, s.randomness), row["problems"] or ""])
+    audited = sum(s.randomness in ("audited", "play audited") for s in ss)
+    return (f"<h3>Sessions ({len(ss)}; randomness audited in {audited})</h3><div class=scroll>"
+            + _table(["Date", "Session", "Draft", "Players", "Groups", "Winner", "Ended", "Turns",
+                      "Minutes", "Flags", "Notes", "Dice and shuffles", "Problems"], rows,
+                     {3, 7, 8, 10}, cls="sessions") + "</div>")
+
+
+# how each session's randomness reads in the sessions table (table.core.audit.audit_summary)
+_RANDOMNESS = {"audited": "audited ✓", "play audited": "audited in play ✓ (setup: each seat's own)",
+               "local": "one peer's (not auditable)",
+               "unverifiable": "joint, secrets not published", "failed": "AUDIT FAILED",
+               "none": "—"}

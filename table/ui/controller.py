@@ -22,6 +22,7 @@ from table.core.errors import CoreError
 from table.core.objects import PUBLIC
 from table.core.ops import Op
 from table.core.replica import Replica
+from table.core.watchers import is_watcher
 
 from .catalog import Catalog
 
@@ -38,6 +39,7 @@ class TableController(QObject):
         self.replica = replica
         self.catalog = catalog
         self.read_only = read_only
+        self.joint_pending = False  # the last action is a joint draw still under way
         mine = sorted(replica.my_seats) or sorted(replica.state.seats) or [1]
         active = replica.state.turn.get("seat")
         if seat is None and self.hot_seat_for(replica) and active in mine:
@@ -69,7 +71,10 @@ class TableController(QObject):
 
     @property
     def playable_seats(self) -> list[int]:
-        """The seats this peer plays (every seat, in hot-seat)."""
+        """The seats this peer plays (every seat, in hot-seat); a watcher may look from any
+        seat's place (it holds no secret: public information only; its table refuses moves)."""
+        if is_watcher(self.replica.state, self.replica.peer_id):
+            return sorted(self.replica.state.seats)
         return sorted(self.replica.my_seats)
 
     def seat_name(self, seat: int | None) -> str:
@@ -94,8 +99,10 @@ class TableController(QObject):
         self.status.emit(f"Now playing as {self.seat_name(seat)}")
 
     # --- acting ----------------------------------------------------------------------------
-    def act(self, fn: Callable[..., Op], *args: Any, **kwargs: Any) -> Op | None:
-        """Run an action as the active seat; report refusals in the status bar."""
+    def act(self, fn: Callable[..., Op | None], *args: Any, **kwargs: Any) -> Op | None:
+        """Run an action as the active seat; report refusals in the status bar. None when
+        refused, or when the op will come later (a joint draw: `joint_pending` is then True)."""
+        self.joint_pending = False
         if self.read_only:
             self.status.emit("This table is read-only")
             return None
@@ -109,12 +116,15 @@ class TableController(QObject):
         except CoreError as err:  # ActionError, BadOp: a message for the player
             self.status.emit(str(err))
             return None
+        if op is None:  # drawn jointly with the other peers: the op comes in a few ms
+            self.joint_pending = True
+            return None
         record = self.replica.timeline.record_of(op.ref)
         if record is not None and record.void:
             self.status.emit(f"Nothing happened: {record.void}")
         return op
 
-    def owner_request(self, fn: Callable[..., Op], args: tuple[Any, ...],
+    def owner_request(self, fn: Callable[..., Op | None], args: tuple[Any, ...],
                       kwargs: dict[str, Any]) -> tuple[dict[str, Any], int] | None:
         """(entry, owner seat) when this draw/move/shuffle needs a hidden pile or card of a seat
         another peer plays: the request to send that peer instead. None: act here."""

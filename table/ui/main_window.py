@@ -18,6 +18,7 @@ from table.core.timeline import Change
 from . import theme
 from .catalog import Catalog
 from .drafts import follow_module
+from .seat_tabs import sync_watcher_tabs
 from .ask import ask_text
 from .controller import TableController
 from .curtain import Curtain
@@ -319,6 +320,7 @@ class TableWindow(QMainWindow):
             self.chat.rebuild()
         self._pending_first, self._chat_dirty = None, False
         self.seats.refresh()
+        sync_watcher_tabs(self)  # a watcher's tabs: the seats taken since it opened
         self.turn.refresh()
         self.checklist.refresh()
         self.assist.refresh()

@@ -98,6 +98,24 @@ class SceneGestures:
         op = self.ctl.act(actions.roll, die_id=obj_id, sides=sides if isinstance(sides, int) else 6)
         if op is not None:
             self.ctl.status.emit(f"Rolled {op.args['values'][0]} on d{op.args['sides']}")
+        elif self.ctl.joint_pending:
+            self._tell_joint_roll(obj_id)
+
+    def _tell_joint_roll(self, obj_id: str) -> None:
+        """A roll drawn with the other peers: its op arrives a few ms later (or the draw
+        falls back to local randomness when a peer does not answer in time)."""
+        r = self.ctl.replica
+        self.ctl.status.emit("Rolling with the other players...")
+
+        def arrived(change: Any) -> None:
+            for record in change.records:
+                op = record.op
+                if op.author == r.peer_id and op.kind == "roll" and op.args.get("id") == obj_id:
+                    r.listeners.remove(arrived)
+                    self.ctl.status.emit(f"Rolled {op.args['values'][0]} on d{op.args['sides']}")
+                    return
+
+        r.listeners.append(arrived)
 
     def own_zone(self, role: str, name_hint: str = "") -> str | None:
         """The viewing seat's zone of a role, the one whose name has `name_hint` first."""

@@ -77,3 +77,74 @@ def test_hidden_cards_never_sent(tmp_path, monkeypatch):
         await guest.close()
         await host.close()
     run(scenario(), 60)
+
+
+def test_a_watcher_receives_no_hidden_card_before_the_end(tmp_path):
+    """Everything a watcher's peer receives during play (each message after decryption) names
+    no hidden card: not a draw, a private show, a joint shuffle or a request. When the game
+    ends, the players' records bring it every secret."""
+    import msgpack
+
+    from netplay.mesh import MessageReceived
+
+    async def scenario():
+        module = lan.module_for("gauntlet")
+        host = await lan.host(module, table_name="watched", seats=2, log_path=tmp_path / "h.log",
+                              options=_options())
+        where = f"{LOOPBACK}:{host.session.port}"
+        guest = await lan.join(log_path=tmp_path / "g.log", connect=where, options=_options())
+        watch_opts = _options()
+        watch_opts.watch = True
+        watcher = await lan.join(log_path=tmp_path / "w.log", connect=where, options=watch_opts)
+        received: list[bytes] = []
+
+        def record(event):
+            if isinstance(event, MessageReceived):
+                received.append(msgpack.packb(event.message, use_bin_type=True))
+
+        watcher.session.mesh.events.subscribe(record)
+        await lan.take_seat(host, 1)
+        await lan.take_seat(guest, 2)
+        assert await wait_until(lambda: all(lan.setup_complete(t.replica)
+                                            for t in (host, guest, watcher)), 10)
+        assert await wait_until(lambda: len(watcher.session.mesh.peers()) == 2, 5)
+        act.draw(guest.replica, "p2.deck", "p2.hand", 2, seat=2)
+        hand = guest.replica.state.objs["p2.hand"].children
+        act.show(guest.replica, hand[-1], 1, seat=2)
+        assert act.shuffle(host.replica, "p1.deck", seat=1) is None  # a joint shuffle
+        ok, _error = await host.session.request({"op": "draw", "from": "p2.deck",
+                                                 "to": "p2.hand"}, 2)
+        assert ok
+        replicas = [t.replica for t in (host, guest, watcher)]
+        assert await wait_until(lambda: len({str(sorted(r.version_vector().items()))
+                                             for r in replicas}) == 1 and any(
+            op.kind == "consume" and op.args.get("fair") for op in host.replica.store.all_ops()),
+            10)
+        await asyncio.sleep(0.3)
+        assert len({r.public_state_hash() for r in replicas}) == 1
+        secrets = set()
+        public = {o.card for o in host.replica.state.objs.values() if o.card}
+        for t in (host, guest):
+            for handle, (card, salt) in t.replica.knowledge.cards.items():
+                obj = t.replica.state.objs.get(handle)
+                if obj is not None and obj.card is None:  # still hidden
+                    secrets.add(salt.encode())
+                    if card not in public:  # a copy of it may be face up
+                        secrets.add(card.encode())
+        assert len(secrets) > 20
+        assert watcher.replica.knowledge.cards == {}
+        plain = b"".join(received)
+        assert len(plain) > 10_000
+        for secret in secrets:
+            i = plain.find(secret)
+            assert i < 0, (secret, plain[max(0, i - 300):i + 100])
+        # the end of the game: the players' records reach the watcher
+        act.end_game(host.replica, [1], "victory", seat=1)
+        assert await wait_until(lambda: len(watcher.replica.knowledge.cards) >= len(
+            host.replica.knowledge.cards), 5)
+        for t in (host, guest):
+            for handle, pair in t.replica.knowledge.cards.items():
+                assert watcher.replica.knowledge.cards.get(handle) == pair
+        for t in (watcher, guest, host):
+            await t.close()
+    run(scenario(), 60)

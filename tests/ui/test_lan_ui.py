@@ -34,13 +34,48 @@ FAST = {"mesh": MeshConfig(link=LinkConfig(heartbeat_interval=0.5, dead_after=3.
         "replication": ReplicationConfig(hash_interval=0.5)}
 
 
+NESTED = "Cannot enter into task"  # asyncio's words for a wakeup run inside another task
+CLEANUP_GRACE = 10.0  # seconds a timed-out scenario gets for its `finally` cleanup
+
+
 def _run(qapp: Any, coro: Any, timeout: float) -> Any:
+    """Run `coro` on a fresh qasync loop, at most `timeout` seconds (then cancelled, with
+    CLEANUP_GRACE seconds for its cleanup: a stuck cleanup fails the test instead of hanging
+    it). A Qt event loop spun inside a task (``processEvents``, ``qtbot.wait*``) runs other
+    tasks' wakeups while that task is current; asyncio drops them ("Cannot enter into task"),
+    and those tasks never run again. That fails the test at once, naming it."""
     import qasync
 
     loop = qasync.QEventLoop(qapp)
     asyncio.set_event_loop(loop)
+    main = loop.create_task(coro)
+    nested: list[str] = []
+
+    def on_error(_loop: Any, context: dict[str, Any]) -> None:
+        exc = context.get("exception")
+        if isinstance(exc, RuntimeError) and str(exc).startswith(NESTED):
+            nested.append(str(exc)[:200])
+            main.cancel()
+        loop.default_exception_handler(context)
+
+    async def bounded() -> Any:
+        await asyncio.wait([main], timeout=timeout)
+        if not main.done():
+            main.cancel()
+            await asyncio.wait([main], timeout=CLEANUP_GRACE)
+            if not main.done():
+                raise AssertionError(f"the scenario's cleanup was still running "
+                                     f"{CLEANUP_GRACE:.0f} s after it was cancelled")
+        if nested:
+            raise AssertionError("a Qt event loop ran inside a task (processEvents or a "
+                                 "qtbot wait in a coroutine: await instead): " + nested[0])
+        if main.cancelled():
+            raise asyncio.TimeoutError(f"the scenario took more than {timeout:.0f} s")
+        return main.result()
+
+    loop.set_exception_handler(on_error)
     try:
-        return loop.run_until_complete(asyncio.wait_for(coro, timeout))
+        return loop.run_until_complete(bounded())
     finally:
         loop.close()
         asyncio.set_event_loop(None)

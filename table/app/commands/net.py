@@ -42,6 +42,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--table", required=True, help="table name shown on the LAN")
     p.add_argument("--seats", type=int, help="number of seats (default: the game's minimum)")
     p.add_argument("--seat", type=int, help="also play this seat")
+    p.add_argument("--no-watchers", action="store_true",
+                   help="refuse watchers (peers who join with no seat); announced with the table")
+    p.add_argument("--no-record-to-watchers", action="store_true",
+                   help="players' peers do not send their secrets to the watchers at the end "
+                        "of the game (default: they do)")
     _common(p)
     p.set_defaults(handler=cmd_host)
 
@@ -51,6 +56,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     where.add_argument("--table", help="table name (found by mDNS)")
     where.add_argument("--connect", metavar="HOST:PORT", help="a peer's address")
     p.add_argument("--seat", type=int, help="the seat to play")
+    p.add_argument("--watch", action="store_true",
+                   help="watch the table: no seat, the public table live, chat and notes only")
     p.add_argument("--timeout", type=float, default=15.0, help="seconds to find and join")
     _common(p)
     p.set_defaults(handler=cmd_join, module=None)
@@ -166,6 +173,10 @@ async def _main(args: argparse.Namespace, hosting: bool) -> int:
             loop.add_signal_handler(sig, on_term)
 
     opts = _options(args)
+    opts.watch = bool(getattr(args, "watch", False))
+    if opts.watch and args.seat:
+        print("error: a watcher takes no seat (--watch or --seat, not both)", file=sys.stderr)
+        return 2
     position = None
     if args.position:
         from table.games.position import PositionError, read_position
@@ -178,7 +189,9 @@ async def _main(args: argparse.Namespace, hosting: bool) -> int:
     try:
         if hosting and position is not None:
             t = await lan.host(position.module, table_name=args.table, seats=position.seats,
-                               log_path=args.log, options=opts, position=position)
+                               log_path=args.log, options=opts, position=position,
+                               watchers=not args.no_watchers,
+                               record_to_watchers=not args.no_record_to_watchers)
         elif hosting:
             if not args.game and not args.module:
                 print("error: host needs --game (or --position, or --module)", file=sys.stderr)
@@ -189,7 +202,8 @@ async def _main(args: argparse.Namespace, hosting: bool) -> int:
                 return 2
             seats = args.seats or _min_seats(module)
             t = await lan.host(module, table_name=args.table, seats=seats, log_path=args.log,
-                               options=opts)
+                               options=opts, watchers=not args.no_watchers,
+                               record_to_watchers=not args.no_record_to_watchers)
         else:
             t = await lan.join(log_path=args.log, table=args.table, connect=args.connect,
                                options=opts, timeout=args.timeout, position=position,
@@ -198,6 +212,9 @@ async def _main(args: argparse.Namespace, hosting: bool) -> int:
         print(f"error: {err}", file=sys.stderr)
         return 2
     _out(f"TABLE {t.replica.table_id} {t.session.port} {t.session.peer_id}")
+    t.replica.report_listeners.append(_print_report)
+    if not opts.watch and lan.record_note(t.replica):
+        print(f"note: {lan.record_note(t.replica)}", file=sys.stderr)
     status_task = asyncio.ensure_future(_status_loop(t)) if args.status else None
     if hosting and args.module and t.module is not None:
         watch_task: asyncio.Future[None] | None = asyncio.ensure_future(
@@ -249,6 +266,11 @@ async def _main(args: argparse.Namespace, hosting: bool) -> int:
     if args.print_hash_on_exit or got_term:
         _out(digest)
     return code
+
+
+def _print_report(message: str) -> None:
+    if "DIVERGENCE" not in message:  # divergences are listed when the peer leaves
+        print(f"report: {message}", file=sys.stderr)
 
 
 def _draft(folder: str) -> Any:
@@ -355,7 +377,7 @@ async def _perform(t: Any, entry: dict[str, Any], namer: Any) -> tuple[bool, str
     except jsonform.JsonOpError as err:
         # another player's hidden pile: its owner's peer performs the entry, if they consent
         owner = actions.foreign_owner(t.replica, jsonform.source_of(t.replica, entry))
-        if owner is None:
+        if owner is None or t.session.options.watch:
             return False, str(err)
     request = {k: v for k, v in entry.items() if k != "seat"}
     return await t.session.request(request, owner)

@@ -7,11 +7,11 @@ to :mod:`netplay` lives outside ``table.ui`` (``table/app/lan_wiring.py``).
 from .consent_dialog import ConsentDialog
 from .host_dialog import HostDialog
 from .join_dialog import JoinDialog
-from .model import (HostRequest, JoinedTable, JoinRequest, LanProblem, NoPeersFound, PeerRow,
-                    RejoinRequest, TableEntry)
+from .model import (WATCH_SEAT, HostRequest, JoinedTable, JoinRequest, LanProblem, NoPeersFound,
+                    PeerRow, RejoinRequest, TableEntry)
 from .peers_panel import PeersPanel
 from .rejoin_dialog import RejoinDialog
 
 __all__ = ["ConsentDialog", "HostDialog", "JoinDialog", "PeersPanel", "RejoinDialog", "HostRequest",
            "JoinRequest", "JoinedTable", "LanProblem", "NoPeersFound", "PeerRow", "RejoinRequest",
-           "TableEntry"]
+           "TableEntry", "WATCH_SEAT"]

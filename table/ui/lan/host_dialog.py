@@ -68,6 +68,15 @@ class HostDialog(QDialog):
         form.addRow("Your deck", self.deck)
         form.addRow("Port", self.port)
         form.addRow("Position", self.position)
+        self.watchers = QCheckBox("Let watchers join (no seat: they see the public table)")
+        self.watchers.setObjectName("lan-watchers")
+        self.watchers.setChecked(True)
+        self.record = QCheckBox("At the end, players send their secrets to the watchers")
+        self.record.setObjectName("lan-record")
+        self.record.setChecked(True)
+        self.watchers.toggled.connect(self.record.setEnabled)
+        form.addRow("Watchers", self.watchers)
+        form.addRow("", self.record)
         self.note = QLabel("Your deck list stays on this computer: others see only its "
                            "public headers, and hidden cards never leave their owner's machine.")
         self.note.setObjectName("muted")
@@ -125,7 +134,8 @@ class HostDialog(QDialog):
             passphrase=self.passphrase.text() or None, seat=self.seat.value(),
             deck=self.deck.currentText() if g.decks else None,
             player_name=self.name.text().strip(), port=self.port.value(),
-            position=self.position.path())
+            position=self.position.path(), watchers=self.watchers.isChecked(),
+            record_to_watchers=self.record.isChecked())
 
     # --- running -----------------------------------------------------------------------------
     @property

@@ -8,12 +8,12 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QComboBox, QDialog, QDialogButtonBox, QFormLayout, QGroupBox, QLabel, QLineEdit,
+    QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QGroupBox, QLabel, QLineEdit,
     QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
 )
 
 from ..style import show_error
-from .model import JoinedTable, JoinRequest, TableEntry, message_of, run_soon
+from .model import WATCH_SEAT, JoinedTable, JoinRequest, TableEntry, message_of, run_soon
 from .position_picker import position_picker
 
 SEARCHING = "Looking for tables on this network…"
@@ -74,6 +74,9 @@ class JoinDialog(QDialog):
         self.position = position_picker(self, "if the table starts from a position: the same "
                                               "file as the host's")
         form.addRow("Position", self.position)
+        self.watch = QCheckBox("Watch: take no seat (see the public table, chat, add notes)")
+        self.watch.setObjectName("lan-watch")
+        form.addRow("", self.watch)
         where_box.addLayout(form)
 
         # --- step 2: seat and deck, once caught up ---
@@ -160,12 +163,13 @@ class JoinDialog(QDialog):
         passphrase = self.passphrase.text() or None
         text = self.address.text().strip()
         position = self.position.path()
+        watch = self.watch.isChecked()
         if text:
-            return JoinRequest("", (text,), passphrase, name, position)
+            return JoinRequest("", (text,), passphrase, name, position, watch)
         e = self.selected_entry()
         if e is None:
             return None
-        return JoinRequest(e.table_id, e.addresses, passphrase, name, position)
+        return JoinRequest(e.table_id, e.addresses, passphrase, name, position, watch)
 
     def submit(self) -> None:
         if self.busy:
@@ -194,8 +198,13 @@ class JoinDialog(QDialog):
     def show_joined(self, joined: JoinedTable) -> None:
         self.joined = joined
         self.status.setText("")
+        note = f"\nNote: {joined.record_note}." if joined.record_note else ""
         self.joined_label.setText(f"Joined “{joined.table_name}” ({joined.game_name}, "
-                                  f"{joined.seats} seats).")
+                                  f"{joined.seats} seats).{note}")
+        if joined.watching:  # no seat to choose: open the table
+            self.status.setText("Opening the table to watch…")
+            self._task = run_soon(self._take_seat(WATCH_SEAT, None), self._seated)
+            return
         self.seat.clear()
         for s in joined.free_seats:
             self.seat.addItem(f"Seat {s}", s)
@@ -248,7 +257,7 @@ class JoinDialog(QDialog):
         return self.status.text()
 
     def _set_step1(self, on: bool) -> None:
-        for w in (self.tables, self.address, self.passphrase, self.name, self.go):
+        for w in (self.tables, self.address, self.passphrase, self.name, self.watch, self.go):
             w.setEnabled(on)
 
     def reject(self) -> None:

@@ -38,6 +38,7 @@ class PeerRow:
     # "me" | "connected" | "catching up" | "reconnecting" | "back" | "gone"
     status: str
     address: str = ""
+    watching: bool = False  # a watcher (no seat)
 
 
 @dataclass(slots=True)
@@ -51,6 +52,8 @@ class HostRequest:
     player_name: str
     port: int = 0
     position: str = ""  # a position file to start from (it names the game and seats)
+    watchers: bool = True  # let watchers (peers with no seat) join
+    record_to_watchers: bool = True  # players send their secrets to the watchers at the end
 
 
 @dataclass(slots=True)
@@ -68,6 +71,7 @@ class JoinRequest:
     passphrase: str | None
     player_name: str
     position: str = ""  # the same position file as the host's, for a table started from one
+    watch: bool = False  # join as a watcher: no seat, the public table, chat and notes only
 
 
 @dataclass(slots=True)
@@ -80,6 +84,11 @@ class JoinedTable:
     free_seats: list[int]
     decks: list[str] = field(default_factory=list)
     default_decks: dict[int, str] = field(default_factory=dict)  # seat -> deck name
+    record_note: str = ""  # the table sends players' secrets to its watchers at the end
+    watching: bool = False  # this peer joined as a watcher
+
+
+WATCH_SEAT = 0  # take_seat(WATCH_SEAT, None): open the table as a watcher, taking no seat
 
 
 def message_of(err: BaseException) -> str:

@@ -63,7 +63,8 @@ class PeersPanel(QWidget):
         for r in sorted(rows, key=lambda r: (r.status != "me", r.status == "gone",
                                              r.seats or (99,), r.name)):
             name = r.name or r.peer_id[:8]
-            item = QTreeWidgetItem([name, ", ".join(map(str, r.seats)) or "—",
+            seats = "watching" if r.watching else ", ".join(map(str, r.seats)) or "—"
+            item = QTreeWidgetItem([name, seats,
                                     STATUS_TEXT.get(r.status, r.status), r.address])
             item.setForeground(2, QColor(STATUS_COLOUR.get(r.status, "#bdbdbd")))
             item.setToolTip(0, f"peer {r.peer_id}")

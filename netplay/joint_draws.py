@@ -1,0 +1,48 @@
+"""The table's rolls and hidden-pile shuffles, drawn jointly with the linked players.
+
+:class:`LanDraws` is what a LAN session sets as ``replica.joint_draws`` (the core's seam,
+``table.core.joint``): with another player linked, ``actions.roll`` / ``actions.shuffle`` start
+a joint round through the session's :class:`~netplay.fair_driver.FairDriver` and the op is
+issued when the round completes; alone (or only watchers linked) it declines, and the action
+uses local randomness at once (marked local). Watchers take no part in the rounds: they
+check the ops and, at the end, the publications, like any peer.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from table.core.replica import Replica
+from table.core.watchers import is_watcher
+
+from .fair import MAX_PEERS
+from .fair_driver import FairDriver
+
+
+class LanDraws:
+    def __init__(self, replica: Replica, driver: FairDriver,
+                 linked: Callable[[], list[str]]) -> None:
+        self.replica, self.driver, self.linked = replica, driver, linked
+
+    def players(self) -> list[str]:
+        """This peer and the linked peers that are not watchers (at most MAX_PEERS); just this
+        peer when it watches (its table then refuses the roll at once)."""
+        state = self.replica.state
+        if is_watcher(state, self.replica.peer_id):
+            return [self.replica.peer_id]
+        others = sorted(p for p in self.linked() if not is_watcher(state, p))
+        return [self.replica.peer_id, *others[:MAX_PEERS - 1]]
+
+    def roll(self, *, sides: int, count: int, die_id: str | None, why: str | None,
+             seat: int | None) -> bool:
+        peers = self.players()
+        if len(peers) < 2:
+            return False
+        self.driver.roll(peers, sides=sides, count=count, die_id=die_id, why=why, seat=seat)
+        return True
+
+    def shuffle(self, pile_id: str, *, seat: int | None) -> bool:
+        peers = self.players()
+        if len(peers) < 2:
+            return False
+        self.driver.shuffle(peers, pile_id, seat=seat)
+        return True

@@ -1,0 +1,35 @@
+"""The seat tabs of a watcher's window: a tab per seat at the table, added as players sit.
+
+A watcher plays no seat but may look at the table from any seat's place; its software holds
+no secret, so every view shows only public information (hidden cards as backs).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from table.core.watchers import is_watcher
+
+from . import theme
+
+WATCHER_TIP = "Watching: pick whose place to look from (only public information is shown)."
+
+
+def sync_watcher_tabs(window: Any) -> None:
+    """Rebuild the seat bar of a watcher's window when the seats at the table changed."""
+    ctl, bar = window.ctl, window.seat_bar
+    if not is_watcher(ctl.replica.state, ctl.replica.peer_id):
+        return
+    seats = ctl.seats
+    names = [f"{ctl.seat_name(s)}  (Ctrl+{s})" for s in seats]
+    if [bar.tabText(i) for i in range(bar.count())] == names:
+        return
+    bar.blockSignals(True)
+    while bar.count():
+        bar.removeTab(0)
+    for seat, name in zip(seats, names):
+        bar.addTab(name)
+        bar.setTabTextColor(bar.count() - 1, theme.seat_colour(seat, ctl.seat_colour(seat)))
+    bar.setCurrentIndex(seats.index(ctl.seat) if ctl.seat in seats else 0)
+    bar.blockSignals(False)
+    bar.setToolTip(WATCHER_TIP)
+    bar.setVisible(len(seats) > 1)
