@@ -9,6 +9,7 @@ check the ops and, at the end, the publications, like any peer.
 """
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 
 from table.core.replica import Replica
@@ -16,12 +17,35 @@ from table.core.watchers import is_watcher
 
 from .fair import MAX_PEERS
 from .fair_driver import FairDriver
+from .watching import record_to_watchers
+
+TICK = 0.1  # seconds between checks of the joint draws' deadlines
 
 
 class LanDraws:
     def __init__(self, replica: Replica, driver: FairDriver,
                  linked: Callable[[], list[str]]) -> None:
         self.replica, self.driver, self.linked = replica, driver, linked
+        self.published = False
+
+    async def keep_time(self) -> None:
+        """A joint draw may not stall the table: a peer that does not reveal in time is named
+        and the draw falls back (FairRounds' deadlines, checked here)."""
+        while True:
+            await asyncio.sleep(TICK)
+            self.driver.tick()
+
+    def publish_once(self) -> None:
+        """The end-of-game publication (``fair_pub``), once: what lets ``sandtable check
+        --audit`` verify every joint draw from any peer's log. Watchers get it only where the
+        table sends them players' secrets."""
+        if self.published:
+            return
+        self.published = True
+        peers = self.linked()
+        if not record_to_watchers(self.replica):
+            peers = [p for p in peers if not is_watcher(self.replica.state, p)]
+        self.driver.publish(peers)
 
     def players(self) -> list[str]:
         """This peer and the linked peers that are not watchers (at most MAX_PEERS); just this

@@ -188,7 +188,7 @@ class Mesh:
             return
         if key is not None and len(key) == PUBLIC_KEY_BYTES:
             self._pinned_keys.setdefault(peer_id, key)
-        known = self.book.remember(peer_id, host, port, self._now())
+        known = self.book.remember(peer_id, host, port, self.now())
         if known is not None and linked_before:
             known.ever_linked = True
 
@@ -196,7 +196,7 @@ class Mesh:
         return self.book.get(peer_id)
 
     @staticmethod
-    def _now() -> float:
+    def now() -> float:
         try:
             return asyncio.get_running_loop().time()
         except RuntimeError:  # not in the loop yet; the default loop clock is monotonic
@@ -270,8 +270,8 @@ class Mesh:
                 writer.close()
                 return
             if not self._slots.take(address):
-                if self._now() - self._busy_logged >= BUSY_LOG_EVERY:  # a flood: log once
-                    self._busy_logged = self._now()
+                if self.now() - self._busy_logged >= BUSY_LOG_EVERY:  # a flood: log once
+                    self._busy_logged = self.now()
                     log.warning("mesh %s: too many handshakes pending (from %s); refusing "
                                 "connections for now", self.peer_id, address)
                 await self._refuse_busy(writer)
@@ -315,7 +315,7 @@ class Mesh:
             log.warning("mesh %s: gossiped key for %s was wrong; using the handshake's", self.peer_id, pid)
         if link.remote_host is not None and link.peer_port:
             self._addresses[pid] = PeerAddress(pid, link.remote_host, link.peer_port)
-            self.book.remember(pid, link.remote_host, link.peer_port, self._now())
+            self.book.remember(pid, link.remote_host, link.peer_port, self.now())
         relinked = existing is not None
         if existing is not None and existing.is_open:
             refused = duplicate_verdict(self.peer_id, pid, link.initiator, existing.initiator)
@@ -326,7 +326,7 @@ class Mesh:
             existing.close("duplicate link replaced (keeping the one the lower peer id dialed)")
         else:
             self._links[pid] = link
-        self.book.linked(pid, self._now())
+        self.book.linked(pid, self.now())
         self.events.emit(PeerJoined(pid, relinked=relinked))
         link.send(self._gossip_message())
         if not relinked:
@@ -343,7 +343,7 @@ class Mesh:
             return
         del self._links[pid]
         reason = link.close_reason or "closed"
-        self.book.unlinked(pid, self._now(), left="leaving the table" in reason)
+        self.book.unlinked(pid, self.now(), left="leaving the table" in reason)
         log.info("mesh %s: peer %s left (%s)", self.peer_id, pid, reason)
         self.events.emit(PeerLeft(pid, reason))
 
@@ -373,7 +373,7 @@ class Mesh:
                 continue
             if pid not in self._pinned_keys:
                 self._hearsay_keys.setdefault(pid, key)
-            self.book.remember(pid, host, port, self._now())
+            self.book.remember(pid, host, port, self.now())
             if self.is_linked(pid):
                 continue
             if self.peer_id < pid:

@@ -23,77 +23,38 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import logging
-import os
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from table.core import actions, jsonform
-from table.core.errors import CoreError
+from table.core import actions
 from table.core.replica import Replica
-from table.core.watchers import is_watcher
 
 from .blob_exchange import BlobExchange
-from .consent import REQUEST_TIMEOUT, ConsentAsker, OwnerRequest, decide, refusal_text
-from .discovery import (TableAnnouncement, TableAnnouncer, TableBrowser, TableListing,
-                        probe_table_id)
+from .consent import REQUEST_TIMEOUT, ConsentAsker
+from .discovery import TableAnnouncer, TableBrowser
+from .listing import TableAnnouncement
+from .finding import interface_choice
 from .events import EventHub
-from .identity import Identity, is_valid_peer_id
+from .identity import Identity
 from .mesh import Mesh, MeshConfig
 from .mesh_events import MeshEvent, MessageReceived, PeerJoined, PeerLeft
-from .peerfile import load_peers, save_peers
-from .opsign import OpVerifier, op_signer
+from .peer_sources import browse_for_peers, remember_saved_peers, save_known_peers
+from .opsign import OpVerifier, announced_key, op_signer
 from .repl_events import Divergence, PrivateReceived, ReplicationEvent
 from .replication import Replication, ReplicationConfig
 from .fair_driver import ROUTED as FAIR_MESSAGES
 from .fair_driver import FairDriver
 from .joint_draws import LanDraws
-from .watching import RECORD, EndOfGame, record_to_watchers, watchers_allowed
+from .messages import vv_equal
+from .owner_requests import OwnerRequests
+from .session_events import (BACK_FOR, DivergenceReported, PeerInfo, PeersChanged,
+                             SessionEvent, peer_status)
+from .watching import RECORD, EndOfGame, watchers_allowed
 from .wire import ProtocolError
 
 log = logging.getLogger(__name__)
 
-REQUESTABLE = jsonform.REQUESTABLE
-BACK_FOR = 10.0  # seconds a relinked peer is shown as "back"
-FAIR_TICK = 0.1  # seconds between checks of the joint draws' deadlines
-
-
-# ------------------------------------------------------------------ events
-@dataclass(frozen=True, slots=True)
-class PeersChanged:
-    """A peer joined, left, or finished catching up; read :meth:`LanSession.peer_list`."""
-
-
-@dataclass(frozen=True, slots=True)
-class DivergenceReported:
-    peer_id: str
-    message: str
-
-
-@dataclass(frozen=True, slots=True)
-class RequestDone:
-    """A request this peer performed for another (or refused)."""
-    peer_id: str
-    entry: dict[str, Any]
-    ok: bool
-    error: str = ""
-
-
-SessionEvent = PeersChanged | DivergenceReported | RequestDone
-
-
-@dataclass(frozen=True, slots=True)
-class PeerInfo:
-    peer_id: str
-    name: str
-    seats: tuple[int, ...]
-    # "connected" | "catching up" | "reconnecting" (link lost, redialling) | "back" (relinked
-    # within BACK_FOR s) | "gone" (left the table, or not linked since this peer started) | "me"
-    status: str
-    address: str = ""
-    watching: bool = False  # a watcher: no seat, sees the public table
 
 
 @dataclass(slots=True)
@@ -117,58 +78,6 @@ class SessionOptions:
     replication: ReplicationConfig = field(default_factory=ReplicationConfig)
 
 
-# ------------------------------------------------------------------ identity files
-def identity_path(log_path: str | Path) -> Path:
-    """Where a peer keeps its signing key beside its log (never inside it: logs are shared)."""
-    return Path(str(log_path) + ".key")
-
-
-def save_identity(identity: Identity, log_path: str | Path) -> None:
-    path = identity_path(log_path)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w") as f:
-        f.write(f"{identity.peer_id} {identity.seed.hex()}\n")
-
-
-def load_identity(log_path: str | Path) -> Identity | None:
-    path = identity_path(log_path)
-    try:
-        peer_id, seed = path.read_text().split()
-        return Identity.from_seed(peer_id, bytes.fromhex(seed))
-    except (OSError, ValueError):
-        return None
-
-
-# ------------------------------------------------------------------ finding tables
-def interface_choice(interfaces: list[str] | None) -> Any:
-    from zeroconf import InterfaceChoice
-
-    return InterfaceChoice.All if interfaces is None else list(interfaces)
-
-
-async def browse_tables(interfaces: list[str] | None, wait: float,
-                        until: Callable[[list[TableListing]], bool] | None = None
-                        ) -> list[TableListing]:
-    """Tables announced on the LAN, after ``wait`` seconds (or as soon as ``until`` holds)."""
-    browser = TableBrowser(interfaces=interface_choice(interfaces), verify=True)
-    await browser.start()
-    try:
-        await browser.wait_until(until or (lambda ts: False), wait)
-        return browser.tables()
-    finally:
-        await browser.stop()
-
-
-async def find_table(name: str, interfaces: list[str] | None, timeout: float) -> TableListing | None:
-    """The table with this name (or table id), as soon as discovery lists it."""
-    def match(tables: list[TableListing]) -> bool:
-        return any(t.name == name or t.table_id == name for t in tables)
-
-    tables = await browse_tables(interfaces, timeout, match)
-    found = [t for t in tables if t.name == name or t.table_id == name]
-    return found[0] if found else None
-
-
 # ------------------------------------------------------------------ the session
 class LanSession:
     """One peer of a LAN table. Create with a replica and an identity, then ``await start()``."""
@@ -183,7 +92,8 @@ class LanSession:
             options.interfaces[0] if len(options.interfaces) == 1 else list(options.interfaces))
         self.mesh = Mesh(identity, replica.table_id, options.passphrase, host=host,
                          port=options.port, config=options.mesh)
-        self.verifier = OpVerifier(self.mesh.pinned_key, self._announced_key)
+        self._key_announced_by = lambda author: announced_key(self.replica.store, author)
+        self.verifier = OpVerifier(self.mesh.pinned_key, self._key_announced_by)
         replica.signer = op_signer(identity)
         replica.verifier = self.verifier
         replica.private_out = self._private_out
@@ -194,8 +104,8 @@ class LanSession:
         self.end_of_game = EndOfGame(replica, self.replication.send_private, self.mesh.peers)
         # dice and shuffles drawn jointly with the linked players (docs/protocol.md)
         self.fair = FairDriver(replica, send=self.mesh.send)
-        replica.joint_draws = LanDraws(replica, self.fair, self.mesh.peers)
-        self.fair_published = False
+        self.draws = LanDraws(replica, self.fair, self.mesh.peers)
+        replica.joint_draws = self.draws
         self.events: EventHub[SessionEvent] = EventHub()
         self.announcer: TableAnnouncer | None = None
         self.browser: TableBrowser | None = None
@@ -203,9 +113,8 @@ class LanSession:
         self._published = replica.store.delivered(replica.peer_id)  # older ops: catch-up
         self._synced: dict[str, bool] = {}
         self._addresses: dict[str, str] = {}
-        self._requests: dict[int, asyncio.Future[tuple[bool, str]]] = {}
+        self.requests = OwnerRequests(self)
         self.consent: ConsentAsker | None = None  # asks the player (allow_requests "ask")
-        self._request_ids = itertools.count(1)
         self._resynced: set[tuple[str, str]] = set()
         self._last_seats: tuple[int, int] = (-1, -1)
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -232,9 +141,9 @@ class LanSession:
         await self.mesh.start()
         self.replication.start()
         self.started = True
-        self._remember_known_peers()
+        remember_saved_peers(self.mesh, self.options.peers_file, self._key_announced_by)
         self._schedule_settle()  # gifts a crash left un-re-handled (from the log)
-        self._spawn(self._tick_fair())
+        self.spawn(self.draws.keep_time())
         if hello:
             await self.say_hello()
 
@@ -262,46 +171,8 @@ class LanSession:
                 self.announcer = None
             self._last_seats = (players, free)
             if self.announcer is not None and self.options.browse:
-                await self._start_browsing()
-
-    async def _start_browsing(self) -> None:
-        """Listen to mDNS during play: a peer of this table announcing itself (restarted, on
-        a new address) is remembered and dialled."""
-        assert self.announcer is not None
-        browser = TableBrowser(aiozc=self.announcer.zeroconf)
-
-        def changed() -> None:
-            for listing in browser.tables():
-                if listing.table_id == self.replica.table_id:
-                    for peer in listing.peers:
-                        self.mesh.remember(peer.peer_id, peer.host, peer.port)
-
-        browser.on_change = changed
-        try:
-            await browser.start()
-        except Exception:
-            log.exception("could not browse the LAN for this table's peers")
-            return
-        self.browser = browser
-
-    def _remember_known_peers(self) -> None:
-        """Every peer of this table our log names, at the addresses last saved for it."""
-        if not self.options.peers_file:
-            return
-        for pid, addresses in load_peers(self.options.peers_file).items():
-            key_hex = self._announced_key(pid)
-            try:
-                key = bytes.fromhex(key_hex) if key_hex else None
-            except ValueError:
-                key = None
-            for host, port in reversed(addresses):
-                self.mesh.remember(pid, host, port, key, linked_before=True)
-
-    def _save_known_peers(self) -> None:
-        if self.options.peers_file:
-            save_peers(self.options.peers_file,
-                       {p.peer_id: list(p.addresses) for p in self.mesh.book.peers()
-                        if p.addresses})
+                self.browser = await browse_for_peers(self.mesh, self.announcer.zeroconf,
+                                                      self.replica.table_id)
 
     async def stop(self, graceful: bool = True) -> None:
         """Leave the table: stop announcing, close every link (the log stays complete)."""
@@ -314,7 +185,7 @@ class LanSession:
             task.cancel()
         log_open = self.replica.log is None or not self.replica.log.closed
         if graceful and self.started and log_open:  # leaving on purpose: the game is over
-            self.publish_fair()
+            self.draws.publish_once()
             self.end_of_game.share()
         self.replica.joint_draws = None  # rolls after leaving are local
         self.fair.close()
@@ -334,20 +205,12 @@ class LanSession:
             unsub()
         if self._on_change in self.replica.listeners:
             self.replica.listeners.remove(self._on_change)
-        for fut in self._requests.values():
-            if not fut.done():
-                fut.set_result((False, "left the table"))
+        self.requests.abandon("left the table")
         self.started = False
 
     async def connect(self, host: str, port: int) -> bool:
         """Dial a peer of this table (manual host:port, or an address discovery listed)."""
         return await self.mesh.connect(host, port) is not None
-
-    async def connect_any(self, listing: TableListing) -> bool:
-        for peer in listing.peers:
-            if peer.peer_id != self.peer_id and await self.connect(peer.host, peer.port):
-                return True
-        return False
 
     # -------------------------------------------------------------- state of the table
     def synced_with_all(self) -> bool:
@@ -378,24 +241,12 @@ class LanSession:
         for pid in ids:
             info = state.peers.get(pid, {})
             seats = tuple(sorted(state.seats_of(pid)))
-            status = self._status(pid, linked)
+            status = "me" if pid == self.peer_id else peer_status(
+                self.mesh.known_peer(pid), pid in linked, self._synced.get(pid, False),
+                self.mesh.now())
             out.append(PeerInfo(pid, str(info.get("name") or ""), seats, status,
                                 self._addresses.get(pid, ""), bool(info.get("watch"))))
         return out
-
-    def _status(self, pid: str, linked: set[str]) -> str:
-        if pid == self.peer_id:
-            return "me"
-        known = self.mesh.known_peer(pid)
-        if pid in linked:
-            if not self._synced.get(pid):
-                return "catching up"
-            recent = known is not None and known.back_at is not None \
-                and self.mesh._now() - known.back_at < BACK_FOR
-            return "back" if recent else "connected"
-        if known is not None and known.ever_linked and not known.left and known.addresses:
-            return "reconnecting"
-        return "gone"
 
     def seat_peer(self, seat: int) -> str | None:
         held = self.replica.state.seats.get(seat)
@@ -407,64 +258,7 @@ class LanSession:
         """Ask the peer playing ``owner_seat`` to perform ``entry`` (JSON op form, e.g.
         ``{"op": "draw", "from": "p1.deck", "to": "p2.play"}``) as that seat. Returns
         (ok, error message)."""
-        peer = self.seat_peer(owner_seat)
-        if peer is None:
-            return False, f"nobody plays seat {owner_seat}"
-        if peer == self.peer_id:
-            try:
-                jsonform.perform(self.replica, {**entry, "seat": owner_seat})
-                return True, ""
-            except CoreError as err:
-                return False, str(err)
-        rid = next(self._request_ids)
-        fut: asyncio.Future[tuple[bool, str]] = asyncio.get_running_loop().create_future()
-        self._requests[rid] = fut
-        body = {"k": "request", "id": rid, "seat": owner_seat, "entry": entry}
-        if not self.replication.send_private(peer, body):
-            self._requests.pop(rid, None)
-            return False, f"seat {owner_seat}'s player is not connected"
-        try:
-            return await asyncio.wait_for(fut, timeout)
-        except asyncio.TimeoutError:
-            return False, "no answer from the owner's peer"
-        finally:
-            self._requests.pop(rid, None)
-
-    def _perform_request(self, peer_id: str, body: dict[str, Any]) -> None:
-        rid, seat, entry = body.get("id"), body.get("seat"), body.get("entry")
-        if type(rid) is not int or type(seat) is not int or not isinstance(entry, dict):
-            raise ProtocolError("malformed request")
-        self._spawn(self._answer_request(peer_id, rid, seat, entry))
-
-    async def _answer_request(self, peer_id: str, rid: int, seat: int,
-                              entry: dict[str, Any]) -> None:
-        ok, error = False, ""
-        if is_watcher(self.replica.state, peer_id):
-            error = "a watcher cannot move pieces"
-        elif self.seat_peer(seat) != self.peer_id:
-            error = f"this peer does not play seat {seat}"
-        elif entry.get("op") not in REQUESTABLE:
-            error = f"{entry.get('op')!r} cannot be requested (only {sorted(REQUESTABLE)})"
-        else:
-            name = str(self.replica.state.peers.get(peer_id, {}).get("name") or peer_id)
-            allowed, answer = await decide(self.options.allow_requests, self.consent,
-                                           OwnerRequest(peer_id, name, seat, dict(entry)))
-            if answer == "always":  # "always for this game"
-                self.options.allow_requests = "always"
-            if not self.started:
-                return
-            if not allowed:
-                error = refusal_text(answer)
-        if not error:
-            try:
-                jsonform.perform(self.replica, {**entry, "seat": seat})
-                ok = True
-            except CoreError as err:
-                error = str(err)
-        log.info("request from %s: %s -> %s", peer_id, entry, "done" if ok else error)
-        self.replication.send_private(peer_id, {"k": "reply", "id": rid, "ok": ok,
-                                                "error": error[:500]})
-        self.events.emit(RequestDone(peer_id, dict(entry), ok, error))
+        return await self.requests.ask(entry, owner_seat, timeout)
 
     # -------------------------------------------------------------- private secrets
     def _private_out(self, seat: int, payload: dict[str, Any]) -> None:
@@ -487,13 +281,6 @@ class LanSession:
 
         self._settle_soon = asyncio.get_running_loop().call_soon(settle)
 
-    def _announced_key(self, author: str) -> str | None:
-        hello = self.replica.store.get(author, 1)
-        if hello is not None and hello.kind == "hello":
-            key = hello.args.get("key")
-            return key if isinstance(key, str) else None
-        return None
-
     # -------------------------------------------------------------- events in
     def _on_change(self, change: Any) -> None:
         store, me = self.replica.store, self.peer_id
@@ -508,11 +295,11 @@ class LanSession:
         if self.started:
             self.end_of_game.on_change(change)
             if self.end_of_game.ended:
-                self.publish_fair()
+                self.draws.publish_once()
         players_free = self._seat_counts()
         if players_free != self._last_seats and self.announcer is not None:
             self._last_seats = players_free
-            self._spawn(self.announcer.update(players=players_free[0], free_seats=players_free[1]))
+            self.spawn(self.announcer.update(players=players_free[0], free_seats=players_free[1]))
 
     def _seat_counts(self) -> tuple[int, int]:
         taken = len(self.replica.state.seats)
@@ -525,13 +312,13 @@ class LanSession:
             link = self.mesh.link(event.peer_id)
             if link is not None and link.remote_host:
                 self._addresses[event.peer_id] = f"{link.remote_host}:{link.peer_port}"
-            announced = self._announced_key(event.peer_id)
+            announced = announced_key(self.replica.store, event.peer_id)
             pinned = self.mesh.pinned_key(event.peer_id)
             if announced is not None and pinned is not None and pinned.hex() != announced:
                 self.replica.report(f"peer {event.peer_id} linked with a key other than the one "
                                     "its first op announced")
             self._schedule_check(0.3)
-            self._save_known_peers()
+            save_known_peers(self.mesh, self.options.peers_file)
             self.events.emit(PeersChanged())
             known = self.mesh.known_peer(event.peer_id)
             if known is not None and known.back_at is not None:  # "back" fades to "connected"
@@ -548,7 +335,8 @@ class LanSession:
             if event.message["t"] == "ops":
                 self._schedule_check(0.2)
             else:
-                synced = _vv_equal(self.replica.version_vector(), event.message["vv"])
+                synced = isinstance(event.message["vv"], dict) and vv_equal(
+                    self.replica.version_vector(), event.message["vv"])
                 if self._synced.get(event.peer_id) != synced:
                     self._synced[event.peer_id] = synced
                     self.events.emit(PeersChanged())
@@ -570,12 +358,9 @@ class LanSession:
         elif kind == RECORD:
             self.end_of_game.receive(peer_id, body)
         elif kind == "request":
-            self._perform_request(peer_id, body)
+            self.requests.received(peer_id, body)
         elif kind == "reply":
-            rid = body.get("id")
-            fut = self._requests.get(rid) if type(rid) is int else None
-            if fut is not None and not fut.done():
-                fut.set_result((bool(body.get("ok")), str(body.get("error") or "")))
+            self.requests.replied(body)
         else:
             raise ProtocolError(f"unknown private message {str(kind)[:40]!r}")
 
@@ -592,25 +377,6 @@ class LanSession:
             self._schedule_check(0.05)
         self.events.emit(DivergenceReported(event.peer_id, message))
 
-    # -------------------------------------------------------------- joint draws
-    async def _tick_fair(self) -> None:
-        """A joint draw may not stall the table: a peer that does not reveal in time is named
-        and the draw falls back (FairRounds' deadlines, checked here)."""
-        while True:
-            await asyncio.sleep(FAIR_TICK)
-            self.fair.tick()
-
-    def publish_fair(self) -> None:
-        """The end-of-game publication (``fair_pub``), once: what lets ``sandtable check
-        --audit`` verify every joint draw from any peer's log."""
-        if self.fair_published or not self.started:
-            return
-        self.fair_published = True
-        peers = self.mesh.peers()
-        if not record_to_watchers(self.replica):  # the table keeps players' secrets from them
-            peers = [p for p in peers if not is_watcher(self.replica.state, p)]
-        self.fair.publish(peers)
-
     # -------------------------------------------------------------- helpers
     def _schedule_check(self, delay: float) -> None:
         if self._check_soon is not None or not self.started:
@@ -624,21 +390,8 @@ class LanSession:
 
         self._check_soon = loop.call_later(delay, fire)
 
-    def _spawn(self, coro: Any) -> None:
+    def spawn(self, coro: Any) -> None:
+        """Run `coro` until the session stops."""
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
-
-
-def _vv_equal(a: dict[str, int], b: Any) -> bool:
-    if not isinstance(b, dict):
-        return False
-    keys = set(a) | set(b)
-    return all(a.get(k, 0) == b.get(k, 0) for k in keys)
-
-
-__all__ = [
-    "LanSession", "SessionOptions", "PeerInfo", "PeersChanged", "DivergenceReported",
-    "RequestDone", "browse_tables", "find_table", "probe_table_id", "save_identity",
-    "load_identity", "identity_path", "is_valid_peer_id",
-]

@@ -19,8 +19,11 @@ import contextlib
 import logging
 from typing import Any
 
-from netplay.discovery import TableBrowser, TableListing
-from netplay.session import PeersChanged, SessionOptions, interface_choice
+from netplay.discovery import TableBrowser
+from netplay.listing import TableListing
+from netplay.finding import interface_choice
+from netplay.session import SessionOptions
+from netplay.session_events import PeersChanged
 from table import lan
 from table.games.registry import ModuleNotFound
 from table.app.owner_requests import install_owner_consent, install_owner_requests

@@ -314,7 +314,8 @@ async def _baseline(count: int = 2000) -> list[float]:
 
 
 async def _discovery() -> float:
-    from netplay.discovery import TableAnnouncement, TableAnnouncer, TableBrowser
+    from netplay.discovery import TableAnnouncer, TableBrowser
+    from netplay.listing import TableAnnouncement
     from netplay.identity import new_peer_id
 
     pid = new_peer_id()

@@ -6,7 +6,8 @@ import asyncio
 import logging
 
 from netplay.admission import BUSY_REASON
-from netplay.session import find_table, probe_table_id
+from netplay.discovery import probe_table_id
+from netplay.finding import find_table
 from table.lan.table import LanError, LanTable
 
 log = logging.getLogger(__name__)

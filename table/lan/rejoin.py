@@ -7,10 +7,12 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from netplay.discovery import TableListing
+from netplay.listing import TableListing
 from netplay.opsign import OpVerifier
 from netplay.peerfile import peers_path
-from netplay.session import LanSession, SessionOptions, browse_tables, load_identity
+from netplay.finding import browse_tables
+from netplay.keyfile import load_identity
+from netplay.session import LanSession, SessionOptions
 from table.core.logfile import LogError, LogReader
 from table.core.replica import Replica
 from table.games.registry import find_module

@@ -18,7 +18,8 @@ from typing import Any
 
 from netplay.identity import Identity
 from netplay.peerfile import peers_path
-from netplay.session import LanSession, SessionOptions, save_identity
+from netplay.keyfile import save_identity
+from netplay.session import LanSession, SessionOptions
 from table.core import actions as act
 from table.core.logfile import LogWriter, make_header
 from table.core.replica import Replica

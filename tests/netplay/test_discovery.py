@@ -3,7 +3,8 @@
 import asyncio
 import time
 
-from netplay.discovery import TableAnnouncement, TableAnnouncer, TableBrowser
+from netplay.discovery import TableAnnouncer, TableBrowser
+from netplay.listing import TableAnnouncement
 from netplay.identity import new_peer_id
 
 from netplay_testkit import LOOPBACK, run

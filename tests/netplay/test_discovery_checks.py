@@ -8,7 +8,8 @@ import asyncio
 from zeroconf import IPVersion
 from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 
-from netplay.discovery import SERVICE_TYPE, TableBrowser, safe_text
+from netplay.discovery import SERVICE_TYPE, TableBrowser
+from netplay.listing import safe_text
 from netplay.identity import new_peer_id
 from netplay.session import SessionOptions
 from table import lan

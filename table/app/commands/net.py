@@ -100,8 +100,8 @@ def _out(line: str) -> None:
 
 # ------------------------------------------------------------------ tables
 def cmd_tables(args: argparse.Namespace) -> int:
-    from netplay.discovery import safe_text
-    from netplay.session import browse_tables
+    from netplay.listing import safe_text
+    from netplay.finding import browse_tables
 
     tables = asyncio.run(browse_tables(_interfaces(args.interfaces), args.wait))
     if not tables:
