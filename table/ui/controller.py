@@ -77,6 +77,15 @@ class TableController(QObject):
             return sorted(self.replica.state.seats)
         return sorted(self.replica.my_seats)
 
+    def viewer_mark(self, seat: int | None) -> str:
+        """How the seat being looked from is marked: "you" where this peer plays it, "watching"
+        for a watcher looking from a seat's place, nothing for any other seat."""
+        if seat != self.seat:
+            return ""
+        if seat in self.replica.my_seats:
+            return "you"
+        return "watching" if is_watcher(self.replica.state, self.replica.peer_id) else ""
+
     def seat_name(self, seat: int | None) -> str:
         if seat is None:
             return "Table"

@@ -142,7 +142,7 @@ class TableScene(QGraphicsScene, SceneGestures, ScenePieces):
         seat = lay.seat_of(obj)
         note = {PUBLIC: "", HIDDEN: "face down"}.get(obj.visibility, "")
         if role == "hand":
-            note = "only you see these" if seat == self.ctl.seat else "hidden from you"
+            note = "only you see these" if self.ctl.viewer_mark(seat) == "you" else "hidden from you"
         count = sum(1 for c in obj.children if self.state.objs[c].kind == "card")
         item.configure(role, rect, str(obj.props.get("name", obj.id)), count,
                        theme.seat_colour(seat, self.ctl.seat_colour(seat)), note,

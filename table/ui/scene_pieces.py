@@ -47,7 +47,7 @@ class ScenePieces:
             item.configure(rect, self.ctl.seat_name(seat),
                            theme.seat_colour(seat, self.ctl.seat_colour(seat)),
                            seat == self.ctl.seat, seat in self.layout.flipped,
-                           self._seat_summary(seat))
+                           self._seat_summary(seat), self.ctl.viewer_mark(seat))
         for seat in [s for s in self.areas if s not in self.layout.seat_areas]:
             self.removeItem(self.areas.pop(seat))
 

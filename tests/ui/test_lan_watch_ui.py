@@ -84,9 +84,14 @@ def test_watch_from_the_join_dialog_and_roll_jointly(qapp, qtbot, tmp_path):  # 
             await asyncio.sleep(0.1)  # the scene repaints on the loop
             for hand in hands.values():
                 assert all(watcher_window.scene.cards[c].face is None for c in hand)
+            # nothing in the watcher's window says these are its cards
+            seat = watcher_window.ctl.seat
+            assert watcher_window.scene.areas[seat].mark == "watching"
+            assert watcher_window.scene.zones[f"p{seat}.hand"].note == "hidden from you"
         await until(lambda: all(player_window.scene.cards[c].face is not None
                                 for c in _cards(player.replica, "p2.hand")), 5,
                     "the player sees its own hand")  # the same check, failing where it should
+        assert player_window.scene.areas[player_window.ctl.seat].mark == "you"
         card = _cards(alpha.replica, "p1.hand")[0]
         act.move(alpha.replica, card, "p1.assets", seat=1, face_up=True)
         await until(lambda: watcher_window.scene.where.get(card) == "p1.assets", 10, "the move")

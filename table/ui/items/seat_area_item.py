@@ -19,14 +19,15 @@ class SeatAreaItem(QGraphicsItem):
         self.active = False
         self.flipped = False
         self.summary = ""
+        self.mark = ""  # "you", "watching" or nothing, after the name
         self.setZValue(-40)
 
     def configure(self, rect: QRectF, name: str, colour: QColor, active: bool, flipped: bool,
-                  summary: str) -> None:
+                  summary: str, mark: str = "") -> None:
         if rect != self.rect:
             self.prepareGeometryChange()
         self.rect, self.name, self.colour = QRectF(rect), name, colour
-        self.active, self.flipped, self.summary = active, flipped, summary
+        self.active, self.flipped, self.summary, self.mark = active, flipped, summary, mark
         self.update()
 
     def boundingRect(self) -> QRectF:
@@ -45,7 +46,7 @@ class SeatAreaItem(QGraphicsItem):
         # name plate on the table-edge side of the area
         p.setFont(theme.font(16, bold=True))
         fm = p.fontMetrics()
-        text = self.name + ("  (you)" if self.active else "")
+        text = self.name + (f"  ({self.mark})" if self.mark else "")
         w = fm.horizontalAdvance(text) + 28
         y = self.rect.top() + 4 if self.flipped else self.rect.bottom() - 30
         plate = QRectF(self.rect.left() + 14, y, w, 26)
