@@ -17,7 +17,7 @@ from netplay.session import SessionOptions
 from table import lan
 from table.core import actions as act
 
-from .test_lan_ui import FAST, LOOPBACK, Headless, _cards, _run, until
+from .test_lan_ui import FAST, LOOPBACK, Headless, _cards, _run, closing, until
 
 
 def _app(name: str) -> Any:
@@ -117,15 +117,8 @@ def test_host_app_crashes_and_rejoins_from_resume(qapp, qtbot, tmp_path):  # typ
         await until(lambda: not app.tables, 10, "the host to leave")
         assert shell.settings.resumable() is None and not shell.start.resume.isEnabled()
 
-    async def guarded() -> None:
-        try:
-            await scenario()
-        finally:
-            for app in [first, *second]:
-                await app.close_all()
-
     try:
-        _run(qapp, guarded(), 60)
+        _run(qapp, closing(scenario(), lambda: [first, *second]), 60)
     finally:
         if peer is not None:
             peer.stop()
@@ -192,13 +185,4 @@ def test_joiner_app_crashes_and_rejoins_by_address(qapp, qtbot, tmp_path, monkey
         await alpha.close()
         hosts.clear()
 
-    async def guarded() -> None:
-        try:
-            await scenario()
-        finally:
-            for app in [first, *second]:
-                await app.close_all()
-            for h in hosts:
-                await h.close()
-
-    _run(qapp, guarded(), 60)
+    _run(qapp, closing(scenario(), lambda: [first, *second], hosts), 60)

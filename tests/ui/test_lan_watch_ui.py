@@ -17,7 +17,7 @@ from netplay.session import SessionOptions
 from table import lan
 from table.core import actions as act
 from tests.ui.helpers import click, drag
-from tests.ui.test_lan_ui import FAST, LOOPBACK, _cards, _lan_app, _run, until
+from tests.ui.test_lan_ui import FAST, LOOPBACK, _cards, _lan_app, _run, closing, until
 
 
 async def _show(w: Any) -> Any:
@@ -127,14 +127,8 @@ def test_watch_from_the_join_dialog_and_roll_jointly(qapp, qtbot, tmp_path):  # 
         await alpha.close()
         hosts.clear()
 
-    async def guarded() -> None:
-        try:
-            await scenario()
-        finally:
-            await lan_app.close_all()
-
     try:
-        _run(qapp, guarded(), 90)
+        _run(qapp, closing(scenario(), lambda: [lan_app]), 90)
     finally:
         for h in hosts:
             _run(qapp, h.close(), 10)

@@ -10,7 +10,7 @@ from netplay.session import SessionOptions
 from table import lan
 from table.games.position import read_position
 
-from .test_lan_ui import FAST, LOOPBACK, Headless, _cards, _lan_app, _run, until
+from .test_lan_ui import FAST, LOOPBACK, Headless, _cards, _lan_app, _run, closing, until
 
 POSITION = Path(__file__).resolve().parents[1] / "games" / "data" / "gauntlet.toml"
 
@@ -53,14 +53,8 @@ def test_host_dialog_starts_from_a_position(qapp, qtbot, tmp_path):  # type: ign
         window.close()
         await until(lambda: not lan_app.tables, 10, "the host to leave")
 
-    async def guarded() -> None:
-        try:
-            await scenario()
-        finally:
-            await lan_app.close_all()
-
     try:
-        _run(qapp, guarded(), 60)
+        _run(qapp, closing(scenario(), lambda: [lan_app]), 60)
     finally:
         if peer is not None:
             peer.stop()
@@ -100,12 +94,4 @@ def test_join_dialog_with_a_position(qapp, qtbot, tmp_path):  # type: ignore[no-
         shell.tables[0].close()
         await until(lambda: not lan_app.tables, 10, "the joiner to leave")
 
-    async def guarded() -> None:
-        try:
-            await scenario()
-        finally:
-            await lan_app.close_all()
-            for h in hosts:
-                await h.close()
-
-    _run(qapp, guarded(), 60)
+    _run(qapp, closing(scenario(), lambda: [lan_app], hosts), 60)
