@@ -24,6 +24,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from netplay.watching import table_fields
 from table.core import actions as act
 from table.core.errors import CoreError
 from table.core.replica import Replica
@@ -44,8 +45,8 @@ def setup_marks(r: Replica, value: str) -> list[Any]:
 
 
 def table_info(r: Replica) -> dict[str, Any] | None:
-    marks = setup_marks(r, "table")
-    return dict(marks[0].args.get("fields") or {}) if marks else None
+    """The fields of the table's layout mark, or None before it arrived."""
+    return table_fields(r) or None
 
 
 def ready_seats(r: Replica) -> dict[int, dict[str, str]]:
