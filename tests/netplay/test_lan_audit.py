@@ -25,6 +25,8 @@ from table.core import actions as act
 from table.core import fair
 from table.core.audit import audit_replica, audit_summary
 from table.core.replica import Replica
+from table.report.session import read_session
+from table.report.tables import session_rows
 
 from netplay_testkit import FAST_MESH, LOOPBACK, run, wait_until
 
@@ -145,6 +147,8 @@ def test_an_honest_lan_table_audits_clean_on_every_peer(
         assert f"audit: {SEATS} rolls, {2 * SEATS} shuffles verified; 0 local" in out, out
         assert "during the setup" not in out and "FAILED" not in out
         assert audit_summary(log) == "audited"
+        [row] = session_rows([read_session(log)])  # the report's mark
+        assert row["randomness"] == "audited"
 
 
 @pytest.mark.parametrize("cheat, kind, what, at_setup", [
