@@ -18,6 +18,7 @@ import logging
 from typing import Any
 
 from table.core import actions as act
+from table.core.errors import CoreError
 from table.games.model import Deck
 from table.games.steps import SetupStep, Shuffle
 from table.lan.setup import (has_reveal, mark_ready, recorded_deck, resume_at, run_seat_steps, seat_begun,
@@ -76,6 +77,7 @@ async def shuffle_jointly(t: LanTable, seat: int, zone_id: str) -> None:
     """Shuffle a hidden pile of `seat` with a jointly drawn seed once another player is
     linked; locally if no other player can come, or if the round does not complete in time."""
     r = t.replica
+    log.info("seat %d: shuffling %s jointly once another player is linked", seat, zone_id)
     while True:
         await _until_player_linked(t, seat)
         if len(t.session.draws.players()) < 2:
@@ -91,7 +93,10 @@ async def shuffle_jointly(t: LanTable, seat: int, zone_id: str) -> None:
         r.report(f"the joint shuffle of {zone_id} did not complete within "
                  f"{JOINT_SETUP_BOUND:.0f} s: shuffled locally")
         break
-    act.shuffle(r, zone_id, seat=seat, now=True)
+    try:
+        act.shuffle(r, zone_id, seat=seat, now=True)
+    except CoreError as err:  # the player emptied the pile meanwhile: nothing to shuffle
+        log.info("setup shuffle of %s skipped: %s", zone_id, err)
 
 
 async def reveal_when_called(t: LanTable, seat: int) -> None:
