@@ -1,5 +1,6 @@
 """The LAN setup run as its marks arrive: the host's side (call the reveal, then finish), each
-seat's side (claim, set up, reveal when called), and a start from a position.
+seat's side (claim, set up with joint shuffles: `table.lan.seat_setup`), and a start from a
+position.
 
 Each side waits on the replica's own announcements (`until_changed`), so a step runs as soon as
 the op that allows it is applied, from whichever peer it came.
@@ -21,7 +22,6 @@ from table.lan.setup import (has_reveal, host_finish, ready_seats, revealed_seat
 from table.lan.table import LanError, LanTable, until_changed
 
 log = logging.getLogger(__name__)
-
 
 
 async def finish_when_ready(t: LanTable) -> None:

@@ -8,7 +8,8 @@ player's machine:
 2. a player claims a seat (a ``seat`` op), lays out that seat's own objects, runs that seat's
    setup steps with its own deck (creating and shuffling its cards, arranging them) up to the
    game's simultaneous reveal, if it has one, and marks it ready, publishing only the deck's
-   headers (faction, leader: public at a real table too);
+   headers (faction, leader: public at a real table too); its hidden piles are shuffled from
+   a jointly drawn seed (`table.lan.seat_setup` waits for each such shuffle);
 3. a simultaneous reveal (a shared "turn face up" step, such as Gauntlet's six Territories)
    waits for every seat: when all are ready the host marks ``reveal``; each seat's peer then
    turns up its own cards and runs the rest of its steps (Leader, token, opening hand), and
