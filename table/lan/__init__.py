@@ -2,7 +2,8 @@
 the table's module fetched from its peers. No Qt: the app and the CLI wire it to the player.
 
 The rooms: `table` (a LAN table as this peer holds it), `setup` (the setup protocol as ops, no
-I/O), `seating` (that protocol run as its marks arrive), `finding` (reaching a table),
+I/O), `seating` (that protocol run as its marks arrive), `seat_setup` (a seat's setup as a
+task, its hidden piles shuffled jointly), `finding` (reaching a table),
 `session` (host and join), `rejoin` (back in from a log), `modules` (the module over the LAN).
 What the app and the CLI call is gathered here.
 """

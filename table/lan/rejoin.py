@@ -18,8 +18,9 @@ from table.core.replica import Replica
 from table.games.registry import find_module
 from table.games.store import module_for as recorded_module_of
 from table.lan.finding import dial
-from table.lan.seating import finish_when_ready, reveal_when_called
-from table.lan.setup import setup_complete, table_info
+from table.lan.seat_setup import resume_seat, reveal_when_called
+from table.lan.seating import finish_when_ready
+from table.lan.setup import ready_seats, setup_complete, table_info
 from table.lan.table import LanError, LanTable, NobodyFound
 
 log = logging.getLogger(__name__)
@@ -134,6 +135,10 @@ async def resume(path: Path, opts: SessionOptions, *, host_role: bool = False,
             t.spawn(finish_when_ready(t))
         for seat in sorted(s for s, held in replica.state.seats.items()
                            if held.peer == replica.peer_id):
-            t.spawn(reveal_when_called(t, seat))
+            if seat in ready_seats(replica) or info.get("position"):
+                t.spawn(reveal_when_called(t, seat))
+            elif not resume_seat(t, seat):  # its setup goes on where it stopped
+                log.warning("seat %d was taken but not set up when this peer stopped: "
+                            "take it again", seat)
     log.info("resumed %s: %d ops from the log", path, sum(replica.version_vector().values()))
     return t

@@ -1,5 +1,6 @@
 """The LAN setup run as its marks arrive: the host's side (call the reveal, then finish), each
-seat's side (claim, set up, reveal when called), and a start from a position.
+seat's side (claim, set up with joint shuffles: `table.lan.seat_setup`), and a start from a
+position.
 
 Each side waits on the replica's own announcements (`until_changed`), so a step runs as soon as
 the op that allows it is applied, from whichever peer it came.
@@ -15,13 +16,12 @@ from table.games.model import Deck
 from table.games.position_table import finish as position_finish
 from table.games.position_table import lan_seat
 from table.games.setup import default_decks
-from table.lan.setup import (has_reveal, host_finish, ready_seats, revealed_seats, seat_reveal,
-                             seat_setup, setup_complete, setup_marks)
+from table.lan.seat_setup import SETUP_KINDS, begin_seat, resume_seat, reveal_when_called
+from table.lan.setup import (has_reveal, host_finish, ready_seats, revealed_seats,
+                             setup_complete, setup_marks)
 from table.lan.table import LanError, LanTable, until_changed
 
 log = logging.getLogger(__name__)
-
-SETUP_KINDS = ("mark", "seat")  # the ops that move the LAN setup on
 
 
 async def finish_when_ready(t: LanTable) -> None:
@@ -42,18 +42,6 @@ async def finish_when_ready(t: LanTable) -> None:
             return
     host_finish(r, t.module, seats)
     log.info("every seat is ready: setup complete")
-
-
-async def reveal_when_called(t: LanTable, seat: int) -> None:
-    """A seat's side of a simultaneous reveal: wait for the call, then turn up its cards."""
-    assert t.module is not None
-    r = t.replica
-    if not has_reveal(t.module, t.seats):
-        return
-    await until_changed(r, lambda: bool(setup_marks(r, "reveal")) or setup_complete(r)
-                        or seat in revealed_seats(r), kinds=SETUP_KINDS)
-    if setup_marks(r, "reveal") and seat not in revealed_seats(r) and not setup_complete(r):
-        seat_reveal(r, t.module, t.seats, seat)
 
 
 async def finish_position_when_ready(t: LanTable) -> None:
@@ -88,11 +76,14 @@ async def take_seat(t: LanTable, seat: int, deck: Deck | None = None, name: str 
         headers = t.position.decks[seat].headers if seat in t.position.decks else {}
         act.mark(r, "setup", value="ready", for_seat=seat, fields={"deck": dict(headers)})
         return
-    if seat not in ready_seats(r):
+    if seat in t.setting_up:
+        return  # its setup task runs already (a restarted peer took it up)
+    if seat in ready_seats(r):
+        t.spawn(reveal_when_called(t, seat))
+    elif not resume_seat(t, seat):  # a seat this peer began before it stopped goes on
         if deck is None:
             deck = default_decks(t.module, t.seats).get(seat)
-        seat_setup(r, t.module, t.seats, seat, deck)
-    t.spawn(reveal_when_called(t, seat))
+        begin_seat(t, seat, deck)  # its joint shuffles, ready and reveal run as a task
 
 
 async def _settle(t: LanTable, settle: float) -> None:

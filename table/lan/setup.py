@@ -8,7 +8,8 @@ player's machine:
 2. a player claims a seat (a ``seat`` op), lays out that seat's own objects, runs that seat's
    setup steps with its own deck (creating and shuffling its cards, arranging them) up to the
    game's simultaneous reveal, if it has one, and marks it ready, publishing only the deck's
-   headers (faction, leader: public at a real table too);
+   headers (faction, leader: public at a real table too); its hidden piles are shuffled from
+   a jointly drawn seed (`table.lan.seat_setup` waits for each such shuffle);
 3. a simultaneous reveal (a shared "turn face up" step, such as Gauntlet's six Territories)
    waits for every seat: when all are ready the host marks ``reveal``; each seat's peer then
    turns up its own cards and runs the rest of its steps (Leader, token, opening hand), and
@@ -27,12 +28,15 @@ from typing import Any
 from netplay.watching import table_fields
 from table.core import actions as act
 from table.core.errors import CoreError
+from table.core.objects import PUBLIC
 from table.core.replica import Replica
+from table.games.decks import parse_deck
 from table.games.model import Deck
 from table.games.module import GameModule
+from table.games.problems import ProblemSink
 from table.games.record import record_decks, record_module
 from table.games.setup import lay_out, run_steps
-from table.games.steps import SetFace, SetupStep
+from table.games.steps import SetFace, SetupStep, Shuffle
 
 log = logging.getLogger(__name__)
 
@@ -103,17 +107,90 @@ def has_reveal(module: GameModule, seats: int) -> bool:
     return _reveal_at(steps) < len(steps)
 
 
-def seat_setup(r: Replica, module: GameModule, seats: int, seat: int, deck: Deck | None) -> None:
-    """Lay out one seat's objects and run its steps up to the reveal, on that seat's own peer."""
+def seat_layout(r: Replica, module: GameModule, seats: int, seat: int,
+                deck: Deck | None) -> list[SetupStep]:
+    """Lay out one seat's objects, on that seat's own peer; returns the seat's steps up to the
+    reveal, for `run_seat_steps` (the deck's text stays in this peer's private record)."""
     decks = {seat: deck} if deck is not None else {}
     record_decks(r, module, decks)
     lay_out(r, module, seats, decks, only_seats={seat}, shared=False)
-    steps = module.setup_for(seats, decks)
-    for step in steps[:_reveal_at(steps)]:
-        if step.seat == seat:
-            run_steps(r, [step], seats={seat}, shared=False)
+    return seat_steps(module, seats, seat, deck)
+
+
+def seat_steps(module: GameModule, seats: int, seat: int, deck: Deck | None) -> list[SetupStep]:
+    steps = module.setup_for(seats, {seat: deck} if deck is not None else {})
+    return [step for step in steps[:_reveal_at(steps)] if step.seat == seat]
+
+
+def _hidden_pile(r: Replica, zone_id: str) -> bool:
+    zone = r.state.live(zone_id)
+    return zone is not None and zone.visibility != PUBLIC
+
+
+def joint_shuffle_at(r: Replica, step: SetupStep) -> bool:
+    """A step a LAN seat shuffles jointly: a Shuffle of a hidden pile holding cards."""
+    return (isinstance(step, Shuffle) and _hidden_pile(r, step.zone)
+            and any(r.state.objs[c].kind == "card" for c in r.state.objs[step.zone].children))
+
+
+def run_seat_steps(r: Replica, steps: list[SetupStep], seat: int, start: int) -> int:
+    """Perform a seat's steps from `start` up to its next joint shuffle; returns that step's
+    index (len(steps) when none is left: the seat is then ready to be marked)."""
+    for index in range(start, len(steps)):
+        if joint_shuffle_at(r, steps[index]):
+            return index
+        run_steps(r, [steps[index]], seats={seat}, shared=False)
+    return len(steps)
+
+
+def mark_ready(r: Replica, seat: int, deck: Deck | None) -> None:
+    """The seat's setup is done: publish only its deck's headers (public at a real table)."""
     act.mark(r, "setup", value="ready", for_seat=seat,
              fields={"deck": dict(deck.headers) if deck is not None else {}})
+
+
+def setup_shuffles(r: Replica, seat: int, zone_id: str, *, joint: bool = False) -> int:
+    """How many shuffles of `zone_id` this peer made as `seat` (only joint ones if asked)."""
+    return sum(1 for rec in r.records()
+               if rec.op.kind == "consume" and rec.void is None and rec.op.author == r.peer_id
+               and rec.op.seat == seat and rec.op.args.get("why") == "shuffle"
+               and rec.op.args.get("to") == zone_id
+               and (not joint or rec.op.args.get("fair") is not None))
+
+
+def seat_begun(r: Replica, seat: int) -> bool:
+    """This peer laid out `seat` before it stopped: its deck op, or the seat's own zones."""
+    if any(rec.op.kind == "deck" and rec.op.author == r.peer_id and rec.void is None
+           and rec.op.args.get("seat") == seat for rec in r.records()):
+        return True
+    return any(obj.alive and obj.kind in ("zone", "pile") and obj.props.get("seat") == seat
+               for obj in r.state.objs.values())
+
+
+def resume_at(r: Replica, steps: list[SetupStep], seat: int) -> int:
+    """Where a restarted peer takes up a seat's setup: the first hidden-pile Shuffle step not
+    yet done (the steps before it ran with the shuffle before it); past the last one done."""
+    seen: dict[str, int] = {}
+    last_done = -1
+    for index, step in enumerate(steps):
+        if not (isinstance(step, Shuffle) and _hidden_pile(r, step.zone)):
+            continue
+        seen[step.zone] = seen.get(step.zone, 0) + 1
+        if setup_shuffles(r, seat, step.zone) < seen[step.zone]:
+            return index
+        last_done = index
+    return last_done + 1
+
+
+def recorded_deck(r: Replica, module: GameModule, seat: int) -> Deck | None:
+    """The deck this peer recorded for `seat` (its list's text is in its private record)."""
+    text = r.knowledge.decks.get(seat)
+    if text is None:
+        return None
+    names = [rec.op.args.get("name") for rec in r.records() if rec.op.kind == "deck"
+             and rec.op.author == r.peer_id and rec.op.args.get("seat") == seat]
+    name = str(names[-1]) if names and names[-1] else f"seat {seat}'s deck"
+    return parse_deck(module, text, name, ProblemSink(name), name=name)
 
 
 def seat_reveal(r: Replica, module: GameModule, seats: int, seat: int) -> None:

@@ -33,6 +33,7 @@ class LanTable:
     seats: int = 0
     table_name: str = ""
     tasks: set[asyncio.Task[Any]] = field(default_factory=set)
+    setting_up: set[int] = field(default_factory=set)  # this peer's seats whose setup task runs
     position: Position | None = None  # the table starts from this position (docs/positions.md)
     modules: ModuleFollower | None = None
     # told when the table moved to another module (a draft changed during play)

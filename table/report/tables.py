@@ -234,7 +234,8 @@ def _sessions(ss: list[Session]) -> str:
 
 
 # how each session's randomness reads in the sessions table (table.core.audit.audit_summary)
-_RANDOMNESS = {"audited": "audited ✓", "play audited": "audited in play ✓ (setup: each seat's own)",
+_RANDOMNESS = {"audited": "audited ✓",  # at a LAN table, the seats' setup shuffles included
+               "play audited": "audited in play ✓ (some of the setup: one peer's)",
                "local": "one peer's (not auditable)",
                "unverifiable": "joint, secrets not published", "failed": "AUDIT FAILED",
                "none": "—"}

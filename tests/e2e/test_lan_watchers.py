@@ -180,14 +180,17 @@ def test_watchers_follow_the_table_and_get_the_complete_record(tmp_path: Path) -
         # the rolls and shuffles were drawn jointly, and every peer's log audits clean
         joint = [op for op in merged.store.all_ops() if op.args.get("fair") is not None]
         assert len([op for op in joint if op.kind == "roll"]) == PLAYERS * ROUNDS
-        assert len([op for op in joint if op.kind == "consume"]) == PLAYERS
+        # each seat's deck: shuffled jointly at its setup, and once in play
+        assert len([op for op in joint if op.kind == "consume"]) == 2 * PLAYERS
+        assert not [op for op in merged.store.all_ops() if op.kind == "consume"
+                    and op.args.get("why") == "shuffle" and op.args.get("fair") is None]
         for name in [*names, "w", "r"]:
             audit = subprocess.run([sys.executable, "-m", "table.app.cli", "check", "--audit",
                                     str(tmp_path / f"{name}.log")], capture_output=True,
                                    text=True, cwd=str(ROOT), env=dict(os.environ, PYTHONPATH=str(ROOT)))
             assert audit.returncode == 0, (name, audit.stdout, audit.stderr)
-        # the report marks the session's randomness as audited in play (each seat's peer deals
-        # its own cards at setup); a hot-seat session as local
+        # the report marks the session's randomness as audited (the setup's shuffles too); a
+        # hot-seat session as local
         from table.core.rng import Rng
         from table.games import find_module
         from table.games.setup import new_table
@@ -197,9 +200,9 @@ def test_watchers_follow_the_table_and_get_the_complete_record(tmp_path: Path) -
         hot = tmp_path / "hot.log"
         new_table(find_module("gauntlet"), 2, log_path=hot, rng=Rng(3)).close()
         watched, local = read_session(tmp_path / "w.log"), read_session(hot)
-        assert (watched.randomness, local.randomness) == ("play audited", "local")
+        assert (watched.randomness, local.randomness) == ("audited", "local")
         assert [r["randomness"] for r in session_rows([watched, local])] == \
-            ["play audited", "local"]
+            ["audited", "local"]
     finally:
         for p in peers:
             p.kill()
