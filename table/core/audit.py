@@ -55,7 +55,8 @@ class Audit:
     @property
     def status(self) -> str:
         """`failed`, `unverifiable`, `local`, `play audited` (every roll and shuffle of the play
-        was joint and verified; the setup's were local), `audited` or `none` (no randomness)."""
+        was joint and verified; some of the setup's were one peer's own: a hot-seat setup, a
+        position start, a shared setup step), `audited` or `none` (no randomness)."""
         if self.failures:
             return "failed"
         if self.unverifiable:
@@ -267,8 +268,9 @@ def audit_log(path: str | Path) -> Audit:
 
 def audit_summary(log: str | Path | Replica) -> str:
     """How far a session's randomness can be trusted, for the report: "audited" (every roll
-    and shuffle was joint and verified), "play audited" (so were all those of the play; the
-    setup's were each seat's own), "local" (some were one peer's own randomness),
+    and shuffle was joint and verified, a LAN table's setup shuffles included), "play audited"
+    (so were all those of the play; some of the setup's were one peer's own), "local" (some of
+    the play's were one peer's own randomness),
     "unverifiable" (joint, but the secrets to check them were never published), "failed"
     (the audit caught a roll, shuffle or draw that did not follow its seed), "none"."""
     replica = log if isinstance(log, Replica) else Replica.from_log(log)
