@@ -25,6 +25,8 @@ from netplay.finding import interface_choice
 from netplay.session import SessionOptions
 from netplay.session_events import PeersChanged
 from table import lan
+from table.lan.setup import ready_seats
+from table.lan.table import until_changed
 from table.games.registry import ModuleNotFound
 from table.app.owner_requests import install_owner_consent, install_owner_requests
 from table.ui.catalog import Catalog
@@ -38,6 +40,8 @@ from table.ui.settings import new_log_path
 from table.ui.shell import Shell
 
 log = logging.getLogger(__name__)
+WAITING_FOR_SHUFFLE = ("Your deck is shuffled together with the other players as soon as one "
+                       "joins (nobody alone can choose its order); your opening hand follows.")
 CLOSE_BOUND = 5.0  # seconds close_all waits for the tables' byes before abandoning them
 
 
@@ -266,6 +270,9 @@ class LanApp:
                              title=f"{t.table_name} — {game} — LAN — Sandtable",
                              peers=panel, on_leave=leave)
         self.tables.append(t)
+        if t.setting_up:  # the seat's deck waits for a joint shuffle (table.lan.seat_setup)
+            window.statusBar().showMessage(WAITING_FOR_SHUFFLE)
+            t.spawn(_clear_when_dealt(t, window))
         t.on_module = lambda m: use_module(window, m)  # the draft changed during play
         self.windows[id(t)] = window
         install_owner_requests(window, t)  # another seat's hidden pile: ask its peer
@@ -354,3 +361,12 @@ def _position(path: str) -> Any:
         return read_position(path)
     except PositionError as err:
         raise LanProblem(str(err)) from None
+
+
+async def _clear_when_dealt(t: lan.LanTable, window: TableWindow) -> None:
+    """Once this peer's seats are set up, the waiting hint gives way to what happened."""
+    mine = set(t.setting_up)
+    await until_changed(t.replica, lambda: mine <= set(ready_seats(t.replica)), kinds=("mark",))
+    if window.statusBar().currentMessage() == WAITING_FOR_SHUFFLE:
+        window.statusBar().showMessage("Your deck was shuffled together with the other players.",
+                                       8000)

@@ -174,10 +174,16 @@ def test_host_in_the_app_with_a_headless_joiner(qapp, qtbot, tmp_path):  # type:
         assert window.ctl.ask_owner is not None  # requests to owners (table.app.owner_requests)
         t = lan_app.tables[0]
         assert t.replica.state.seats[1].peer == t.replica.peer_id
+        # alone at the table, the host's deck waits for a joint shuffle, and the window says so
+        assert 1 in t.setting_up and not _cards(t.replica, "p1.hand")
+        assert "shuffled together with the other players" in window.statusBar().currentMessage()
         peer = Headless("join", "--headless", "--connect", f"{LOOPBACK}:{t.session.port}",
                         "--seat", "2", "--passphrase", "open sesame", "--interfaces", LOOPBACK,
                         "--log", str(tmp_path / "guest.log"), "--name", "Bob", "--fast",
                         "--status", "--no-announce", "--script", str(script))
+        await until(lambda: "as soon as one joins" not in window.statusBar().currentMessage(),
+                    15, "the waiting hint gone once the deck is shuffled")
+        assert 1 not in t.setting_up
         # The joiner's scripted move shows up in the host's scene.
         await until(lambda: _cards(t.replica, "p2.assets"), 25, "the joiner's move")
         moved = _cards(t.replica, "p2.assets")[0]
