@@ -18,7 +18,7 @@ from table.core.timeline import Change
 from . import theme
 from .catalog import Catalog
 from .drafts import follow_module
-from .seat_tabs import sync_watcher_tabs
+from .seat_tabs import grey_out_moves, sync_watcher_tabs
 from .ask import ask_text
 from .controller import TableController
 from .curtain import Curtain
@@ -67,6 +67,7 @@ class TableWindow(QMainWindow):
         self._build_central()
         self._build_docks()
         self._build_actions()
+        grey_out_moves(self)  # a watcher's table refuses moves: say so up front
         self.statusBar().showMessage("Right-click anything for its menu · hold Alt over a card "
                                      "to read it · F1: every shortcut", 10000)
         self.ctl.status.connect(lambda text: self.statusBar().showMessage(text, 8000))
@@ -180,7 +181,7 @@ class TableWindow(QMainWindow):
                             tip="Engage / ready")
         self.act_draw = a("Draw", ["D"], self.draw_one, on_table=True,
                           tip="Draw a card from your deck")
-        a("Next phase", ["N"], self.turn.advance_phase, on_table=True)
+        self.act_next_phase = a("Next phase", ["N"], self.turn.advance_phase, on_table=True)
         self.act_end = a("End turn", ["Ctrl+Return", "Ctrl+Enter"], self.turn.pass_turn)
         a("Clear selection", ["Esc"], self.scene.clearSelection, on_table=True)
         self.act_note = a("Note", ["Ctrl+Shift+N"], self.add_note,

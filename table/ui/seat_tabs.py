@@ -1,7 +1,9 @@
-"""The seat tabs of a watcher's window: a tab per seat at the table, added as players sit.
+"""A watcher's window: a seat tab per seat at the table (added as players sit), and the
+controls that move pieces greyed out.
 
 A watcher plays no seat but may look at the table from any seat's place; its software holds
-no secret, so every view shows only public information (hidden cards as backs).
+no secret, so every view shows only public information (hidden cards as backs). Its table
+refuses any op but a note or a chat; the window says so up front by greying those controls.
 """
 from __future__ import annotations
 
@@ -33,3 +35,20 @@ def sync_watcher_tabs(window: Any) -> None:
     bar.blockSignals(False)
     bar.setToolTip(WATCHER_TIP)
     bar.setVisible(len(seats) > 1)
+
+
+WATCHING_TIP = "You are watching: watchers chat and add notes, they do not move pieces."
+
+
+def grey_out_moves(window: Any) -> None:
+    """In a watcher's window, the toolbar's moves and the turn panel's buttons are disabled."""
+    ctl = window.ctl
+    if not is_watcher(ctl.replica.state, ctl.replica.peer_id):
+        return
+    moves = [window.act_undo, window.act_flip, window.act_rotate, window.act_draw,
+             window.act_end, window.act_end_game, window.act_next_phase]
+    for control in [*moves, window.turn.next_phase, window.turn.end_turn, window.turn.phase]:
+        control.setEnabled(False)
+        control.setToolTip(WATCHING_TIP)
+    if window.declare_menu is not None:
+        window.declare_menu.setEnabled(False)

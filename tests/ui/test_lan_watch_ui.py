@@ -92,6 +92,13 @@ def test_watch_from_the_join_dialog_and_roll_jointly(qapp, qtbot, tmp_path):  # 
                                 for c in _cards(player.replica, "p2.hand")), 5,
                     "the player sees its own hand")  # the same check, failing where it should
         assert player_window.scene.areas[player_window.ctl.seat].mark == "you"
+        # the watcher's window greys out what moves pieces; a click on End turn does nothing
+        turn_before = watcher.replica.state.turn.get("seat")
+        qtbot.mouseClick(watcher_window.turn.end_turn, Qt.MouseButton.LeftButton)
+        assert not watcher_window.turn.end_turn.isEnabled()
+        assert not watcher_window.act_flip.isEnabled() and watcher_window.act_note.isEnabled()
+        assert watcher.replica.state.turn.get("seat") == turn_before
+        assert player_window.turn.end_turn.isEnabled() and player_window.act_flip.isEnabled()
         card = _cards(alpha.replica, "p1.hand")[0]
         act.move(alpha.replica, card, "p1.assets", seat=1, face_up=True)
         await until(lambda: watcher_window.scene.where.get(card) == "p1.assets", 10, "the move")
