@@ -21,6 +21,7 @@ class Declaring:
         self.window = window
         self.ctl, self.scene = window.ctl, window.scene
         self.pointer = Pointer(window.view, lambda text: window.statusBar().showMessage(text))
+        self.button: QToolButton | None = None  # the toolbar's Declare button, with an assist
 
     def build_menu(self, bar: QToolBar) -> QMenu | None:
         runner = self.window.assist_runner
@@ -37,6 +38,7 @@ class Declaring:
         button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         bar.addSeparator()
         bar.addWidget(button)
+        self.button = button
         return menu
 
     def declare(self, spec: Any, fields: dict[str, Any] | None = None) -> None:

@@ -50,5 +50,7 @@ def grey_out_moves(window: Any) -> None:
     for control in [*moves, window.turn.next_phase, window.turn.end_turn, window.turn.phase]:
         control.setEnabled(False)
         control.setToolTip(WATCHING_TIP)
-    if window.declare_menu is not None:
-        window.declare_menu.setEnabled(False)
+    button = window.declaring.button  # none without a rules assist
+    if button is not None:
+        button.setEnabled(False)
+        button.setToolTip(WATCHING_TIP)

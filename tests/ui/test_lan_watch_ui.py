@@ -97,6 +97,7 @@ def test_watch_from_the_join_dialog_and_roll_jointly(qapp, qtbot, tmp_path):  # 
         qtbot.mouseClick(watcher_window.turn.end_turn, Qt.MouseButton.LeftButton)
         assert not watcher_window.turn.end_turn.isEnabled()
         assert not watcher_window.act_flip.isEnabled() and watcher_window.act_note.isEnabled()
+        assert not watcher_window.declaring.button.isEnabled()
         assert watcher.replica.state.turn.get("seat") == turn_before
         assert player_window.turn.end_turn.isEnabled() and player_window.act_flip.isEnabled()
         card = _cards(alpha.replica, "p1.hand")[0]
