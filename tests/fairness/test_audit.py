@@ -153,9 +153,11 @@ def _lying_order(s: Session) -> Op:
 
 
 def _loaded_die(s: Session) -> Op:
-    """Peer 3's software runs the round but states the faces it likes."""
+    """Peer 3's software runs the round but states the faces it likes: double six, or double
+    five when the seed really gave double six (else, once in 36 runs, it would not be lying)."""
     draw = s.draw(3, "roll")
-    return s.replicas[2].issue("roll", {"sides": 6, "values": [6, 6],
+    liked = [6, 6] if fair.dice(draw.seed(), 6, 2) != [6, 6] else [5, 5]
+    return s.replicas[2].issue("roll", {"sides": 6, "values": liked,
                                         "fair": draw.roll_record()}, seat=3)
 
 
@@ -181,7 +183,7 @@ def _restacked(s: Session) -> Op:
 @pytest.mark.parametrize("cheat, author, what", [
     (_stacked_shuffle, "peer2", "the joint seed puts"),
     (_lying_order, "peer2", "pre-shuffle order says"),
-    (_loaded_die, "peer3", "joint roll [6, 6]: its values [6, 6] are not the faces"),
+    (_loaded_die, "peer3", "are not the faces its shares give"),
     (_bottom_draw, "peer2", "a draw from p2.deck took cards that were not on top"),
     (_restacked, "peer2", "a re-handle of p2.deck changed the order of its cards"),
 ])
