@@ -170,19 +170,3 @@ def next_in_line(store: Any, ops: list[Any]) -> list[Any]:
             out.append(op)
             following[op.author] = seq + 1
     return out
-
-
-def hello_key(store: Any, op: Any) -> str | None:
-    """The key the replica checks ``op`` with on delivery (``Replica._admit``): the one its
-    author's stored ``hello`` announced (the op's own for a ``hello``)."""
-    return _key_of(op if op.seq == 1 else store.get(op.author, 1))
-
-
-def announced_key(store: Any, author: str) -> str | None:
-    """The key `author`'s first op (its ``hello``) announced, if this peer holds it."""
-    return _key_of(store.get(author, 1))
-
-
-def _key_of(hello: Any) -> str | None:
-    key = hello.args.get("key") if hello is not None and hello.kind == "hello" else None
-    return key if isinstance(key, str) else None

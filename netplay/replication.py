@@ -43,7 +43,7 @@ from .identity import SIGNATURE_BYTES, is_valid_peer_id
 from .mesh import Mesh
 from .mesh_events import MeshEvent, MessageReceived, PeerJoined, PeerLeft
 from .messages import check_version_vector, vv_equal
-from .opsign import hello_key, next_in_line
+from .opsign import next_in_line
 from .repl_events import (CaughtUp, Divergence, Equivocated, PeerMisbehaved, PrivateReceived,
                           ReplicationEvent)
 from .wire import ProtocolError, pack
@@ -307,7 +307,7 @@ class Replication:
         ahead = getattr(verifier, "check_ahead", None)
         store = getattr(self.replica, "store", None)
         if ahead is not None and store is not None and len(built) > 1:
-            ahead(next_in_line(store, built), lambda op: hello_key(store, op))
+            ahead(next_in_line(store, built), store.key_for)
         try:
             if built:
                 self.replica.receive_many(built, from_peer)
@@ -333,10 +333,8 @@ class Replication:
             op = from_wire(wire)
         except BadOp as exc:
             self._offence(from_peer, f"peer {from_peer} sent a bad op: {exc}")
-        hello = op if op.seq == 1 else store.get(op.author, 1)
-        key = hello.args.get("key") if hello is not None and hello.kind == "hello" else None
         verifier = getattr(self.replica, "verifier", None)
-        if verifier is not None and not verifier(op, key if isinstance(key, str) else None):
+        if verifier is not None and not verifier(op, store.key_for(op)):
             self._offence(from_peer, f"peer {from_peer} sent a forged op {op.author}#{op.seq} "
                           "(bad signature) in place of the one delivered")
         self.events.emit(Equivocated(op.author, op.seq, from_peer))

@@ -40,7 +40,7 @@ from .identity import Identity
 from .mesh import Mesh, MeshConfig
 from .mesh_events import MeshEvent, MessageReceived, PeerJoined, PeerLeft
 from .peer_sources import browse_for_peers, remember_saved_peers, save_known_peers
-from .opsign import OpVerifier, announced_key, op_signer
+from .opsign import OpVerifier, op_signer
 from .repl_events import Divergence, PrivateReceived, ReplicationEvent
 from .replication import Replication, ReplicationConfig
 from .fair_driver import ROUTED as FAIR_MESSAGES
@@ -92,8 +92,7 @@ class LanSession:
             options.interfaces[0] if len(options.interfaces) == 1 else list(options.interfaces))
         self.mesh = Mesh(identity, replica.table_id, options.passphrase, host=host,
                          port=options.port, config=options.mesh)
-        self._key_announced_by = lambda author: announced_key(self.replica.store, author)
-        self.verifier = OpVerifier(self.mesh.pinned_key, self._key_announced_by)
+        self.verifier = OpVerifier(self.mesh.pinned_key, self.replica.store.announced_key)
         replica.signer = op_signer(identity)
         replica.verifier = self.verifier
         replica.private_out = self._private_out
@@ -141,7 +140,7 @@ class LanSession:
         await self.mesh.start()
         self.replication.start()
         self.started = True
-        remember_saved_peers(self.mesh, self.options.peers_file, self._key_announced_by)
+        remember_saved_peers(self.mesh, self.options.peers_file, self.replica.store.announced_key)
         self._schedule_settle()  # gifts a crash left un-re-handled (from the log)
         self.spawn(self.draws.keep_time())
         if hello:
@@ -312,7 +311,7 @@ class LanSession:
             link = self.mesh.link(event.peer_id)
             if link is not None and link.remote_host:
                 self._addresses[event.peer_id] = f"{link.remote_host}:{link.peer_port}"
-            announced = announced_key(self.replica.store, event.peer_id)
+            announced = self.replica.store.announced_key(event.peer_id)
             pinned = self.mesh.pinned_key(event.peer_id)
             if announced is not None and pinned is not None and pinned.hex() != announced:
                 self.replica.report(f"peer {event.peer_id} linked with a key other than the one "

@@ -73,16 +73,12 @@ class _Peer:
         self.mesh = mesh
         self.replica = Replica("bench", mesh.peer_id)
         self.replica.signer = op_signer(mesh.identity)
-        self.replica.verifier = OpVerifier(mesh.pinned_key, self._announced)
+        self.replica.verifier = OpVerifier(mesh.pinned_key, self.replica.store.announced_key)
         self.repl = Replication(mesh, self.replica, ReplicationConfig(hash_interval=3600))
         self.applied: dict[tuple[str, int], float] = {}
         self.replica.listeners.append(self._on_change)
         self.repl.start()
         self.replica.issue("hello", {"key": mesh.identity.public_key.hex()})
-
-    def _announced(self, author: str) -> str | None:
-        op = self.replica.store.get(author, 1)
-        return op.args.get("key") if op is not None and op.kind == "hello" else None
 
     def _on_change(self, change: Any) -> None:
         now = time.monotonic()

@@ -59,6 +59,15 @@ class CausalStore:
             return None
         return ops[seq - 1]
 
+    def announced_key(self, author: str) -> str | None:
+        """The signing key `author`'s first op (its ``hello``) announced, if held here."""
+        return _hello_key(self.get(author, 1))
+
+    def key_for(self, op: Op) -> str | None:
+        """The key `op` is checked with: the one its author's ``hello`` announced (for a
+        ``hello``, its own)."""
+        return _hello_key(op if op.seq == 1 else self.get(op.author, 1))
+
     def has(self, op: Op) -> bool:
         return self.get(op.author, op.seq) is not None or op.seq in self.pending.get(op.author, {})
 
@@ -201,3 +210,8 @@ class CausalStore:
 def same_op(a: Op, b: Op) -> bool:
     """True if `a` and `b` are one op: same signing bytes and same signature."""
     return a.sig == b.sig and a.signing_bytes() == b.signing_bytes()
+
+
+def _hello_key(hello: Op | None) -> str | None:
+    key = hello.args.get("key") if hello is not None and hello.kind == "hello" else None
+    return key if isinstance(key, str) else None

@@ -209,9 +209,7 @@ class Replica:
         """The store's `admit`: an op whose signature does not verify is never delivered."""
         if self.verifier is None:
             return
-        hello = op if op.seq == 1 else self.store.get(op.author, 1)
-        key = hello.args.get("key") if hello is not None and hello.kind == "hello" else None
-        if not self.verifier(op, key if isinstance(key, str) else None):
+        if not self.verifier(op, self.store.key_for(op)):
             raise CausalityError(f"op {op.author}#{op.seq} has a bad signature")
 
     def void_author_from(self, author: str, seq: int) -> None:

@@ -110,15 +110,11 @@ class ReplicaPeer:
         self.mesh = mesh
         self.replica = Replica(table, mesh.peer_id)
         self.replica.signer = op_signer(mesh.identity)
-        self.replica.verifier = OpVerifier(mesh.pinned_key, self._announced)
+        self.replica.verifier = OpVerifier(mesh.pinned_key, self.replica.store.announced_key)
         self.repl = Replication(mesh, self.replica, config or ReplicationConfig(hash_interval=0.2))
         self.repl.start()
         self.corrupt = False
         self.replica.issue("hello", {"key": mesh.identity.public_key.hex()})
-
-    def _announced(self, author: str) -> str | None:
-        op = self.replica.store.get(author, 1)
-        return op.args.get("key") if op is not None and op.kind == "hello" else None
 
     def play(self, text: Any) -> list[Any]:
         """Issue a note op and broadcast it; returns its wire form."""
