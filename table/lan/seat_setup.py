@@ -13,9 +13,7 @@ hangs. A table no other player can join (every seat is this peer's) shuffles loc
 """
 from __future__ import annotations
 
-import asyncio
 import logging
-from typing import Any
 
 from table.core import actions as act
 from table.core.errors import CoreError
@@ -122,21 +120,5 @@ async def _until_player_linked(t: LanTable, seat: int) -> None:
     """Wait until another non-watcher player is linked (or none can come). Woken by the
     replica's announcements (a peer's hello says whether it watches) and by the session's
     peers events (a link made or lost, which need not bring an op)."""
-    def ready() -> bool:
-        return len(t.session.draws.players()) >= 2 or not _others_can_come(t, seat)
-
-    if ready():
-        return
-    event = asyncio.Event()
-
-    def poke(_change: Any) -> None:
-        if ready():
-            event.set()
-
-    unsubscribe = t.session.events.subscribe(poke)
-    t.replica.listeners.append(poke)
-    try:
-        await event.wait()
-    finally:
-        unsubscribe()
-        t.replica.listeners.remove(poke)
+    await until_changed(t.replica, lambda: len(t.session.draws.players()) >= 2
+                        or not _others_can_come(t, seat), events=t.session.events)

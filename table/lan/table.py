@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from netplay.events import EventHub
 from netplay.session import LanSession
 from table.core.replica import Replica
 from table.games.module import GameModule
@@ -67,10 +68,12 @@ class LanTable:
 
 
 async def until_changed(replica: Replica, ready: Callable[[], bool], *,
-                        kinds: Iterable[str] | None = None, timeout: float | None = None) -> bool:
+                        kinds: Iterable[str] | None = None, timeout: float | None = None,
+                        events: EventHub[Any] | None = None) -> bool:
     """Wait until `ready()` holds, asking again after each change the replica announces (ops
     from any peer, a rollback, new knowledge) that holds an op of one of `kinds` (any op if
-    None). No polling. True once ready; False when `timeout` passes first."""
+    None), and after each of `events` (the session's, for what brings no op: a link made or
+    lost). No polling. True once ready; False when `timeout` passes first."""
     if ready():
         return True
     wanted = frozenset(kinds) if kinds is not None else None
@@ -82,7 +85,12 @@ async def until_changed(replica: Replica, ready: Callable[[], bool], *,
         if ready():
             event.set()
 
+    def on_event(_event: Any) -> None:
+        if ready():
+            event.set()
+
     replica.listeners.append(on_change)
+    unsubscribe = events.subscribe(on_event) if events is not None else None
     try:
         await asyncio.wait_for(event.wait(), timeout)
         return True
@@ -90,3 +98,5 @@ async def until_changed(replica: Replica, ready: Callable[[], bool], *,
         return ready()
     finally:
         replica.listeners.remove(on_change)
+        if unsubscribe is not None:
+            unsubscribe()
