@@ -68,11 +68,12 @@ class EndOfGame:
     def share(self) -> int:
         """Send our record to every linked watcher that lacks it; returns how many got it."""
         r = self.replica
-        if is_watcher(r.state, r.peer_id) or not record_to_watchers(r):
+        if is_watcher(r.state, r.peer_id):
             return 0
         linked = set(self.linked())
         todo = [w for w in watchers(r.state) if w in linked and w not in self.sent]
-        if not todo:
+        # the table's setting is read from its layout mark (a scan of the log): only when due
+        if not todo or not record_to_watchers(r):
             return 0
         body = {"k": RECORD, "data": secrets_record(r.knowledge)}
         for watcher in todo:
