@@ -29,3 +29,24 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.socket)
         if path.stem in MULTIPROCESS_MODULES:
             item.add_marker(pytest.mark.multiprocess)
+
+
+@pytest.fixture
+def plaintext_sent(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
+    """Every message this process sends on a link, as packed before encryption: each netplay
+    module that packs an outgoing message (the outbox packs them all; the link its bye)
+    records into the returned list."""
+    import netplay.link
+    import netplay.outbox
+
+    sent: list[bytes] = []
+    for module in (netplay.outbox, netplay.link):
+        real = module.pack
+
+        def recording(msg: object, real: object = real) -> bytes:
+            data = real(msg)  # type: ignore[operator]
+            sent.append(data)
+            return data
+
+        monkeypatch.setattr(module, "pack", recording)
+    return sent

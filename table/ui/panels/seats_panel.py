@@ -57,8 +57,9 @@ class SeatsPanel(QWidget):
         for seat in self.ctl.seats:
             colour = theme.seat_colour(seat, self.ctl.seat_colour(seat))
             marks = ("▶ " if seat == turn else "") + self.ctl.seat_name(seat)
-            if self.ctl.viewer_mark(seat):
-                marks += f"  ({self.ctl.viewer_mark(seat)})"
+            mark = self.ctl.viewer_mark(seat)
+            if mark:
+                marks += f"  ({mark})"
             top = QTreeWidgetItem([marks])
             top.setData(0, Qt.ItemDataRole.UserRole, seat)
             top.setForeground(0, QBrush(colour))
