@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from .identity import SIGNATURE_BYTES, is_valid_peer_id
 from .wire import ProtocolError
 
 
@@ -110,3 +111,18 @@ def check_version_vector(vv: Any, where: str) -> dict[str, int]:
 def vv_equal(a: dict[str, int], b: dict[str, int]) -> bool:
     """Two version vectors say the same (an author missing from one counts as 0)."""
     return all(a.get(k, 0) == b.get(k, 0) for k in set(a) | set(b))
+
+
+def check_op_envelope(op: Any) -> tuple[str, int]:
+    """The envelope of a wire op: a 9-field array whose author is a peer id, whose seq is a
+    positive int and whose signature is 64 bytes. The rest is the table core's to check."""
+    if type(op) is not list or len(op) != 9:
+        raise ProtocolError("op is not a 9-field array")
+    author, seq, sig = op[0], op[1], op[8]
+    if not is_valid_peer_id(author):
+        raise ProtocolError("op has a bad author")
+    if type(seq) is not int or seq < 1:
+        raise ProtocolError("op has a bad seq")
+    if type(sig) is not bytes or len(sig) != SIGNATURE_BYTES:
+        raise ProtocolError("op has no valid signature")
+    return author, seq

@@ -39,10 +39,10 @@ from table.core.ops import from_wire
 from .canonical import check_canonical, op_slices
 from .catchup import AuthorChains, CatchUp
 from .events import EventHub
-from .identity import SIGNATURE_BYTES, is_valid_peer_id
+from .held_versions import HeldVersions
 from .mesh import Mesh
 from .mesh_events import MeshEvent, MessageReceived, PeerJoined, PeerLeft
-from .messages import check_version_vector, vv_equal
+from .messages import check_op_envelope, check_version_vector, vv_equal
 from .opsign import next_in_line
 from .repl_events import (CaughtUp, Divergence, Equivocated, PeerMisbehaved, PrivateReceived,
                           ReplicationEvent)
@@ -52,13 +52,8 @@ log = logging.getLogger(__name__)
 
 
 class Replica(Protocol):
-    """What replication needs from the table core (``table.core.replica.Replica``).
-
-    Ops travel in their wire form, a 9-field array
-    ``[author, seq, lamport, kind, args, vv, time, seat, sig]``; ``sig`` is made by the
-    replica's ``signer`` (see :func:`op_signer`) and checked by its ``verifier``
-    (see :class:`OpVerifier`) before the op is delivered.
-    """
+    """What replication needs from the table core (``table.core.replica.Replica``); ops in
+    their wire form, signed and verified as the module's docstring says."""
 
     @property
     def peer_id(self) -> str: ...
@@ -77,21 +72,6 @@ class ReplicationConfig:
     hash_interval: float = 5.0
     max_batch_ops: int = 256
     max_batch_bytes: int = 512 * 1024
-
-
-def check_op_envelope(op: Any) -> tuple[str, int]:
-    """The envelope of a wire op: a 9-field array whose author is a peer id, whose seq is a
-    positive int and whose signature is 64 bytes. The rest is the table core's to check."""
-    if type(op) is not list or len(op) != 9:
-        raise ProtocolError("op is not a 9-field array")
-    author, seq, sig = op[0], op[1], op[8]
-    if not is_valid_peer_id(author):
-        raise ProtocolError("op has a bad author")
-    if type(seq) is not int or seq < 1:
-        raise ProtocolError("op has a bad seq")
-    if type(sig) is not bytes or len(sig) != SIGNATURE_BYTES:
-        raise ProtocolError("op has no valid signature")
-    return author, seq
 
 
 class Replication:
@@ -113,6 +93,7 @@ class Replication:
         self.chains = AuthorChains(replica)
         # (author, seq) -> the two versions: the proof, shown to every peer that links
         self.equivocations: dict[tuple[str, int], list[list[Any]]] = {}
+        self.held = HeldVersions()  # second versions that came before their first's delivery
         self._compared: set[tuple[str, str, int]] = set()  # (peer, author, count) sent once
         self.offences: list[PeerMisbehaved] = []
 
@@ -318,6 +299,14 @@ class Replication:
                 forget()
         if bad is not None:
             self._offence(from_peer, f"peer {from_peer} sent an op that was refused: {bad}")
+        if len(self.held) and store is not None:
+            for wire, raw, sender in self.held.ready(lambda a, s: store.get(a, s) is not None):
+                try:
+                    self._check_duplicate(wire, raw, sender)
+                except ProtocolError as exc:  # the held version's sender, not this one
+                    link = self.mesh.link(sender)
+                    if link is not None:
+                        link.close(exc.reason)
 
     def _check_duplicate(self, wire: list[Any], raw: bytes, from_peer: str) -> None:
         """An op under a number already delivered: the same op (ignored), or another op
@@ -326,6 +315,8 @@ class Replication:
         The op already delivered stays; the other is never applied."""
         store = getattr(self.replica, "store", None)
         known = store.get(wire[0], wire[1]) if store is not None else None
+        if known is None and store is not None:  # the first version still waits: compare later
+            self.held.hold(wire, raw, from_peer)
         if known is None or known.canonical_wire() == raw:
             return
         assert store is not None

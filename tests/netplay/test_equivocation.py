@@ -40,3 +40,33 @@ def test_both_versions_in_one_batch_are_a_proof_not_a_fault_of_the_relayer():
         assert await wait_until(lambda: relayer.hash() == target.hash(), 5)
         await stop_all([relayer.mesh, target.mesh])
     run(scenario(), 60)
+
+
+def test_a_proof_that_arrives_before_the_authors_earlier_ops_still_voids():
+    """Both versions of #3 reach the target while it still lacks the author's #1 and #2: the
+    first version waits for them, and the second is held until the first is delivered, then
+    found (a proof is not lost for coming early)."""
+    async def scenario():
+        meshes = await start_meshes(3)
+        author, relayer, target = (ReplicaPeer(m) for m in meshes)
+        await relayer.mesh.connect(LOOPBACK, target.mesh.port)
+        assert await wait_until(lambda: target.total() == 2 and relayer.total() == 2, 5)
+        a_id = author.mesh.peer_id
+        await author.repl.stop()
+        await author.mesh.stop()  # never linked: only its signed ops travel, relayed
+        hello = author.replica.store.get(a_id, 1)
+        two = author.replica.issue("note", {"text": "two"})
+        three = author.replica.issue("note", {"text": "three"})
+        other = three._replace(args={"text": "another three"}, sig=None)
+        other = other._replace(sig=op_signer(author.mesh.identity)(other.signing_bytes()))
+        send = relayer.mesh.send
+        assert send(target.mesh.peer_id, {"t": "ops", "ops": [three.to_wire(), other.to_wire()]})
+        await asyncio.sleep(0.2)
+        assert target.replica.voided_from.get(a_id) is None  # #3 waits for #1 and #2
+        assert send(target.mesh.peer_id, {"t": "ops", "ops": [hello.to_wire(), two.to_wire()]})
+        assert await wait_until(lambda: target.replica.voided_from.get(a_id) == 3, 5)
+        assert target.replica.store.get(a_id, 3).args == {"text": "three"}
+        assert any(a_id in r and "two different ops as #3" in r for r in target.replica.reports)
+        assert relayer.mesh.peer_id in target.mesh.peers()  # the relayer did nothing wrong
+        await stop_all([relayer.mesh, target.mesh])
+    run(scenario(), 60)
