@@ -18,8 +18,11 @@ REPO = Path(__file__).resolve().parents[2]
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", str(REPO),
-                    "-w", str(out)], check=True, capture_output=True, timeout=300)
+    # The build backend pyproject.toml names, from the test environment (the test extras bring
+    # it): an isolated build env would fetch it from the package index on every run.
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps",
+                    "--no-build-isolation", str(REPO), "-w", str(out)], check=True,
+                   capture_output=True, timeout=300)
     return next(out.glob("sandtable-*.whl"))
 
 
@@ -34,13 +37,15 @@ def test_every_asset_file_is_in_the_wheel(wheel: Path) -> None:
 
 def test_an_installed_wheel_lists_and_plays_the_games(wheel: Path, tmp_path: Path) -> None:
     env_dir = tmp_path / "venv"
-    venv.EnvBuilder(with_pip=True).create(env_dir)
+    venv.EnvBuilder(with_pip=False).create(env_dir)
     python = env_dir / "bin" / "python"
-    # the wheel goes into the fresh venv alone, by that venv's own pip (the test's environment
-    # is left as it is); its dependencies come from the test's own environment's
-    # site-packages (no download), searched after the venv's own
-    subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-index",
-                    str(wheel)], check=True, capture_output=True, timeout=300)
+    # the wheel goes into the fresh venv alone (the test's own pip installs into it, so the
+    # venv needs no pip of its own; the test's environment is left as it is); its
+    # dependencies come from the test's own environment's site-packages (no download),
+    # searched after the venv's own
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q",
+                    "--no-deps", "--no-index", str(wheel)], check=True, capture_output=True,
+                   timeout=300)
     deps = sysconfig.get_paths()["purelib"]
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "SANDTABLE_ASSETS")}
     env["SANDTABLE_HOME"] = str(tmp_path / "home")
