@@ -219,6 +219,10 @@ class TableBrowser:
         self._verified.add(key)
         return True
 
+    def resolving(self) -> int:
+        """How many announcements are still being resolved (or their address probed)."""
+        return len(self._resolving)
+
     def _notify(self) -> None:
         self._changed.set()
         if self.on_change is not None:

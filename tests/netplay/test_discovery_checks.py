@@ -30,7 +30,9 @@ def _txt(tid, pid, **over):
 async def _register(zc, label, port, props):
     info = AsyncServiceInfo(SERVICE_TYPE, f"{label}.{SERVICE_TYPE}", port=port, properties=props,
                             server=f"st-{label}.local.", parsed_addresses=[LOOPBACK])
-    await zc.async_register_service(info, allow_name_change=True)
+    # A stranger's announcement, sent at once: a responder that probes first for name
+    # conflicts (as the product's announcer does) waits about a second per name.
+    await zc.async_register_service(info, cooperating_responders=True)
     return info
 
 
@@ -51,7 +53,7 @@ def test_bad_announcements_are_dropped_and_names_made_safe():
             await _register(zc, f"{label}-{tag}", 9, props)
         await _register(zc, f"evil-{tag}", 9, _txt(f"e-{tag}", new_peer_id(), name=EVIL_NAME))
         assert await browser.wait_until(lambda ts: any(t.table_id == f"e-{tag}" for t in ts), 5)
-        await asyncio.sleep(1.0)  # the bad ones had as long to be listed
+        await asyncio.sleep(0.5)  # the bad ones, announced first, had longer to be listed
         ids = {t.table_id for t in browser.tables()}
         assert not {p["tid"] for p in bad.values()} & ids
         (evil,) = [t for t in browser.tables() if t.table_id == f"e-{tag}"]
@@ -81,7 +83,7 @@ def test_a_reused_table_id_lists_only_the_address_that_answers_as_that_table(tmp
         assert await plain.wait_until(
             lambda ts: any(t.table_id == tid and len(t.peers) == 2 for t in ts), 8)
         assert await browser.wait_until(lambda ts: any(t.table_id == tid for t in ts), 8)
-        await asyncio.sleep(1.5)  # the fake one was probed by now
+        assert await wait_until(lambda: browser.resolving() == 0, 8)  # the fake one was probed
         (listed,) = [t for t in browser.tables() if t.table_id == tid]
         assert [(p.host, p.port) for p in listed.peers] == [(LOOPBACK, real.session.port)]
         await browser.stop()
@@ -119,7 +121,7 @@ def test_the_tables_command_prints_names_without_escape_codes(capsys, tmp_path):
     thread.start()
     try:
         assert ready.wait(20)
-        cmd_tables(argparse.Namespace(interfaces=LOOPBACK, wait=3.0, json=False))
+        cmd_tables(argparse.Namespace(interfaces=LOOPBACK, wait=1.5, json=False))
     finally:
         done.set()
         thread.join(20)
