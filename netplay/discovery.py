@@ -64,6 +64,10 @@ class TableAnnouncer:
         self._aiozc = aiozc
         self._owns_zc = aiozc is None
         self._info: AsyncServiceInfo | None = None
+        self._registered = False  # the name probed and the record published
+        self._announced = announcement  # the fields last published
+        self._revision = 0  # TXT field ``rev``: netplay.listing
+        self._broadcast: asyncio.Future[Any] | None = None  # the latest update's repeats
 
     def _build_info(self) -> AsyncServiceInfo:
         a = self.announcement
@@ -71,7 +75,7 @@ class TableAnnouncer:
             SERVICE_TYPE,
             _instance_name(a),
             port=a.port,
-            properties=txt_record(a),
+            properties=txt_record(a, self._revision),
             server=f"sandtable-{a.peer_id}.local.",
             parsed_addresses=self._addresses or _default_addresses(self._interfaces),
         )
@@ -84,25 +88,35 @@ class TableAnnouncer:
     async def start(self) -> None:
         if self._aiozc is None:
             self._aiozc = AsyncZeroconf(interfaces=self._interfaces, ip_version=IPVersion.V4Only)
+        self._announced = self.announcement
         self._info = self._build_info()
         # A crashed peer restarting under its old name finds its own stale record: rename.
         await self._aiozc.async_register_service(self._info, allow_name_change=True)
+        self._registered = True
+        if txt_record(self.announcement) != txt_record(self._announced):  # changed meanwhile
+            await self.update()
         log.info("announcing table %s on port %d", self.announcement.table_id, self.announcement.port)
 
     async def update(self, **changes: Any) -> None:
         """Change announced fields (e.g. ``players=3, free_seats=1``) and republish."""
         self.announcement = replace(self.announcement, **changes)
-        if self._aiozc is None or self._info is None:
-            return
+        if self._aiozc is None or self._info is None or not self._registered:
+            return  # still probing its name: start() publishes the latest fields
+        name = self._info.name  # as registered (renamed if its old name was still listed)
+        self._announced = self.announcement
+        self._revision += 1
         self._info = self._build_info()
-        await self._aiozc.async_update_service(self._info)
+        self._info.name = name
+        if self._broadcast is not None:  # its later repeats would send the older fields
+            self._broadcast.cancel()
+        self._broadcast = asyncio.ensure_future(await self._aiozc.async_update_service(self._info))
 
     async def stop(self) -> None:
         if self._aiozc is not None and self._info is not None:
             with contextlib.suppress(Exception):
                 goodbyes = await self._aiozc.async_unregister_service(self._info)
                 await goodbyes  # let the goodbye packets go out before closing
-            self._info = None
+            self._info, self._registered = None, False
         if self._owns_zc and self._aiozc is not None:
             await self._aiozc.async_close()
             self._aiozc = None
@@ -244,7 +258,9 @@ class TableBrowser:
                 table.players, table.free_seats = one.players, one.free_seats
                 table.passphrase_needed, table.version = one.passphrase_needed, one.version
                 table.watchers = one.watchers
-            table.peers.extend(one.peers)
+            # one address per peer: its latest (a restarted peer's old record may linger)
+            table.peers[:] = [p for p in table.peers
+                              if p.peer_id not in {q.peer_id for q in one.peers}] + one.peers
         return sorted(grouped.values(), key=lambda t: (t.name, t.table_id))
 
     async def wait_until(self, predicate: Callable[[list[TableListing]], bool], timeout: float) -> bool:

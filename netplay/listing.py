@@ -13,6 +13,8 @@ free   free seats (decimal)
 pw     ``1`` if the table needs a passphrase, else ``0``
 pid    the announcing peer's id
 watch  ``0`` if the table takes no watchers
+rev    how many times this peer republished it (decimal): each TXT differs from the earlier
+       ones, so a browser's cache reports a count that returns to an earlier value
 ====== ===========================================
 
 One with an unknown version, counts out of range, or malformed ids is dropped (logged at
@@ -84,8 +86,9 @@ def _truncate(text: str, limit: int) -> str:
     return data.decode("utf-8", errors="ignore")
 
 
-def txt_record(a: TableAnnouncement) -> dict[str, str]:
+def txt_record(a: TableAnnouncement, revision: int = 0) -> dict[str, str]:
     return {
+        "rev": str(revision),
         "v": str(PROTOCOL_VERSION),
         "tid": _truncate(a.table_id, 64),
         "name": _truncate(a.table_name, 100),

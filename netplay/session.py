@@ -56,7 +56,6 @@ from .wire import ProtocolError
 log = logging.getLogger(__name__)
 
 
-
 @dataclass(slots=True)
 class SessionOptions:
     table_name: str = "table"
@@ -163,15 +162,21 @@ class LanSession:
                                   watchers=self.options.watchers
                                   and watchers_allowed(self.replica)),
                 interfaces=interface_choice(self.options.interfaces))
-            try:
-                await self.announcer.start()
-            except Exception:  # mDNS may be unavailable; manual connect still works
-                log.exception("could not announce the table on the LAN")
-                self.announcer = None
             self._last_seats = (players, free)
-            if self.announcer is not None and self.options.browse:
-                self.browser = await browse_for_peers(self.mesh, self.announcer.zeroconf,
-                                                      self.replica.table_id)
+            # mDNS probes the name for about a second first: the table plays (and dials, and
+            # is dialled) meanwhile, and is listed on the LAN once that is done.
+            self.spawn(self._announce(self.announcer))
+
+    async def _announce(self, announcer: TableAnnouncer) -> None:
+        try:
+            await announcer.start()
+        except Exception:  # mDNS may be unavailable; manual connect still works
+            log.exception("could not announce the table on the LAN")
+            self.announcer = None
+            return
+        if self.options.browse and self.announcer is announcer:
+            self.browser = await browse_for_peers(self.mesh, announcer.zeroconf,
+                                                  self.replica.table_id)
 
     async def stop(self, graceful: bool = True) -> None:
         """Leave the table: stop announcing, close every link (the log stays complete)."""
@@ -190,13 +195,11 @@ class LanSession:
         self.fair.close()
         if self.browser is not None:
             self.browser.on_change = None
-            with contextlib.suppress(Exception):
-                await self.browser.stop()
-            self.browser = None
-        if self.announcer is not None:
-            with contextlib.suppress(Exception):
-                await self.announcer.stop()
-            self.announcer = None
+        for lan_presence in (self.browser, self.announcer):
+            if lan_presence is not None:
+                with contextlib.suppress(Exception):
+                    await lan_presence.stop()
+        self.browser = self.announcer = None
         await self.replication.stop()
         self.blobs.close()
         await self.mesh.stop(graceful)

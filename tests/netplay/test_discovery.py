@@ -86,3 +86,42 @@ def test_stale_entries_can_be_dropped():
         await ann.stop()
         await browser.stop()
     run(scenario())
+
+
+def test_seats_changed_while_the_name_is_probed_and_after_a_rename_are_listed_once():
+    """The session announces in the background (probing takes about a second): a change of
+    seats meanwhile is published once the name is taken, and a peer renamed because its old
+    record still lingers (a restart) updates its record under the new name: one address."""
+    async def scenario():
+        from zeroconf import IPVersion
+        from zeroconf.asyncio import AsyncZeroconf
+
+
+        browser = TableBrowser(interfaces=ONLY_LOOPBACK)
+        await browser.start()
+        pid = new_peer_id()
+        first = TableAnnouncement("probe-" + pid, "Probe", "gauntlet", pid, 9, players=1,
+                                  free_seats=1)
+        # The record a crashed run of this peer left behind, under the name it will want.
+        stale_zc = AsyncZeroconf(interfaces=ONLY_LOOPBACK, ip_version=IPVersion.V4Only)
+        stale = TableAnnouncer(first, interfaces=ONLY_LOOPBACK)
+        info = stale._build_info()
+        await stale_zc.async_register_service(info, cooperating_responders=True)
+        ann = TableAnnouncer(first, interfaces=ONLY_LOOPBACK)
+        starting = asyncio.ensure_future(ann.start())
+        await asyncio.sleep(0.05)
+        await ann.update(players=2, free_seats=0)  # still probing its name
+        await starting
+        assert ann._info is not None and ann._info.name != info.name  # renamed
+        await stale_zc.async_unregister_service(info)
+
+        def listed(players: int):
+            return lambda ts: any(t.table_id == "probe-" + pid and t.players == players
+                                  and len(t.peers) == 1 for t in ts)
+        assert await browser.wait_until(listed(2), 5), browser.tables()
+        await ann.update(players=1, free_seats=1)
+        assert await browser.wait_until(listed(1), 5), browser.tables()
+        await ann.stop()
+        await stale_zc.async_close()
+        await browser.stop()
+    run(scenario())

@@ -57,7 +57,7 @@ def test_host_app_crashes_and_rejoins_from_resume(qapp, qtbot, tmp_path):  # typ
     script = tmp_path / "moves.jsonl"
     script.write_text(
         '{"op": "move", "card": "p2.hand:top", "to": "p2.assets", "face_up": true, "after": 0.3}\n'
-        '{"op": "move", "card": "p2.hand:top", "to": "p2.assets", "face_up": true, "after": 3}\n')
+        '{"op": "move", "card": "p2.hand:top", "to": "p2.assets", "face_up": true, "after": 1.5}\n')
     peer: Headless | None = None
     second: list[Any] = []
 
@@ -157,6 +157,7 @@ def test_joiner_app_crashes_and_rejoins_by_address(qapp, qtbot, tmp_path, monkey
         monkeypatch.setattr(QMessageBox, "question",
                             lambda *a, **k: QMessageBox.StandardButton.Yes)
         app = _app("Bob")
+        app.rejoin_timeout = 2.0  # nobody announces: discovery gives up after this
         second.append(app)
         shell = app.shell
         assert shell.offer_resume()
