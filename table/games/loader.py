@@ -29,12 +29,30 @@ DECK_RULE_KEYS = ("min_cards", "max_cards", "cards", "max_copies", "unique_flag"
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 
+# (folder, content hash) -> the module read from exactly those bytes. Tables, the assist,
+# the report and the designer tools load the same modules again and again; reading the files
+# and hashing them is a tenth of parsing them. A draft edited on disk has a new hash.
+_LOADED: dict[tuple[Path, str], GameModule] = {}
+_LOADED_MAX = 32
+
+
 def load_module(path: str | Path) -> GameModule:
     """Load the module in folder ``path``; raise ModuleError listing every problem."""
+    root = Path(path)
+    try:
+        key: tuple[Path, str] | None = (root.resolve(), content_hash(root))
+    except (OSError, ValueError):  # read_module names what is wrong
+        key = None
+    if key is not None and key in _LOADED:
+        return _LOADED[key]
     problems: list[Problem] = []
-    module = read_module(Path(path), problems)
+    module = read_module(root, problems)
     if problems or module is None:
         raise ModuleError(problems or [Problem(str(path), 0, "not a game module")])
+    if key is not None and module.content_hash == key[1]:
+        if len(_LOADED) >= _LOADED_MAX:
+            _LOADED.pop(next(iter(_LOADED)))
+        _LOADED[key] = module
     return module
 
 
