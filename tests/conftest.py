@@ -1,9 +1,25 @@
 """Every test run keeps Sandtable's per-user data (the module cache, saved games) in a folder
-of its own, never in the user's real data directory."""
+of its own, never in the user's real data directory; a run that includes the bundle tests
+starts the bundle's build first thing (tests/bundle_build.py)."""
 from __future__ import annotations
 
 import os
 import tempfile
+from typing import Any
+
+from tests import bundle_build
 
 if "SANDTABLE_HOME" not in os.environ:
     os.environ["SANDTABLE_HOME"] = tempfile.mkdtemp(prefix="sandtable-tests-")
+
+
+def pytest_configure(config: Any) -> None:
+    # In parallel runs only the controller starts it (before its workers start, so that they
+    # inherit STARTED_VAR); a worker has `workerinput`.
+    if not hasattr(config, "workerinput") and bundle_build.wanted(config):
+        bundle_build.start()
+
+
+def pytest_unconfigure(config: Any) -> None:
+    if not hasattr(config, "workerinput"):
+        bundle_build.finish()

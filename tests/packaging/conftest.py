@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests import bundle_build
+
 REPO = Path(__file__).resolve().parents[2]
 PACKAGING = REPO / "packaging"
 # Reuse a bundle built earlier in the same session of work: SANDTABLE_TEST_BUNDLE=dist/sandtable
@@ -63,17 +65,19 @@ def bundle(tmp_path_factory: pytest.TempPathFactory) -> Bundle:
         info_path = folder.parent / "build-info.json"
         info = json.loads(info_path.read_text()) if info_path.is_file() else {}
         return Bundle(folder, folder / exe_name, info)
-    _ensure_pyinstaller()
-    root = tmp_path_factory.mktemp("bundle")
-    info_path = root / "build-info.json"
-    proc = subprocess.run(
-        [sys.executable, str(PACKAGING / "build.py"), "--dist", str(root / "dist"),
-         "--work", str(root / "work"), "--info", str(info_path)],
-        cwd=REPO, capture_output=True, text=True, timeout=600)
-    if proc.returncode != 0:
-        pytest.fail(f"bundle build failed ({proc.returncode}):\n{proc.stdout[-4000:]}\n"
-                    f"{proc.stderr[-6000:]}")
-    info = json.loads(info_path.read_text())
+    started = os.environ.get(bundle_build.STARTED_VAR)
+    if started:  # the test run started the build at its start (tests/bundle_build.py)
+        root = Path(started)
+        code, output = bundle_build.wait(root)
+    else:
+        _ensure_pyinstaller()
+        root = tmp_path_factory.mktemp("bundle")
+        proc = subprocess.run(bundle_build.command(root), cwd=REPO, capture_output=True,
+                              text=True, timeout=600)
+        code, output = proc.returncode, proc.stdout[-4000:] + "\n" + proc.stderr[-6000:]
+    if code != 0:
+        pytest.fail(f"bundle build failed ({code}):\n{output}")
+    info = json.loads((root / "build-info.json").read_text())
     print(f"\nbundle: {info['bytes'] / 2**20:.1f} MiB, {info['files']} files, "
           f"built in {info['build_seconds']} s")
     return Bundle(Path(info["bundle"]), Path(info["executable"]), info)
