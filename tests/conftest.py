@@ -3,6 +3,7 @@ of its own, never in the user's real data directory; a run that includes the bun
 starts the bundle's build first thing (tests/bundle_build.py)."""
 from __future__ import annotations
 
+import gc
 import os
 import tempfile
 from typing import Any
@@ -23,3 +24,10 @@ def pytest_configure(config: Any) -> None:
 def pytest_unconfigure(config: Any) -> None:
     if not hasattr(config, "workerinput"):
         bundle_build.finish()
+
+
+
+def pytest_collection_finish(session: Any) -> None:
+    # What collecting the tests built (modules, parameters) lives to the end of the run: the
+    # collector need not walk it again in every full collection.
+    gc.freeze()
