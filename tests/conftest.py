@@ -26,7 +26,6 @@ def pytest_unconfigure(config: Any) -> None:
         bundle_build.finish()
 
 
-
 def pytest_collection_finish(session: Any) -> None:
     # What collecting the tests built (modules, parameters) lives to the end of the run: the
     # collector need not walk it again in every full collection.
