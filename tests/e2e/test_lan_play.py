@@ -190,12 +190,12 @@ def test_gauntlet_over_the_lan_reveals_territories_together_and_raises_no_flag(t
         try:
             joiner.wait_line("SEATED", 30)
             settled, deadline = None, time.monotonic() + 40
-            while time.monotonic() < deadline:  # until both agree and nothing moves for 1.5 s
+            while time.monotonic() < deadline:  # until both agree and nothing moves for 0.5 s
                 state = _same_status([host, joiner], 30)
                 if state == settled:
                     break
                 settled = state
-                time.sleep(1.5)
+                time.sleep(0.5)
         finally:
             joiner.terminate()
     finally:
