@@ -91,10 +91,12 @@ class TableAnnouncer:
         self._announced = self.announcement
         self._info = self._build_info()
         # A crashed peer restarting under its old name finds its own stale record: rename.
-        await self._aiozc.async_register_service(self._info, allow_name_change=True)
+        broadcast = await self._aiozc.async_register_service(self._info,
+                                                             allow_name_change=True)
         self._registered = True
-        if txt_record(self.announcement) != txt_record(self._announced):  # changed meanwhile
-            await self.update()
+        self._broadcast = asyncio.ensure_future(broadcast)
+        if txt_record(self.announcement) != txt_record(self._announced):  # changed meanwhile:
+            await self.update()  # the first announcement already carries the latest fields
         log.info("announcing table %s on port %d", self.announcement.table_id, self.announcement.port)
 
     async def update(self, **changes: Any) -> None:

@@ -2,6 +2,7 @@
 
 import asyncio
 import time
+from dataclasses import replace
 
 from netplay.discovery import TableAnnouncer, TableBrowser
 from netplay.listing import TableAnnouncement
@@ -97,14 +98,16 @@ def test_seats_changed_while_the_name_is_probed_and_after_a_rename_are_listed_on
         from zeroconf.asyncio import AsyncZeroconf
 
 
-        browser = TableBrowser(interfaces=ONLY_LOOPBACK)
-        await browser.start()
         pid = new_peer_id()
+        seen: list[int] = []  # the table's player count at every change the browser saw
+        browser = TableBrowser(interfaces=ONLY_LOOPBACK, on_change=lambda: seen.extend(
+            t.players for t in browser.tables() if t.table_id == "probe-" + pid))
+        await browser.start()
         first = TableAnnouncement("probe-" + pid, "Probe", "gauntlet", pid, 9, players=1,
                                   free_seats=1)
         # The record a crashed run of this peer left behind, under the name it will want.
         stale_zc = AsyncZeroconf(interfaces=ONLY_LOOPBACK, ip_version=IPVersion.V4Only)
-        stale = TableAnnouncer(first, interfaces=ONLY_LOOPBACK)
+        stale = TableAnnouncer(replace(first, players=0, free_seats=2), interfaces=ONLY_LOOPBACK)
         info = stale._build_info()
         await stale_zc.async_register_service(info, cooperating_responders=True)
         ann = TableAnnouncer(first, interfaces=ONLY_LOOPBACK)
@@ -119,6 +122,7 @@ def test_seats_changed_while_the_name_is_probed_and_after_a_rename_are_listed_on
             return lambda ts: any(t.table_id == "probe-" + pid and t.players == players
                                   and len(t.peers) == 1 for t in ts)
         assert await browser.wait_until(listed(2), 5), browser.tables()
+        assert 1 not in seen, seen  # the fields of before the change never went out
         await ann.update(players=1, free_seats=1)
         assert await browser.wait_until(listed(1), 5), browser.tables()
         await ann.stop()

@@ -282,11 +282,7 @@ def test_join_dialog_lists_tables_refuses_a_wrong_passphrase_and_joins(qapp, qtb
         await alpha.close()
         hosts.clear()
 
-    try:
-        _run(qapp, closing(scenario(), lambda: [lan_app]), 90)
-    finally:
-        for h in hosts:
-            _run(qapp, h.close(), 10)
+    _run(qapp, closing(scenario(), lambda: [lan_app], hosts), 90)
 
 
 def test_host_dialog_shows_port_in_use(qapp, qtbot, tmp_path):  # type: ignore[no-untyped-def]
