@@ -11,6 +11,9 @@ cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e ".[test]"
+# The same install scripts/run.sh makes (and more): its stamp, so that the real-window test,
+# which starts the program through run.sh, does not install it again.
+cp pyproject.toml .venv/installed-pyproject.toml
 export QT_QPA_PLATFORM="${QT_QPA_PLATFORM:-offscreen}"
 # The tests start many Python processes (peers, the CLI, the bundle's build): with bytecode
 # caches each compiles the project's modules once, not every time (about a quarter of the
