@@ -26,7 +26,7 @@ workers=()
 if [ -z "${SANDTABLE_TEST_SERIAL:-}" ] && [ "$(id -u)" = 0 ] && command -v ip >/dev/null \
         && ip netns add sandtable-probe-$$ 2>/dev/null; then
     ip netns del sandtable-probe-$$
-    workers=(--dist=load --tx "3*popen//python=$PWD/scripts/netns_python.sh")
+    workers=(--dist=loadgroup --tx "3*popen//python=$PWD/scripts/netns_python.sh")
 fi
 .venv/bin/python -m pytest -q "${workers[@]}" "$@"
 # The network fault tests: peers in network namespaces (root, `ip netns`; skipped without)

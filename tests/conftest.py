@@ -37,22 +37,17 @@ def pytest_collection_finish(session: Any) -> None:
     gc.freeze()
 
 
-# The tests that take longest (processes, LAN tables with real sockets and waits) go first,
-# so that parallel workers do not end the run waiting on one of them; the bundle's tests go
-# last, by when its build (started with the run) is done.
-_LONG_FIRST = ("tests/e2e/", "tests/packaging/test_wheel", "tests/ui/test_lan_",
-               "tests/ui/test_xwindow")
 
-
-def _weight(item: Any) -> int:
-    where = Path(str(item.fspath)).resolve().relative_to(ROOT).as_posix()
-    if where.startswith(_LONG_FIRST) or item.get_closest_marker("multiprocess"):
-        return 0
-    if where == "tests/packaging/test_bundle.py":
-        return 3
-    return 1 if item.get_closest_marker("socket") else 2
-
-
-@pytest.hookimpl(trylast=True)  # after the folders' own hooks have marked their tests
+@pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items: list[Any]) -> None:
-    items.sort(key=_weight)  # stable: the order within each weight stays
+    # The bundle's tests last: by then its build, started with the run, is done (a worker that
+    # drew one early would wait for it idle).
+    bundle = str(ROOT / "tests" / "packaging" / "test_bundle.py")
+    items.sort(key=lambda item: str(item.fspath) == bundle)  # stable: the rest keep their order
+    # Tests that share a module-scoped fixture (a generated corpus, a built wheel) run in one
+    # parallel worker (scripts/test.sh runs xdist with --dist=loadgroup), which builds it once.
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        defs = info.name2fixturedefs.values() if info is not None else ()
+        if any(d.scope == "module" for chain in defs for d in chain):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
