@@ -4,8 +4,10 @@
 #
 # Where network namespaces can be made (root, `ip netns`), the suite runs in 3 parallel workers,
 # each in a namespace of its own (scripts/netns_python.sh): the tests mostly wait on sockets and
-# processes, and each worker's loopback keeps its LAN tables apart from the others'. Elsewhere,
-# or with SANDTABLE_TEST_SERIAL=1, it runs in one process.
+# processes, and each worker's loopback keeps its LAN tables apart from the others'. A test
+# file's tests run in one worker (--dist=loadfile): a module-scoped fixture (the report
+# corpus, the wheel) is built once. Elsewhere, or with SANDTABLE_TEST_SERIAL=1, it runs in one
+# process.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
@@ -26,7 +28,7 @@ workers=()
 if [ -z "${SANDTABLE_TEST_SERIAL:-}" ] && [ "$(id -u)" = 0 ] && command -v ip >/dev/null \
         && ip netns add sandtable-probe-$$ 2>/dev/null; then
     ip netns del sandtable-probe-$$
-    workers=(--dist=loadgroup --tx "3*popen//python=$PWD/scripts/netns_python.sh")
+    workers=(--dist=loadfile --tx "3*popen//python=$PWD/scripts/netns_python.sh")
 fi
 .venv/bin/python -m pytest -q "${workers[@]}" "$@"
 # The network fault tests: peers in network namespaces (root, `ip netns`; skipped without)

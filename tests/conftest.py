@@ -37,17 +37,10 @@ def pytest_collection_finish(session: Any) -> None:
     gc.freeze()
 
 
-
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items: list[Any]) -> None:
     # The bundle's tests last: by then its build, started with the run, is done (a worker that
     # drew one early would wait for it idle).
     bundle = str(ROOT / "tests" / "packaging" / "test_bundle.py")
     items.sort(key=lambda item: str(item.fspath) == bundle)  # stable: the rest keep their order
-    # Tests that share a module-scoped fixture (a generated corpus, a built wheel) run in one
-    # parallel worker (scripts/test.sh runs xdist with --dist=loadgroup), which builds it once.
-    for item in items:
-        info = getattr(item, "_fixtureinfo", None)
-        defs = info.name2fixturedefs.values() if info is not None else ()
-        if any(d.scope == "module" for chain in defs for d in chain):
-            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+
