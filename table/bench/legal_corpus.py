@@ -71,8 +71,7 @@ class _Clock:
 
 
 def _cards_in(r: Replica, zone: str) -> list[str]:
-    obj = r.state.live(zone)
-    return [c for c in obj.children if r.state.objs[c].kind == "card"] if obj else []
+    return r.state.cards_in(r.state.live(zone))
 
 
 def _card_id(r: Replica, handle: str) -> str | None:

@@ -45,7 +45,7 @@ def _zone(r: Replica, seat: int, names: tuple[str, ...]) -> str | None:
 def _cards(r: Replica, zone_id: str | None) -> list[str]:
     if zone_id is None or r.state.live(zone_id) is None:
         return []
-    return [c for c in r.state.objs[zone_id].children if r.state.objs[c].kind == "card"]
+    return r.state.cards_in(zone_id)
 
 
 def _public_play_zone(r: Replica, seat: int) -> str | None:

@@ -141,7 +141,7 @@ def rehandle_into(r: Replica, zone: Obj, incoming: list[Obj], *, at: Any = "top"
     Into a zone of a seat another peer plays, the newcomers are a gift (:func:`give`)."""
     if incoming and not shuffle and foreign_owner(r, zone) is not None:
         return give(r, zone, incoming, at=at, seat=seat)
-    kept = [r.state.objs[c] for c in zone.children if r.state.objs[c].kind == "card"]
+    kept = [r.state.objs[c] for c in r.state.cards_in(zone)]
     kept_ids = {o.id for o in kept}
     incoming = [o for o in incoming if o.id not in kept_ids]
     names_in = [_identity(r, o) for o in incoming]
@@ -176,7 +176,7 @@ def draw(r: Replica, pile_id: str, to_id: str, count: int = 1, *, seat: int | No
          face_up: bool | None = None) -> Op:
     """Take the top `count` cards of a pile into a zone (a hand, a Battle Hand, the table)."""
     pile, dest = _obj(r, pile_id), _obj(r, to_id)
-    cards = [r.state.objs[c] for c in pile.children if r.state.objs[c].kind == "card"]
+    cards = [r.state.objs[c] for c in r.state.cards_in(pile)]
     if not cards:
         raise ActionError(f"{pile.props.get('name', pile_id)} is empty")
     taken = list(reversed(cards[-count:]))  # top first
@@ -194,7 +194,7 @@ def move_all(r: Replica, from_id: str, to_id: str, *, shuffle: bool = False,
     """Every card of a zone into another, as one gesture: "shuffle the discard pile to form a
     new draw pile". Into a hidden pile it is one re-handling consume (shuffled if asked)."""
     source, dest = _obj(r, from_id), _obj(r, to_id)
-    cards = [r.state.objs[c] for c in source.children if r.state.objs[c].kind == "card"]
+    cards = [r.state.objs[c] for c in r.state.cards_in(source)]
     if not cards:
         raise ActionError(f"{source.props.get('name', from_id)} is empty")
     if dest.visibility != PUBLIC:

@@ -202,7 +202,7 @@ class _Auditor:
                 if source_id == a["to"] or not _is_hidden_pile(source):
                     continue
                 assert source is not None
-                cards = [c for c in source.children if state.objs[c].kind == "card"]
+                cards = state.cards_in(source)
                 if sorted(taken) != sorted(cards[len(cards) - len(taken):]):
                     return self.fail(number, op, f"a draw from {source_id} took cards that "
                                                  f"were not on top")

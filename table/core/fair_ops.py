@@ -52,7 +52,7 @@ def fair_shuffle(r: Replica, pile_id: str, draw: fair.JointDraw, *,
     if pile.visibility == PUBLIC:
         raise ActionError(f"{pile.props.get('name', pile_id)} is not a hidden pile")
     newcomers = [_obj(r, c) for c in incoming or []]
-    kept = [r.state.objs[c] for c in pile.children if r.state.objs[c].kind == "card"]
+    kept = [r.state.objs[c] for c in r.state.cards_in(pile)]
     inside = set(pile.children)
     inputs = [o for o in newcomers if o.id not in inside] + kept
     if not inputs:

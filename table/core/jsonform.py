@@ -66,7 +66,7 @@ def resolve_card(r: Replica, selector: Any, seat: int | None,
     zone = r.state.live(str(spec.get("zone", "")))
     if zone is None:
         raise JsonOpError(f"no zone {spec.get('zone')!r} on the table")
-    cards = [c for c in zone.children if r.state.objs[c].kind == "card"]
+    cards = r.state.cards_in(zone)
     if "pos" in spec:
         if not cards:
             raise JsonOpError(f"{zone.id} is empty")

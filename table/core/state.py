@@ -68,6 +68,15 @@ class State:
         obj = self.objs.get(obj_id)
         return obj if obj is not None and obj.alive else None
 
+    def cards_in(self, zone: Obj | str | None) -> list[str]:
+        """The ids of the cards directly in ``zone`` (a pile, a hand, an area), in its order;
+        empty for a zone that does not exist."""
+        holder = self.objs.get(zone) if isinstance(zone, str) else zone
+        if holder is None:
+            return []
+        objs = self.objs
+        return [c for c in holder.children if objs[c].kind == "card"]
+
     def seats_of(self, author: str) -> set[int]:
         return {n for n, s in self.seats.items() if s.peer == author}
 

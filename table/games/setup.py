@@ -153,8 +153,7 @@ def _create_cards(r: Replica, zone_id: str, cards: list[str], owner: int | None,
 
 
 def _cards_in(r: Replica, zone_id: str) -> list[str]:
-    zone = r.state.objs[zone_id]
-    return [c for c in zone.children if r.state.objs[c].kind == "card"]
+    return r.state.cards_in(r.state.objs[zone_id])  # (a zone the setup names must exist)
 
 
 def _perform(r: Replica, step: SetupStep) -> None:

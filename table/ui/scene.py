@@ -143,7 +143,7 @@ class TableScene(QGraphicsScene, SceneGestures, ScenePieces):
         note = {PUBLIC: "", HIDDEN: "face down"}.get(obj.visibility, "")
         if role == "hand":
             note = "only you see these" if self.ctl.viewer_mark(seat) == "you" else "hidden from you"
-        count = sum(1 for c in obj.children if self.state.objs[c].kind == "card")
+        count = len(self.state.cards_in(obj))
         item.configure(role, rect, str(obj.props.get("name", obj.id)), count,
                        theme.seat_colour(seat, self.ctl.seat_colour(seat)), note,
                        seat == self.ctl.seat, lay.grid_size(obj) if role == "grid" else (0, 0))

@@ -57,7 +57,7 @@ class ScenePieces:
             obj = self.state.objs[z.obj_id]
             if lay.seat_of(obj) != seat:
                 continue
-            n = sum(1 for c in obj.children if self.state.objs[c].kind == "card")
+            n = len(self.state.cards_in(obj))
             if z.role == "hand":
                 hand += n
             elif obj.visibility == HIDDEN:

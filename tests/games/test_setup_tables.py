@@ -14,7 +14,7 @@ def _table(game: str, seats: int, seed: int = 1) -> Replica:
 
 
 def _cards(r: Replica, zone: str) -> list[str]:
-    return [c for c in r.state.objs[zone].children if r.state.objs[c].kind == "card"]
+    return r.state.cards_in(zone)
 
 
 def _value(r: Replica, counter: str) -> int:

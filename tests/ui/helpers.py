@@ -49,8 +49,7 @@ def wheel(view: QGraphicsView, at: QPointF, steps: int) -> None:
 
 
 def cards_in(replica, zone_id: str) -> list[str]:  # type: ignore[no-untyped-def]
-    state = replica.state
-    return [c for c in state.objs[zone_id].children if state.objs[c].kind == "card"]
+    return replica.state.cards_in(zone_id)
 
 
 def right_click(view: QGraphicsView, at: QPointF) -> None:

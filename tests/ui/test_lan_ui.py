@@ -114,8 +114,7 @@ def _lan_app(tmp_path: Path) -> Any:
 
 
 def _cards(replica: Any, zone: str) -> list[str]:
-    obj = replica.state.objs.get(zone)
-    return [c for c in obj.children if replica.state.objs[c].kind == "card"] if obj else []
+    return replica.state.cards_in(zone)
 
 
 class Headless:

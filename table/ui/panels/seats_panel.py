@@ -47,7 +47,7 @@ class SeatsPanel(QWidget):
                 per_seat[seat].append(f"{obj.props.get('name', obj.id)}: {v}"
                                       + (f" / {hi}" if isinstance(hi, int) else ""))
             elif obj.kind in lay.CONTAINERS:
-                n = sum(1 for c in obj.children if state.objs[c].kind == "card")
+                n = len(state.cards_in(obj))
                 if lay.role(obj) == "hand":
                     sizes[seat][0] += n
                 elif obj.visibility == HIDDEN:
