@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from table.bench.simulated_sessions import SessionClock
 from table.core import actions as act
 from table.core.replica import Replica
 from table.core.rng import Rng
@@ -61,15 +62,6 @@ class Truth:
     how: str
 
 
-class _Clock:
-    def __init__(self, start: float, rnd: random.Random) -> None:
-        self.now, self.rnd = start, rnd
-
-    def __call__(self) -> float:
-        self.now += self.rnd.uniform(3.0, 40.0)
-        return self.now
-
-
 def _cards_in(r: Replica, zone: str) -> list[str]:
     return r.state.cards_in(r.state.live(zone))
 
@@ -94,7 +86,7 @@ class Table:
         self.r = new_table(module, seats, self.decks, rng=Rng(seed), log_path=path,
                            peer_id=f"hotseat{seed % 10000:04d}")
         last = self.r.records()[-1].op.time if self.r.records() else start_time
-        self.r.clock = _Clock(max(last, start_time), rnd)
+        self.r.clock = SessionClock(max(last, start_time), rnd, gaps=(3.0, 40.0))
         order = sorted(self.r.state.seats)
         first = self.r.state.turn.get("seat") or order[0]
         index = order.index(first)

@@ -25,12 +25,15 @@ NOTES = ["rule unclear here", "is this card too strong?", "we forgot the upkeep 
 _PLAY_ZONES = ("play", "assets", "accessories", "supplemental", "pacts")
 
 
-class _Clock:
-    def __init__(self, start: float, rnd: random.Random) -> None:
-        self.now, self.rnd = start, rnd
+class SessionClock:
+    """A generated session's clock: each op a random `gaps` seconds after the one before."""
+
+    def __init__(self, start: float, rnd: random.Random,
+                 gaps: tuple[float, float] = (2.0, 45.0)) -> None:
+        self.now, self.rnd, self.gaps = start, rnd, gaps
 
     def __call__(self) -> float:
-        self.now += self.rnd.uniform(2.0, 45.0)
+        self.now += self.rnd.uniform(*self.gaps)
         return self.now
 
 
@@ -74,7 +77,7 @@ def play_session(module: Any, seats: int, seed: int, log_path: str | Path, *,
     replica = new_table(module, seats, decks, rng=Rng(seed), log_path=log_path,
                         peer_id=f"hotseat{seed % 1000:03d}")
     setup_end = replica.records()[-1].op.time if replica.records() else start_time
-    replica.clock = _Clock(setup_end, rnd)
+    replica.clock = SessionClock(setup_end, rnd)
     phases = [str(p) for p in (module.rules.get("phases") or ["Start", "Main", "End"])]
     dice = [o.id for o in replica.state.objs.values() if o.kind == "die" and o.alive]
     counters = [o.id for o in replica.state.objs.values() if o.kind == "counter" and o.alive]
