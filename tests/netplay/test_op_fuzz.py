@@ -88,18 +88,23 @@ def test_bad_signatures_forged_authors_and_skipped_stamps_are_dropped():
     run(scenario(), 60)
 
 
+async def _target_honest_author() -> tuple[ReplicaPeer, ReplicaPeer, ReplicaPeer]:
+    """Three peers, the honest one and the author linked to the target, each hello delivered.
+    No periodic hash exchange: it would hand the target the author's unpublished ops."""
+    target, honest, author = (ReplicaPeer(m, ReplicationConfig(hash_interval=600))
+                              for m in await start_meshes(3))
+    for m in (honest.mesh, author.mesh):
+        await m.connect(LOOPBACK, target.mesh.port)
+    assert await wait_until(lambda: len(target.mesh.peers()) == 2 and target.total() == 3, 5)
+    return target, honest, author
+
+
 def test_every_op_is_verified_first_hand_too_and_a_bad_signer_is_named():
     """A live op from its author is verified like a relayed one; a badly signed op, live or
     relayed, is never stored, its sender is named and its link dropped; and a late joiner
     gets exactly the target's vector (nothing advertised that was not verified)."""
     async def scenario():
-        meshes = await start_meshes(3)
-        # No periodic hash exchange: it would hand the target the author's unpublished ops.
-        target, honest, author = (ReplicaPeer(m, ReplicationConfig(hash_interval=600))
-                                  for m in meshes)
-        for m in (honest.mesh, author.mesh):
-            await m.connect(LOOPBACK, target.mesh.port)
-        assert await wait_until(lambda: len(target.mesh.peers()) == 2 and target.total() == 3, 5)
+        target, honest, author = await _target_honest_author()
         a_id, h_id = author.mesh.peer_id, honest.mesh.peer_id
         verifier = target.replica.verifier
 
@@ -157,12 +162,7 @@ def test_a_forgery_inside_a_batch_is_refused_after_the_good_ops_before_it():
     badly signed one are taken (each verified once), the forgery and the ops after it are
     not (nor checked), and the peer that relayed it is named and dropped."""
     async def scenario():
-        meshes = await start_meshes(3)
-        target, honest, author = (ReplicaPeer(m, ReplicationConfig(hash_interval=600))
-                                  for m in meshes)
-        for m in (honest.mesh, author.mesh):
-            await m.connect(LOOPBACK, target.mesh.port)
-        assert await wait_until(lambda: len(target.mesh.peers()) == 2 and target.total() == 3, 5)
+        target, honest, author = await _target_honest_author()
         a_id, h_id = author.mesh.peer_id, honest.mesh.peer_id
         verifier = target.replica.verifier
         wires = [author.replica.issue("note", {"text": f"batch {i}"}).to_wire()
@@ -179,5 +179,5 @@ def test_a_forgery_inside_a_batch_is_refused_after_the_good_ops_before_it():
         assert verifier.verified == before + 3
         assert verifier.failures == failures + 1
         assert any(h_id in r and "refused" in r for r in target.replica.reports)
-        await stop_all(meshes)
+        await stop_all([target.mesh, honest.mesh, author.mesh])
     run(scenario(), 60)
