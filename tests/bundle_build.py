@@ -21,6 +21,8 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 BUNDLE_TESTS = REPO / "tests" / "packaging" / "test_bundle.py"
+# Test a bundle built earlier instead of building one: SANDTABLE_TEST_BUNDLE=dist/sandtable
+REUSE_VAR = "SANDTABLE_TEST_BUNDLE"
 STARTED_VAR = "SANDTABLE_TEST_BUNDLE_BUILD"  # the folder of the build this run started
 EXIT_FILE = "exit-code"  # written when the build ends
 LOG_FILE = "build.log"
@@ -37,7 +39,7 @@ def command(root: Path) -> list[str]:
 def wanted(config: Any) -> bool:
     """Whether this run will run the bundle tests (by its paths and its ``-m``); a ``-k``
     that leaves them out only costs the build."""
-    if os.environ.get("SANDTABLE_TEST_BUNDLE") or os.environ.get(STARTED_VAR):
+    if os.environ.get(REUSE_VAR) or os.environ.get(STARTED_VAR):
         return False  # an existing bundle is tested, or a build is already under way
     if config.option.collectonly or importlib.util.find_spec("PyInstaller") is None:
         return False

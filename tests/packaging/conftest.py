@@ -15,8 +15,6 @@ from tests import bundle_build
 
 REPO = Path(__file__).resolve().parents[2]
 PACKAGING = REPO / "packaging"
-# Reuse a bundle built earlier in the same session of work: SANDTABLE_TEST_BUNDLE=dist/sandtable
-REUSE_VAR = "SANDTABLE_TEST_BUNDLE"
 
 
 @dataclass
@@ -59,7 +57,7 @@ def _ensure_pyinstaller() -> None:
 @pytest.fixture(scope="session")
 def bundle(tmp_path_factory: pytest.TempPathFactory) -> Bundle:
     exe_name = "sandtable.exe" if sys.platform == "win32" else "sandtable"
-    reuse = os.environ.get(REUSE_VAR)
+    reuse = os.environ.get(bundle_build.REUSE_VAR)
     if reuse:
         folder = Path(reuse).resolve()
         info_path = folder.parent / "build-info.json"
