@@ -49,7 +49,7 @@ def load_module(path: str | Path) -> GameModule:
     module = read_module(root, problems)
     if problems or module is None:
         raise ModuleError(problems or [Problem(str(path), 0, "not a game module")])
-    if key is not None and module.content_hash == key[1]:
+    if key is not None and module.content_hash == key[1]:  # (no file changed while read)
         if len(_LOADED) >= _LOADED_MAX:
             _LOADED.pop(next(iter(_LOADED)))
         _LOADED[key] = module
