@@ -5,7 +5,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPen, QTransform
+from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPen, QTransform
 from PySide6.QtWidgets import (
     QGraphicsItem, QGraphicsRectItem, QStyle, QGraphicsSceneHoverEvent, QGraphicsSceneMouseEvent,
     QStyleOptionGraphicsItem,
@@ -123,22 +123,30 @@ class CardItem(QGraphicsRectItem):
             self.flag_severity = severity
             self.update()
 
-    def _paint_counters(self, p: QPainter, lod: float) -> None:
+    def counter_rects(self, lod: float) -> list[tuple[str, int, QRectF]]:
         """Counter badges hanging below the card's foot, from the left (the edge a fan or a row
         of overlapping cards leaves in sight): they never cover its name or its stat line, and
         grow when zoomed out so they still read (about 13 px on screen at least)."""
         h = max(22.0, min(44.0, 15.0 / max(lod, 0.05)))
-        p.setFont(theme.font(h * 0.62, bold=True))
-        fm = p.fontMetrics()
-        x = CARD_RECT.left() + 2
-        y = CARD_RECT.bottom() + 1
+        fm = QFontMetricsF(theme.font(h * 0.62, bold=True))
+        x, y = CARD_RECT.left() + 2, CARD_RECT.bottom() + 1
+        out = []
         for key, value in sorted(self.counters.items()):
             if not value:
                 continue
             label = f"{value}" if key == "value" else f"{key[:3].title()} {value}"
             w = fm.horizontalAdvance(label) + h * 0.6
-            rect = QRectF(x, y, w, h)
+            out.append((label, value, QRectF(x, y, w, h)))
             x += w + 2
+        return out
+
+    def _paint_counters(self, p: QPainter, lod: float) -> None:
+        rects = self.counter_rects(lod)
+        if not rects:
+            return
+        h = rects[0][2].height()
+        p.setFont(theme.font(h * 0.62, bold=True))
+        for label, value, rect in rects:
             p.setPen(QPen(QColor("#3e0b0b"), 1.2))
             p.setBrush(QColor("#c62828") if value > 0 else QColor("#455a64"))
             p.drawRoundedRect(rect, h / 2, h / 2)
