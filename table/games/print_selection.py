@@ -37,7 +37,7 @@ def card_size(module: GameModule, override: str | None = None) -> CardSize:
                                        f"(20 to 300 mm each way)")])
         return CardSize(w, h)
     if module.card_size is None:
-        raise ModuleError([Problem(f"{module.path.name}/game.toml", 0,
+        raise ModuleError([Problem(f"{module.path.name}/game.toml", _templates_line(module),
                                    "no card size to print at: add [templates.card] with "
                                    "size = \"poker\" (or bridge, tarot, mini) or width_mm and "
                                    "height_mm, or pass --size")])
@@ -94,3 +94,12 @@ def earlier_version(module: GameModule, spec: str, store: ModuleStore | None = N
     raise ModuleError([Problem("--changed-since", 0, f"'{spec}' is no log, module folder, nor "
                                f"a version or hash of {module.id} in the module cache "
                                f"({store.root})")])
+
+
+def _templates_line(module: GameModule) -> int:
+    """Where [templates] starts (the card size belongs under it), or 0 when it has none."""
+    try:
+        lines = (Path(module.path) / "game.toml").read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return 0
+    return next((n for n, line in enumerate(lines, 1) if line.startswith("[templates")), 0)
