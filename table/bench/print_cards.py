@@ -61,7 +61,7 @@ def run_bench(dpi: int = 300, repeat: int = 3) -> dict[str, Any]:
                        repeat)
         pdf_bytes = (out / "cards.pdf").stat().st_size
     del _app
-    result = {"bench": "print", "cards": CARDS, "dpi": dpi, "paint_faces_s": round(floor, 3),
+    result: dict[str, Any] = {"bench": "print", "cards": CARDS, "dpi": dpi, "paint_faces_s": round(floor, 3),
               "pdf_s": round(pdf, 3), "sheets_s": round(sheets, 3),
               "pdf_ratio": round(pdf / floor, 2), "sheets_ratio": round(sheets / floor, 2),
               "pdf_mb": round(pdf_bytes / 1e6, 2), "limit_ratio": 2.0}

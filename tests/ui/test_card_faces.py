@@ -102,4 +102,5 @@ def test_no_card_name_loses_letters_at_hand_size(game):  # type: ignore[no-untyp
         size = fit_text(face.name, width, height,
                         (30.0, 27.0, 24.0, 21.0, 18.0, 16.0, 14.0, 12.0, 11.0, 10.0), True)
         fm = QFontMetricsF(theme.font(size, bold=True))
-        assert max(fm.horizontalAdvance(word) for word in re.split(r"[\s/-]+", face.name)) <= width + 0.5, face.name
+        widest = max(fm.horizontalAdvance(w) for w in re.split(r"[\s/-]+", face.name))
+        assert widest <= width + 0.5, face.name

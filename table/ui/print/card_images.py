@@ -57,7 +57,7 @@ def parse_grid(text: str) -> tuple[int, int]:
 
 def save(img: QImage, path: Path) -> Path:
     tmp = path.with_name(f".{path.name}.part")
-    if not img.save(str(tmp), "PNG", PNG_QUALITY):
+    if not img.save(str(tmp), b"PNG", PNG_QUALITY):
         tmp.unlink(missing_ok=True)
         raise OSError(f"cannot write {path}")
     os.replace(tmp, path)
