@@ -9,8 +9,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QImage, QPainter
+from PySide6.QtCore import QByteArray, QRectF, Qt
+from PySide6.QtGui import QImage, QImageWriter, QPainter
 
 from table.games.card_faces import CardSize
 
@@ -57,7 +57,9 @@ def parse_grid(text: str) -> tuple[int, int]:
 
 def save(img: QImage, path: Path) -> Path:
     tmp = path.with_name(f".{path.name}.part")
-    if not img.save(str(tmp), b"PNG", PNG_QUALITY):
+    writer = QImageWriter(str(tmp), QByteArray(b"png"))
+    writer.setQuality(PNG_QUALITY)
+    if not writer.write(img):
         tmp.unlink(missing_ok=True)
         raise OSError(f"cannot write {path}")
     os.replace(tmp, path)
