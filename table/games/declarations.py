@@ -10,6 +10,7 @@ from .model import (
     SEAT, BackTemplate, Board, BoardSlot, Condition, Counter, Die, FrontTemplate, Grid, Tile,
     TileSlot, Token, Zone,
 )
+from .card_faces import read_layouts
 from .toml_reader import Table
 
 ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@-]*$")
@@ -282,7 +283,7 @@ def read_templates(root: Table, columns: set[str], groups: set[str], types: set[
     tt = root.table("templates")
     if tt is None:
         return back, front
-    tt.check_keys(("back", "front"))
+    tt.check_keys(("back", "front", "card"))
     b = tt.table("back")
     if b is not None:
         b.check_keys(("colour", "label", "by_type"))
@@ -305,7 +306,7 @@ def read_templates(root: Table, columns: set[str], groups: set[str], types: set[
     f = tt.table("front")
     if f is not None:
         f.check_keys(("title", "subtitle", "corner", "stats", "body", "flags", "colour_by",
-                      "colours", "default_colour"))
+                      "colours", "default_colour", "labels", "by_type"))
 
         def col(key: str, value: str | None) -> str | None:
             if value is not None and value not in columns:
@@ -336,8 +337,24 @@ def read_templates(root: Table, columns: set[str], groups: set[str], types: set[
                               flags=cols("flags"), colour_by=colour_by, colours=colours,
                               default_colour=check_colour(f, "default_colour",
                                                           f.str("default_colour"))
-                              or "#777777")
+                              or "#777777", labels=_labels(f, columns),
+                              layouts=read_layouts(f, columns, types))
     return back, front
+
+
+def _labels(f: Table, columns: set[str]) -> dict[str, str]:
+    """`labels = { cost = "Favor" }`: what a column is called on the face and in the zoom."""
+    lt = f.table("labels")
+    out: dict[str, str] = {}
+    for key, value in (lt.data.items() if lt else []):
+        assert lt is not None
+        if key not in columns:
+            lt.problem(key, f"[templates.front.labels]: no card column '{key}'")
+        elif not isinstance(value, str) or not value.strip():
+            lt.problem(key, f"[templates.front.labels] {key} must be a name like \"Power\"")
+        else:
+            out[key] = value.strip()
+    return out
 
 
 def all_values(value: Any) -> list[Any]:

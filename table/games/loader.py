@@ -7,6 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from .card_faces import read_card_size
 from .cards import read_cards
 from .declarations import (
     read_boards, read_components, read_counters, read_dice, read_templates, read_tiles,
@@ -136,6 +137,7 @@ def read_module(root: Path, problems: list[Problem], with_decks: bool = True
                  group_column, *(c.name for c in columns)}
     back, front = read_templates(root_t, col_names, {*groups, *([neutral] if neutral else [])},
                                  set(card_types), group_column)
+    card_size = read_card_size(t) if (t := root_t.table("templates")) is not None else None
     rules, deck_rules = _read_rules(root_t, sections, columns)
     setup = read_setup(root_t, (pmin, pmax), header_names)
 
@@ -157,7 +159,7 @@ def read_module(root: Path, problems: list[Problem], with_decks: bool = True
         tokens=tuple(tokens), dice=tuple(dice), tiles=tuple(tiles), components=tuple(components),
         card_types=card_types, columns=tuple(columns), group_column=group_column,
         groups=tuple(groups), neutral=neutral, cards=cards, card_counters=tuple(card_counters),
-        back=back, front=front, deck_sections=tuple(sections), deck_headers=headers,
+        back=back, front=front, card_size=card_size, deck_sections=tuple(sections), deck_headers=headers,
         group_header=group_header, deck_rules=deck_rules, setup=tuple(setup), rules=rules)
     _check_declarations(module, root_t)
     check_setup_refs(module, root_t)

@@ -9,6 +9,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from .card_faces import Region
+
 Visibility = Literal["public", "owner", "hidden"]
 ZoneKind = Literal["pile", "zone", "slot"]
 CardValue = str | int | bool | tuple[str, ...] | None
@@ -219,6 +221,11 @@ class FrontTemplate:
     colour_by: str = "group"
     colours: Mapping[str, str] = field(default_factory=dict)
     default_colour: str = "#777777"
+    labels: Mapping[str, str] = field(default_factory=dict)  # column -> its name on the face
+    layouts: Mapping[str, tuple[Region, ...]] = field(default_factory=dict)  # card type -> regions
+
+    def label_of(self, column: str) -> str:
+        return self.labels.get(column) or column.replace("_", " ").title()
 
     def colour_for(self, card: Card) -> str:
         key = card.get(self.colour_by)

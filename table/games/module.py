@@ -10,6 +10,7 @@ from .model import (
     SEAT, BackTemplate, Board, Card, CardType, Column, Condition, Counter, Deck, DeckRules, Die,
     FrontTemplate, HeaderSpec, PlayerRange, Seat, Tile, Token, Zone,
 )
+from .card_faces import CardSize
 from .steps import SetupStep, StepTemplate, build_step
 
 Decks = Mapping[int, Deck]
@@ -60,6 +61,7 @@ class GameModule:
     card_counters: tuple[tuple[str, str], ...] = ()  # (id, name): counters a card may carry
     back: BackTemplate = BackTemplate("#333333", "")
     front: FrontTemplate = FrontTemplate()
+    card_size: CardSize | None = None  # true size for print and export ([templates.card])
     deck_sections: tuple[str, ...] = ("main",)
     deck_headers: Mapping[str, HeaderSpec] = field(default_factory=dict)
     group_header: str | None = None

@@ -8,6 +8,8 @@ once per card and size (in scene units) and kept, so repainting at a new zoom is
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 
 from PySide6.QtCore import QPointF, QRectF, Qt
@@ -18,6 +20,25 @@ from .catalog import BackStyle, CardFace
 
 RADIUS = 8.0
 NEAR_LOD = 0.7  # from this scale on, the rules text is drawn
+DETAIL_LOD = 2.0  # hover zoom and the card panel: every field the module gives the card
+_recorder: list[str] | None = None
+
+
+@contextmanager
+def recording_texts() -> Iterator[list[str]]:
+    """Collect every text the painter draws meanwhile (what a reader of the face can read)."""
+    global _recorder
+    before, _recorder = _recorder, []
+    try:
+        yield _recorder
+    finally:
+        _recorder = before
+
+
+def draw_text(p: QPainter, rect: QRectF, flags: int, text: str) -> None:
+    if _recorder is not None:
+        _recorder.append(text)
+    p.drawText(rect, flags, text)
 _WRAP = int(Qt.TextFlag.TextWordWrap)
 _CENTRE_WRAP = int(Qt.AlignmentFlag.AlignCenter) | _WRAP
 _TOP_WRAP = int(Qt.AlignmentFlag.AlignTop) | int(Qt.AlignmentFlag.AlignLeft) | _WRAP
@@ -59,62 +80,84 @@ def _cost(p: QPainter, centre: QPointF, radius: float, text: str, colour: QColor
     p.drawEllipse(centre, radius, radius)
     p.setPen(theme.TEXT_DARK)
     p.setFont(_font(radius * (1.15 if len(text) < 3 else 0.8), bold=True))
-    p.drawText(QRectF(centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius),
-               Qt.AlignmentFlag.AlignCenter, text)
+    draw_text(p, QRectF(centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius),
+              int(Qt.AlignmentFlag.AlignCenter), text)
 
 
-def _stats_line(face: CardFace) -> str:
-    return " · ".join(v for _, v in face.stats[:4])
+def short_label(label: str) -> str:
+    """"Power" -> "POW", "Favor cap" -> "FC": a stat's name that fits over its value."""
+    words = label.split()
+    return "".join(w[0] for w in words).upper() if len(words) > 1 else label[:3].upper()
 
 
 def paint_face(p: QPainter, rect: QRectF, face: CardFace, lod: float = 1.0) -> None:
+    """Draw `face` in `rect` (scene units: 120 wide; any height, for true-size print)."""
     colour = QColor(face.colour) if QColor(face.colour).isValid() else QColor("#777777")
     _frame(p, rect, colour, colour)
     inner = rect.adjusted(5, 5, -5, -5)
     p.setPen(Qt.PenStyle.NoPen)
     p.setBrush(theme.CARD_PAPER)
-    if lod < NEAR_LOD:
+    if face.layout:
+        from .face_regions import paint_regions  # the designer's layout
+
+        paint_regions(p, rect, inner, face, colour)
+    elif lod < NEAR_LOD:
         _paint_far(p, inner, face, colour)
     else:
-        _paint_near(p, inner, face, colour)
+        _paint_near(p, inner, face, colour, lod >= DETAIL_LOD)
 
 
 def _paint_far(p: QPainter, inner: QRectF, face: CardFace, colour: QColor) -> None:
     """Name first: as big as three lines allow. Cost in its corner, stats at the foot."""
     p.drawRoundedRect(inner, 4, 4)
     top = 30.0 if face.corner else 6.0
-    foot = 26.0 if face.stats else 6.0
+    foot = 32.0 if face.stats else 6.0
     if face.corner:
         _cost(p, QPointF(inner.right() - 15, inner.top() + 15), 15, face.corner, colour)
         p.setPen(QColor("#5b5346"))
         p.setFont(_font(13, bold=True))
-        p.drawText(QRectF(inner.left() + 4, inner.top() + 2, inner.width() - 38, 26),
-                   Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
-                   QFontMetricsF(_font(13, bold=True)).elidedText(
+        draw_text(p, QRectF(inner.left() + 4, inner.top() + 2, inner.width() - 38, 26),
+                  int(Qt.AlignmentFlag.AlignVCenter) | int(Qt.AlignmentFlag.AlignLeft),
+                  QFontMetricsF(_font(13, bold=True)).elidedText(
                        face.type, Qt.TextElideMode.ElideRight, inner.width() - 38))
     box = QRectF(inner.left() + 3, inner.top() + top, inner.width() - 6,
                  inner.height() - top - foot)
-    size = fit_text(face.name, box.width(), box.height(), (30.0, 27.0, 24.0, 21.0, 18.0, 15.0),
-                    True)
+    # whole words only: a long name shrinks rather than losing letters ("Cartogr")
+    size = fit_text(face.name, box.width(), box.height(),
+                    (30.0, 27.0, 24.0, 21.0, 18.0, 16.0, 14.0, 12.0, 11.0, 10.0), True)
     p.setPen(theme.TEXT_DARK)
     p.setFont(_font(size, bold=True))
-    p.drawText(box, _CENTRE_WRAP, face.name)
+    draw_text(p, box, _CENTRE_WRAP, face.name)
     if face.stats:
-        band = QRectF(inner.left(), inner.bottom() - foot, inner.width(), foot)
-        p.setPen(Qt.PenStyle.NoPen)
-        p.setBrush(colour.darker(120))
-        p.drawRoundedRect(band, 4, 4)
-        p.setPen(theme.readable_on(colour.darker(120)))
-        p.setFont(_font(18, bold=True))
-        p.drawText(band, Qt.AlignmentFlag.AlignCenter, _stats_line(face))
+        _stat_cells(p, QRectF(inner.left(), inner.bottom() - foot, inner.width(), foot), face,
+                    colour)
 
 
-def _paint_near(p: QPainter, inner: QRectF, face: CardFace, colour: QColor) -> None:
+def _stat_cells(p: QPainter, band: QRectF, face: CardFace, colour: QColor) -> None:
+    """The far stat line: one cell per stat, its short name over its value ("POW" / "3")."""
+    p.setPen(Qt.PenStyle.NoPen)
+    p.setBrush(colour.darker(120))
+    p.drawRoundedRect(band, 4, 4)
+    p.setPen(theme.readable_on(colour.darker(120)))
+    stats = face.stats[:4]
+    cell_w = band.width() / len(stats)
+    for i, (label, value) in enumerate(stats):
+        cell = QRectF(band.left() + i * cell_w, band.top(), cell_w, band.height())
+        p.setFont(_font(9.5, bold=True))
+        draw_text(p, QRectF(cell.left(), cell.top(), cell_w, 11),
+                  int(Qt.AlignmentFlag.AlignCenter), short_label(label))
+        p.setFont(_font(17, bold=True))
+        draw_text(p, QRectF(cell.left(), cell.top() + 9, cell_w, cell.height() - 9),
+                  int(Qt.AlignmentFlag.AlignCenter), value)
+
+
+def _paint_near(p: QPainter, inner: QRectF, face: CardFace, colour: QColor,
+                detail: bool = False) -> None:
     w = inner.width()
     corner_w = 30.0 if face.corner else 0.0
     # name band: up to two lines, shrunk before it is cut
     name_w = w - 8 - corner_w
-    size = fit_text(face.name, name_w, 30.0, (14.0, 13.0, 12.0, 11.0, 10.0, 9.0), True,
+    size = fit_text(face.name, name_w, 30.0, (14.0, 13.0, 12.0, 11.0, 10.0, 9.0, 8.0, 7.0), True,
                     _TOP_WRAP)
     fm = QFontMetricsF(_font(size, bold=True))
     lines = 1 if fm.horizontalAdvance(face.name) <= name_w else 2
@@ -124,9 +167,9 @@ def _paint_near(p: QPainter, inner: QRectF, face: CardFace, colour: QColor) -> N
     p.drawRect(band)
     p.setPen(theme.readable_on(colour))
     p.setFont(_font(size, bold=True))
-    p.drawText(band.adjusted(4, 2, -corner_w - 2, -2),
-               int(Qt.AlignmentFlag.AlignVCenter) | int(Qt.AlignmentFlag.AlignLeft) | _WRAP,
-               face.name)
+    draw_text(p, band.adjusted(4, 2, -corner_w - 2, -2),
+              int(Qt.AlignmentFlag.AlignVCenter) | int(Qt.AlignmentFlag.AlignLeft) | _WRAP,
+              face.name)
     if face.corner:
         _cost(p, QPointF(inner.right() - 14, inner.top() + 14), 13, face.corner, colour)
     body = QRectF(inner.left(), band.bottom(), w, inner.bottom() - band.bottom())
@@ -138,8 +181,8 @@ def _paint_near(p: QPainter, inner: QRectF, face: CardFace, colour: QColor) -> N
     p.setFont(_font(9.5, italic=True))
     sub = QFontMetricsF(_font(9.5, italic=True)).elidedText(
         face.subtitle or face.type, Qt.TextElideMode.ElideRight, w - 8)
-    p.drawText(QRectF(body.left() + 4, body.top() + 1, w - 8, 14),
-               Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, sub)
+    draw_text(p, QRectF(body.left() + 4, body.top() + 1, w - 8, 14),
+              int(Qt.AlignmentFlag.AlignVCenter) | int(Qt.AlignmentFlag.AlignLeft), sub)
     y = body.top() + 16
     if face.flags:
         x = body.left() + 4
@@ -151,7 +194,7 @@ def _paint_near(p: QPainter, inner: QRectF, face: CardFace, colour: QColor) -> N
             p.setBrush(QColor(20, 20, 20, 170))
             p.drawRoundedRect(badge, 6, 6)
             p.setPen(QColor("#ffe082"))
-            p.drawText(badge, Qt.AlignmentFlag.AlignCenter, flag)
+            draw_text(p, badge, int(Qt.AlignmentFlag.AlignCenter), flag)
             x += fw + 3
         y += 14
     img = _image(face.image) if face.image else None
@@ -160,34 +203,57 @@ def _paint_near(p: QPainter, inner: QRectF, face: CardFace, colour: QColor) -> N
         p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
         p.drawImage(art, img)
         y = art.bottom() + 2
-    stats_h = 17.0 if face.stats else 0.0
+    pills = _pill_rows(_pill_texts(face, detail), w - 8)
+    stats_h = 17.0 * len(pills)
     text_box = QRectF(body.left() + 5, y + 2, w - 10, body.bottom() - y - 6 - stats_h)
-    if face.text:
+    if face.text and text_box.height() > 6:
         size = fit_text(face.text, text_box.width(), text_box.height(),
-                        (11.0, 10.0, 9.0, 8.0, 7.0, 6.0), False, _TOP_WRAP)
+                        (11.0, 10.0, 9.0, 8.0, 7.0, 6.0, 5.0), False, _TOP_WRAP)
         p.setPen(theme.TEXT_DARK)
         p.setFont(_font(size))
-        p.drawText(text_box, _TOP_WRAP, face.text)
-    if face.stats:
-        _stat_pills(p, body, face, colour, stats_h)
+        draw_text(p, text_box, _TOP_WRAP, face.text)
+    _stat_pills(p, body, pills, colour)
 
 
-def _stat_pills(p: QPainter, body: QRectF, face: CardFace, colour: QColor, h: float) -> None:
-    p.setFont(_font(9, bold=True))
+def _pill_texts(face: CardFace, detail: bool) -> list[str]:
+    """"Power 3", "Guard 2"...: the template's stats, or (read large) every field the module
+    gives the card but its flags, which are badges already."""
+    if not detail or not face.fields:
+        return [f"{label} {value}" for label, value in face.stats]
+    flags = {f.casefold() for f in face.flags}
+    return [f"{label} {value}" for _, label, value in face.fields
+            if not (value == "yes" and label.casefold() in flags)]
+
+
+def _pill_rows(texts: list[str], width: float) -> list[list[tuple[str, float]]]:
+    """Pills wrapped into rows of `width`: every stat shows, none is dropped for want of room."""
     fm = QFontMetricsF(_font(9, bold=True))
-    x, y = body.left() + 4, body.bottom() - h - 1
-    for label, value in face.stats[:4]:
-        t = f"{label} {value}" if len(face.stats) > 2 or len(label) < 8 else value
-        sw = fm.horizontalAdvance(t) + 10
-        if x + sw > body.right() - 2:
-            break
-        pill = QRectF(x, y, sw, h - 2)
-        p.setPen(Qt.PenStyle.NoPen)
-        p.setBrush(colour.darker(130))
-        p.drawRoundedRect(pill, 7, 7)
-        p.setPen(theme.readable_on(colour.darker(130)))
-        p.drawText(pill, Qt.AlignmentFlag.AlignCenter, t)
+    rows: list[list[tuple[str, float]]] = []
+    x = width + 1
+    for t in texts:
+        sw = min(width, fm.horizontalAdvance(t) + 10)
+        if x + sw > width:
+            rows.append([])
+            x = 0.0
+        rows[-1].append((t, sw))
         x += sw + 3
+    return rows
+
+
+def _stat_pills(p: QPainter, body: QRectF, rows: list[list[tuple[str, float]]],
+                colour: QColor) -> None:
+    p.setFont(_font(9, bold=True))
+    fill = colour.darker(130)
+    for r, row in enumerate(rows):
+        x, y = body.left() + 4, body.bottom() - 17.0 * (len(rows) - r) - 1
+        for t, sw in row:
+            pill = QRectF(x, y, sw, 15)
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(fill)
+            p.drawRoundedRect(pill, 7, 7)
+            p.setPen(theme.readable_on(fill))
+            draw_text(p, pill, int(Qt.AlignmentFlag.AlignCenter), t)
+            x += sw + 3
 
 
 def paint_back(p: QPainter, rect: QRectF, back: BackStyle, lod: float = 1.0,
@@ -216,7 +282,7 @@ def paint_back(p: QPainter, rect: QRectF, back: BackStyle, lod: float = 1.0,
         p.drawRoundedRect(plate, 6, 6)
         p.setPen(QColor("#f5f0e1"))
         p.setFont(_font(size, bold=True))
-        p.drawText(plate.adjusted(4, 0, -4, 0), _CENTRE_WRAP, back.label)
+        draw_text(p, plate.adjusted(4, 0, -4, 0), _CENTRE_WRAP, back.label)
     if owner_colour is not None:  # a seat stripe tells whose card it is
         p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(owner_colour)

@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from table.games.card_faces import Region
+
 
 @dataclass(frozen=True, slots=True)
 class CardFace:
@@ -23,6 +25,20 @@ class CardFace:
     colour: str = "#777777"
     image: str = ""              # absolute path, when the data names one
     group: str = ""
+    # every field the module gives the card, as (column, label, shown value), in cards.csv order
+    fields: tuple[tuple[str, str, str], ...] = ()
+    layout: tuple[Region, ...] = ()  # a designer-laid face ([templates.front.by_type]); () built in
+
+    def value(self, column: str) -> str:
+        """What the card shows for a column (or one of name, type, text, group)."""
+        own = {"name": self.name, "type": self.type, "text": self.text, "group": self.group}
+        if column in own:
+            return own[column]
+        return next((v for c, _, v in self.fields if c == column), "")
+
+    def label(self, column: str) -> str:
+        return next((lab for c, lab, _ in self.fields if c == column),
+                    column.replace("_", " ").title())
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,20 +81,26 @@ class Catalog:
             subtitle = " · ".join(str(v) for v in (card.get(c) for c in front.subtitle)
                                   if v not in (None, "", False))
             corner = card.get(front.corner) if front.corner else None
-            stats = tuple((col.replace("_", " ").title(), _text(card.get(col)))
+            stats = tuple((front.label_of(col), _text(card.get(col)))
                           for col in front.stats if card.get(col) not in (None, ""))
+            fields = tuple((c.name, front.label_of(c.name), _text(card.get(c.name)))
+                           for c in module.columns
+                           if card.get(c.name) not in (None, "", False, ()))
+            layout = front.layouts.get(card.type, ())
             flags = tuple(col.replace("_", " ").title() for col in front.flags if card.flag(col))
             image = str(base / card.image) if card.image else ""
             faces[card.id] = CardFace(
                 id=card.id, name=str(card.get(front.title) or card.name), type=card.type,
                 subtitle=subtitle, corner="" if corner in (None, "", False) else _text(corner),
                 stats=stats, text=str(card.get(front.body) or ""), flags=flags,
-                colour=front.colour_for(card), image=image, group=card.group)
+                colour=front.colour_for(card), image=image, group=card.group, fields=fields,
+                layout=layout)
             if card.side_b:  # the second side of a double-sided card
                 faces[f"{card.id}#b"] = CardFace(
                     id=card.id, name=card.side_b, type=card.type, subtitle=subtitle,
                     corner=faces[card.id].corner, text=card.text_b,
-                    colour=front.colour_for(card), image=image, group=card.group)
+                    colour=front.colour_for(card), image=image, group=card.group,
+                    fields=fields, layout=layout)
         seats = {s.number: s.name for s in module.seats}
         colours = {s.number: s.colour for s in module.seats}
         sides = {name: tuple(t.sides) for name, t in module.card_types.items() if t.sides}

@@ -1,6 +1,8 @@
 """A large preview of the card under the cursor, as the viewing seat may see it."""
 from __future__ import annotations
 
+import html
+
 from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QPainter, QPaintEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
@@ -82,6 +84,14 @@ class CardPreview(QWidget):
                 "<br><i>In your hand: only you can see it.</i>" if in_hand else \
                 "<br><i>Face down: only you can see it.</i>"
             counters = ", ".join(f"{k} {v}" for k, v in sorted(obj.counters.items()) if v)
-            self.caption.setText(f"<b>{face.name}</b> — {face.subtitle or face.type}"
+            self.caption.setText(f"<b>{html.escape(face.name)}</b> — "
+                                 f"{html.escape(face.subtitle or face.type)}"
+                                 + (f"<br>{fields_line(face)}" if face.fields else "")
                                  + (f"<br>Counters: {counters}" if counters else "") + note)
         self.canvas.update()
+
+
+def fields_line(face: CardFace) -> str:
+    """Every field the module gives the card, named as the module names it: "Power 3 · ..."."""
+    return " · ".join(f"{html.escape(label)} <b>{html.escape(value)}</b>"
+                      for _, label, value in face.fields)

@@ -25,6 +25,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                                      "127.0.0.1) and a 60-card joint shuffle")
     p.add_argument("--rolls", type=int, default=500)
     p.set_defaults(handler=bench_fair)
+    p = what.add_parser("print", help="a 200-card module to PDF and to deck sheets, against "
+                                      "painting the same faces into images alone")
+    p.add_argument("--dpi", type=int, default=300, help="image resolution (default 300)")
+    p.set_defaults(handler=bench_print)
 
 
 def bench_core(args: argparse.Namespace) -> int:
@@ -32,6 +36,18 @@ def bench_core(args: argparse.Namespace) -> int:
 
     run(args.ops, args.objects)
     return 0
+
+
+def bench_print(args: argparse.Namespace) -> int:
+    from table.bench.print_cards import run_bench
+
+    result = run_bench(args.dpi)
+    print(f"painting {result['cards']} faces at {result['dpi']} dpi: "
+          f"{result['paint_faces_s']} s (the floor)")
+    print(f"PDF (fronts and mirrored backs): {result['pdf_s']} s = {result['pdf_ratio']}x")
+    print(f"TTS deck sheets: {result['sheets_s']} s = {result['sheets_ratio']}x")
+    print(json.dumps(result))
+    return 0 if result["ok"] else 1
 
 
 def bench_ui(args: argparse.Namespace) -> int:

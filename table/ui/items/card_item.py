@@ -5,7 +5,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPen, QTransform
+from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPen, QTransform
 from PySide6.QtWidgets import (
     QGraphicsItem, QGraphicsRectItem, QStyle, QGraphicsSceneHoverEvent, QGraphicsSceneMouseEvent,
     QStyleOptionGraphicsItem,
@@ -21,7 +21,9 @@ if TYPE_CHECKING:
     from ..scene import TableScene
 
 CARD_RECT = QRectF(-theme.CARD_W / 2, -theme.CARD_H / 2, theme.CARD_W, theme.CARD_H)
-BOUNDS = CARD_RECT.adjusted(-14, -3, 3, 14)  # room for the flag badge and the counters
+BOUNDS = CARD_RECT.adjusted(-14, -3, 3, 14)  # room for the flag badge
+# counters hang below the card's foot, so they never cover its stat line or its name
+COUNTER_BOUNDS = CARD_RECT.adjusted(-14, -3, 3, 46)
 
 
 class CardItem(QGraphicsRectItem):
@@ -62,8 +64,12 @@ class CardItem(QGraphicsRectItem):
         if scale == self.res:
             return
         self.res = scale
-        self.setRect(QRectF(BOUNDS.topLeft() * scale, BOUNDS.size() * scale))
+        self._fit_rect()
         self.setTransform(QTransform.fromScale(1 / scale, 1 / scale))
+
+    def _fit_rect(self) -> None:
+        bounds = COUNTER_BOUNDS if any(self.counters.values()) else BOUNDS
+        self.setRect(QRectF(bounds.topLeft() * self.res, bounds.size() * self.res))
 
     def set_look(self, face: CardFace | None, back: BackStyle, owner_colour: QColor | None,
                  counters: dict[str, int], private: bool) -> None:
@@ -71,7 +77,11 @@ class CardItem(QGraphicsRectItem):
                                                 self.private) and owner_colour == self.owner_colour:
             return
         self.face, self.back, self.owner_colour = face, back, owner_colour
+        had = any(self.counters.values())
         self.counters, self.private = counters, private
+        if had != any(counters.values()):
+            self.prepareGeometryChange()
+            self._fit_rect()
         self.look = look_id(face, back, owner_colour)
         self.update()
 
@@ -113,22 +123,30 @@ class CardItem(QGraphicsRectItem):
             self.flag_severity = severity
             self.update()
 
-    def _paint_counters(self, p: QPainter, lod: float) -> None:
-        """Counter badges along the card's foot, from the left (the edge a fan or a row of
-        overlapping cards leaves in sight): they never cover its name, and grow when zoomed
-        out so they still read (about 13 px on screen at least)."""
+    def counter_rects(self, lod: float) -> list[tuple[str, int, QRectF]]:
+        """Counter badges hanging below the card's foot, from the left (the edge a fan or a row
+        of overlapping cards leaves in sight): they never cover its name or its stat line, and
+        grow when zoomed out so they still read (about 13 px on screen at least)."""
         h = max(22.0, min(44.0, 15.0 / max(lod, 0.05)))
-        p.setFont(theme.font(h * 0.62, bold=True))
-        fm = p.fontMetrics()
-        x = CARD_RECT.left() + 2
-        y = CARD_RECT.bottom() - h * 0.75
+        fm = QFontMetricsF(theme.font(h * 0.62, bold=True))
+        x, y = CARD_RECT.left() + 2, CARD_RECT.bottom() + 1
+        out = []
         for key, value in sorted(self.counters.items()):
             if not value:
                 continue
             label = f"{value}" if key == "value" else f"{key[:3].title()} {value}"
             w = fm.horizontalAdvance(label) + h * 0.6
-            rect = QRectF(x, y, w, h)
+            out.append((label, value, QRectF(x, y, w, h)))
             x += w + 2
+        return out
+
+    def _paint_counters(self, p: QPainter, lod: float) -> None:
+        rects = self.counter_rects(lod)
+        if not rects:
+            return
+        h = rects[0][2].height()
+        p.setFont(theme.font(h * 0.62, bold=True))
+        for label, value, rect in rects:
             p.setPen(QPen(QColor("#3e0b0b"), 1.2))
             p.setBrush(QColor("#c62828") if value > 0 else QColor("#455a64"))
             p.drawRoundedRect(rect, h / 2, h / 2)
