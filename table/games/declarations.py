@@ -18,6 +18,7 @@ COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 VISIBILITIES = ("public", "owner", "hidden")
 ZONE_KINDS = ("pile", "zone", "slot")
 BOARD_KINDS = ("slots", "grid", "mat")
+MAX_SHORT = 4  # letters over a stat's value on the table's small stat line
 
 
 def check_id(t: Table, key: str, value: str | None) -> str | None:
@@ -330,6 +331,7 @@ def read_templates(root: Table, columns: set[str], groups: set[str], types: set[
                 ct.problem(name, f"colour of '{name}' must be a string like \"#a83232\"")
             elif c:
                 colours[name] = c
+        labels, shorts = _labels(f, columns)
         front = FrontTemplate(title=col("title", f.str("title", default="name")) or "name",
                               subtitle=cols("subtitle") if f.has("subtitle") else ("type",),
                               corner=col("corner", f.str("corner")), stats=cols("stats"),
@@ -337,24 +339,39 @@ def read_templates(root: Table, columns: set[str], groups: set[str], types: set[
                               flags=cols("flags"), colour_by=colour_by, colours=colours,
                               default_colour=check_colour(f, "default_colour",
                                                           f.str("default_colour"))
-                              or "#777777", labels=_labels(f, columns),
+                              or "#777777", labels=labels, short_labels=shorts,
                               layouts=read_layouts(f, columns, types))
     return back, front
 
 
-def _labels(f: Table, columns: set[str]) -> dict[str, str]:
-    """`labels = { cost = "Favor" }`: what a column is called on the face and in the zoom."""
+def _labels(f: Table, columns: set[str]) -> tuple[dict[str, str], dict[str, str]]:
+    """`labels = { cost = "Favor", guard = { name = "Guard", short = "Grd" } }`: what a column
+    is called on the face and in the zoom, and (optionally) its short form on the table's small
+    stat line."""
     lt = f.table("labels")
-    out: dict[str, str] = {}
+    names: dict[str, str] = {}
+    shorts: dict[str, str] = {}
     for key, value in (lt.data.items() if lt else []):
         assert lt is not None
         if key not in columns:
             lt.problem(key, f"[templates.front.labels]: no card column '{key}'")
+        elif isinstance(value, dict):
+            st = lt.sub(key, value, f"[templates.front.labels.{key}]")
+            st.check_keys(("name", "short"))
+            name, short = st.str("name"), st.str("short")
+            if name is not None and name.strip():
+                names[key] = name.strip()
+            if short is not None and not 1 <= len(short.strip()) <= MAX_SHORT:
+                st.problem("short", f"[templates.front.labels.{key}] short must be 1 to "
+                           f"{MAX_SHORT} characters (it stands over the value on the table)")
+            elif short is not None:
+                shorts[key] = short.strip()
         elif not isinstance(value, str) or not value.strip():
-            lt.problem(key, f"[templates.front.labels] {key} must be a name like \"Power\"")
+            lt.problem(key, f"[templates.front.labels] {key} must be a name like \"Power\" or "
+                       f"{{ name = \"Power\", short = \"Pow\" }}")
         else:
-            out[key] = value.strip()
-    return out
+            names[key] = value.strip()
+    return names, shorts
 
 
 def all_values(value: Any) -> list[Any]:

@@ -222,10 +222,16 @@ class FrontTemplate:
     colours: Mapping[str, str] = field(default_factory=dict)
     default_colour: str = "#777777"
     labels: Mapping[str, str] = field(default_factory=dict)  # column -> its name on the face
+    short_labels: Mapping[str, str] = field(default_factory=dict)  # column -> its small form
     layouts: Mapping[str, tuple[Region, ...]] = field(default_factory=dict)  # card type -> regions
 
     def label_of(self, column: str) -> str:
         return self.labels.get(column) or column.replace("_", " ").title()
+
+    def short_of(self, column: str) -> str:
+        """The name over a stat's value on the table's small stat line: the module's own short
+        form (`labels = { guard = { name = "Guard", short = "Grd" } }`), else one made up."""
+        return self.short_labels.get(column) or abbreviate(self.label_of(column))
 
     def colour_for(self, card: Card) -> str:
         key = card.get(self.colour_by)
@@ -277,3 +283,16 @@ class Deck:
 
     def count(self, section: str = "main") -> int:
         return sum(n for _, n in self.sections.get(section, ()))
+
+
+def abbreviate(label: str) -> str:
+    """A stat's name cut to fit over its value: "Favor cap" -> "FC", "Cost" -> "Cost", "Guard"
+    -> "Grd", "Block" -> "Blk", "Attack" -> "Atk" (the first letter, the next consonant and the
+    last one, as a reader abbreviates, rather than the first three letters: "GUA", "BLO")."""
+    words = label.split()
+    if len(words) > 1:
+        return "".join(w[0] for w in words).upper()
+    if len(label) <= 4:
+        return label
+    consonants = [c for c in label[1:] if c.isalpha() and c.lower() not in "aeiouy"]
+    return label[0] + consonants[0] + consonants[-1] if len(consonants) >= 2 else label[:3]

@@ -15,6 +15,8 @@ from functools import lru_cache
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPainterPath, QPen
 
+from table.games.model import abbreviate
+
 from . import theme
 from .catalog import BackStyle, CardFace
 
@@ -84,10 +86,12 @@ def _cost(p: QPainter, centre: QPointF, radius: float, text: str, colour: QColor
               int(Qt.AlignmentFlag.AlignCenter), text)
 
 
-def short_label(label: str) -> str:
-    """"Power" -> "POW", "Favor cap" -> "FC": a stat's name that fits over its value."""
-    words = label.split()
-    return "".join(w[0] for w in words).upper() if len(words) > 1 else label[:3].upper()
+def short_label(face: CardFace, index: int) -> str:
+    """The name over a stat's value on the small stat line: the module's short form
+    ([templates.front.labels]), else one made from its full name ("Guard" -> "Grd")."""
+    if index < len(face.stat_shorts):
+        return face.stat_shorts[index]
+    return abbreviate(face.stats[index][0])
 
 
 def paint_face(p: QPainter, rect: QRectF, face: CardFace, lod: float = 1.0) -> None:
@@ -134,18 +138,18 @@ def _paint_far(p: QPainter, inner: QRectF, face: CardFace, colour: QColor) -> No
 
 
 def _stat_cells(p: QPainter, band: QRectF, face: CardFace, colour: QColor) -> None:
-    """The far stat line: one cell per stat, its short name over its value ("POW" / "3")."""
+    """The far stat line: one cell per stat, its short name over its value ("Pow" / "3")."""
     p.setPen(Qt.PenStyle.NoPen)
     p.setBrush(colour.darker(120))
     p.drawRoundedRect(band, 4, 4)
     p.setPen(theme.readable_on(colour.darker(120)))
     stats = face.stats[:4]
     cell_w = band.width() / len(stats)
-    for i, (label, value) in enumerate(stats):
+    for i, (_, value) in enumerate(stats):
         cell = QRectF(band.left() + i * cell_w, band.top(), cell_w, band.height())
         p.setFont(_font(9.5, bold=True))
         draw_text(p, QRectF(cell.left(), cell.top(), cell_w, 11),
-                  int(Qt.AlignmentFlag.AlignCenter), short_label(label))
+                  int(Qt.AlignmentFlag.AlignCenter), short_label(face, i))
         p.setFont(_font(17, bold=True))
         draw_text(p, QRectF(cell.left(), cell.top() + 9, cell_w, cell.height() - 9),
                   int(Qt.AlignmentFlag.AlignCenter), value)

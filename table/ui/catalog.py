@@ -28,6 +28,7 @@ class CardFace:
     # every field the module gives the card, as (column, label, shown value), in cards.csv order
     fields: tuple[tuple[str, str, str], ...] = ()
     layout: tuple[Region, ...] = ()  # a designer-laid face ([templates.front.by_type]); () built in
+    stat_shorts: tuple[str, ...] = ()  # each stat's name on the table's small stat line
 
     def value(self, column: str) -> str:
         """What the card shows for a column (or one of name, type, text, group)."""
@@ -81,8 +82,9 @@ class Catalog:
             subtitle = " · ".join(str(v) for v in (card.get(c) for c in front.subtitle)
                                   if v not in (None, "", False))
             corner = card.get(front.corner) if front.corner else None
-            stats = tuple((front.label_of(col), _text(card.get(col)))
-                          for col in front.stats if card.get(col) not in (None, ""))
+            shown = [col for col in front.stats if card.get(col) not in (None, "")]
+            stats = tuple((front.label_of(col), _text(card.get(col))) for col in shown)
+            shorts = tuple(front.short_of(col) for col in shown)
             fields = tuple((c.name, front.label_of(c.name), _text(card.get(c.name)))
                            for c in module.columns
                            if card.get(c.name) not in (None, "", False, ()))
@@ -92,9 +94,9 @@ class Catalog:
             faces[card.id] = CardFace(
                 id=card.id, name=str(card.get(front.title) or card.name), type=card.type,
                 subtitle=subtitle, corner="" if corner in (None, "", False) else _text(corner),
-                stats=stats, text=str(card.get(front.body) or ""), flags=flags,
-                colour=front.colour_for(card), image=image, group=card.group, fields=fields,
-                layout=layout)
+                stats=stats, stat_shorts=shorts, text=str(card.get(front.body) or ""),
+                flags=flags, colour=front.colour_for(card), image=image, group=card.group,
+                fields=fields, layout=layout)
             if card.side_b:  # the second side of a double-sided card
                 faces[f"{card.id}#b"] = CardFace(
                     id=card.id, name=card.side_b, type=card.type, subtitle=subtitle,

@@ -1,4 +1,5 @@
-"""The table's Game menu: saving the table's situation as a position file (docs/positions.md)."""
+"""The table's Game menu: saving the table's situation as a position file (docs/positions.md)
+and printing the module's cards (print/print_dialog.py)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -14,15 +15,24 @@ def build_game_menu(window: "TableWindow", bar: QToolBar) -> QMenu:
     menu = QMenu("Game", window)
     window.act_save_position = menu.addAction("Save position…")
     window.act_save_position.triggered.connect(lambda _=False: window.save_position())
+    act_print = menu.addAction("Print cards…")
+    act_print.triggered.connect(lambda _=False: _print_cards(window))
     button = QToolButton()
     button.setObjectName("game-menu")
     button.setText("Game")
-    button.setToolTip("Save this table's situation as a position file (docs/positions.md)")
+    button.setToolTip("Save this table's situation as a position file (docs/positions.md), "
+                      "or print the game's cards")
     button.setMenu(menu)
     button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
     bar.addSeparator()
     bar.addWidget(button)
     return menu
+
+
+def _print_cards(window: "TableWindow") -> None:
+    from .print.print_dialog import open_print_dialog
+
+    open_print_dialog(window)  # the window (its parent) keeps it while it is open
 
 
 def save_position(window: "TableWindow") -> None:

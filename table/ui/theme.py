@@ -37,6 +37,9 @@ def font(px: float, bold: bool = False, italic: bool = False) -> QFont:
     f.setPixelSize(max(1, round(px)))
     f.setBold(bold)
     f.setItalic(italic)
+    # no ligatures: a PDF's text then reads "Offering", not "O\ufb00ering", when searched or
+    # copied (and a card's name is spelled as the module spells it)
+    f.setFeature(QFont.Tag("liga"), 0)
     return f
 
 

@@ -147,3 +147,33 @@ def test_export_images_writes_cards_sheets_a_back_and_an_index(tmp_path, qapp): 
     assert len(named) == total
     assert main(["export-images", "--game", "gauntlet", "--sheet", "11x7",
                  "--out", str(out)]) == 1
+
+
+@poppler
+def test_changed_since_a_log_prints_exactly_the_two_cards_edited_after_it(  # type: ignore[no-untyped-def]
+        tmp_path, qapp, monkeypatch):
+    """A draft is played (`sandtable new` writes its log, the module inside it), two of its
+    cards are edited, and the reprint against that log holds exactly those two."""
+    monkeypatch.setenv("SANDTABLE_HOME", str(tmp_path / "home"))
+    shelf = tmp_path / "drafts"
+    draft = _draft(shelf, "dead-to-rites")
+    monkeypatch.setenv("SANDTABLE_ASSETS", str(shelf))  # `new --game` finds the draft first
+    log = tmp_path / "playtest.sandlog"
+    assert main(["new", "--game", "dead-to-rites", "--seats", "4", "--seed", "1",
+                 "--out", str(log)]) == 0
+    _edit_cards(draft, {
+        "pyre": ("ember-court-pyre-stalker,Pyre Stalker,Champion,Ember Court,3,1,3,1,",
+                 "ember-court-pyre-stalker,Pyre Stalker,Champion,Ember Court,3,1,4,1,"),
+        "herald": ("May attack the turn it is played.",
+                   "May attack the turn it is played; once more.")})
+    pdf = tmp_path / "reprint.pdf"
+    assert main(["print", "--module", str(draft), "--changed-since", str(log),
+                 "--fronts-only", "--out", str(pdf)]) == 0
+    text = " ".join(subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True,
+                                   check=True).stdout.split())
+    module = find_module("dead-to-rites")
+    printed = [c.name for c in module.cards.values() if c.name in text]
+    assert printed == ["Pyre Stalker", "Flame Herald"], printed
+    assert "Power 4" in text and "once more" in text
+    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True).stdout
+    assert re.search(r"Pages:\s+1\b", info), info

@@ -68,3 +68,36 @@ def test_bad_regions_are_named_by_line(tmp_path):  # type: ignore[no-untyped-def
                         ("size = 500", "font size in points")):
         n = next(i for i, t in enumerate(lines, 1) if needle in t)
         assert re.search(rf"game.toml:{n}: .*{why}", text), (needle, text)
+
+
+def test_labels_give_full_names_and_short_forms_for_the_stat_line(tmp_path):  # type: ignore[no-untyped-def]
+    module = load_module(ROOT / "assets" / "dead-to-rites")
+    front = module.front
+    assert [front.label_of(c) for c in ("power", "guard", "block", "cost")] == \
+        ["Power", "Guard", "Block", "Favor"]
+    assert [front.short_of(c) for c in ("power", "guard", "block")] == ["Pow", "Grd", "Blk"]
+    # without a short form one is made from the name, never a blind three-letter cut
+    assert front.short_of("ward") == "Ward" and front.short_of("favor_cap") == "FC"
+    from table.games.model import abbreviate
+
+    assert [abbreviate(w) for w in ("Guard", "Block", "Attack", "Movement", "Cost", "Favor cap")
+            ] == ["Grd", "Blk", "Atk", "Mvt", "Cost", "FC"]
+
+
+def test_a_bad_short_label_is_named_by_line(tmp_path):  # type: ignore[no-untyped-def]
+    folder = _with(tmp_path, "gauntlet", "")
+    toml = folder / "game.toml"
+    text = toml.read_text(encoding="utf-8")
+    assert "[templates.front.colours]" in text
+    toml.write_text(text.replace("[templates.front.colours]", '[templates.front.labels]\n'
+                                 'stake = { name = "Stake", short = "Stakes" }\n'
+                                 'orders = { name = "Orders", shortname = "O" }\n\n'
+                                 '[templates.front.colours]', 1), encoding="utf-8")
+    with pytest.raises(ModuleError) as err:
+        load_module(folder)
+    lines = toml.read_text(encoding="utf-8").splitlines()
+    problems = "\n".join(str(p) for p in err.value.problems)
+    for needle, why in (('short = "Stakes"', "short must be 1 to 4 characters"),
+                        ("shortname", "shortname")):
+        n = next(i for i, t in enumerate(lines, 1) if needle in t)
+        assert re.search(rf"game.toml:{n}: .*{why}", problems), (needle, problems)

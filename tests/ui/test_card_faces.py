@@ -80,7 +80,9 @@ def test_the_table_stat_line_is_labelled_and_counters_hang_below_it(dtr, qtbot):
     with recording_texts() as far:
         paint_face(p, CARD_RECT.translated(60, 84), face, 0.4)
     p.end()
-    assert {"POW", "GUA", "BLO"} <= set(far), far  # each value has its name over it
+    # each value has its name over it, in the module's short form ([templates.front.labels])
+    assert {"Pow", "Grd", "Blk"} <= set(far), far
+    assert not {"GUA", "BLO", "Power", "Guard"} & set(far), far  # no blind cut, no full name
     item = w.scene.cards[cid]
     item.set_look(face, item.back, item.owner_colour, {"damage": 2}, item.private)
     for lod in (0.3, 1.0, 3.0):

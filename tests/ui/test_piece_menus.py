@@ -18,16 +18,19 @@ def _play_one(w):  # type: ignore[no-untyped-def]
     return cid
 
 
-def _grab(w, cid) -> QImage:  # type: ignore[no-untyped-def]
+def _grab(w, cid, box=None) -> QImage:  # type: ignore[no-untyped-def]
     w.view.viewport().repaint()
-    rect = w.view.mapFromScene(w.scene.cards[cid].sceneBoundingRect()).boundingRect()
+    rect = w.view.mapFromScene(box or w.scene.cards[cid].sceneBoundingRect()).boundingRect()
     return w.view.viewport().grab(rect).toImage()
 
 
 def test_right_click_on_a_card_opens_the_card_menu_and_a_counter_shows_a_badge(window, qtbot):  # type: ignore[no-untyped-def]
     w = window
     cid = _play_one(w)
-    before = _grab(w, cid)
+    box = w.scene.cards[cid].sceneBoundingRect()
+    # the card and the room below its foot, where counter badges hang (never over its stats)
+    box = box.adjusted(0, 0, 0, box.height() / 2)
+    before = _grab(w, cid, box)
     right_click(w.view, w.scene.cards[cid].scenePos())
     texts = menu_texts(open_menu())
     for wanted in ("Flip", "Counters", "Show privately to", "Send to"):
@@ -35,7 +38,7 @@ def test_right_click_on_a_card_opens_the_card_menu_and_a_counter_shows_a_badge(w
     assert "Select all cards here" not in texts  # the card's menu, not its zone's
     choose("Counters", "Add Damage")
     assert w.replica.state.objs[cid].counters == {"damage": 1}
-    after = _grab(w, cid)
+    after = _grab(w, cid, box)
     assert before.size() == after.size() and before != after  # the badge is drawn
     right_click(w.view, w.scene.cards[cid].scenePos())
     answer_next_dialog(qtbot, 4)

@@ -36,6 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--bleed", type=float, default=0.0, metavar="MM",
                    help="run each card's picture this far past its cut (default 0)")
     p.add_argument("--fronts-only", action="store_true", help="no back pages")
+    p.add_argument("--no-crop-marks", action="store_true", help="no crop marks in the margins")
     p.set_defaults(handler=cmd_print)
 
     p = sub.add_parser("export-images", help="card images (PNG) and Tabletop Simulator sheets",
@@ -85,7 +86,8 @@ def cmd_print(args: argparse.Namespace) -> int:
         print(f"sandtable: nothing to print ({job.what})", file=sys.stderr)
         return 1
     pages = write_pdf(args.out, job.cards, job.size, layout, args.paper,
-                      backs=not args.fronts_only, title=f"{job.module.name}: {job.what}")
+                      backs=not args.fronts_only, title=f"{job.module.name}: {job.what}",
+                      marks=not args.no_crop_marks)
     print(f"wrote {args.out}: {job.what}, {pages} page(s) of {args.paper.upper()}, "
           f"{layout.per_page} a sheet at {job.size.width_mm:g} x {job.size.height_mm:g} mm")
     return 0

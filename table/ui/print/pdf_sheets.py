@@ -24,14 +24,14 @@ _PAGE_IDS = {"a4": QPageSize.PageSizeId.A4, "letter": QPageSize.PageSizeId.Lette
 
 def write_pdf(out: str | Path, cards: list[PrintCard], size: CardSize, layout: SheetLayout,
               paper: str, backs: bool = True, title: str = "",
-              progress: Callable[[int, int], None] | None = None) -> int:
+              progress: Callable[[int, int], None] | None = None, marks: bool = True) -> int:
     """Write the sheets; returns the number of pages."""
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".part", dir=out.parent)
     os.close(fd)
     try:
-        count = _write(tmp, cards, size, layout, paper, backs, title, progress)
+        count = _write(tmp, cards, size, layout, paper, backs, title, progress, marks)
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)  # as any written file, not mkstemp's private 0600
@@ -43,7 +43,8 @@ def write_pdf(out: str | Path, cards: list[PrintCard], size: CardSize, layout: S
 
 
 def _write(path: str, cards: list[PrintCard], size: CardSize, layout: SheetLayout, paper: str,
-           backs: bool, title: str, progress: Callable[[int, int], None] | None) -> int:
+           backs: bool, title: str, progress: Callable[[int, int], None] | None,
+           marks: bool) -> int:
     writer = QPdfWriter(path)
     writer.setResolution(DPI)
     writer.setTitle(title)
@@ -59,7 +60,7 @@ def _write(path: str, cards: list[PrintCard], size: CardSize, layout: SheetLayou
         for side in ((False, True) if backs else (False,)):
             if count:
                 writer.newPage()
-            paint_sheet(p, [cards[i] for i in sheet], size, layout, side)
+            paint_sheet(p, [cards[i] for i in sheet], size, layout, side, marks=marks)
             count += 1
         if progress is not None:
             progress(n + 1, len(sheets))
@@ -72,12 +73,14 @@ def mm(value: float) -> float:
 
 
 def paint_sheet(p: QPainter, cards: list[PrintCard], size: CardSize, layout: SheetLayout,
-                back: bool, unit: Callable[[float], float] = mm) -> None:
+                back: bool, unit: Callable[[float], float] = mm, marks: bool = True) -> None:
     """One page: its cards (fronts, or backs at the mirrored places) and the crop marks."""
     for i, card in enumerate(cards):
         s = layout.slot(i, back)
         paint_true_size(p, QRectF(unit(s.x), unit(s.y), unit(s.w), unit(s.h)), size, card, back,
                         unit(layout.bleed))
+    if not marks:
+        return
     p.setPen(QPen(QColor("black"), unit(0.1)))
     for x1, y1, x2, y2 in layout.crop_marks():
         p.drawLine(QPointF(unit(x1), unit(y1)), QPointF(unit(x2), unit(y2)))
