@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import commit, opkinds
+from . import commit
 from .errors import CoreError
 from .objects import PUBLIC, ROOT, Obj
 from .ops import END_HOWS, Op
@@ -334,35 +334,3 @@ def end_game(r: Replica, winners: list[int], how: str, *, condition: str | None 
 def create(r: Replica, obj_id: str, kind: str, *, to: str = ROOT, seat: int | None = None,
            **fields: Any) -> Op:
     return r.issue("create", {"id": obj_id, "kind": kind, "to": to, **fields}, seat=seat)
-
-
-_NOT_ACTIONS = opkinds.QUIET | {opkinds.UNDO}  # what walking back over a player's moves skips
-_UNDOABLE = opkinds.UNDOABLE
-
-
-def undo_last(r: Replica, *, seat: int | None = None, any_seat: bool = False) -> Op:
-    """Undo this peer's (and seat's) latest action; again and again walks further back.
-
-    `any_seat` (hot-seat: one peer plays every seat): the table's latest action, whichever
-    seat made it; the undo is issued as that seat.
-
-    Draws, shuffles, cards put into a hand or a hidden pile, reveals and rolls are not undone
-    (going back is a new move): when the latest action is one of those, nothing older is undone
-    behind the player's back; the player is told instead.
-    """
-    undone = {tuple(rec.op.args["target"]) for rec in r.records()
-              if rec.op.kind == "undo" and rec.void is None}
-    for rec in reversed(r.records()):
-        op = rec.op
-        if op.author != r.peer_id or (not any_seat and seat is not None and op.seat != seat):
-            continue
-        if rec.void is not None or op.kind in _NOT_ACTIONS or op.ref in undone:
-            continue
-        if op.kind in _UNDOABLE:
-            return r.issue("undo", {"target": list(op.ref)},
-                           seat=op.seat if any_seat and op.seat is not None else seat)
-        what = {"roll": "a roll", "reveal": "a reveal"}.get(
-            op.kind, "a shuffle" if op.args.get("why") == "shuffle" else "cards going into a "
-            "hand or a hidden pile")
-        raise ActionError(f"Your last action ({what}) cannot be undone: put things back by hand")
-    raise ActionError("nothing of yours to undo")

@@ -116,6 +116,8 @@ class Renderer:
             return f"{who} acknowledged flag {a['flag']} ({a['reason']})"
         if kind == "undo":
             return f"{who} undid their op #{a['target'][1]}"
+        if kind == "redo":
+            return f"{who} redid what their undo #{a['target'][1]} took back"
         if kind == "module":
             return self._module(a, who)
         if kind == "end":

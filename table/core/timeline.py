@@ -19,6 +19,9 @@ from .state import Journal, State
 from .watchers import watcher_refusal
 
 
+NOTHING = "it would change nothing"  # Timeline.trial's answer for an op with no effect
+
+
 @dataclass(slots=True)
 class Record:
     op: Op
@@ -138,16 +141,30 @@ class Timeline:
                 observer.applied(index, record, self.state)
         return record
 
-    def _lookup(self, ref: tuple[str, int]) -> tuple[Op, Journal | None, list[Journal]] | None:
-        """An op applied before the current one (undo targets only reach backwards)."""
+    def _lookup(self, ref: tuple[str, int]
+                ) -> tuple[Op, Journal | None, list[tuple[Op, Journal]]] | None:
+        """An op applied before the current one (undo targets only reach backwards), with
+        every op applied after it and their journals."""
         record = self._by_ref.get(ref)
         if record is None:
             return None
         index = bisect_left(self._keys, record.op.key)
         if index >= len(self.records) or self.records[index] is not record:
             return None  # not applied (yet) at this point of the fold
-        later = [r.journal for r in self.records[index + 1:]]
+        later = [(r.op, r.journal) for r in self.records[index + 1:]]
         return record.op, (None if record.void else record.journal), later
+
+    lookup = _lookup  # for callers that ask ahead of issuing (table.core.undoing)
+
+    def trial(self, op: Op) -> str | None:
+        """Why `op` would be void, or change nothing, if it were applied next; None when it
+        would take effect. The state is left exactly as it was."""
+        journal, void = apply_op(self.state, op, self._lookup)
+        if void is not None:
+            return str(void)
+        changed = bool(journal.entries)
+        self.state.revert(journal)
+        return None if changed else NOTHING
 
 
 def _merge(a: list[tuple[tuple[int, str], Op]],
