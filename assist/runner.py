@@ -143,7 +143,8 @@ class AssistRunner:
         self._per_op: list[tuple[Flag, ...]] = []  # flags of the op at each index
         self._refs: list[OpRef] = []
         self._marks: list[int] = []
-        self._undos: list[tuple[int, OpRef]] = []  # (index, target) of each applied undo
+        # (index, kind, target, ref) of each applied undo and redo, in log order
+        self._undos: list[tuple[int, str, OpRef, OpRef]] = []
         self._position: list[int] = []  # indices of the position begin/end markers applied
         self._records: list[Record] | None = None
         self._state: State | None = None
@@ -251,9 +252,10 @@ class AssistRunner:
             if record.void is None and op.args.get("what") == "setup" \
                     and op.args.get("value") in POSITION_MARKS:
                 self._position.append(index)
-        elif op.kind == "undo" and record.void is None and len(op.args["target"]) == 2:
+        elif op.kind in ("undo", "redo") and record.void is None \
+                and len(op.args["target"]) == 2:
             target = op.args["target"]
-            self._undos.append((index, (str(target[0]), int(target[1]))))
+            self._undos.append((index, op.kind, (str(target[0]), int(target[1])), op.ref))
         flags: tuple[Flag, ...] = ()
         if self.enabled and self.plugin is not None and not quiet:
             flags = self._check(index, record, state)
@@ -348,8 +350,16 @@ class AssistRunner:
         return out
 
     def undone(self) -> set[tuple[str, int]]:
-        """Refs of ops a later undo took back."""
-        return {target for _index, target in self._undos}
+        """Refs of ops a later undo took back (and no redo brought back)."""
+        undone: set[OpRef] = set()
+        took: dict[OpRef, OpRef] = {}  # undo -> the op it took back
+        for _index, kind, target, ref in self._undos:
+            if kind == "undo":
+                undone.add(target)
+                took[ref] = target
+            elif target in took:
+                undone.discard(took[target])
+        return undone
 
     def _drop_undos_from(self, index: int) -> None:
         undos = self._undos
