@@ -77,8 +77,9 @@ def undo_last(r: Replica, *, seat: int | None = None, any_seat: bool = False) ->
     for rec in reversed(done):
         op = rec.op
         if op.kind not in opkinds.UNDOABLE:
-            raise ActionError(f"Cannot undo {_what(op)}: {_why_not(op)}; put things back by "
-                              "hand")
+            what = _what(op)
+            raise ActionError(f"{what[0].upper()}{what[1:]} cannot be undone: {_why_not(op)}; "
+                              "put things back by hand")
         _refuse_if_stale(r, rec, "undo")
         args: dict[str, Any] = {"target": list(op.ref)}
         private = _rehiding(r, rec, args)
@@ -186,11 +187,11 @@ def _what(op: Op) -> str:
 def _why_not(op: Op) -> str:
     why = op.args.get("why")
     if op.kind == "consume":
-        return {"shuffle": "its result cannot be taken back (the old order is gone)",
-                "draw": "a draw's order cannot be taken back (the cards were re-hidden)"}.get(
+        return {"shuffle": "its result stands (the old order is gone)",
+                "draw": "the drawn cards have new handles (a draw's order is not taken back)"}.get(
             why or "", "the cards were re-hidden with new handles")
     if op.kind == "roll":
         return "a roll's result stands"
     if op.kind == "reveal":
         return "a card seen stays seen"
-    return "it is not something undo takes back"
+    return "going back is a new move"
