@@ -76,3 +76,26 @@ def test_an_undo_that_cannot_be_made_says_why_and_changes_nothing(window, qtbot)
     qtbot.keyClick(w.view, Qt.Key.Key_Y, CTRL)  # nothing was undone: nothing to redo
     assert len(w.replica.records()) == count
     assert w.statusBar().currentMessage() == "Nothing to redo"
+
+
+def test_gauntlet_a_card_played_by_double_click_goes_back_on_ctrl_z(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from tests.ui.test_games import _open
+
+    w = _open(qtbot, "gauntlet", 2)
+    try:
+        hand_zone = w.scene.own_hand()
+        hand = cards_in(w.replica, hand_zone)
+        names = sorted(_names(w, hand_zone, 1))  # type: ignore[type-var]
+        top = max((w.scene.cards[c] for c in hand), key=lambda item: item.zValue())
+        click(w.view, top.scenePos(), double=True)
+        assert len(cards_in(w.replica, hand_zone)) == len(hand) - 1
+        played = top.obj_id
+        where = w.replica.state.objs[played].container
+        assert where is not None and where != hand_zone
+        there = len(cards_in(w.replica, where))
+        qtbot.keyClick(w.view, Qt.Key.Key_Z, CTRL)
+        assert sorted(_names(w, hand_zone, 1)) == names  # type: ignore[type-var]
+        assert _names(w, hand_zone, 2) == [None] * len(names)
+        assert len(cards_in(w.replica, where)) == there - 1  # no face-down ghost stays there
+    finally:
+        w.shutdown()
