@@ -27,6 +27,7 @@ from .api import (
     API_VERSION, CARD_EFFECT, CARD_EFFECT_SPEC, AssistView, DeclarationSpec, Flag, GameInfo,
     History, OpContext, OpRef, Plugin,
 )
+from .conditions import Conditions
 
 if TYPE_CHECKING:
     from table.core.replica import Replica
@@ -146,6 +147,7 @@ class AssistRunner:
         # (index, kind, target, ref) of each applied undo and redo, in log order
         self._undos: list[tuple[int, str, OpRef, OpRef]] = []
         self._position: list[int] = []  # indices of the position begin/end markers applied
+        self._conditions = Conditions()  # flags about how the table is, and which cleared
         self._records: list[Record] | None = None
         self._state: State | None = None
         self._timeline: Timeline | None = None
@@ -195,6 +197,7 @@ class AssistRunner:
         self._marks = []
         self._undos = []
         self._position = []
+        self._conditions.reset()
 
     def _catch_up(self, timeline: Timeline) -> None:
         shadow = Timeline()
@@ -231,6 +234,7 @@ class AssistRunner:
         self._drop_undos_from(index)
         while self._position and self._position[-1] >= index:
             self._position.pop()
+        self._conditions.rolled_back(index)
         self.version += 1
 
     def applied(self, index: int, record: Record, state: State) -> None:
@@ -242,6 +246,7 @@ class AssistRunner:
             self._drop_undos_from(index)
             while self._position and self._position[-1] >= index:
                 self._position.pop()
+            self._conditions.rolled_back(index)
             while len(self._per_op) < index:
                 self._per_op.append(())
                 self._refs.append(("?", 0))
@@ -257,14 +262,27 @@ class AssistRunner:
             target = op.args["target"]
             self._undos.append((index, op.kind, (str(target[0]), int(target[1])), op.ref))
         flags: tuple[Flag, ...] = ()
+        cleared = False
         if self.enabled and self.plugin is not None and not quiet:
+            cleared = self._follow_conditions(index, record, state)
             flags = self._check(index, record, state)
+            if self.plugin is not None:
+                self._conditions.raised(index, flags, self.plugin)
         self._per_op.append(flags)
         self._refs.append(op.ref)
-        if flags:
+        if flags or cleared:
             self.version += 1
-        if self.listeners and (flags or op.kind == "ack"):
+        if self.listeners and (flags or cleared or op.kind == "ack"):
             self._changed()
+
+    def _follow_conditions(self, index: int, record: Record, state: State) -> bool:
+        assert self.plugin is not None
+        try:
+            return self._conditions.follow(index, record, self.plugin,
+                                           AssistView(state, self.knowledge, self.seat), self.game)
+        except Exception as err:  # noqa: BLE001 - any plugin bug disables the plugin
+            self._disable(err)
+            return False
 
     def _follow_module(self, state: State) -> None:
         """Judge each op by the module in effect at its place (a draft may change mid-game)."""
@@ -334,20 +352,28 @@ class AssistRunner:
         return specs
 
     def entries(self, *, include_acked: bool = False, since: int = 0,
-                include_undone: bool = False) -> list[FlagEntry]:
+                include_undone: bool = False, include_resolved: bool = False) -> list[FlagEntry]:
         """Every current flag, in log order. Acknowledged flags only if asked; flags of a move
-        its player took back (undo) only if asked (the panel hides them; a designer's review
-        of a log may want them)."""
+        its player took back (undo) only if asked, and flags about how the table was that it
+        no longer shows (`resolved`) only if asked (the live views hide them; a designer's
+        review of a log may want them)."""
         acks = self._state.acks if self._state is not None else {}
         undone = set() if include_undone else self.undone()
+        resolved = {} if include_resolved else self._conditions.resolved
         out = []
         for i in range(since, len(self._per_op)):
             if self._per_op[i] and self._refs[i] in undone:
                 continue  # the move was taken back: its flags no longer describe the table
             for flag in self._per_op[i]:
+                if flag.key in resolved:
+                    continue
                 if include_acked or flag.key not in acks:
                     out.append(FlagEntry(i, self._refs[i], flag))
         return out
+
+    def resolved(self) -> dict[str, int]:
+        """Keys of condition flags the table no longer shows -> the op index they cleared at."""
+        return dict(self._conditions.resolved)
 
     def undone(self) -> set[tuple[str, int]]:
         """Refs of ops a later undo took back (and no redo brought back)."""
@@ -376,7 +402,9 @@ class AssistRunner:
             if self._refs[index] in self.undone():
                 return ()
             acks = self._state.acks if self._state is not None else {}
-            return tuple(f for f in self._per_op[index] if f.key not in acks)
+            resolved = self._conditions.resolved
+            return tuple(f for f in self._per_op[index]
+                         if f.key not in acks and f.key not in resolved)
         return ()
 
     def flags_by_object(self) -> dict[str, list[Flag]]:

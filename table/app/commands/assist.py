@@ -64,8 +64,9 @@ def check(args: argparse.Namespace) -> int:
     for notice in runner.notices:
         print(f"note: {notice}", file=sys.stderr)
     acks = runner.acknowledged()
-    entries = runner.entries(include_acked=args.all, include_undone=True)
+    entries = runner.entries(include_acked=args.all, include_undone=True, include_resolved=True)
     undone = runner.undone()
+    resolved = runner.resolved()
     for e in entries:
         f = e.flag
         if args.json:
@@ -74,10 +75,14 @@ def check(args: argparse.Namespace) -> int:
                               "section": f.section, "objects": list(f.objects),
                               "key": f.key, "acknowledged": acks.get(f.key),
                               "undone": e.ref in undone,
+                              "cleared_at": (resolved[f.key] + 1 if f.key in resolved
+                                             else None),
                               "salvaged": e.ref in replica.salvaged}))
         else:
             ack = f" (acknowledged: {acks[f.key]})" if f.key in acks else ""
             ack += " (the player undid this move)" if e.ref in undone else ""
+            ack += (f" (the table no longer shows this since op {resolved[f.key] + 1})"
+                    if f.key in resolved else "")
             ack += " (salvaged: read past a lost op)" if e.ref in replica.salvaged else ""
             print(f"{e.number:>6}  {f.rule:<28} {f.severity:<7} {f.message} [{f.section}]{ack}")
     if not args.json:
