@@ -20,11 +20,24 @@ from .api import AssistView, Flag, GameInfo, Plugin
 log = logging.getLogger(__name__)
 
 
+Which = tuple[str, tuple[str, ...]]
+
+
+def which(flag: Flag) -> Which:
+    """One flag among those an op raised under the same rule: its key and its pieces."""
+    return flag.key, flag.objects
+
+
 @dataclass
 class Conditions:
     live: list[tuple[int, Flag]] = field(default_factory=list)  # (raised at, flag), oldest first
-    resolved: dict[str, int] = field(default_factory=dict)  # flag key -> index it cleared at
+    # which(flag) -> the index it cleared at (several flags of one op share a key: one per piece)
+    resolved: dict[Which, int] = field(default_factory=dict)
     _order: list[tuple[int, int, Flag]] = field(default_factory=list)  # (cleared at, raised, flag)
+
+    def raised_at(self, resolved: Which) -> int | None:
+        """The op index a resolved flag was raised at (its line in the log)."""
+        return next((raised for _c, raised, f in self._order if which(f) == resolved), None)
 
     def reset(self) -> None:
         self.live.clear()
@@ -45,7 +58,7 @@ class Conditions:
         for raised_at, flag in self.live:
             if raised_at < index and touched.intersection(flag.objects) \
                     and not plugin.still_shows(flag, view, game):
-                self.resolved[flag.key] = index
+                self.resolved[which(flag)] = index
                 self._order.append((index, raised_at, flag))
                 cleared = True
             else:
@@ -57,7 +70,7 @@ class Conditions:
         """Ops from `index` on were taken back: so are the flags they raised or resolved."""
         while self._order and self._order[-1][0] >= index:
             _cleared, raised_at, flag = self._order.pop()
-            del self.resolved[flag.key]
+            del self.resolved[which(flag)]
             if raised_at < index:
                 self.live.append((raised_at, flag))
         self.live = sorted((e for e in self.live if e[0] < index), key=lambda e: e[0])

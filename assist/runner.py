@@ -27,7 +27,7 @@ from .api import (
     API_VERSION, CARD_EFFECT, CARD_EFFECT_SPEC, AssistView, DeclarationSpec, Flag, GameInfo,
     History, OpContext, OpRef, Plugin,
 )
-from .conditions import Conditions
+from .conditions import Conditions, Which, which
 
 if TYPE_CHECKING:
     from table.core.replica import Replica
@@ -365,15 +365,25 @@ class AssistRunner:
             if self._per_op[i] and self._refs[i] in undone:
                 continue  # the move was taken back: its flags no longer describe the table
             for flag in self._per_op[i]:
-                if flag.key in resolved:
+                if resolved and which(flag) in resolved:
                     continue
                 if include_acked or flag.key not in acks:
                     out.append(FlagEntry(i, self._refs[i], flag))
         return out
 
-    def resolved(self) -> dict[str, int]:
-        """Keys of condition flags the table no longer shows -> the op index they cleared at."""
+    def resolved(self) -> dict[Which, int]:
+        """Condition flags the table no longer shows (`conditions.which`) -> the op index
+        they cleared at."""
         return dict(self._conditions.resolved)
+
+    def cleared_at(self, flag: Flag) -> int | None:
+        """The op index since which the table no longer shows a condition flag, else None."""
+        return self._conditions.resolved.get(which(flag))
+
+    def resolved_lines(self, flags: Iterable[Which]) -> list[int]:
+        """The op indices the resolved `flags` were raised at."""
+        found = (self._conditions.raised_at(k) for k in flags)
+        return [i for i in found if i is not None]
 
     def undone(self) -> set[tuple[str, int]]:
         """Refs of ops a later undo took back (and no redo brought back)."""
@@ -404,7 +414,7 @@ class AssistRunner:
             acks = self._state.acks if self._state is not None else {}
             resolved = self._conditions.resolved
             return tuple(f for f in self._per_op[index]
-                         if f.key not in acks and f.key not in resolved)
+                         if f.key not in acks and which(f) not in resolved)
         return ()
 
     def flags_by_object(self) -> dict[str, list[Flag]]:

@@ -75,6 +75,7 @@ class TableWindow(QMainWindow):
         self.scene.cardHovered.connect(self.preview.show_card)
         self.view.menuWanted.connect(self.menus.popup)
         self._pending_first: int | None = None
+        self._resolved_seen: set[Any] = set()  # condition flags the table no longer shows
         self._chat_dirty = False
         self._panel_timer = QTimer(self)
         self._panel_timer.setSingleShot(True)
@@ -315,6 +316,12 @@ class TableWindow(QMainWindow):
         if runner is not None:
             self.log_panel.flags_at = runner.flags_at
             self.scene.show_flags(runner.flags_by_object())
+            resolved = set(runner.resolved())
+            lines = runner.resolved_lines(resolved - self._resolved_seen)
+            self._resolved_seen = resolved
+            if lines:  # a flag the table no longer shows leaves its (older) line in the log
+                pending = self._pending_first
+                self._pending_first = min(lines) if pending is None else min(pending, *lines)
             if self._pending_first is not None and any(
                     r.op.kind == "ack" for r in self.replica.records()[self._pending_first:]):
                 self._pending_first = 0  # an acknowledgement hides a flag on an older line

@@ -27,7 +27,7 @@ def test_a_chosen_not_on_the_arena_clears_once_its_standee_is_put_there() -> Non
     assert g.t.runner.flags_at(entry.index) == ()
     kept = g.t.runner.entries(include_resolved=True)
     assert entry in kept  # the history keeps it
-    assert g.t.runner.resolved() == {entry.flag.key: len(g.t.replica.records()) - 1}
+    assert g.t.runner.cleared_at(entry.flag) == len(g.t.replica.records()) - 1
 
 
 def test_a_standee_put_on_an_obstruction_keeps_its_flag_until_it_stands_on_a_free_space() -> None:
