@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import commit
+from . import commit, opkinds
 from .errors import CoreError
 from .objects import PUBLIC, ROOT, Obj
 from .ops import END_HOWS, Op
@@ -311,6 +311,43 @@ def mark(r: Replica, what: str, *, value: Any = None, for_seat: int | None = Non
     if fields:
         args["fields"] = fields
     return r.issue("mark", args, seat=seat)
+
+
+def pass_turn(r: Replica, to_seat: int, *, first_phase: str | None = None,
+              seat: int | None = None) -> Op:
+    """End the turn: it passes to `to_seat`, beginning in `first_phase`. The turn marker is
+    the ender's op; the first phase is the new seat's own: issued here, in its name, when this
+    peer plays that seat (hot-seat), else by that seat's peer when the marker reaches it
+    (:func:`begin_turn`), so no op claims a move its seat did not make. Returns the last op."""
+    op = mark(r, "turn", for_seat=to_seat, seat=seat,
+              fields={"first_phase": first_phase} if first_phase else None)
+    if first_phase and _plays(r, to_seat):
+        return mark(r, "phase", value=first_phase, seat=to_seat)
+    return op
+
+
+def begin_turn(r: Replica) -> Op | None:
+    """The turn of a seat this peer plays was passed to it by another peer: set the first phase
+    the turn marker names, as that seat. None when there is nothing to begin (not our turn, a
+    phase already set, a marker without a first phase, or our own marker)."""
+    seat = r.state.turn.get("seat")
+    if not isinstance(seat, int) or not _plays(r, seat) or r.state.phase is not None:
+        return None
+    for rec in reversed(r.records()):
+        op = rec.op
+        if op.kind != opkinds.MARK or rec.void is not None or \
+                op.args.get("what") not in ("turn", "phase", "step"):
+            continue
+        first = (op.args.get("fields") or {}).get("first_phase")
+        if op.args.get("what") != "turn" or op.author == r.peer_id or not isinstance(first, str):
+            return None
+        return mark(r, "phase", value=first, seat=seat)
+    return None
+
+
+def _plays(r: Replica, seat: int) -> bool:
+    held = r.state.seats.get(seat)
+    return held is not None and held.peer == r.peer_id
 
 
 def end_game(r: Replica, winners: list[int], how: str, *, condition: str | None = None,

@@ -193,6 +193,8 @@ _ACTIONS: dict[str, tuple[set[str], _Action]] = {
     "roll": ({"id", "sides", "count", "values", "why"}, _roll),
     "undo": ({"target"}, _undo),
     "redo": ({"target"}, _redo),
+    "end_turn": ({"for_seat", "first_phase"}, lambda r, e, seat, namer: act.pass_turn(
+        r, int(_req(e, "for_seat")), first_phase=e.get("first_phase"), seat=seat)),
     "mark": ({"what", "value", "for_seat", "fields"}, lambda r, e, seat, namer: act.mark(
         r, _req(e, "what"), value=e.get("value"), for_seat=e.get("for_seat"),
         fields=e.get("fields"), seat=seat)),
