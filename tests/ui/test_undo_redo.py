@@ -99,3 +99,21 @@ def test_gauntlet_a_card_played_by_double_click_goes_back_on_ctrl_z(qtbot) -> No
         assert len(cards_in(w.replica, where)) == there - 1  # no face-down ghost stays there
     finally:
         w.shutdown()
+
+
+def test_end_turn_is_in_the_right_names_and_undoes_and_redoes_as_one(window, qtbot):  # type: ignore[no-untyped-def]
+    w = window
+    before = (dict(w.replica.state.turn), w.replica.state.phase)
+    assert before[0]["seat"] == 1
+    qtbot.keyClick(w.view, Qt.Key.Key_Return, CTRL)  # End turn
+    turn, phase = (r.op for r in w.replica.records()[-2:])
+    assert (turn.args["what"], turn.args["seat"], turn.seat) == ("turn", 2, 1)  # the ender's
+    assert (phase.args["what"], phase.seat) == ("phase", 2)  # the new seat's own first phase
+    assert w.replica.state.phase == phase.args["value"] == turn.args["fields"]["first_phase"]
+    qtbot.keyClick(w.view, Qt.Key.Key_Z, CTRL)
+    assert (w.replica.state.turn, w.replica.state.phase) == before  # back as one
+    assert w.ctl.seat == 1
+    qtbot.keyClick(w.view, Qt.Key.Key_Z, CTRL | SHIFT)
+    assert w.replica.state.turn["seat"] == 2 and w.replica.state.phase == phase.args["value"]
+    assert w.ctl.seat == 2
+    assert all(r.void is None for r in w.replica.records())
