@@ -29,6 +29,13 @@ UNDO, REDO = "undo", "redo"
 _KEPT = ("card",)  # fields an undo never restores: a card seen stays seen
 
 
+class _Target:
+    """Marks a key still held by the target op itself (its write is current)."""
+
+
+TARGET: Any = _Target()
+
+
 def target_ref(op: Op) -> Ref:
     target = op.args["target"]
     if len(target) != 2 or not isinstance(target[0], str) or not isinstance(target[1], int) \
@@ -38,8 +45,8 @@ def target_ref(op: Op) -> Ref:
 
 
 def holders(ref: Ref, journal: Journal, later: list[tuple[Op, Journal]]) -> dict[Key, Op | None]:
-    """Who holds each key `ref`'s op wrote, after the ops `later` (in canonical order): the op
-    itself (its write is current), a newer op, or None (an undo took it back to before it)."""
+    """Who holds each key `ref`'s op wrote, after the ops `later` (in canonical order): TARGET
+    (the op itself: its write is current), a newer op, or None (an undo took it back)."""
     owner: dict[Key, Ref | None] = dict.fromkeys(written_keys(journal), ref)
     before: dict[Ref, dict[Key, Ref | None]] = {ref: dict.fromkeys(owner)}
     ops: dict[Ref, Op] = {}
@@ -56,14 +63,7 @@ def holders(ref: Ref, journal: Journal, later: list[tuple[Op, Journal]]) -> dict
             # an undo returns the key to whoever held it before its target wrote it (unknown:
             # the target is older than this scan, so the undo itself now holds it)
             owner[key] = back.get(key, op.ref) if back is not None else op.ref
-    return {k: _SELF if h == ref else None if h is None else ops[h] for k, h in owner.items()}
-
-
-class _Self:
-    """Marks a key still held by the target op itself."""
-
-
-_SELF: Any = _Self()
+    return {k: TARGET if h == ref else None if h is None else ops[h] for k, h in owner.items()}
 
 
 def _target_or_none(op: Op) -> Ref | None:
@@ -96,7 +96,7 @@ def _take_back(state: State, op: Op, lookup: Lookup, kinds: frozenset[str], refu
     if journal is None:
         raise Void(f"{op.kind} target {ref} was void")
     held = holders(ref, journal, later)
-    current = {k for k, h in held.items() if h is _SELF}
+    current = {k for k, h in held.items() if h is TARGET}
     moved: dict[str, dict[str, Any]] = {}
     restored = False
     for entry in journal.entries:
@@ -109,7 +109,8 @@ def _take_back(state: State, op: Op, lookup: Lookup, kinds: frozenset[str], refu
 
 def stale_reason(ref: Ref, held: dict[Key, Any]) -> str:
     """Why nothing of `ref` can be restored: already taken back, or a newer op holds it."""
-    newer = [h for k, h in held.items() if h is not None and h is not _SELF and k[1] not in _KEPT]
+    newer = [h for k, h in held.items()
+             if h is not None and h is not TARGET and k[1] not in _KEPT]
     if newer:
         first = newer[0]
         return f"#{first.seq} of {first.author} changed it since {ref}"

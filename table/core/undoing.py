@@ -18,7 +18,7 @@ from .objects import PUBLIC
 from .ops import Op
 from .replica import Replica
 from .timeline import NOTHING, Record
-from .undo import _SELF, REDO, UNDO, holders, stale_reason, target_ref
+from .undo import TARGET, REDO, UNDO, holders, stale_reason, target_ref
 
 _SKIPPED = opkinds.QUIET  # talk, seats, shows: not moves a player takes back
 _SETUP_ENDS = ("complete", "position-end")
@@ -118,12 +118,14 @@ def _refuse_if_stale(r: Replica, rec: Record, verb: str) -> None:
     if found is None or found[1] is None:
         return
     held = holders(rec.op.ref, found[1], found[2])
-    newer = [h for k, h in held.items() if h is not _SELF and h is not None and k[1] != "card"]
+    newer = [(k, h) for k, h in held.items()
+             if h is not TARGET and h is not None and k[1] != "card"]
     if newer:
-        who = _who(r, newer[0])
-        raise ActionError(f"Cannot {verb} {_what(_original(r, rec))}: {who} has changed "
-                          f"that piece since (#{newer[0].seq}); put things back by hand")
-    if not any(h is _SELF for h in held.values()):
+        key, op = newer[0]
+        what = "the turn or phase" if key[0] == "#" else "that piece"
+        raise ActionError(f"Cannot {verb} {_what(_original(r, rec))}: {_who(r, op)} has "
+                          f"changed {what} since (#{op.seq}); put things back by hand")
+    if not any(h is TARGET for h in held.values()):
         raise ActionError(f"Cannot {verb}: {stale_reason(rec.op.ref, held)}")
 
 
