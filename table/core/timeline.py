@@ -15,6 +15,7 @@ from typing import Protocol
 from .errors import Fault
 from .opkinds import apply_op
 from .ops import Op
+from .statehash import objects_digest
 from .state import Journal, State
 from .watchers import watcher_refusal
 
@@ -162,9 +163,10 @@ class Timeline:
         journal, void = apply_op(self.state, op, self._lookup)
         if void is not None:
             return str(void)
-        changed = bool(journal.entries)
+        touched = journal.touched()
+        after = objects_digest(self.state, touched)
         self.state.revert(journal)
-        return None if changed else NOTHING
+        return None if objects_digest(self.state, touched) != after else NOTHING
 
 
 def _merge(a: list[tuple[tuple[int, str], Op]],
