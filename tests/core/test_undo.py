@@ -136,3 +136,35 @@ def test_no_undo_or_redo_is_ever_void_and_redo_restores_the_table(steps, rnd) ->
         except ActionError:
             assert a.public_state_hash() == before  # refused: nothing changed
     assert all(r.void is None for r in a.records())
+
+
+def _top_card_played_then_undone(forge: bool):  # type: ignore[no-untyped-def]
+    from table.core.actions import _commit_outputs
+
+    (a,) = peers(1)
+    top = a.state.cards_in("p1.deck")[-1]
+    act.move(a, top, "play", face_up=True, seat=1)  # turned up off the deck onto the table
+    if not forge:
+        undoing.undo_last(a, seat=1)
+        return a
+    names = [a.knowledge.card_of(c) for c in a.state.cards_in("p1.deck")]
+    names = [a.state.objs[top].card, *names]  # back at the bottom instead of on top: restacked
+    out, private = _commit_outputs(a, names)  # type: ignore[arg-type]
+    a.issue("undo", {"target": list(a.records()[-1].op.ref), "out": out}, seat=1,
+            private=private)
+    return a
+
+
+def test_the_audit_checks_that_an_undo_puts_a_card_back_where_it_was_in_a_deck() -> None:
+    from table.core.audit import audit_replica
+
+    honest = _top_card_played_then_undone(forge=False)
+    assert honest.records()[-1].op.args.get("out")
+    deck = honest.state.cards_in("p1.deck")
+    assert len(deck) == 8 and honest.knowledge.card_of(deck[-1]) == "secret-1-7"  # on top again
+    audit = audit_replica(honest)
+    assert audit.failures == [] and audit.draws == 1
+    forged = _top_card_played_then_undone(forge=True)
+    assert forged.records()[-1].void is None  # the fold cannot tell: the audit can
+    (finding,) = audit_replica(forged).failures
+    assert "an undo re-hiding a card in p1.deck changed the order" in finding.message
