@@ -37,14 +37,14 @@ def stack_of(r: Replica, *, seat: int | None = None, any_seat: bool = False) -> 
     by_ref: dict[tuple[str, int], Record] = {}
     for rec in r.records():
         op = rec.op
-        if op.author != r.peer_id or rec.void is not None or op.kind in _SKIPPED:
+        if rec.void is not None or op.kind in _SKIPPED:
             continue
         if op.kind == opkinds.MARK and op.args.get("what") == "setup" and \
-                op.args.get("value") in _SETUP_ENDS:
+                op.args.get("value") in _SETUP_ENDS:  # whoever marked it
             stack.done.clear()  # the setup is the table's, not a player's move to take back
             stack.undone.clear()
             continue
-        if not any_seat and seat is not None and op.seat != seat:
+        if op.author != r.peer_id or (not any_seat and seat is not None and op.seat != seat):
             continue
         by_ref[op.ref] = rec
         if op.kind == UNDO:
@@ -90,8 +90,7 @@ def undo_last(r: Replica, *, seat: int | None = None, any_seat: bool = False) ->
         if why is not None:
             raise ActionError(f"Cannot undo {_what(op)}: {why}")
         return r.issue("undo", args, seat=issued_as, private=private)
-    raise ActionError("Nothing of yours to undo" + (" since the game began" if r.records()
-                                                     else ""))
+    raise ActionError("Nothing of yours to undo since the game began")
 
 
 def redo_last(r: Replica, *, seat: int | None = None, any_seat: bool = False) -> Op:
