@@ -72,4 +72,5 @@ def test_a_card_played_from_hand_then_undone_is_in_the_hand(tmp_path) -> None:  
     assert name in zones["p1.hand"]  # type: ignore[index]
     # seat 2's view of the log: the play named it (it was seen), the hand does not
     seen = sandtable("log", "show", log, "--seat", "2").stdout
-    assert f"moved {name}" in seen and "undid their op" in seen
+    assert f"moved {name}" in seen and "undid their op #" in seen
+    assert "the card went back, hidden again" in seen
