@@ -468,6 +468,16 @@ class Plugin(ABC):
         """Flags about deck construction and setup (called on the setup-complete marker)."""
         return []
 
+    # rules whose flags describe how the table is (a piece misplaced, a count wrong), not a
+    # move: they clear from the live views once `still_shows` says the table no longer shows
+    # them (assist/conditions.py)
+    conditions: frozenset[str] = frozenset()
+
+    def still_shows(self, flag: Flag, view: AssistView, game: GameInfo) -> bool:
+        """Whether the table still shows what a condition flag says (asked after an op that
+        touched one of its objects)."""
+        return True
+
 
 __all__ = [
     "ACK_REASONS", "ALL", "API_VERSION", "AssistView", "CARD_EFFECT", "CARD_EFFECT_SPEC",

@@ -27,6 +27,7 @@ from .api import (
     API_VERSION, CARD_EFFECT, CARD_EFFECT_SPEC, AssistView, DeclarationSpec, Flag, GameInfo,
     History, OpContext, OpRef, Plugin,
 )
+from .conditions import Conditions, Which, which
 
 if TYPE_CHECKING:
     from table.core.replica import Replica
@@ -143,8 +144,10 @@ class AssistRunner:
         self._per_op: list[tuple[Flag, ...]] = []  # flags of the op at each index
         self._refs: list[OpRef] = []
         self._marks: list[int] = []
-        self._undos: list[tuple[int, OpRef]] = []  # (index, target) of each applied undo
+        # (index, kind, target, ref) of each applied undo and redo, in log order
+        self._undos: list[tuple[int, str, OpRef, OpRef]] = []
         self._position: list[int] = []  # indices of the position begin/end markers applied
+        self._conditions = Conditions()  # flags about how the table is, and which cleared
         self._records: list[Record] | None = None
         self._state: State | None = None
         self._timeline: Timeline | None = None
@@ -194,6 +197,7 @@ class AssistRunner:
         self._marks = []
         self._undos = []
         self._position = []
+        self._conditions.reset()
 
     def _catch_up(self, timeline: Timeline) -> None:
         shadow = Timeline()
@@ -230,6 +234,7 @@ class AssistRunner:
         self._drop_undos_from(index)
         while self._position and self._position[-1] >= index:
             self._position.pop()
+        self._conditions.rolled_back(index)
         self.version += 1
 
     def applied(self, index: int, record: Record, state: State) -> None:
@@ -241,6 +246,7 @@ class AssistRunner:
             self._drop_undos_from(index)
             while self._position and self._position[-1] >= index:
                 self._position.pop()
+            self._conditions.rolled_back(index)
             while len(self._per_op) < index:
                 self._per_op.append(())
                 self._refs.append(("?", 0))
@@ -251,18 +257,32 @@ class AssistRunner:
             if record.void is None and op.args.get("what") == "setup" \
                     and op.args.get("value") in POSITION_MARKS:
                 self._position.append(index)
-        elif op.kind == "undo" and record.void is None and len(op.args["target"]) == 2:
+        elif op.kind in ("undo", "redo") and record.void is None \
+                and len(op.args["target"]) == 2:
             target = op.args["target"]
-            self._undos.append((index, (str(target[0]), int(target[1]))))
+            self._undos.append((index, op.kind, (str(target[0]), int(target[1])), op.ref))
         flags: tuple[Flag, ...] = ()
+        cleared = False
         if self.enabled and self.plugin is not None and not quiet:
+            cleared = self._follow_conditions(index, record, state)
             flags = self._check(index, record, state)
+            if self.plugin is not None:
+                self._conditions.raised(index, flags, self.plugin)
         self._per_op.append(flags)
         self._refs.append(op.ref)
-        if flags:
+        if flags or cleared:
             self.version += 1
-        if self.listeners and (flags or op.kind == "ack"):
+        if self.listeners and (flags or cleared or op.kind == "ack"):
             self._changed()
+
+    def _follow_conditions(self, index: int, record: Record, state: State) -> bool:
+        assert self.plugin is not None
+        try:
+            return self._conditions.follow(index, record, self.plugin,
+                                           AssistView(state, self.knowledge, self.seat), self.game)
+        except Exception as err:  # noqa: BLE001 - any plugin bug disables the plugin
+            self._disable(err)
+            return False
 
     def _follow_module(self, state: State) -> None:
         """Judge each op by the module in effect at its place (a draft may change mid-game)."""
@@ -332,24 +352,50 @@ class AssistRunner:
         return specs
 
     def entries(self, *, include_acked: bool = False, since: int = 0,
-                include_undone: bool = False) -> list[FlagEntry]:
+                include_undone: bool = False, include_resolved: bool = False) -> list[FlagEntry]:
         """Every current flag, in log order. Acknowledged flags only if asked; flags of a move
-        its player took back (undo) only if asked (the panel hides them; a designer's review
-        of a log may want them)."""
+        its player took back (undo) only if asked, and flags about how the table was that it
+        no longer shows (`resolved`) only if asked (the live views hide them; a designer's
+        review of a log may want them)."""
         acks = self._state.acks if self._state is not None else {}
         undone = set() if include_undone else self.undone()
+        resolved = {} if include_resolved else self._conditions.resolved
         out = []
         for i in range(since, len(self._per_op)):
             if self._per_op[i] and self._refs[i] in undone:
                 continue  # the move was taken back: its flags no longer describe the table
             for flag in self._per_op[i]:
+                if resolved and which(flag) in resolved:
+                    continue
                 if include_acked or flag.key not in acks:
                     out.append(FlagEntry(i, self._refs[i], flag))
         return out
 
+    def resolved(self) -> dict[Which, int]:
+        """Condition flags the table no longer shows (`conditions.which`) -> the op index
+        they cleared at."""
+        return dict(self._conditions.resolved)
+
+    def cleared_at(self, flag: Flag) -> int | None:
+        """The op index since which the table no longer shows a condition flag, else None."""
+        return self._conditions.resolved.get(which(flag))
+
+    def resolved_lines(self, flags: Iterable[Which]) -> list[int]:
+        """The op indices the resolved `flags` were raised at."""
+        found = (self._conditions.raised_at(k) for k in flags)
+        return [i for i in found if i is not None]
+
     def undone(self) -> set[tuple[str, int]]:
-        """Refs of ops a later undo took back."""
-        return {target for _index, target in self._undos}
+        """Refs of ops a later undo took back (and no redo brought back)."""
+        undone: set[OpRef] = set()
+        took: dict[OpRef, OpRef] = {}  # undo -> the op it took back
+        for _index, kind, target, ref in self._undos:
+            if kind == "undo":
+                undone.add(target)
+                took[ref] = target
+            elif target in took:
+                undone.discard(took[target])
+        return undone
 
     def _drop_undos_from(self, index: int) -> None:
         undos = self._undos
@@ -366,7 +412,9 @@ class AssistRunner:
             if self._refs[index] in self.undone():
                 return ()
             acks = self._state.acks if self._state is not None else {}
-            return tuple(f for f in self._per_op[index] if f.key not in acks)
+            resolved = self._conditions.resolved
+            return tuple(f for f in self._per_op[index]
+                         if f.key not in acks and which(f) not in resolved)
         return ()
 
     def flags_by_object(self) -> dict[str, list[Flag]]:

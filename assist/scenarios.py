@@ -149,7 +149,7 @@ class ScenarioRunner:
                 result.problems.append(f"{where}: {err}")
                 return
             ranges.append((before, len(replica.records())))
-        for entry in runner.entries(include_undone=True, since=start):
+        for entry in runner.entries(include_undone=True, include_resolved=True, since=start):
             move = next((n for n, (a, b) in enumerate(ranges, 1) if a <= entry.index < b), 0)
             result.flags.append((entry.flag.rule, move))
         result.problems.extend(_compare(expected, list(result.flags)))

@@ -122,6 +122,7 @@ class AssistTable:
     def entries(self, since: int | None = None, *, include_acked: bool = False) -> list[FlagEntry]:
         # tests slip an illegal move in and undo it to go on: its flags still count here
         return self.runner.entries(include_acked=include_acked, include_undone=True,
+                                   include_resolved=True,
                                    since=self.start if since is None else since)
 
     def flags(self, since: int | None = None, *, include_acked: bool = False) -> list[Flag]:

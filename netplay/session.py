@@ -8,8 +8,7 @@
   that authenticates this peer's links, announced in its first op, ``hello``);
 * local ops are published as soon as the replica has logged and applied them (a replica
   listener), so any caller of ``replica.issue`` / ``table.core.actions`` is networked;
-* a :class:`~netplay.discovery.TableAnnouncer` (optional) so that the table is listed on the
-  LAN, republished when seats change;
+* an optional :class:`~netplay.discovery.TableAnnouncer` listing the table (and its seats);
 * private messages on the direct link only (``priv``): secrets (a private ``show``, handed by
   ``replica.private_out``) and *requests* to the owner of a hidden pile (``request``), which
   the owner's peer performs and answers;
@@ -272,14 +271,16 @@ class LanSession:
             self.replica.report(f"could not {what} the card to seat {seat}: not connected")
 
     def _schedule_settle(self) -> None:
-        """Re-handle, soon (never inside another op's fold), each zone of ours a gift arrived in."""
-        if self._settle_soon is not None or not self.replica.pending_gifts:
+        """Soon (never inside another op's fold): re-handle each zone of ours a gift arrived in,
+        and begin a turn another peer passed to our seat (its first phase, in its name)."""
+        if self._settle_soon is not None:
             return
 
         def settle() -> None:
             self._settle_soon = None
             if self.started:
                 actions.settle_gifts(self.replica)
+                actions.begin_turn(self.replica)
 
         self._settle_soon = asyncio.get_running_loop().call_soon(settle)
 
@@ -292,8 +293,8 @@ class LanSession:
             op = store.get(me, self._published)
             if op is not None and self.started:
                 self.replication.publish(op.to_wire())
-        if self.replica.pending_gifts:  # a gift's op may just have arrived
-            self._schedule_settle()
+        if self.replica.pending_gifts or any(r.op.kind == "mark" for r in change.records):
+            self._schedule_settle()  # a gift's op, or a turn passed to us, may just be here
         if self.started:
             self.end_of_game.on_change(change)
             if self.end_of_game.ended:

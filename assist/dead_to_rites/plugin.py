@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections import Counter as Tally
 
-from assist.api import DeclarationSpec, Flag, OpContext, Plugin, RuleInfo
+from assist.api import AssistView, DeclarationSpec, Flag, GameInfo, OpContext, Plugin, RuleInfo
 from table.core import opkinds
 
 from . import combat, ritual, windows
@@ -30,6 +30,14 @@ DECLARATIONS = [
 
 class DeadToRites(Plugin):
     game_id = "dead-to-rites"
+    # a Favor count out of bounds: the flag leaves once the tracker is back within them
+    conditions = frozenset({"DTR-FAVOR-CAP", "DTR-FAVOR-NONNEG"})
+
+    def still_shows(self, flag: Flag, view: AssistView, game: GameInfo) -> bool:
+        favor, seat = view.counter(flag.objects[0]) or 0, view.owner_of(flag.objects[0])
+        if flag.rule == "DTR-FAVOR-NONNEG":
+            return favor < 0
+        return seat is None or favor > Dtr.of_table(view, game).favor_cap(seat)
 
     def rules(self) -> list[RuleInfo]:
         return RULES.infos()

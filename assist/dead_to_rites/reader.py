@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from assist.api import OpContext, counter_delta, journal_moves
+from assist.api import AssistView, GameInfo, OpContext, counter_delta, journal_moves
 from table.core.timeline import Record
 from table.games.model import Card
 
@@ -50,6 +50,13 @@ class Dtr:
         self.records = ctx.history.records
 
     # -- cards -------------------------------------------------------------------------------
+    @classmethod
+    def of_table(cls, view: AssistView, game: GameInfo) -> Dtr:
+        """The helpers that read only the table (a condition flag's re-check has no op)."""
+        d = cls.__new__(cls)
+        d.view, d.game = view, game
+        return d
+
     def card(self, obj_id: str) -> Card | None:
         return self.game.card(self.view.card_of(obj_id))
 

@@ -1,9 +1,10 @@
 """The Mantle of the Keeper rules assist: dispatches each op to the checks that concern it."""
 from __future__ import annotations
 
-from assist.api import DeclarationSpec, Flag, OpContext, Plugin, RuleInfo
+from assist.api import AssistView, DeclarationSpec, Flag, GameInfo, OpContext, Plugin, RuleInfo
 
 from . import combat, moves, setup, turn
+from .board import ARENA, read_board, seat_of_id
 from .common import Out
 from .facts import Facts, declared, what
 from .rules import RULES
@@ -30,6 +31,20 @@ OPENERS = frozenset({"attack", "move-favor", "exchange", "ability-unlock", "abil
 
 class MantlePlugin(Plugin):
     game_id = "mantle-of-the-keeper"
+    # flags about where a piece is: they clear once the piece is where the rule wants it
+    conditions = frozenset({"MAN-SETUP-CHOSEN-SPACE", "MAN-ELIMINATION", "MAN-TURRET-REMOVE"})
+
+    def still_shows(self, flag: Flag, view: AssistView, game: GameInfo) -> bool:
+        piece = view.obj(flag.objects[0])
+        if flag.rule != "MAN-SETUP-CHOSEN-SPACE":  # an eliminated Chosen's standee, a turret
+            return piece is not None and piece.container == ARENA
+        board = read_board(view, game)
+        seat = seat_of_id(flag.objects[0])
+        if board is None or seat is None:
+            return True
+        cell = board.standees.get(seat)
+        shared = [s for s, c in board.standees.items() if c == cell and s != seat]
+        return cell is None or cell in board.obstacles or bool(shared and seat > shared[0])
 
     def rules(self) -> list[RuleInfo]:
         return RULES.infos()

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from table.core import actions as act
+from table.core import undoing
 from table.core.errors import CoreError
 from table.core.objects import PUBLIC
 from table.core.replica import Replica
@@ -131,7 +132,7 @@ def _phase_actions(r: Replica, rnd: random.Random, seat: int, phase: str, phases
             if own and rnd.random() < 0.7:
                 act.counter(r, rnd.choice(own), add=rnd.choice((-1, 1, 1, 2)), seat=seat)
             if rnd.random() < 0.08:
-                act.undo_last(r, seat=seat)
+                undoing.undo_last(r, seat=seat)
         if index == len(phases) - 1:
             played = _public_play_zone(r, seat)
             discard = _zone(r, seat, ("discard", "graveyard"))

@@ -313,6 +313,43 @@ def mark(r: Replica, what: str, *, value: Any = None, for_seat: int | None = Non
     return r.issue("mark", args, seat=seat)
 
 
+def pass_turn(r: Replica, to_seat: int, *, first_phase: str | None = None,
+              seat: int | None = None) -> Op:
+    """End the turn: it passes to `to_seat`, beginning in `first_phase`. The turn marker is
+    the ender's op; the first phase is the new seat's own: issued here, in its name, when this
+    peer plays that seat (hot-seat), else by that seat's peer when the marker reaches it
+    (:func:`begin_turn`), so no op claims a move its seat did not make. Returns the last op."""
+    op = mark(r, "turn", for_seat=to_seat, seat=seat,
+              fields={"first_phase": first_phase} if first_phase else None)
+    if first_phase and _plays(r, to_seat):
+        return mark(r, "phase", value=first_phase, seat=to_seat)
+    return op
+
+
+def begin_turn(r: Replica) -> Op | None:
+    """The turn of a seat this peer plays was passed to it by another peer: set the first phase
+    the turn marker names, as that seat. None when there is nothing to begin (not our turn, a
+    phase already set, a marker without a first phase, or our own marker)."""
+    seat = r.state.turn.get("seat")
+    if not isinstance(seat, int) or not _plays(r, seat) or r.state.phase is not None:
+        return None
+    for rec in reversed(r.records()):
+        op = rec.op
+        if op.kind != opkinds.MARK or rec.void is not None or \
+                op.args.get("what") not in ("turn", "phase", "step"):
+            continue
+        first = (op.args.get("fields") or {}).get("first_phase")
+        if op.args.get("what") != "turn" or op.author == r.peer_id or not isinstance(first, str):
+            return None
+        return mark(r, "phase", value=first, seat=seat)
+    return None
+
+
+def _plays(r: Replica, seat: int) -> bool:
+    held = r.state.seats.get(seat)
+    return held is not None and held.peer == r.peer_id
+
+
 def end_game(r: Replica, winners: list[int], how: str, *, condition: str | None = None,
              scores: dict[int, int | float] | None = None, standings: list[int] | None = None,
              text: str | None = None, seat: int | None = None) -> Op:
@@ -334,35 +371,3 @@ def end_game(r: Replica, winners: list[int], how: str, *, condition: str | None 
 def create(r: Replica, obj_id: str, kind: str, *, to: str = ROOT, seat: int | None = None,
            **fields: Any) -> Op:
     return r.issue("create", {"id": obj_id, "kind": kind, "to": to, **fields}, seat=seat)
-
-
-_NOT_ACTIONS = opkinds.QUIET | {opkinds.UNDO}  # what walking back over a player's moves skips
-_UNDOABLE = opkinds.UNDOABLE
-
-
-def undo_last(r: Replica, *, seat: int | None = None, any_seat: bool = False) -> Op:
-    """Undo this peer's (and seat's) latest action; again and again walks further back.
-
-    `any_seat` (hot-seat: one peer plays every seat): the table's latest action, whichever
-    seat made it; the undo is issued as that seat.
-
-    Draws, shuffles, cards put into a hand or a hidden pile, reveals and rolls are not undone
-    (going back is a new move): when the latest action is one of those, nothing older is undone
-    behind the player's back; the player is told instead.
-    """
-    undone = {tuple(rec.op.args["target"]) for rec in r.records()
-              if rec.op.kind == "undo" and rec.void is None}
-    for rec in reversed(r.records()):
-        op = rec.op
-        if op.author != r.peer_id or (not any_seat and seat is not None and op.seat != seat):
-            continue
-        if rec.void is not None or op.kind in _NOT_ACTIONS or op.ref in undone:
-            continue
-        if op.kind in _UNDOABLE:
-            return r.issue("undo", {"target": list(op.ref)},
-                           seat=op.seat if any_seat and op.seat is not None else seat)
-        what = {"roll": "a roll", "reveal": "a reveal"}.get(
-            op.kind, "a shuffle" if op.args.get("why") == "shuffle" else "cards going into a "
-            "hand or a hidden pile")
-        raise ActionError(f"Your last action ({what}) cannot be undone: put things back by hand")
-    raise ActionError("nothing of yours to undo")

@@ -19,8 +19,9 @@ if TYPE_CHECKING:  # ops imports the registry, which imports these handlers
     from .ops import Op
 
 # finds an op applied earlier in canonical order: the op, its journal (None when it was void),
-# and the journals of every op applied after it so far (to tell which of its writes are current)
-Lookup = Callable[[tuple[str, int]], "tuple[Op, Journal | None, list[Journal]] | None"]
+# and every op applied after it so far with its journal (to tell which of its writes are current)
+Lookup = Callable[[tuple[str, int]],
+                  "tuple[Op, Journal | None, list[tuple[Op, Journal]]] | None"]
 
 
 def _live(state: State, obj_id: str, what: str = "object") -> Obj:
@@ -32,7 +33,7 @@ def _live(state: State, obj_id: str, what: str = "object") -> Obj:
     return obj
 
 
-def _require_authority(state: State, op: Op, seat: int | None, why: str) -> None:
+def require_authority(state: State, op: Op, seat: int | None, why: str) -> None:
     """Hidden objects are owner-authoritative: only the peer playing their seat may touch them."""
     if seat is None:
         return
@@ -127,7 +128,7 @@ def apply_create(state: State, op: Op, lookup: Lookup) -> None:
     parent = _live(state, a.get("to") or ROOT, "container")
     owner = a.get("owner")
     if a.get("commitment") is not None:
-        _require_authority(state, op, owner, "create its hidden cards")
+        require_authority(state, op, owner, "create its hidden cards")
     obj = Obj(a["id"], a["kind"], owner=owner, face_up=a.get("face_up", True),
               rotation=a.get("rot", 0), counters=dict(a.get("counters") or {}),
               props=dict(a.get("props") or {}), card=a.get("card"),
@@ -145,7 +146,7 @@ def apply_delete(state: State, op: Op, lookup: Lookup) -> None:
     if obj.id == ROOT:
         raise Void("the table itself cannot be deleted")
     if obj.is_secret:
-        _require_authority(state, op, obj.owner, "delete a hidden card")
+        require_authority(state, op, obj.owner, "delete a hidden card")
     root = state.objs[ROOT]
     for child_id in list(obj.children):  # orphans stay visible on the table
         child = state.objs[child_id]
@@ -167,9 +168,9 @@ def apply_move(state: State, op: Op, lookup: Lookup) -> None:
     if secret:
         source = state.objs.get(obj.container or ROOT)
         if source is not None and source.visibility != PUBLIC:
-            _require_authority(state, op, obj.owner, "take a hidden card out of its zone")
+            require_authority(state, op, obj.owner, "take a hidden card out of its zone")
         if face_up:
-            _require_authority(state, op, obj.owner, "turn up their hidden card")
+            require_authority(state, op, obj.owner, "turn up their hidden card")
             _check_reveal(obj, a.get("card"), a.get("salt"))
     _place(state, obj, parent, a.get("at"), a.get("pos"))
     if secret and face_up:
@@ -201,7 +202,7 @@ def apply_set(state: State, op: Op, lookup: Lookup) -> None:
     if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
         raise Void(f"bad value {value!r} for {name!r}")
     if name == "face_up" and value and obj.is_secret:
-        _require_authority(state, op, obj.owner, "turn up their hidden card")
+        require_authority(state, op, obj.owner, "turn up their hidden card")
         _check_reveal(obj, a.get("card"), a.get("salt"))
         state.set_field(obj, "card", a["card"])
     elif name == "owner" and obj.is_secret:
@@ -240,9 +241,9 @@ def apply_consume(state: State, op: Op, lookup: Lookup) -> None:
             raise Void(f"input {obj_id!r} is not a card")
         holder = state.objs.get(obj.container or ROOT)
         if obj.is_secret:
-            _require_authority(state, op, obj.owner, "re-handle their hidden card")
+            require_authority(state, op, obj.owner, "re-handle their hidden card")
         elif holder is not None and holder.visibility != PUBLIC:
-            _require_authority(state, op, holder.owner, "take a card from their zone")
+            require_authority(state, op, holder.owner, "take a card from their zone")
         inputs.append(obj)
     if len({o.id for o in inputs}) != len(inputs):
         raise Void("consume: an input is named twice")
@@ -251,22 +252,32 @@ def apply_consume(state: State, op: Op, lookup: Lookup) -> None:
         mine = holder_seat is not None and holder_seat.peer == op.author
         if not mine and any(c in parent.children for c in a["in"]):
             raise Void(f"only seat {parent.owner}'s player may re-handle {parent.id!r}")
-    outputs: list[tuple[str, str]] = []
-    for item in a["out"]:
-        if (not isinstance(item, (list, tuple)) or len(item) != 2
-                or not all(isinstance(x, str) for x in item)):
-            raise Void("consume: each output is [handle, commitment]")
-        if item[0] in state.objs:
-            raise Void(f"consume: handle {item[0]!r} is not fresh")
-        outputs.append((item[0], item[1]))
-    if len({h for h, _ in outputs}) != len(outputs):
-        raise Void("consume: an output handle is named twice")
-    owner = a.get("owner", parent.owner)
+    outputs = fresh_outputs(state, a["out"], "consume")
     for obj in inputs:
         state.remove_child(obj)
         state.set_field(obj, "alive", False)
-    index = _index(state, parent, a.get("at"))
-    face_up = bool(a.get("face_up", False))
+    place_outputs(state, parent, outputs, a.get("owner", parent.owner),
+                  bool(a.get("face_up", False)), _index(state, parent, a.get("at")))
+
+
+def fresh_outputs(state: State, out: Any, kind: str) -> list[tuple[str, str]]:
+    """Check re-handling outputs, [[handle, commitment], ...]: well formed, fresh, distinct."""
+    outputs: list[tuple[str, str]] = []
+    for item in out:
+        if (not isinstance(item, (list, tuple)) or len(item) != 2
+                or not all(isinstance(x, str) for x in item)):
+            raise Void(f"{kind}: each output is [handle, commitment]")
+        if item[0] in state.objs:
+            raise Void(f"{kind}: handle {item[0]!r} is not fresh")
+        outputs.append((item[0], item[1]))
+    if len({h for h, _ in outputs}) != len(outputs):
+        raise Void(f"{kind}: an output handle is named twice")
+    return outputs
+
+
+def place_outputs(state: State, parent: Obj, outputs: list[tuple[str, str]], owner: int | None,
+                  face_up: bool, index: int) -> None:
+    """Create the fresh committed handles in `parent`, from `index` on."""
     for offset, (handle, digest) in enumerate(outputs):
         card = Obj(handle, "card", owner=owner, container=parent.id, face_up=face_up,
                    commitment=digest)
@@ -279,7 +290,7 @@ def apply_reveal(state: State, op: Op, lookup: Lookup) -> None:
     obj = _live(state, a["id"])
     if not obj.is_secret:
         raise Void(f"{obj.id!r} is not hidden")
-    _require_authority(state, op, obj.owner, "reveal their hidden card")
+    require_authority(state, op, obj.owner, "reveal their hidden card")
     _check_reveal(obj, a["card"], a["salt"])
     state.set_field(obj, "card", a["card"])
     if a.get("face_up") is not None:
@@ -289,7 +300,7 @@ def apply_reveal(state: State, op: Op, lookup: Lookup) -> None:
 def apply_show(state: State, op: Op, lookup: Lookup) -> None:
     obj = _live(state, op.args["id"])
     if obj.is_secret:
-        _require_authority(state, op, obj.owner, "show their hidden card")
+        require_authority(state, op, obj.owner, "show their hidden card")
 
 
 def apply_roll(state: State, op: Op, lookup: Lookup) -> None:
@@ -373,7 +384,7 @@ def apply_module(state: State, op: Op, lookup: Lookup) -> None:
 
 def apply_deck(state: State, op: Op, lookup: Lookup) -> None:
     seat = op.args["seat"]
-    _require_authority(state, op, seat, "record its deck")
+    require_authority(state, op, seat, "record its deck")
     decks = dict(state.decks)
     decks[seat] = {k: op.args[k] for k in ("name", "fields", "hash") if k in op.args}
     state.set_global("decks", decks)

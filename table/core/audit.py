@@ -8,7 +8,8 @@ has published), it replays the ops in canonical order and checks, at each op's p
   the identities of the cards the op consumed, and each fresh handle commits to the card the
   seed puts at its position;
 * a draw from a hidden pile took the pile's top cards, and a re-handle of a hidden pile kept
-  its order (so a deck cannot be restacked between shuffles);
+  its order (so a deck cannot be restacked between shuffles), an undo putting a card back
+  into one included;
 * each published deck order is the pile's order at the end.
 
 Rolls and shuffles made with one peer's randomness (hot-seat, a lone peer, older logs) are
@@ -118,7 +119,8 @@ class _Auditor:
         else:
             self.result.local += 1
 
-    def check(self, number: int, op: Op, state: State, void: bool = False) -> None:
+    def check(self, number: int, op: Op, state: State, void: bool = False,
+              timeline: Timeline | None = None) -> None:
         if op.kind == "mark" and not void and op.args.get("what") == "setup" \
                 and op.args.get("value") == "complete":
             self.in_setup = False
@@ -139,6 +141,29 @@ class _Auditor:
                     self.shuffle(number, op, state)
             else:
                 self.kept_order(number, op, state)
+        elif op.kind == "undo" and not void and op.args.get("out") and timeline is not None:
+            self.put_back(number, op, state, timeline)
+
+    def put_back(self, number: int, op: Op, state: State, timeline: Timeline) -> None:
+        """An undo that re-hides a card in a hidden pile puts it back where it was and keeps
+        the pile's order (a hand's new order is its owner's business, as in any re-handle)."""
+        target = timeline.record_of((str(op.args["target"][0]), int(op.args["target"][1])))
+        back = None if target is None else next(
+            ((e[1].id, e[2], e[3]) for e in target.journal.entries
+             if e[0] == "rm" and _is_hidden_pile(state.objs.get(e[1].id))), None)
+        if back is None:
+            return
+        pile, index, card = back
+        kept = [self.identity(state, c) for c in state.cards_in(pile) if c != card]
+        expected = kept[:index] + [self.identity(state, card)] + kept[index:]
+        outs = [self.knowledge.cards.get(h) for h, _ in op.args["out"]]
+        if None in expected or not all(o is not None and commit.verify(h, o[0], o[1], d)
+                                       for o, (h, d) in zip(outs, op.args["out"])):
+            return  # secrets this log never learned: nothing to check
+        if [o[0] for o in outs if o is not None] != expected:
+            return self.fail(number, op, f"an undo re-hiding a card in {pile} changed the "
+                                         f"order of its cards")
+        self.result.draws += 1
 
     def shuffle(self, number: int, op: Op, state: State) -> None:
         record = op.args["fair"]
@@ -256,7 +281,7 @@ def audit_replica(replica: Replica) -> Audit:
     auditor = _Auditor(replica)
     timeline = Timeline()
     for number, record in enumerate(replica.records(), start=1):
-        auditor.check(number, record.op, timeline.state, record.void is not None)
+        auditor.check(number, record.op, timeline.state, record.void is not None, timeline)
         timeline.insert(record.op)
     auditor.published_piles(timeline.state, replica)
     return auditor.result

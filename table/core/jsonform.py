@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import actions as act
+from . import undoing
 from . import opkinds
 from .errors import BadOp, CoreError
 from .objects import Obj
@@ -165,7 +166,13 @@ def _roll(r: Replica, e: dict[str, Any], seat: int | None, namer: CardNamer | No
 def _undo(r: Replica, e: dict[str, Any], seat: int | None, namer: CardNamer | None) -> Op | None:
     if "target" in e:
         return r.issue("undo", {"target": e["target"]}, seat=seat)
-    return act.undo_last(r, seat=seat)
+    return undoing.undo_last(r, seat=seat)
+
+
+def _redo(r: Replica, e: dict[str, Any], seat: int | None, namer: CardNamer | None) -> Op | None:
+    if "target" in e:
+        return r.issue("redo", {"target": e["target"]}, seat=seat)
+    return undoing.redo_last(r, seat=seat)
 
 
 _ACTIONS: dict[str, tuple[set[str], _Action]] = {
@@ -185,6 +192,9 @@ _ACTIONS: dict[str, tuple[set[str], _Action]] = {
         r, _req(e, "id"), seat=seat, key=e.get("key", "value"), **_take(e, "add", "value"))),
     "roll": ({"id", "sides", "count", "values", "why"}, _roll),
     "undo": ({"target"}, _undo),
+    "redo": ({"target"}, _redo),
+    "end_turn": ({"for_seat", "first_phase"}, lambda r, e, seat, namer: act.pass_turn(
+        r, int(_req(e, "for_seat")), first_phase=e.get("first_phase"), seat=seat)),
     "mark": ({"what", "value", "for_seat", "fields"}, lambda r, e, seat, namer: act.mark(
         r, _req(e, "what"), value=e.get("value"), for_seat=e.get("for_seat"),
         fields=e.get("fields"), seat=seat)),

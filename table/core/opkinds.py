@@ -16,7 +16,7 @@ from . import apply as h
 from .apply import Lookup
 from .errors import Void
 from .state import Journal, State
-from .undo import apply_undo
+from .undo import apply_redo, apply_undo
 
 if TYPE_CHECKING:
     from .ops import Op
@@ -54,7 +54,7 @@ HELLO, SEAT, CREATE, DELETE, MOVE, SET, COUNTER = ("hello", "seat", "create", "d
                                                    "set", "counter")
 CONSUME, REVEAL, SHOW, ROLL, MARK, NOTE, CHAT = ("consume", "reveal", "show", "roll", "mark",
                                                  "note", "chat")
-ACK, UNDO, MODULE, DECK, END = "ack", "undo", "module", "deck", "end"
+ACK, UNDO, REDO, MODULE, DECK, END = "ack", "undo", "redo", "module", "deck", "end"
 
 _RECORDS = (
     # announce a peer: its signing key and display name (first op of every author)
@@ -102,7 +102,11 @@ _RECORDS = (
     OpKind(NOTE, {"text": (_STR, True)}, h.apply_nothing, quiet=True),
     OpKind(CHAT, {"text": (_STR, True), "to": (_OPT_INT, False)}, h.apply_nothing, quiet=True),
     OpKind(ACK, {"flag": (_STR, True), "reason": (_STR, True)}, h.apply_ack, quiet=True),
-    OpKind(UNDO, {"target": ((list, tuple), True)}, apply_undo, action=True),
+    # take back an earlier action / an undo (table.core.undo); `out`: fresh handles re-hiding
+    # the hidden zone a card goes back into
+    OpKind(UNDO, {"target": ((list, tuple), True), "out": ((list,), False)}, apply_undo,
+           action=True),
+    OpKind(REDO, {"target": ((list, tuple), True)}, apply_redo, action=True),
     # the game module (draft) in effect from here on, by content hash; its archive travels as
     # a log blob and on the LAN (docs/game-module.md)
     OpKind(MODULE, {"hash": (_STR, True), "game": (_STR, True), "version": (_STR, False),

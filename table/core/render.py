@@ -115,7 +115,10 @@ class Renderer:
         if kind == "ack":
             return f"{who} acknowledged flag {a['flag']} ({a['reason']})"
         if kind == "undo":
-            return f"{who} undid their op #{a['target'][1]}"
+            hidden = ": the card went back, hidden again" if a.get("out") else ""
+            return f"{who} undid their op #{a['target'][1]}{hidden}"
+        if kind == "redo":
+            return f"{who} redid what their undo #{a['target'][1]} took back"
         if kind == "module":
             return self._module(a, who)
         if kind == "end":

@@ -15,8 +15,12 @@ from typing import Protocol
 from .errors import Fault
 from .opkinds import apply_op
 from .ops import Op
+from .statehash import objects_digest
 from .state import Journal, State
 from .watchers import watcher_refusal
+
+
+NOTHING = "it would change nothing"  # Timeline.trial's answer for an op with no effect
 
 
 @dataclass(slots=True)
@@ -138,16 +142,31 @@ class Timeline:
                 observer.applied(index, record, self.state)
         return record
 
-    def _lookup(self, ref: tuple[str, int]) -> tuple[Op, Journal | None, list[Journal]] | None:
-        """An op applied before the current one (undo targets only reach backwards)."""
+    def _lookup(self, ref: tuple[str, int]
+                ) -> tuple[Op, Journal | None, list[tuple[Op, Journal]]] | None:
+        """An op applied before the current one (undo targets only reach backwards), with
+        every op applied after it and their journals."""
         record = self._by_ref.get(ref)
         if record is None:
             return None
         index = bisect_left(self._keys, record.op.key)
         if index >= len(self.records) or self.records[index] is not record:
             return None  # not applied (yet) at this point of the fold
-        later = [r.journal for r in self.records[index + 1:]]
+        later = [(r.op, r.journal) for r in self.records[index + 1:]]
         return record.op, (None if record.void else record.journal), later
+
+    lookup = _lookup  # for callers that ask ahead of issuing (table.core.undoing)
+
+    def trial(self, op: Op) -> str | None:
+        """Why `op` would be void, or change nothing, if it were applied next; None when it
+        would take effect. The state is left exactly as it was."""
+        journal, void = apply_op(self.state, op, self._lookup)
+        if void is not None:
+            return str(void)
+        touched = journal.touched()
+        after = objects_digest(self.state, touched)
+        self.state.revert(journal)
+        return None if objects_digest(self.state, touched) != after else NOTHING
 
 
 def _merge(a: list[tuple[tuple[int, str], Op]],

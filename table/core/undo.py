@@ -1,102 +1,176 @@
-"""Undo: restore what an earlier op replaced, only where its write is still current.
+"""Undo and redo: an op about ops. `undo` restores what an earlier action replaced, `redo`
+restores what an undo replaced; each only where that write is still current.
 
-"Still current" is decided from the journals of the ops applied after the target (a short scan
-back from the end), not from a per-field "last writer" table every op would have to maintain.
+"Still current" is decided from the ops applied after the target (a short scan forward from it),
+not from a per-field "last writer" table every op would have to maintain. The scan follows who
+holds each key the target wrote: a newer write takes it; an undo hands it back to whoever held
+it before the op it undid (so undoing five +1s in a row reaches back five steps); a redo hands
+it back to the op its undo had taken it from.
+
+A card put back into a hidden zone (a hand, a deck) is re-hidden there: the zone is re-handled
+with the fresh committed handles the undo carries in `out`, as any card entering a hidden zone
+is, so nobody can follow it by its handle; its old handle stays in the log, revealed.
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .apply import Lookup
+from .apply import Lookup, fresh_outputs, place_outputs, require_authority
 from .errors import Void
 from .objects import PUBLIC, Obj
-from .state import MISSING, State, written_keys
+from .state import MISSING, Journal, State, written_keys
 
 if TYPE_CHECKING:
     from .ops import Op
 
+Key = tuple[str, str]
+Ref = tuple[str, int]
+UNDO, REDO = "undo", "redo"
+_KEPT = ("card",)  # fields an undo never restores: a card seen stays seen
 
-def _enters_hidden(obj: Obj, parent: Obj) -> bool:
-    return obj.kind == "card" and parent.visibility != PUBLIC
+
+class _Target:
+    """Marks a key still held by the target op itself (its write is current)."""
+
+
+TARGET: Any = _Target()
+
+
+def target_ref(op: Op) -> Ref:
+    target = op.args["target"]
+    if len(target) != 2 or not isinstance(target[0], str) or not isinstance(target[1], int) \
+            or isinstance(target[1], bool):
+        raise Void(f"{op.kind} names its target as [author, seq]")
+    return target[0], target[1]
+
+
+def holders(ref: Ref, journal: Journal, later: list[tuple[Op, Journal]]) -> dict[Key, Op | None]:
+    """Who holds each key `ref`'s op wrote, after the ops `later` (in canonical order): TARGET
+    (the op itself: its write is current), a newer op, or None (an undo took it back)."""
+    owner: dict[Key, Ref | None] = dict.fromkeys(written_keys(journal), ref)
+    before: dict[Ref, dict[Key, Ref | None]] = {ref: dict.fromkeys(owner)}
+    ops: dict[Ref, Op] = {}
+    for op, entries in later:
+        wrote = [k for k in written_keys(entries) if k in owner] if entries.entries else []
+        if not wrote:
+            continue
+        mine = before.setdefault(op.ref, {})
+        ops[op.ref] = op
+        back = before.get(_target_or_none(op) or ("", 0), {}) if op.kind in (UNDO, REDO) \
+            else None
+        for key in wrote:
+            mine[key] = owner[key]
+            # an undo returns the key to whoever held it before its target wrote it (unknown:
+            # the target is older than this scan, so the undo itself now holds it)
+            owner[key] = back.get(key, op.ref) if back is not None else op.ref
+    return {k: TARGET if h == ref else None if h is None else ops[h] for k, h in owner.items()}
+
+
+def _target_or_none(op: Op) -> Ref | None:
+    try:
+        return target_ref(op)
+    except (Void, TypeError, KeyError):
+        return None
 
 
 def apply_undo(state: State, op: Op, lookup: Lookup) -> None:
-    """Restore what the target op replaced, only where its write is still current."""
-    target = op.args["target"]
-    if len(target) != 2 or not isinstance(target[0], str) or not isinstance(target[1], int):
-        raise Void("undo names its target as [author, seq]")
-    ref = (target[0], target[1])
-    found = lookup(ref)
-    if found is None:
-        raise Void(f"undo target {ref} is not an applied op before this one")
-    target_op, journal, later = found
+    """Restore what the target action replaced, only where its write is still current."""
     from .opkinds import UNDOABLE  # here: the registry imports this handler
 
-    if target_op.kind not in UNDOABLE:
-        raise Void(f"a {target_op.kind} is not undone; going back is a new op")
+    _take_back(state, op, lookup, UNDOABLE, "a {kind} is not undone; going back is a new op")
+
+
+def apply_redo(state: State, op: Op, lookup: Lookup) -> None:
+    """Restore what the target undo replaced (the action it took back), where still current."""
+    _take_back(state, op, lookup, frozenset({UNDO}), "a redo names an undo, not a {kind}")
+
+
+def _take_back(state: State, op: Op, lookup: Lookup, kinds: frozenset[str], refused: str) -> None:
+    ref = target_ref(op)
+    found = lookup(ref)
+    if found is None:
+        raise Void(f"{op.kind} target {ref} is not an applied op before this one")
+    target_op, journal, later = found
+    if target_op.kind not in kinds:
+        raise Void(refused.format(kind=target_op.kind))
     if journal is None:
-        raise Void(f"undo target {ref} was void")
-    overwritten: set[tuple[str, str]] = set()
-    for newer in later:
-        overwritten |= written_keys(newer)
+        raise Void(f"{op.kind} target {ref} was void")
+    held = holders(ref, journal, later)
+    current = {k for k, h in held.items() if h is TARGET}
     moved: dict[str, dict[str, Any]] = {}
     restored = False
     for entry in journal.entries:
-        restored |= _restore_entry(state, entry, overwritten, moved)
+        restored |= _restore_entry(state, entry, current, moved)
     for obj_id, where in moved.items():
-        restored |= _put_back(state, state.objs[obj_id], where)
+        restored |= _put_back(state, op, state.objs[obj_id], where)
     if not restored:
-        raise Void(f"nothing of {ref} is still current")
+        raise Void(stale_reason(ref, held))
 
 
-def _restore_entry(state: State, entry: tuple[Any, ...], overwritten: set[tuple[str, str]],
+def stale_reason(ref: Ref, held: dict[Key, Any]) -> str:
+    """Why nothing of `ref` can be restored: already taken back, or a newer op holds it."""
+    newer = [h for k, h in held.items()
+             if h is not None and h is not TARGET and k[1] not in _KEPT]
+    if newer:
+        first = newer[0]
+        return f"#{first.seq} of {first.author} changed it since {ref}"
+    return f"{ref} is already taken back"
+
+
+def _restore_entry(state: State, entry: tuple[Any, ...], current: set[Key],
                    moved: dict[str, dict[str, Any]]) -> bool:
-    """Restore one journal entry unless a later op wrote the same key; a move is only noted
+    """Restore one journal entry if the target still holds its key; a move is only noted
     in `moved` (its container, place and index come from several entries). True if restored."""
     tag = entry[0]
     if tag == "f":
         obj, name, old = entry[1], entry[2], entry[3]
         key = "loc" if name in ("container", "pos") else name
-        if name == "card" or (obj.id, key) in overwritten:  # reveals stay revealed
+        if name in _KEPT or (obj.id, key) not in current:
             return False
         if key == "loc":
             moved.setdefault(obj.id, {})[name] = old
             return False
+        changed = getattr(obj, name) != old
         state.set_field(obj, name, old)
-        return True
+        return changed
     if tag == "rm":
         parent, index, obj_id = entry[1], entry[2], entry[3]
-        if (obj_id, "loc") not in overwritten:
+        if (obj_id, "loc") in current:
             where = moved.setdefault(obj_id, {})
             where.setdefault("index", index)
             where.setdefault("parent", parent.id)
         return False
     if tag == "c":
         obj, key, old = entry[1], entry[2], entry[3]
-        if (obj.id, "c:" + key) in overwritten:
+        old = old if isinstance(old, int) else 0
+        if (obj.id, "c:" + key) not in current or obj.counters.get(key, 0) == old:
             return False
-        state.set_counter(obj, key, old if isinstance(old, int) else 0)
+        state.set_counter(obj, key, old)
         return True
     if tag == "p":
         obj, key, old = entry[1], entry[2], entry[3]
-        if (obj.id, "p:" + key) in overwritten or old is MISSING:
+        if (obj.id, "p:" + key) not in current or old is MISSING or obj.props.get(key) == old:
             return False
         state.set_prop(obj, key, old)
         return True
     if tag == "new":
         obj = state.objs[entry[1]]
-        if (obj.id, "alive") in overwritten or not obj.alive:
+        if (obj.id, "alive") not in current or not obj.alive:
             return False
         state.remove_child(obj)
         state.set_field(obj, "alive", False)
         return True
-    if tag == "g" and ("#", entry[1]) not in overwritten:
+    if tag == "g" and ("#", entry[1]) in current and getattr(state, entry[1]) != entry[2]:
         state.set_global(entry[1], entry[2])
         return True
     return False
 
 
-def _put_back(state: State, obj: Obj, where: dict[str, Any]) -> bool:
+def enters_hidden(obj: Obj, parent: Obj) -> bool:
+    return obj.kind == "card" and parent.visibility != PUBLIC
+
+
+def _put_back(state: State, op: Op, obj: Obj, where: dict[str, Any]) -> bool:
     """Move an object back where the undone op found it, if that place can still take it."""
     if "parent" not in where:  # a position change within the same container
         if "pos" in where and obj.alive:
@@ -104,11 +178,32 @@ def _put_back(state: State, obj: Obj, where: dict[str, Any]) -> bool:
             return True
         return False
     parent = state.objs.get(where["parent"])
-    if (not obj.alive or parent is None or not parent.alive or _enters_hidden(obj, parent)
+    if (not obj.alive or parent is None or not parent.alive
             or parent.id == obj.id or obj.id in state.ancestors(parent)):
         return False
+    hidden = enters_hidden(obj, parent)
+    if hidden and op.args.get("out") is None:
+        raise Void(f"{obj.id!r} goes back into {parent.id!r}, a hidden zone: the {op.kind} "
+                   f"must re-hide it there with fresh handles ('out')")
     state.remove_child(obj)
     state.set_field(obj, "container", parent.id)
     state.set_field(obj, "pos", where.get("pos", obj.pos))
     state.insert_child(parent, obj, min(where["index"], len(parent.children)))
+    if hidden:
+        _rehide(state, op, parent)
     return True
+
+
+def _rehide(state: State, op: Op, zone: Obj) -> None:
+    """Re-handle the whole hidden zone a card came back into, with the op's fresh handles."""
+    require_authority(state, op, zone.owner, "re-hide a card in their zone")
+    cards = [state.objs[c] for c in state.cards_in(zone)]
+    outputs = fresh_outputs(state, op.args["out"], op.kind)
+    if len(outputs) != len(cards):
+        raise Void(f"{op.kind}: {zone.id!r} holds {len(cards)} cards once the card is back, "
+                   f"not {len(outputs)}")
+    index = zone.children.index(cards[0].id)
+    for card in cards:
+        state.remove_child(card)
+        state.set_field(card, "alive", False)
+    place_outputs(state, zone, outputs, zone.owner, False, index)

@@ -78,6 +78,14 @@ class OpChecker:
                 self._object(r, value, field)
         if kind == "counter":
             self._card_counter(r, entry)
+        if kind == "end_turn":
+            if entry.get("for_seat") is None:
+                raise JsonOpError('end_turn names the seat whose turn begins: "for_seat": N')
+            first = entry.get("first_phase")
+            if first is not None and self.phases and first not in self.phases:
+                raise JsonOpError(f"end_turn: {self._game()} has no phase {first!r}"
+                                  f"{suggest(str(first), self.phases)} "
+                                  f"({', '.join(self.phases)})")
         return entry
 
     def _mark(self, entry: dict[str, Any]) -> None:

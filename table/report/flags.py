@@ -72,7 +72,8 @@ class Follower:
         run = FlagRun(runner.disabled is None, runner.disabled or "",
                       notices=self.notices + list(runner.notices))
         try:
-            for entry in runner.entries(include_acked=True, include_undone=True):
+            for entry in runner.entries(include_acked=True, include_undone=True,
+                                        include_resolved=True):
                 run.by_index.setdefault(entry.index, []).append(entry.flag)
         finally:
             runner.detach()
@@ -96,7 +97,8 @@ def run_assist(replica: Any, module: Any, plugin: Any = None) -> FlagRun:
         runner = assist_runner.run_over([r.op for r in replica.records()], module, plugin,
                                         seats=len(replica.state.seats) or None,
                                         knowledge=replica.knowledge)
-        entries = runner.entries(include_acked=True, include_undone=True)
+        entries = runner.entries(include_acked=True, include_undone=True,
+                                 include_resolved=True)
     except Exception as err:  # noqa: BLE001
         log.warning("assist failed on a log: %s", err)
         return FlagRun(False, f"the assist failed: {err}", notices=notices)

@@ -17,7 +17,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from table.core import actions
+from table.core import actions, undoing
 from table.core.errors import CoreError
 from table.core.objects import PUBLIC
 from table.core.ops import Op
@@ -163,44 +163,43 @@ class TableController(QObject):
         return None if owner is None else (entry, owner)
 
     def undo(self) -> None:
-        """Undo the last action. Hot-seat: the table's last action, whichever seat made it; an
-        End turn (the turn mark and the phase reset after it) goes back as one, and the view
-        returns to the seat whose turn it is again."""
-        if not self.hot_seat_for(self.replica) or self.read_only:
-            if self.act(actions.undo_last) is not None:
-                self.status.emit("Undone")
-            return
-        op = self.act(actions.undo_last, any_seat=True)
+        """Undo the last action (Ctrl+Z; again and again walks further back). Hot-seat: the
+        table's last action, whichever seat made it; an End turn (the turn mark and the phase
+        reset after it) goes back as one, and the view returns to the seat whose turn it is."""
+        self._step(undoing.undo_last, "Undone")
+
+    def redo(self) -> None:
+        """Redo what the last undo took back (Ctrl+Shift+Z, Ctrl+Y)."""
+        self._step(undoing.redo_last, "Redone")
+
+    def _step(self, fn: Callable[..., Op], done: str) -> None:
+        hot = self.hot_seat_for(self.replica) and not self.read_only
+        op = self.act(fn, any_seat=True) if hot else self.act(fn)
         if op is None:
             return
-        target = self.replica.timeline.record_of(tuple(op.args["target"]))
-        if target is not None and self._ends_a_turn(target.op):
-            phase = self._phase_before(target.op)
-            self.act(actions.undo_last, any_seat=True)  # the turn mark itself
-            if phase is not None and self.replica.state.phase != phase:
-                # the core restores only what no later op wrote; the phase reset did
-                self.act(actions.mark, "phase", value=phase)
-        self.status.emit("Undone")
+        if hot and self._turn_pass_half(op):
+            self.act(fn, any_seat=True)  # the other op of the same End turn
+        self.status.emit(done)
         seat = self.replica.state.turn.get("seat")
-        if isinstance(seat, int) and seat in self.playable_seats:
+        if hot and isinstance(seat, int) and seat in self.playable_seats:
             self.set_seat(seat)
 
-    def _phase_before(self, phase_op: Op) -> str | None:
-        """The phase the table was in before the End turn whose phase reset is `phase_op`."""
-        records = self.replica.records()
-        index = next((i for i in range(len(records) - 1, -1, -1)
-                      if records[i].op.ref == phase_op.ref), 0)
-        undone = {tuple(r.op.args.get("target") or ()) for r in records if r.op.kind == "undo"}
-        for rec in reversed(records[:max(0, index - 1)]):  # before the turn mark
-            op = rec.op
-            if op.kind != "mark" or rec.void is not None or op.ref in undone:
-                continue
-            if op.args.get("what") in ("phase", "step"):
-                value = op.args.get("value")
-                return value if isinstance(value, str) else None
-            if op.args.get("what") == "turn":
-                return None
-        return None
+    def _turn_pass_half(self, op: Op) -> bool:
+        """The undo (redo) took back (brought back) half of an End turn: its phase reset (its
+        turn mark), so the other half goes with it."""
+        target = self._op_at(op.args["target"])
+        if op.kind == "undo":
+            return target is not None and self._ends_a_turn(target)
+        redone = self._op_at(target.args["target"]) if target is not None else None
+        if redone is None or redone.kind != "mark" or redone.args.get("what") != "turn":
+            return False
+        undone = undoing.stack_of(self.replica, any_seat=True).undone
+        nxt = self._op_at(undone[-1].op.args["target"]) if undone else None
+        return nxt is not None and self._ends_a_turn(nxt)
+
+    def _op_at(self, ref: Any) -> Op | None:
+        record = self.replica.timeline.record_of((str(ref[0]), int(ref[1])))
+        return None if record is None else record.op
 
     def _ends_a_turn(self, op: Op) -> bool:
         """A phase reset issued right after a turn mark (End turn's second op)."""

@@ -75,6 +75,7 @@ class TableWindow(QMainWindow):
         self.scene.cardHovered.connect(self.preview.show_card)
         self.view.menuWanted.connect(self.menus.popup)
         self._pending_first: int | None = None
+        self._resolved_seen: set[Any] = set()  # condition flags the table no longer shows
         self._chat_dirty = False
         self._panel_timer = QTimer(self)
         self._panel_timer.setSingleShot(True)
@@ -175,7 +176,10 @@ class TableWindow(QMainWindow):
 
     def _build_actions(self) -> None:
         a = self._action
-        self.act_undo = a("Undo", ["Ctrl+Z"], self.ctl.undo, tip="Undo your last action")
+        self.act_undo = a("Undo", ["Ctrl+Z"], self.ctl.undo,
+                          tip="Undo your last action (again: the one before)")
+        self.act_redo = a("Redo", ["Ctrl+Shift+Z", "Ctrl+Y"], self.ctl.redo,
+                          tip="Redo what Undo took back")
         self.act_flip = a("Flip", ["F"], self.flip_selection, on_table=True)
         self.act_rotate = a("Engage", ["R"], self.rotate_selection, on_table=True,
                             tip="Engage / ready")
@@ -205,7 +209,7 @@ class TableWindow(QMainWindow):
         bar = QToolBar("Table")
         bar.setObjectName("toolbar-table")
         bar.setMovable(False)
-        for act in (self.act_undo, self.act_flip, self.act_rotate, self.act_draw, self.act_end,
+        for act in (self.act_undo, self.act_redo, self.act_flip, self.act_rotate, self.act_draw, self.act_end,
                     self.act_note, self.act_end_game, self.act_fit, self.act_help):
             bar.addAction(act)
         if len(self.ctl.playable_seats) > 1:
@@ -295,7 +299,7 @@ class TableWindow(QMainWindow):
             seat = self.ctl.seat
             self.curtain.close_over(self.ctl.seat_name(seat),
                                     theme.seat_colour(seat, self.ctl.seat_colour(seat)))
-        if any(r.op.kind == "undo" for r in change.records):
+        if any(r.op.kind in ("undo", "redo") for r in change.records):
             first = 0 if self._pending_first is None else self._pending_first
             self._pending_first = min(first, undone_from(self.replica, change))
         # panels refresh once per burst of ops, after the table itself (which updates at once)
@@ -312,6 +316,12 @@ class TableWindow(QMainWindow):
         if runner is not None:
             self.log_panel.flags_at = runner.flags_at
             self.scene.show_flags(runner.flags_by_object())
+            resolved = set(runner.resolved())
+            lines = runner.resolved_lines(resolved - self._resolved_seen)
+            self._resolved_seen = resolved
+            if lines:  # a flag the table no longer shows leaves its (older) line in the log
+                pending = self._pending_first
+                self._pending_first = min(lines) if pending is None else min(pending, *lines)
             if self._pending_first is not None and any(
                     r.op.kind == "ack" for r in self.replica.records()[self._pending_first:]):
                 self._pending_first = 0  # an acknowledgement hides a flag on an older line

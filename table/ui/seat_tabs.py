@@ -45,7 +45,7 @@ def grey_out_moves(window: Any) -> None:
     ctl = window.ctl
     if not is_watcher(ctl.replica.state, ctl.replica.peer_id):
         return
-    moves = [window.act_undo, window.act_flip, window.act_rotate, window.act_draw,
+    moves = [window.act_undo, window.act_redo, window.act_flip, window.act_rotate, window.act_draw,
              window.act_end, window.act_end_game, window.act_next_phase]
     for control in [*moves, window.turn.next_phase, window.turn.end_turn, window.turn.phase]:
         control.setEnabled(False)

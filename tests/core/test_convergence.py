@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from table.core import actions as act
+from table.core import undoing
 from table.core.actions import ActionError
 from table.core.replica import Replica
 from table.core.rng import Rng
@@ -73,7 +74,7 @@ def _act(r: Replica, seat: int, data: st.DataObject) -> None:
         if tokens:
             r.issue("delete", {"id": pick(tokens)}, seat=seat)
     elif choice == "undo":
-        act.undo_last(r, seat=seat)
+        undoing.undo_last(r, seat=seat)
     elif choice == "rotate_token":
         tokens = [o.id for o in state.objs.values() if o.alive and o.kind == "token"]
         if tokens and zones:

@@ -1,7 +1,11 @@
 """The known traps of host-less sync, each one a rule in DESIGN.md."""
 from __future__ import annotations
 
+import pytest
+
 from table.core import actions as act
+from table.core import undoing
+from table.core.actions import ActionError
 from table.core.replica import Replica
 from tests.core.tables import assert_cards_conserved, peers, sync, sync_all
 
@@ -82,7 +86,11 @@ def test_undo_racing_a_newer_move_by_another_peer_keeps_the_newer_move() -> None
         act.move(b, "pub0", "discard", seat=2)  # newer move, by the other peer
         if not undo_first:
             sync(b, a)
-        act.undo_last(a, seat=1)  # concurrent with (or after) b's move
+            # a sees the newer move: the undo is refused before it is issued, naming it
+            with pytest.raises(ActionError, match="has changed that piece since"):
+                undoing.undo_last(a, seat=1)
+        else:
+            undoing.undo_last(a, seat=1)  # concurrent with b's move: the fold keeps b's
         sync_all([a, b])
         assert a.public_state_hash() == b.public_state_hash()
         assert a.state.objs["pub0"].container == "discard"
@@ -92,9 +100,9 @@ def test_undo_restores_only_what_is_still_current() -> None:
     (a,) = peers(1)
     act.counter(a, "favor", add=3, seat=1)
     act.move(a, "pub0", "play", seat=1)
-    act.undo_last(a, seat=1)
+    undoing.undo_last(a, seat=1)
     assert a.state.objs["pub0"].container == "market"
-    act.undo_last(a, seat=1)
+    undoing.undo_last(a, seat=1)
     assert a.state.objs["favor"].counters["value"] == 0
 
 
@@ -183,8 +191,8 @@ def test_set_position_and_rotation_state_results() -> None:
     a.issue("set", {"id": "p1.token", "field": "rotation", "value": 450}, seat=1)
     token = a.state.objs["p1.token"]
     assert token.pos == (3, 4) and token.rotation == 90
-    act.undo_last(a, seat=1)
-    act.undo_last(a, seat=1)
+    undoing.undo_last(a, seat=1)
+    undoing.undo_last(a, seat=1)
     assert token.pos is None and token.rotation == 0
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from table.core import actions as act
+from table.core import undoing
 from table.core import jsonform
 from table.core.render import Renderer
 from table.core.replica import Replica
@@ -52,7 +53,7 @@ def test_a_later_end_corrects_and_undo_restores() -> None:
     act.end_game(r, [1], "victory", seat=1)
     act.end_game(r, [2], "concession", seat=2, text="Ann conceded")
     assert r.state.result["winners"] == [2] and "Ann conceded" in text(r)
-    act.undo_last(r, seat=2)
+    undoing.undo_last(r, seat=2)
     assert r.state.result["winners"] == [1]
     act.end_game(r, [], "draw", seat=1)
     assert text(r) == "Ann ended the game (draw), no winner"

@@ -194,6 +194,12 @@ def _op_vectors() -> list[dict[str, Any]]:
         ("note with a long unicode text (str8)", a, 6, 301, "note",
          {"text": "Ça marche — 日本語のテキスト, long enough for str8"}, {c.peer_id: 70000},
          1767225605.001, None),
+        ("undo re-hiding a card in its hand (fresh handles out)", b, 4, 302, "undo",
+         {"target": [b.peer_id, 3],
+          "out": [["h0a1b2c3d4e5f6a7b", "9f" * 32], ["h1122334455667788", "0e" * 32]]},
+         {a.peer_id: 6}, 1767225606.5, 1),
+        ("redo of that undo", b, 5, 303, "redo", {"target": [b.peer_id, 4]}, {},
+         1767225607.0, 1),
     ]
     out = []
     for name, who, seq, lamport, kind, args, vv, time, seat in specs:

@@ -203,3 +203,50 @@ def test_checklist_ticks_setup_prompts_and_follows_the_phases(qtbot) -> None:  #
     texts = [lst.item(i).text() for i in range(lst.count())]
     assert "✓  Dawn" in texts and "▶  Main" in texts
     w.shutdown()
+
+
+def test_a_chosen_not_on_the_arena_badge_leaves_once_the_standee_is_dragged_there(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtCore import QPointF, Qt
+
+    from assist.api import AssistView, GameInfo
+    from assist.mantle_of_the_keeper.board import read_board
+    from table.ui.layout import CELL
+    from tests.ui.helpers import drag
+    from tests.ui.test_games import _open
+
+    w = _open(qtbot, "mantle-of-the-keeper", 3)
+    try:
+        runner = w.assist_runner
+        assert runner is not None
+        qtbot.keyClick(w.view, Qt.Key.Key_N)  # the first phase: play begins, standees are off
+        w.refresh_panels()
+
+        def badge(seat: int) -> list[str]:
+            return [f.message for f in runner.flags_by_object().get(f"p{seat}.standee", [])]
+
+        assert any("not on the arena" in m for m in badge(1))
+        standee = w.scene.tokens["p1.standee"]
+        assert standee.flag_severity is not None  # the badge on the standee
+        board = read_board(AssistView(w.replica.state), GameInfo(runner.module, 3))
+        assert board is not None
+        taken = set(board.standees.values())
+        cell = next((c, r) for r in range(board.rows) for c in range(board.cols)
+                    if (c, r) not in board.obstacles and (c, r) not in taken
+                    and (c, r) not in board.hazards.values()
+                    and board.tile_of((c, r)) not in {board.tile_of(t) for t in taken})
+        arena = w.scene.zones["arena"].rect
+        target = arena.topLeft() + QPointF(8 + (cell[0] + 0.5) * CELL,
+                                           20 + 8 + (cell[1] + 0.5) * CELL)
+        drag(w.view, standee.scenePos(), target)
+        assert w.replica.state.objs["p1.standee"].container == "arena"
+        w.refresh_panels()
+        assert not any("not on the arena" in m for m in badge(1))  # the badge says no more
+        assert any("not on the arena" in m for m in badge(2))  # the others are still off
+        tree = w.assist.tree
+        texts = [tree.topLevelItem(i).text(3) for i in range(tree.topLevelItemCount())]
+        assert not any("Player 1" in t and "not on the arena" in t for t in texts), texts
+        kept = runner.entries(include_resolved=True)
+        assert any("not on the arena" in e.flag.message and "p1.standee" in e.flag.objects
+                   for e in kept)  # the history keeps it
+    finally:
+        w.shutdown()

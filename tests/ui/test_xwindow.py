@@ -102,3 +102,68 @@ def test_right_click_a_card_and_add_a_counter_in_a_real_window(tmp_path) -> None
                 app.kill()
         xvfb.terminate()
         xvfb.wait(10)
+
+
+@needs_x
+def test_drag_a_card_into_play_then_ctrl_z_in_a_real_window(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """At 1366x768: drag the hand's top card up into the play area, press Ctrl+Z; the log the
+    program wrote says the card went back into the hand, re-hidden (no card left in play)."""
+    from table.core.replica import Replica
+
+    xvfb = subprocess.Popen(["Xvfb", "-displayfd", "1", "-screen", "0", "1366x768x24",
+                             "-nolisten", "tcp"], stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL)
+    app = None
+    home = tmp_path / "home"
+    try:
+        assert xvfb.stdout is not None
+        display = ":" + xvfb.stdout.readline().decode().strip()
+        geometry = tmp_path / "geometry.json"
+        env = {**os.environ, "DISPLAY": display, "QT_QPA_PLATFORM": "xcb",
+               "SANDTABLE_HOME": str(home), "SANDTABLE_GEOMETRY_OUT": str(geometry)}
+        app = subprocess.Popen(["bash", str(ROOT / "scripts" / "run.sh"), "--game", "sample"],
+                               env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE)
+        hand = _wait("the card positions", lambda: geometry.exists() and json.loads(
+            geometry.read_text())["hand"], timeout=60)
+        x, y = hand[-1]["x"], hand[-1]["y"]  # the top of the fan: nothing covers it
+        time.sleep(1.0)
+        _grab(env, tmp_path / "1-start.png")
+        steps = [["mousemove", str(x), str(y - 25 * i)] for i in range(1, 9)]
+        subprocess.run(["xdotool", "mousemove", str(x), str(y), "mousedown", "1"], env=env,
+                       check=True)
+        for step in steps:  # a drag the view sees move, then the drop 200 px up: the play area
+            subprocess.run(["xdotool", *step], env=env, check=True)
+            time.sleep(0.05)
+        subprocess.run(["xdotool", "mouseup", "1"], env=env, check=True)
+        time.sleep(1.0)
+        _grab(env, tmp_path / "2-played.png")
+        subprocess.run(["xdotool", "key", "ctrl+z"], env=env, check=True)
+        logs = home / "games"
+
+        def undone() -> bool:
+            found = sorted(logs.glob("*.sandlog")) if logs.exists() else []
+            records = Replica.from_log(found[-1]).records() if found else []
+            return bool(records) and records[-1].op.kind == "undo"
+
+        _wait("the undo in the table's log (screenshots in " + str(tmp_path) + ")", undone,
+              timeout=15)
+        time.sleep(0.5)
+        _grab(env, tmp_path / "3-undone.png")
+    finally:
+        if app is not None:
+            app.terminate()
+            try:
+                app.wait(10)
+            except subprocess.TimeoutExpired:
+                app.kill()
+        xvfb.terminate()
+        xvfb.wait(10)
+    replica = Replica.from_log(sorted((home / "games").glob("*.sandlog"))[-1])
+    move, undo = (r.op for r in replica.records()[-2:])
+    assert move.kind == "move" and move.args["id"] == hand[-1]["id"] and move.args.get("card")
+    assert undo.args["target"] == list(move.ref) and undo.args.get("out")
+    state, knowledge = replica.state, replica.knowledge
+    back = [knowledge.card_of(c) for c in state.cards_in(state.objs["p1.hand"])]
+    assert move.args["card"] in back and len(back) == len(hand)  # back in the hand
+    assert state.cards_in(state.objs[move.args["to"]]) == []  # no face-down card left in play

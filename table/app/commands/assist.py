@@ -64,7 +64,7 @@ def check(args: argparse.Namespace) -> int:
     for notice in runner.notices:
         print(f"note: {notice}", file=sys.stderr)
     acks = runner.acknowledged()
-    entries = runner.entries(include_acked=args.all, include_undone=True)
+    entries = runner.entries(include_acked=args.all, include_undone=True, include_resolved=True)
     undone = runner.undone()
     for e in entries:
         f = e.flag
@@ -74,10 +74,15 @@ def check(args: argparse.Namespace) -> int:
                               "section": f.section, "objects": list(f.objects),
                               "key": f.key, "acknowledged": acks.get(f.key),
                               "undone": e.ref in undone,
+                              "cleared_at": None if (at := runner.cleared_at(f)) is None
+                              else at + 1,
                               "salvaged": e.ref in replica.salvaged}))
         else:
             ack = f" (acknowledged: {acks[f.key]})" if f.key in acks else ""
             ack += " (the player undid this move)" if e.ref in undone else ""
+            cleared = runner.cleared_at(f)
+            ack += (f" (the table no longer shows this since op {cleared + 1})"
+                    if cleared is not None else "")
             ack += " (salvaged: read past a lost op)" if e.ref in replica.salvaged else ""
             print(f"{e.number:>6}  {f.rule:<28} {f.severity:<7} {f.message} [{f.section}]{ack}")
     if not args.json:

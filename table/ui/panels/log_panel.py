@@ -82,12 +82,16 @@ class LogPanel(QWidget):
 
 
 def undone_from(replica: Replica, change: Change) -> int:
-    """The earliest line an undo in `change` took back (its flag must leave the log), else
-    the change's first line."""
+    """The earliest line an undo in `change` took back, or a redo brought back (its flag
+    leaves, or returns to, the log); else the change's first line."""
     index = change.first
     records = replica.records()
     targets = {tuple(r.op.args.get("target") or ()) for r in change.records
-               if r.op.kind == "undo"}
+               if r.op.kind in ("undo", "redo")}
+    for ref in list(targets):  # a redo's target is an undo: the line it brings back is older
+        undo = replica.timeline.record_of(ref) if len(ref) == 2 else None  # type: ignore[arg-type]
+        if undo is not None and undo.op.kind == "undo":
+            targets.add(tuple(undo.op.args.get("target") or ()))
     for i in range(len(records) - 1, -1, -1):  # undo is rare: a scan back is cheap
         if not targets:
             break

@@ -74,6 +74,8 @@ class TurnPanel(QWidget):
         self.phase.setCurrentIndex(self.phases.index(phase) if phase in self.phases else -1)
 
     def _set_phase(self, index: int) -> None:
+        if self.phases[index] == self.ctl.replica.state.phase:
+            return  # already there: a second marker would read as the phase run twice
         self.ctl.act(actions.mark, "phase", value=self.phases[index])
 
     def advance_phase(self) -> None:
@@ -91,5 +93,5 @@ class TurnPanel(QWidget):
         seats = self.ctl.seats
         cur = self.ctl.replica.state.turn.get("seat")
         nxt = seats[(seats.index(cur) + 1) % len(seats)] if cur in seats else seats[0]
-        if self.ctl.act(actions.mark, "turn", for_seat=nxt) is not None:
-            self.ctl.act(actions.mark, "phase", value=self.phases[0])
+        # the next seat's first phase is its own op (at a LAN table its peer issues it)
+        self.ctl.act(actions.pass_turn, nxt, first_phase=self.phases[0] if self.phases else None)
