@@ -21,7 +21,7 @@ from .drafts import follow_module
 from .seat_tabs import grey_out_moves, sync_watcher_tabs
 from .ask import ask_text
 from .controller import TableController
-from .curtain import Curtain
+from .curtain import Curtain, curtain_wanted
 from .declaring import Declaring
 from .dock_layout import DockLayout
 from .game_menu import build_game_menu, save_position
@@ -195,10 +195,11 @@ class TableWindow(QMainWindow):
         a("Zoom out", ["Ctrl+-"], lambda: self.view.set_zoom(self.view.zoom / 1.25))
         self.act_help = a("Help", ["F1", "?"], self.help.toggle, tip="Keyboard shortcuts")
         self.act_curtain = a("Curtain", [], lambda: None,
-                             tip="Hot-seat: cover the screen between turns (\"Pass to …\")")
+                             tip="Hot-seat: cover the screen whenever the view passes to "
+                                 "another seat (\"Pass to …\"); on while you play several "
+                                 "seats, unless you turn it off")
         self.act_curtain.setCheckable(True)
-        self.act_curtain.setChecked(bool(self.settings.extra.get("curtain"))
-                                    if self.settings is not None else False)
+        self.act_curtain.setChecked(curtain_wanted(self.settings, self.ctl))
         self.act_curtain.toggled.connect(self._curtain_toggled)
         for seat in self.ctl.playable_seats[:9]:
             a(f"Play seat {seat}", [f"Ctrl+{seat}"], partial(self.ctl.set_seat, seat))
@@ -289,12 +290,7 @@ class TableWindow(QMainWindow):
     def _on_change(self, change: Change) -> None:
         if any(r.op.kind == "module" for r in change.records):
             follow_module(self)  # a draft changed during play: the cards' new faces
-        before = self.ctl.seat
-        self.ctl.follow_turn(change.records)
-        if self.ctl.seat != before and self.act_curtain.isChecked():
-            seat = self.ctl.seat
-            self.curtain.close_over(self.ctl.seat_name(seat),
-                                    theme.seat_colour(seat, self.ctl.seat_colour(seat)))
+        self.ctl.follow_turn(change.records)  # hot-seat: the view passes (behind the curtain)
         if any(r.op.kind == "undo" for r in change.records):
             first = 0 if self._pending_first is None else self._pending_first
             self._pending_first = min(first, undone_from(self.replica, change))
@@ -336,6 +332,11 @@ class TableWindow(QMainWindow):
     def _seat_changed(self, seat: int) -> None:
         if seat in self.ctl.seats and self.seat_bar.currentIndex() != self.ctl.seats.index(seat):
             self.seat_bar.setCurrentIndex(self.ctl.seats.index(seat))
+        if self.act_curtain.isChecked() and len(self.ctl.replica.my_seats) > 1:
+            # whoever is looking now must not read the next seat's hand: End turn, Ctrl+2 or
+            # a seat tab alike pass the laptop first
+            self.curtain.close_over(self.ctl.seat_name(seat),
+                                    theme.seat_colour(seat, self.ctl.seat_colour(seat)))
         self.scene.clearSelection()
         self.view.hide_zoom()
         self.preview.clear()  # the last seat's card is not the next seat's to read

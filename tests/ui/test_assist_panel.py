@@ -198,6 +198,8 @@ def test_checklist_ticks_setup_prompts_and_follows_the_phases(qtbot) -> None:  #
     w.refresh_panels()
     texts = [lst.item(i).text() for i in range(lst.count())]
     assert "▶  Dawn" in texts and any(t.startswith("○  Main") and "next" in t for t in texts)
+    assert w.curtain.isVisible()  # hot-seat: the next player opens the curtain first
+    qtbot.keyClick(w.curtain, Qt.Key.Key_Space)
     qtbot.keyClick(w.view, Qt.Key.Key_N)
     w.refresh_panels()
     texts = [lst.item(i).text() for i in range(lst.count())]

@@ -143,6 +143,8 @@ def test_seat_switch_hides_and_shows_hands(window, qtbot):  # type: ignore[no-un
     assert w.ctl.seat == 2 and w.seat_bar.currentIndex() == 1
     assert all(w.scene.cards[c].face is None for c in mine)
     assert all(w.scene.cards[c].face is not None for c in theirs)
+    assert w.curtain.isVisible()  # hot-seat: East's hand shows once East opens the curtain
+    qtbot.keyClick(w.curtain, Qt.Key.Key_Space)
     # acting now acts as seat 2
     qtbot.keyClick(w.view, Qt.Key.Key_D)
     assert len(_hand(w, 2)) == 6 and w.replica.records()[-1].op.seat == 2
