@@ -2,10 +2,10 @@
 whole width, its op, severity, rule and section on a first line and its message below, wrapped
 (never cut to the few words a column would hold).
 
-The items keep the five columns (op, severity, rule, message, section) as data; the row spans
-them and a delegate draws it. Qt's tree sizes rows without knowing the width (so word wrap
-alone gives one-line rows): the delegate measures the message at the viewport's width, and
-the list lays its rows out again when that width changes.
+The items keep the five columns (op, severity, rule, message, section) as data; only the first
+is shown, as wide as the list, and a delegate draws the whole flag in it. Qt's tree sizes rows
+without knowing the width (so word wrap alone gives one-line rows): the delegate measures the
+message at the viewport's width, and the list lays its rows out again when that width changes.
 """
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ class FlagDelegate(QStyledItemDelegate):
 
     def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
         if index.column() != 0:
-            return QSize(0, 0)  # the row spans: only the first column's size counts
+            return QSize(0, 0)  # hidden columns: only the first one's size counts
         width = self.tree.viewport().width()
         rect = self.message_rect(width, index, QFontMetrics(option.font))
         return QSize(width, rect.bottom() + PAD)
@@ -78,6 +78,9 @@ class FlagList(QTreeWidget):
         super().__init__(parent)
         self.setHeaderLabels(COLUMNS)
         self.setHeaderHidden(True)  # each row says what each part is
+        for column in range(1, len(COLUMNS)):  # data only: the first column draws the flag
+            self.setColumnHidden(column, True)
+        self.header().setStretchLastSection(True)
         self.setRootIsDecorated(False)
         self.setUniformRowHeights(False)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -91,7 +94,6 @@ class FlagList(QTreeWidget):
         item.setForeground(SEVERITY, colour)
         item.setToolTip(0, columns[MESSAGE])
         self.addTopLevelItem(item)
-        self.setFirstColumnSpanned(self.indexOfTopLevelItem(item), QModelIndex(), True)
         return item
 
     def resizeEvent(self, event: QResizeEvent) -> None:
