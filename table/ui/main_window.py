@@ -6,8 +6,8 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence, QResizeEvent
+from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QDockWidget, QLabel, QMainWindow, QTabBar, QToolBar, QVBoxLayout, QWidget,
 )
@@ -39,6 +39,7 @@ from .preview import CardPreview
 from .scene import TableScene
 from .settings import Settings
 from .view import TableView
+from .window_fit import fit_window
 
 log = logging.getLogger(__name__)
 
@@ -82,8 +83,9 @@ class TableWindow(QMainWindow):
         self._panel_timer.timeout.connect(self.refresh_panels)
         replica.listeners.append(self._on_change)
         replica.report_listeners.append(lambda m: self.statusBar().showMessage(m, 10000))
-        self.resize(_fitting(1500, 950))  # never larger than the screen (a 1366x768 laptop)
+        self.fit = fit_window(self, "table", 1500, 950)  # inside the screen, frame and all
         self._restore_geometry()
+        self.fit.clamp()  # a geometry saved on a larger screen shrinks to this one
         self.focus = TableFocus(self)
         self.view.setFocus()
         QTimer.singleShot(0, self.view.fit_legible)
@@ -255,7 +257,7 @@ class TableWindow(QMainWindow):
 
         from .end_game import ask_end_game
 
-        seats = {n: s.name or f"Seat {n}" for n, s in self.ctl.replica.state.seats.items()}
+        seats = {n: self.ctl.seat_name(n) for n in self.ctl.replica.state.seats}
         self.end_dialog = ask_end_game(
             self, seats, self.ctl.catalog.module,
             lambda args: self.ctl.act(core_actions.end_game, **args))
@@ -401,12 +403,3 @@ def make_assist_runner(replica: Replica, catalog: Catalog) -> Any:
     runner = AssistRunner.for_replica(replica, catalog.module, plugin)
     runner.notices[:0] = notices
     return runner
-
-
-def _fitting(width: int, height: int) -> QSize:
-    """The size asked for, within the screen's available area."""
-    screen = QGuiApplication.primaryScreen()
-    if screen is None:
-        return QSize(width, height)
-    area = screen.availableGeometry()
-    return QSize(min(width, area.width()), min(height, area.height()))
