@@ -6,12 +6,21 @@ toward the edge), and shared boards, piles and trackers sit in a band across the
 seats come in table order starting with the viewing seat, so each player's own area is at the
 bottom, nearest them; otherwise the layout depends only on the public state, and positions
 are stored relative to their zone, so a free-zone position means the same spot for every peer.
+
+On a small screen the others' areas and the middle are drawn smaller (`others` < 1), so the
+whole table is in view while the player's own area stays large enough to read. Each of them is
+laid out at full size in a frame of its own, then shrunk into place: `Layout.scale` says by how
+much for every container and piece there (its rect is where it lands on the table), and
+`local`/`to_scene`/`to_local` convert between the two (stored positions stay full-size units,
+so a position means the same spot at every scale, on every peer).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
-from PySide6.QtCore import QRectF
+from PySide6.QtCore import QPointF, QRectF
 
 from table.core.objects import OWNER, ROOT, Obj
 from table.core.state import State
@@ -79,6 +88,35 @@ class Layout:
     flipped: set[int] = field(default_factory=set)  # seats along the top edge
     middle: QRectF = field(default_factory=QRectF)
     bounds: QRectF = field(default_factory=QRectF)
+    scale: dict[str, float] = field(default_factory=dict)  # id -> drawn at this size (< 1)
+    seat_scale: dict[int, float] = field(default_factory=dict)
+
+
+def local(rect: QRectF, k: float) -> QRectF:
+    """A shrunk container's full-size rect (what its contents are laid out in)."""
+    return rect if k == 1.0 else QRectF(rect.topLeft(), rect.size() / k)
+
+
+def to_scene(point: QPointF, rect: QRectF, k: float) -> QPointF:
+    """A point of `local(rect, k)` where it is drawn on the table."""
+    return point if k == 1.0 else rect.topLeft() + (point - rect.topLeft()) * k
+
+
+def to_local(point: QPointF, rect: QRectF, k: float) -> QPointF:
+    """A point on the table, in `local(rect, k)`'s full-size units."""
+    return point if k == 1.0 else rect.topLeft() + (point - rect.topLeft()) / k
+
+
+def _framed(out: Layout, origin: QPointF, k: float, place: Callable[..., None]) -> None:
+    """Lay out with `place` in a frame of its own at (0, 0), then shrink it by `k` into the
+    table at `origin`."""
+    frame = Layout()
+    place(out=frame)
+    for oid, r in frame.rects.items():
+        out.rects[oid] = QRectF(origin.x() + r.x() * k, origin.y() + r.y() * k,
+                                r.width() * k, r.height() * k)
+        if k != 1.0:
+            out.scale[oid] = k
 
 
 @dataclass(slots=True)
@@ -109,9 +147,10 @@ def _sort_key(obj: Obj) -> tuple[int, str]:
 
 
 def compute(state: State, seats: list[int],
-            tiles: dict[str, tuple[int, int, int]] | None = None) -> Layout:
+            tiles: dict[str, tuple[int, int, int]] | None = None, others: float = 1.0) -> Layout:
     """Rects for every container and tracker. `seats` in table order, the viewer's first (its
-    area goes at the bottom, leftmost). `tiles`: tile slot id -> (col, row, size)."""
+    area goes at the bottom, leftmost). `tiles`: tile slot id -> (col, row, size). `others`:
+    the size the other seats' areas and the middle are drawn at (the viewer's is full size)."""
     out = Layout()
     tiles = tiles or {}
     groups: dict[int | None, _Group] = {s: _Group() for s in seats}
@@ -135,30 +174,37 @@ def compute(state: State, seats: list[int],
     # seat areas: first half along the bottom (left to right), the rest along the top
     bottom = seats[:(len(seats) + 1) // 2]
     top = list(reversed(seats[len(bottom):]))
+    k = {s: 1.0 if i == 0 else others for i, s in enumerate(seats)}  # the viewer's: full size
     sizes = {s: _seat_size(state, groups[s]) for s in seats}
+    drawn = {s: (sizes[s][0] * k[s], sizes[s][1] * k[s]) for s in seats}
     mid_w, mid_h = _middle_size(state, groups[None])
-    row_w = max([sum(sizes[s][0] for s in row) + GAP * 2 * (len(row) - 1)
-                 for row in (bottom, top) if row] + [mid_w])
-    top_h = max([sizes[s][1] for s in top], default=0.0)
-    bottom_h = max([sizes[s][1] for s in bottom], default=0.0)
+    row_w = max([sum(drawn[s][0] for s in row) + GAP * 2 * (len(row) - 1)
+                 for row in (bottom, top) if row] + [mid_w * others])
+    top_h = max([drawn[s][1] for s in top], default=0.0)
+    bottom_h = max([drawn[s][1] for s in bottom], default=0.0)
     y_mid = top_h + (3 * GAP if top else 0)
-    out.middle = QRectF(0, y_mid, row_w, mid_h)
-    _place_middle(state, groups[None], out, out.middle, tiles)
-    for row, y, flipped in ((top, 0.0, True), (bottom, y_mid + mid_h + 3 * GAP, False)):
+    out.middle = QRectF(0, y_mid, row_w, mid_h * others)
+    _framed(out, out.middle.topLeft(), others, partial(
+        _place_middle, state, groups[None], band=QRectF(0, 0, row_w / others, mid_h),
+        tiles=tiles))
+    for row, y, flipped in ((top, 0.0, True), (bottom, y_mid + mid_h * others + 3 * GAP, False)):
         if not row:
             continue
-        used = sum(sizes[s][0] for s in row) + GAP * 2 * (len(row) - 1)
+        used = sum(drawn[s][0] for s in row) + GAP * 2 * (len(row) - 1)
         x = (row_w - used) / 2
         h = top_h if flipped else bottom_h
         for s in row:
-            area = QRectF(x, y, sizes[s][0], h)
+            area = QRectF(x, y, drawn[s][0], h)
             out.seat_areas[s] = area
+            out.seat_scale[s] = k[s]
             if flipped:
                 out.flipped.add(s)
-            _place_seat(state, groups[s], out, area, flipped, tiles)
-            x += sizes[s][0] + 2 * GAP
+            _framed(out, area.topLeft(), k[s], partial(
+                _place_seat, state, groups[s], area=QRectF(0, 0, sizes[s][0], h / k[s]),
+                flipped=flipped, tiles=tiles))
+            x += drawn[s][0] + 2 * GAP
     out.bounds = QRectF(-GAP * 3, -GAP * 3, row_w + GAP * 6,
-                        y_mid + mid_h + (3 * GAP + bottom_h if bottom else 0) + GAP * 6)
+                        y_mid + mid_h * others + (3 * GAP + bottom_h if bottom else 0) + GAP * 6)
     return out
 
 

@@ -63,7 +63,11 @@ class ZoneItem(QGraphicsItem):
         return self.rect.adjusted(-4, -4, 4, 4)
 
     def card_anchor(self) -> QPointF:
-        """Centre of the card spot of a pile or slot."""
+        """Centre of the card spot of a pile or slot, on the table."""
+        return self.mapToScene(self._anchor())
+
+    def _anchor(self) -> QPointF:
+        """That centre in the zone's own (full-size) units."""
         return QPointF(self.rect.center().x(), self.rect.top() + LABEL + PAD + theme.CARD_H / 2)
 
     def paint(self, p: QPainter, option: QStyleOptionGraphicsItem,
@@ -105,7 +109,7 @@ class ZoneItem(QGraphicsItem):
         if self.role == "slot" and self.count == 0:
             p.setPen(QColor(255, 255, 255, 60))
             p.setFont(theme.font(12))
-            p.drawText(QRectF(self.card_anchor().x() - 50, self.card_anchor().y() - 20, 100, 40),
+            p.drawText(QRectF(self._anchor().x() - 50, self._anchor().y() - 20, 100, 40),
                        Qt.AlignmentFlag.AlignCenter, "empty")
         count = f"  ·  {self.count}" if self.role in ("pile", "hand") else ""
         self._label(p, self.name + count, self.note)
@@ -128,7 +132,7 @@ class ZoneItem(QGraphicsItem):
                                                   int(max(0, w - used))))
 
     def _pile(self, p: QPainter) -> None:
-        c = self.card_anchor()
+        c = self._anchor()
         card = QRectF(c.x() - theme.CARD_W / 2, c.y() - theme.CARD_H / 2,
                       theme.CARD_W, theme.CARD_H)
         if self.count == 0:
@@ -173,6 +177,8 @@ class ZoneItem(QGraphicsItem):
             p.drawLine(QPointF(left, top + j * CELL), QPointF(left + cols * CELL, top + j * CELL))
 
     def cell_at(self, pos: QPointF) -> tuple[int, int] | None:
+        """The grid cell under `pos` (on the table)."""
+        pos = self.mapFromScene(pos)
         cols, rows = self.grid
         col = int((pos.x() - self.rect.left() - PAD) // CELL)
         row = int((pos.y() - self.rect.top() - LABEL - PAD) // CELL)
