@@ -35,6 +35,8 @@ TRACKER_W, TRACKER_H = 150.0, 58.0
 DIE = 56.0
 CELL = 112.0  # a Mantle arena cell: the arena is the heart of that table, so it is big
 HAND_MIN_W = CARD_W * 5.5
+FAN_CARDS = 6  # the viewer's own hand holds this many cards side by side: names in full
+FAN_W = FAN_CARDS * (CARD_W + 8) - 8 + 2 * PAD
 PLAY_H = CARD_H + LABEL + 2 * PAD + 20
 CONTAINERS = ("zone", "pile", "board")
 PIECES = ("counter", "die")
@@ -147,10 +149,13 @@ def _sort_key(obj: Obj) -> tuple[int, str]:
 
 
 def compute(state: State, seats: list[int],
-            tiles: dict[str, tuple[int, int, int]] | None = None, others: float = 1.0) -> Layout:
+            tiles: dict[str, tuple[int, int, int]] | None = None, others: float = 1.0,
+            middle: float | None = None) -> Layout:
     """Rects for every container and tracker. `seats` in table order, the viewer's first (its
     area goes at the bottom, leftmost). `tiles`: tile slot id -> (col, row, size). `others`:
-    the size the other seats' areas and the middle are drawn at (the viewer's is full size)."""
+    the size the other seats' areas are drawn at (the viewer's is full size); `middle`: the
+    shared middle's (default: `others`)."""
+    mid_k = others if middle is None else middle
     out = Layout()
     tiles = tiles or {}
     groups: dict[int | None, _Group] = {s: _Group() for s in seats}
@@ -175,19 +180,19 @@ def compute(state: State, seats: list[int],
     bottom = seats[:(len(seats) + 1) // 2]
     top = list(reversed(seats[len(bottom):]))
     k = {s: 1.0 if i == 0 else others for i, s in enumerate(seats)}  # the viewer's: full size
-    sizes = {s: _seat_size(state, groups[s]) for s in seats}
+    sizes = {s: _seat_size(state, groups[s], s == seats[0]) for s in seats}
     drawn = {s: (sizes[s][0] * k[s], sizes[s][1] * k[s]) for s in seats}
     mid_w, mid_h = _middle_size(state, groups[None])
     row_w = max([sum(drawn[s][0] for s in row) + GAP * 2 * (len(row) - 1)
-                 for row in (bottom, top) if row] + [mid_w * others])
+                 for row in (bottom, top) if row] + [mid_w * mid_k])
     top_h = max([drawn[s][1] for s in top], default=0.0)
     bottom_h = max([drawn[s][1] for s in bottom], default=0.0)
     y_mid = top_h + (3 * GAP if top else 0)
-    out.middle = QRectF(0, y_mid, row_w, mid_h * others)
-    _framed(out, out.middle.topLeft(), others, partial(
-        _place_middle, state, groups[None], band=QRectF(0, 0, row_w / others, mid_h),
+    out.middle = QRectF(0, y_mid, row_w, mid_h * mid_k)
+    _framed(out, out.middle.topLeft(), mid_k, partial(
+        _place_middle, state, groups[None], band=QRectF(0, 0, row_w / mid_k, mid_h),
         tiles=tiles))
-    for row, y, flipped in ((top, 0.0, True), (bottom, y_mid + mid_h * others + 3 * GAP, False)):
+    for row, y, flipped in ((top, 0.0, True), (bottom, y_mid + mid_h * mid_k + 3 * GAP, False)):
         if not row:
             continue
         used = sum(drawn[s][0] for s in row) + GAP * 2 * (len(row) - 1)
@@ -201,10 +206,10 @@ def compute(state: State, seats: list[int],
                 out.flipped.add(s)
             _framed(out, area.topLeft(), k[s], partial(
                 _place_seat, state, groups[s], area=QRectF(0, 0, sizes[s][0], h / k[s]),
-                flipped=flipped, tiles=tiles))
+                flipped=flipped, tiles=tiles, viewer=s == seats[0]))
             x += drawn[s][0] + 2 * GAP
     out.bounds = QRectF(-GAP * 3, -GAP * 3, row_w + GAP * 6,
-                        y_mid + mid_h * others + (3 * GAP + bottom_h if bottom else 0) + GAP * 6)
+                        y_mid + mid_h * mid_k + (3 * GAP + bottom_h if bottom else 0) + GAP * 6)
     return out
 
 
@@ -263,10 +268,30 @@ def _place_board(state: State, board: Obj, out: Layout, rect: QRectF,
 
 
 # --- a seat's area ---------------------------------------------------------------------------
-def _seat_width(state: State, g: _Group) -> float:
+def _seat_width(state: State, g: _Group, viewer: bool = False) -> float:
     boards_w = sum(_board_rect(state, b)[0] + GAP for b in g.boards)
     piles_w = len(g.piles) * (PILE_W + GAP)
-    return max(piles_w + boards_w, CARD_W * 7.5, HAND_MIN_W + TRACKER_W + GAP) + 2 * PAD
+    hand_row = HAND_MIN_W + TRACKER_W + GAP
+    if viewer and g.hands:  # the fan of one's own hand, the other hands beside it
+        hand_row = FAN_W + (len(g.hands) - 1) * (PILE_W + GAP) + \
+            ((len(g.trackers) + 2) // 3) * (TRACKER_W + GAP)
+    return max(piles_w + boards_w, CARD_W * 7.5, hand_row) + 2 * PAD
+
+
+def _hand_widths(hands: list[Obj], avail: float, viewer: bool) -> list[float]:
+    """The hands' widths in their row: by weight; the viewer's own hand at least FAN_W."""
+    weights = [_hand_weight(h) for h in hands]
+    widths = [avail * w / sum(weights) for w in weights]
+    main = weights.index(max(weights))
+    others = [i for i in range(len(hands)) if i != main]
+    if not viewer or widths[main] >= FAN_W or not others:
+        return widths
+    widths[main] = min(FAN_W, avail - len(others) * PILE_W)
+    rest = avail - widths[main]
+    side = sum(weights[i] for i in others)
+    for i in others:
+        widths[i] = rest * weights[i] / side
+    return widths
 
 
 def _rows(state: State, g: _Group) -> list[tuple[str, float]]:
@@ -282,9 +307,9 @@ def _rows(state: State, g: _Group) -> list[tuple[str, float]]:
     return rows
 
 
-def _seat_size(state: State, g: _Group) -> tuple[float, float]:
+def _seat_size(state: State, g: _Group, viewer: bool = False) -> tuple[float, float]:
     rows = _rows(state, g)
-    return _seat_width(state, g), sum(h for _, h in rows) + GAP * (len(rows) - 1) + 2 * PAD
+    return _seat_width(state, g, viewer), sum(h for _, h in rows) + GAP * (len(rows) - 1) + 2 * PAD
 
 
 def _hand_weight(z: Obj) -> float:
@@ -300,7 +325,7 @@ def _weight(z: Obj) -> float:
 
 
 def _place_seat(state: State, g: _Group, out: Layout, area: QRectF, flipped: bool,
-                tiles: dict[str, tuple[int, int, int]]) -> None:
+                tiles: dict[str, tuple[int, int, int]], viewer: bool = False) -> None:
     rows = _rows(state, g)
     if not flipped:
         rows.reverse()  # bottom seats: play area toward the middle, name at the table's edge
@@ -313,9 +338,7 @@ def _place_seat(state: State, g: _Group, out: Layout, area: QRectF, flipped: boo
             tr_w = cols * (TRACKER_W + GAP)
             if g.hands:
                 avail = inner_w - tr_w - GAP * (len(g.hands) - 1)
-                total = sum(_hand_weight(hand) for hand in g.hands)
-                for hand in g.hands:
-                    hw = avail * _hand_weight(hand) / total
+                for hand, hw in zip(g.hands, _hand_widths(g.hands, avail, viewer)):
                     out.rects[hand.id] = QRectF(x, y, hw, h)
                     x += hw + GAP
             for i, t in enumerate(g.trackers):

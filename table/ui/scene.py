@@ -63,7 +63,7 @@ class TableScene(QGraphicsScene, SceneGestures, ScenePieces):
         self._pile_shown: dict[str, set[str]] = {}  # pile -> ids of its visible cards
         self._z_top = 0.0  # free zones stack by arrival: the last placed lies on top
         self.card_resolution = 1.0  # device pixels per unit the cards' pictures are kept at
-        self.others_scale = 1.0  # the others' areas and the middle drawn smaller (layout.py)
+        self.others_scale = (1.0, 1.0)  # the others' areas and the middle, drawn smaller
         self.rebuild()
         self.replica.listeners.append(self.on_change)
         controller.seatChanged.connect(self.refresh_view)
@@ -80,7 +80,7 @@ class TableScene(QGraphicsScene, SceneGestures, ScenePieces):
     def rebuild(self) -> None:
         """Lay the table out again and place everything (new seats or containers, seat switch)."""
         state = self.state
-        self.layout = lay.compute(state, self.seats_from_here(), self._tiles, self.others_scale)
+        self.layout = lay.compute(state, self.seats_from_here(), self._tiles, *self.others_scale)
         live = {oid for oid, o in state.objs.items() if o.alive}
         for registry in (self.cards, self.tokens, self.zones, self.trackers, self.dice):
             for oid in [k for k in registry if k not in live]:
@@ -103,11 +103,16 @@ class TableScene(QGraphicsScene, SceneGestures, ScenePieces):
         self._configure_areas()
         self.setSceneRect(self.layout.bounds)
 
-    def set_others_scale(self, k: float) -> None:
-        """Draw the others' areas and the middle at `k` of full size (the view's choice)."""
-        if k != self.others_scale:
-            self.others_scale = k
+    def set_others_scale(self, others: float, middle: float) -> None:
+        """Draw the others' areas and the middle at these sizes (the view's choice)."""
+        if (others, middle) != self.others_scale:
+            self.others_scale = (others, middle)
             self.rebuild()
+
+    def bounds_at(self, others: float, middle: float) -> QRectF:
+        """The table's extent with the others and the middle drawn so (nothing moves)."""
+        return lay.compute(self.state, self.seats_from_here(), self._tiles, others,
+                           middle).bounds
 
     def frame_of(self, container_id: str) -> tuple[QRectF | None, float]:
         """Where a container is drawn on the table, and at what size."""
