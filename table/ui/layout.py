@@ -199,13 +199,15 @@ def compute(state: State, seats: list[int],
         x = (row_w - used) / 2
         h = top_h if flipped else bottom_h
         for s in row:
-            area = QRectF(x, y, drawn[s][0], h)
+            # a shrunk area keeps its own height, against the middle of the table
+            own_h = h if k[s] == 1.0 else drawn[s][1]
+            area = QRectF(x, y + (h - own_h if flipped else 0.0), drawn[s][0], own_h)
             out.seat_areas[s] = area
             out.seat_scale[s] = k[s]
             if flipped:
                 out.flipped.add(s)
             _framed(out, area.topLeft(), k[s], partial(
-                _place_seat, state, groups[s], area=QRectF(0, 0, sizes[s][0], h / k[s]),
+                _place_seat, state, groups[s], area=QRectF(0, 0, sizes[s][0], own_h / k[s]),
                 flipped=flipped, tiles=tiles, viewer=s == seats[0]))
             x += drawn[s][0] + 2 * GAP
     out.bounds = QRectF(-GAP * 3, -GAP * 3, row_w + GAP * 6,
