@@ -75,8 +75,8 @@ class StartScreen(QWidget):
         # --- LAN ---
         lan = QGroupBox("Play over the LAN")
         lan_box = QHBoxLayout(lan)
-        self.host = QPushButton("Host a LAN table")
-        self.join = QPushButton("Join a LAN table")
+        self.host = QPushButton("&Host a LAN table")  # Alt+H
+        self.join = QPushButton("&Join a LAN table")  # Alt+J
         self.host.clicked.connect(self._host)
         self.join.clicked.connect(self._join)
         for b in (self.host, self.join):

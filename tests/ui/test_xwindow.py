@@ -124,7 +124,7 @@ class Screen:
         assert xvfb.stdout is not None
         display = ":" + xvfb.stdout.readline().decode().strip()
         self.env = {**os.environ, "DISPLAY": display, "QT_QPA_PLATFORM": "xcb",
-                    "SANDTABLE_HOME": str(home)}
+                    "SANDTABLE_HOME": str(home), "SANDTABLE_LAN_INTERFACES": "127.0.0.1"}
         if WINDOW_MANAGER:
             self.start([WINDOW_MANAGER])
             _wait("the window manager", lambda: "_NET_SUPPORTING_WM_CHECK" in subprocess.run(
@@ -193,8 +193,9 @@ class Screen:
         return self.frame(window)
 
     def key(self, window: str, keys: str) -> None:
+        """Keys typed into the window, as a keyboard would (XTEST, to the focused window)."""
         self.xdotool("windowactivate", "--sync", window)
-        self.xdotool("key", "--window", window, "--clearmodifiers", keys)
+        self.xdotool("key", "--clearmodifiers", keys)
 
 
 @needs_x
@@ -220,7 +221,20 @@ def test_every_window_opens_inside_a_laptop_screen(game: str, tmp_path: Path) ->
         replay = screen.start([sandtable, "replay", str(log)])
         screen.assert_inside(screen.window("replay — Sandtable$"), "the replay window")
         screen.stop(replay)
-        screen.start([sandtable])  # the start screen
-        screen.assert_inside(screen.window("^Sandtable$"), "the start screen")
+        screen.start([sandtable])  # the start screen (it offers to resume the game: no)
+        start = screen.window("^Sandtable$")
+        resume = screen.xdotool("search", "--onlyvisible", "--name", "^Resume your game").split()
+        if resume:
+            screen.assert_inside(resume[-1], "the Resume question")
+            screen.key(resume[-1], "Escape")
+        screen.assert_inside(start, "the start screen")
+        for keys, title in (("alt+h", "^Host a LAN table — Sandtable$"),
+                            ("alt+j", "^Join a LAN table — Sandtable$")):
+            screen.key(start, keys)
+            dialog = screen.window(title)
+            screen.assert_inside(dialog, title)
+            screen.key(dialog, "Escape")
+            _wait("the dialog to close", lambda: dialog not in screen.xdotool(
+                "search", "--onlyvisible", "--name", title).split(), timeout=10)
     finally:
         screen.close()
