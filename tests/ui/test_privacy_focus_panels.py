@@ -141,12 +141,17 @@ def test_esc_after_sending_a_chat_message_gives_the_table_its_keys(qtbot) -> Non
         assert w.chat.entry.text() == ""
         assert len(cards_in(w.replica, "p1.hand")) == hand + 1
         # the log's filter box too
+        _click_tab(qtbot, w, "Log")
         box = w.log_panel.findChild(type(w.chat.entry))
-        if box is not None and box.isVisible():
-            qtbot.mouseClick(box, LEFT, pos=box.rect().center())
-            assert QApplication.focusWidget() is box
-            _press(qtbot, Qt.Key.Key_Escape)
-            assert QApplication.focusWidget() in (w.view, w.view.viewport())
+        assert box is not None
+        qtbot.waitUntil(box.isVisible)
+        qtbot.mouseClick(box, LEFT, pos=box.rect().center())
+        assert QApplication.focusWidget() is box
+        qtbot.keyClicks(box, "drew")
+        _press(qtbot, Qt.Key.Key_Escape)
+        assert QApplication.focusWidget() in (w.view, w.view.viewport())
+        _press(qtbot, Qt.Key.Key_D)
+        assert box.text() == "drew" and len(cards_in(w.replica, "p1.hand")) == hand + 2
     finally:
         w.shutdown()
 
