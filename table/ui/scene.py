@@ -33,10 +33,11 @@ from .items.zone_item import ZoneItem
 from .privacy import flag_message
 from .scene_gestures import SceneGestures
 from .scene_pieces import ScenePieces
+from .scene_sizes import SceneSizes
 
 log = logging.getLogger(__name__)
 
-class TableScene(QGraphicsScene, SceneGestures, ScenePieces):
+class TableScene(QGraphicsScene, SceneGestures, ScenePieces, SceneSizes):
     cardHovered = Signal(str)            # object id, "" when the cursor leaves
     changed_by_ops = Signal()            # after every applied Change (panels refresh)
 
@@ -64,6 +65,7 @@ class TableScene(QGraphicsScene, SceneGestures, ScenePieces):
         self._z_top = 0.0  # free zones stack by arrival: the last placed lies on top
         self.card_resolution = 1.0  # device pixels per unit the cards' pictures are kept at
         self.others_scale = (1.0, 1.0)  # the others' areas and the middle, drawn smaller
+        self._bounds: dict[tuple[float, float, int], QRectF] = {}  # bounds_at's answers
         self.rebuild()
         self.replica.listeners.append(self.on_change)
         controller.seatChanged.connect(self.refresh_view)
@@ -80,6 +82,7 @@ class TableScene(QGraphicsScene, SceneGestures, ScenePieces):
     def rebuild(self) -> None:
         """Lay the table out again and place everything (new seats or containers, seat switch)."""
         state = self.state
+        self._bounds.clear()  # the table may have changed: its extents at other sizes too
         self.layout = lay.compute(state, self.seats_from_here(), self._tiles, *self.others_scale)
         live = {oid for oid, o in state.objs.items() if o.alive}
         for registry in (self.cards, self.tokens, self.zones, self.trackers, self.dice):
@@ -102,21 +105,6 @@ class TableScene(QGraphicsScene, SceneGestures, ScenePieces):
                 self.arrange(oid)
         self._configure_areas()
         self.setSceneRect(self.layout.bounds)
-
-    def set_others_scale(self, others: float, middle: float) -> None:
-        """Draw the others' areas and the middle at these sizes (the view's choice)."""
-        if (others, middle) != self.others_scale:
-            self.others_scale = (others, middle)
-            self.rebuild()
-
-    def bounds_at(self, others: float, middle: float) -> QRectF:
-        """The table's extent with the others and the middle drawn so (nothing moves)."""
-        return lay.compute(self.state, self.seats_from_here(), self._tiles, others,
-                           middle).bounds
-
-    def frame_of(self, container_id: str) -> tuple[QRectF | None, float]:
-        """Where a container is drawn on the table, and at what size."""
-        return self.layout.rects.get(container_id), self.layout.scale.get(container_id, 1.0)
 
     def seats_from_here(self) -> list[int]:
         """The seats in table order starting with the viewing seat, whose area the layout puts
@@ -356,13 +344,6 @@ class TableScene(QGraphicsScene, SceneGestures, ScenePieces):
             if item is not None:
                 self._apply_spot(item, self._shrunk(placement.pile_spot(rect, i, n), rect, k), top_card)
         self._pile_shown[pile_id] = shown
-
-    @staticmethod
-    def _shrunk(spot: placement.Spot, rect: QRectF, k: float) -> placement.Spot:
-        """A spot of a full-size container's rect, where it is drawn (shrunk by k)."""
-        if k != 1.0:
-            spot.pos, spot.scale = lay.to_scene(spot.pos, rect, k), spot.scale * k
-        return spot
 
     def _apply_spot(self, item: CardItem | TokenItem, spot: placement.Spot, obj: Obj) -> None:
         if item.pos() != spot.pos:
