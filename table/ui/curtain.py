@@ -3,13 +3,14 @@ the next player does not read the last one's hand while the laptop changes hands
 
 It covers the whole window (table, preview, log) and opens on a click, Space or Enter. It is
 on by default wherever one window plays two or more seats: every change of the seat looked
-from (End turn, Ctrl+2, a seat tab) then passes through it. Turning it off is remembered.
+from (End turn, Ctrl+2, a seat tab) then passes through it. While it is up, no shortcut acts
+on the table it hides. Turning it off is remembered.
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QRectF, Qt, Signal
+from PySide6.QtCore import QEvent, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import QWidget
 
@@ -71,8 +72,16 @@ class Curtain(QWidget):
                    f"{self.name}: click or press Space when you are ready to see your cards.")
         p.end()
 
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ShortcutOverride:
+            event.accept()  # no shortcut (Ctrl+Z, End turn) acts on the table behind it
+            return True
+        return super().event(event)
+
     def keyPressEvent(self, event: QKeyEvent) -> None:
-        if event.key() in OPEN_KEYS:
+        plain = event.modifiers() in (Qt.KeyboardModifier.NoModifier,
+                                      Qt.KeyboardModifier.KeypadModifier)
+        if event.key() in OPEN_KEYS and plain:  # not Ctrl+Enter (End turn) pressed again
             self.open()
 
     def mousePressEvent(self, event: QMouseEvent) -> None:

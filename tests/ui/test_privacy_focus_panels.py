@@ -76,7 +76,9 @@ def test_the_curtain_is_on_by_default_and_end_turn_passes_through_it(qtbot) -> N
         _behind_curtain(w, "East")
         n = len(w.replica.records())
         _press(qtbot, Qt.Key.Key_D)  # no table key reaches the table behind the curtain
-        assert len(w.replica.records()) == n
+        _press(qtbot, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # nor a shortcut
+        _press(qtbot, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+        assert len(w.replica.records()) == n and w.ctl.seat == 2 and w.curtain.isVisible()
         qtbot.mouseClick(w.curtain, LEFT, pos=w.curtain.rect().center())
         assert not w.curtain.isVisible()
         qtbot.waitUntil(lambda: QApplication.focusWidget() in (w.view, w.view.viewport()))
