@@ -5,8 +5,15 @@
 # The first run makes .venv/ and installs Sandtable into it; later runs start at once, and
 # install again only when pyproject.toml changed since (a copy of it is the stamp). pip's own
 # output goes to .venv/install.log, shown only if the install fails.
+#
+# Before anything, scripts/check_display.sh makes sure the window can open: a display, and every
+# system library Qt's X11 plugin needs (it prints the apt-get line for the missing ones).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+case " $* " in
+    *" -h "*|*" --help "*) ;;  # help needs no window
+    *) bash scripts/check_display.sh || exit 1 ;;
+esac
 stamp=.venv/installed-pyproject.toml
 if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv

@@ -7,11 +7,26 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import sys
 from typing import Any
 
 log = logging.getLogger(__name__)
 LAN_AFTER_MS = 300
+
+
+WINDOWLESS_PLATFORMS = ("offscreen", "minimal", "vnc")
+
+
+def no_display() -> str:
+    """Why the window cannot open here, or "" (Qt itself aborts with rc 134 and no word why)."""
+    platform = os.environ.get("QT_QPA_PLATFORM", "")
+    if not sys.platform.startswith("linux") or platform.startswith(WINDOWLESS_PLATFORMS):
+        return ""
+    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        return ""
+    return ("no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset); run it "
+            "from a desktop session, or set QT_QPA_PLATFORM=offscreen for no window.")
 
 
 def run_app(argv: list[str], game: str | None = None, seats: int | None = None,
@@ -25,6 +40,9 @@ def run_app(argv: list[str], game: str | None = None, seats: int | None = None,
     from table.ui.shell import Shell
     from table.ui.style import apply_style
 
+    if QApplication.instance() is None and (problem := no_display()):
+        print(f"sandtable: {problem}", file=sys.stderr)
+        return 1
     app = QApplication.instance() or QApplication(["sandtable", *argv])
     assert isinstance(app, QApplication)
     app.setApplicationName("Sandtable")

@@ -1,17 +1,34 @@
 """The hot-seat curtain: between two seats' turns the screen shows only "Pass to <name>", so
 the next player does not read the last one's hand while the laptop changes hands.
 
-It covers the whole window (table, preview, log) and opens on a click, Space or Enter.
+It covers the whole window (table, preview, log) and opens on a click, Space or Enter. It is
+on by default wherever one window plays two or more seats: every change of the seat looked
+from (End turn, Ctrl+2, a seat tab) then passes through it. While it is up, no shortcut acts
+on the table it hides. Turning it off is remembered.
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, Qt, Signal
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QEvent, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import QWidget
 
 from . import theme
 
+if TYPE_CHECKING:
+    from .controller import TableController
+    from .settings import Settings
+
 OPEN_KEYS = (Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Enter)
+
+
+def curtain_wanted(settings: "Settings | None", ctl: "TableController") -> bool:
+    """On when this window plays several seats, unless the player turned it off."""
+    saved = settings.extra.get("curtain") if settings is not None else None
+    if isinstance(saved, bool):
+        return saved
+    return len(ctl.replica.my_seats) > 1 and not ctl.read_only
 
 
 class Curtain(QWidget):
@@ -55,8 +72,16 @@ class Curtain(QWidget):
                    f"{self.name}: click or press Space when you are ready to see your cards.")
         p.end()
 
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ShortcutOverride:
+            event.accept()  # no shortcut (Ctrl+Z, End turn) acts on the table behind it
+            return True
+        return super().event(event)
+
     def keyPressEvent(self, event: QKeyEvent) -> None:
-        if event.key() in OPEN_KEYS:
+        plain = event.modifiers() in (Qt.KeyboardModifier.NoModifier,
+                                      Qt.KeyboardModifier.KeypadModifier)
+        if event.key() in OPEN_KEYS and plain:  # not Ctrl+Enter (End turn) pressed again
             self.open()
 
     def mousePressEvent(self, event: QMouseEvent) -> None:

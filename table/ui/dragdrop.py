@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsSceneMouseEvent
 from table.core import actions
 from table.core.objects import PUBLIC, ROOT
 
+from . import layout as lay
 from . import placement
 from .items.card_item import CardItem
 from .items.die_item import DieItem
@@ -107,7 +108,7 @@ class DropHandler:
         dest = state.live(dest_id)
         if dest is None:
             return
-        rect = scene.layout.rects.get(dest_id)
+        rect, k = scene.frame_of(dest_id)
         role = target.role if target is not None else "table"
         for item in items:
             obj = state.live(item.obj_id)
@@ -115,8 +116,9 @@ class DropHandler:
                 continue
             kwargs: dict[str, Any] = {}
             if role in ("zone", "table", "board") and rect is not None:
-                if rect.contains(item.pos()) or role == "table":
-                    kwargs["pos"] = placement.free_pos(rect, item.pos())
+                if rect.contains(item.pos()) or role == "table":  # in full-size units
+                    kwargs["pos"] = placement.free_pos(lay.local(rect, k),
+                                                       lay.to_local(item.pos(), rect, k))
                 # else: sent here without being carried over it: take the next free place
             elif role == "grid" and target is not None:
                 cell = target.cell_at(item.pos())

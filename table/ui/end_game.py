@@ -15,6 +15,8 @@ from PySide6.QtWidgets import (
 
 from table.core.ops import END_HOWS
 
+from .window_fit import fit_window
+
 HOW_LABELS = {"victory": "Victory", "concession": "Concession (the others gave up)",
               "time": "Time (stopped at the time limit)", "draw": "Draw (no winner)",
               "abandoned": "Abandoned (no result)"}
@@ -73,6 +75,8 @@ class EndGameDialog(QDialog):
         layout.addWidget(self.buttons)
         self.how.currentIndexChanged.connect(self._how_changed)
         self._how_changed()
+        hint = self.sizeHint()
+        self.fit = fit_window(self, "end-game", max(420, hint.width()), hint.height())
 
     def _how_changed(self) -> None:
         victory = self.how.currentData() == "victory"

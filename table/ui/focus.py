@@ -4,13 +4,15 @@ work from the first moment and after every dialog, overlay or click on a panel.
 Only places one types into keep the focus (chat, the log filter, spin boxes); a click on a
 button, a combo box, a tab or a list hands it straight back to the table, so a letter never
 changes a combo box's choice behind the player's back. Overlays that read keys themselves
-(help, the hot-seat curtain) set the `keeps_focus` property.
+(help, the hot-seat curtain) set the `keeps_focus` property. Esc in a field one types into
+(chat, after sending a message, too) leaves it and gives the table the keys again.
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractSpinBox, QApplication, QComboBox, QLineEdit, QPlainTextEdit, QTextEdit, QWidget,
 )
@@ -32,12 +34,33 @@ class TableFocus(QObject):
     def __init__(self, window: "TableWindow") -> None:
         super().__init__(window)
         self.window = window
+        self._typing: QWidget | None = None  # the field being typed into: Esc leaves it
         app = QApplication.instance()
         if isinstance(app, QApplication):
             app.focusChanged.connect(self._changed)
 
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent) \
+                and event.key() == Qt.Key.Key_Escape \
+                and event.modifiers() == Qt.KeyboardModifier.NoModifier \
+                and watched is self._typing:
+            self.window.view.setFocus(Qt.FocusReason.ShortcutFocusReason)
+            return True
+        return False
+
+    def _watch_typing(self, widget: QWidget | None) -> None:
+        if self._typing is not None:
+            try:
+                self._typing.removeEventFilter(self)
+            except RuntimeError:  # the field was deleted (a closed dialog's, a rebuilt panel's)
+                pass
+        self._typing = widget
+        if widget is not None:
+            widget.installEventFilter(self)
+
     def _changed(self, old: QWidget | None, new: QWidget | None) -> None:
         view = self.window.view
+        self._watch_typing(None)
         if new is None or new is view or new is view.viewport():
             return
         if new.window() is not self.window or not self.window.isVisible():
@@ -48,5 +71,6 @@ class TableFocus(QObject):
                 return
             widget = widget.parentWidget()
         if takes_typing(new):
+            self._watch_typing(new)
             return
         view.setFocus()

@@ -23,11 +23,11 @@ SHORTCUTS: list[tuple[str, str]] = [
     ("Ctrl+Enter", "end the turn"),
     ("Ctrl+Z", "undo the last action; again: the one before (hot-seat: whoever made it)"),
     ("Ctrl+Shift+Z · Ctrl+Y", "redo what Undo took back"),
-    ("Ctrl+1 … Ctrl+6", "play as seat 1 … 6 (hot-seat)"),
+    ("Ctrl+1 … Ctrl+6", "play as seat 1 … 6 (hot-seat: through the curtain)"),
     ("Mouse wheel", "zoom about the cursor · on a tracker: change it"),
     ("Middle drag / Space+drag", "pan the table"),
-    ("Ctrl+0 · Ctrl+9", "fit the table, your area first · show the whole table"),
-    ("Esc", "clear the selection"),
+    ("Ctrl+0 · Ctrl+9", "fit the whole table, your area readable · show the whole table"),
+    ("Esc", "clear the selection · in the chat or any text field: back to the table"),
     ("F1 or ?", "this help"),
 ]
 _WRAP = int(Qt.TextFlag.TextWordWrap) | int(Qt.AlignmentFlag.AlignLeft) | \

@@ -6,12 +6,21 @@ toward the edge), and shared boards, piles and trackers sit in a band across the
 seats come in table order starting with the viewing seat, so each player's own area is at the
 bottom, nearest them; otherwise the layout depends only on the public state, and positions
 are stored relative to their zone, so a free-zone position means the same spot for every peer.
+
+On a small screen the others' areas and the middle are drawn smaller (`others` < 1), so the
+whole table is in view while the player's own area stays large enough to read. Each of them is
+laid out at full size in a frame of its own, then shrunk into place: `Layout.scale` says by how
+much for every container and piece there (its rect is where it lands on the table), and
+`local`/`to_scene`/`to_local` convert between the two (stored positions stay full-size units,
+so a position means the same spot at every scale, on every peer).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
-from PySide6.QtCore import QRectF
+from PySide6.QtCore import QPointF, QRectF
 
 from table.core.objects import OWNER, ROOT, Obj
 from table.core.state import State
@@ -26,6 +35,8 @@ TRACKER_W, TRACKER_H = 150.0, 58.0
 DIE = 56.0
 CELL = 112.0  # a Mantle arena cell: the arena is the heart of that table, so it is big
 HAND_MIN_W = CARD_W * 5.5
+FAN_CARDS = 6  # the viewer's own hand holds this many cards side by side: names in full
+FAN_W = FAN_CARDS * (CARD_W + 8) - 8 + 2 * PAD
 PLAY_H = CARD_H + LABEL + 2 * PAD + 20
 CONTAINERS = ("zone", "pile", "board")
 PIECES = ("counter", "die")
@@ -79,6 +90,35 @@ class Layout:
     flipped: set[int] = field(default_factory=set)  # seats along the top edge
     middle: QRectF = field(default_factory=QRectF)
     bounds: QRectF = field(default_factory=QRectF)
+    scale: dict[str, float] = field(default_factory=dict)  # id -> drawn at this size (< 1)
+    seat_scale: dict[int, float] = field(default_factory=dict)
+
+
+def local(rect: QRectF, k: float) -> QRectF:
+    """A shrunk container's full-size rect (what its contents are laid out in)."""
+    return rect if k == 1.0 else QRectF(rect.topLeft(), rect.size() / k)
+
+
+def to_scene(point: QPointF, rect: QRectF, k: float) -> QPointF:
+    """A point of `local(rect, k)` where it is drawn on the table."""
+    return point if k == 1.0 else rect.topLeft() + (point - rect.topLeft()) * k
+
+
+def to_local(point: QPointF, rect: QRectF, k: float) -> QPointF:
+    """A point on the table, in `local(rect, k)`'s full-size units."""
+    return point if k == 1.0 else rect.topLeft() + (point - rect.topLeft()) / k
+
+
+def _framed(out: Layout, origin: QPointF, k: float, place: Callable[..., None]) -> None:
+    """Lay out with `place` in a frame of its own at (0, 0), then shrink it by `k` into the
+    table at `origin`."""
+    frame = Layout()
+    place(out=frame)
+    for oid, r in frame.rects.items():
+        out.rects[oid] = QRectF(origin.x() + r.x() * k, origin.y() + r.y() * k,
+                                r.width() * k, r.height() * k)
+        if k != 1.0:
+            out.scale[oid] = k
 
 
 @dataclass(slots=True)
@@ -109,9 +149,13 @@ def _sort_key(obj: Obj) -> tuple[int, str]:
 
 
 def compute(state: State, seats: list[int],
-            tiles: dict[str, tuple[int, int, int]] | None = None) -> Layout:
+            tiles: dict[str, tuple[int, int, int]] | None = None, others: float = 1.0,
+            middle: float | None = None) -> Layout:
     """Rects for every container and tracker. `seats` in table order, the viewer's first (its
-    area goes at the bottom, leftmost). `tiles`: tile slot id -> (col, row, size)."""
+    area goes at the bottom, leftmost). `tiles`: tile slot id -> (col, row, size). `others`:
+    the size the other seats' areas are drawn at (the viewer's is full size); `middle`: the
+    shared middle's (default: `others`)."""
+    mid_k = others if middle is None else middle
     out = Layout()
     tiles = tiles or {}
     groups: dict[int | None, _Group] = {s: _Group() for s in seats}
@@ -135,30 +179,39 @@ def compute(state: State, seats: list[int],
     # seat areas: first half along the bottom (left to right), the rest along the top
     bottom = seats[:(len(seats) + 1) // 2]
     top = list(reversed(seats[len(bottom):]))
-    sizes = {s: _seat_size(state, groups[s]) for s in seats}
+    k = {s: 1.0 if i == 0 else others for i, s in enumerate(seats)}  # the viewer's: full size
+    sizes = {s: _seat_size(state, groups[s], s == seats[0]) for s in seats}
+    drawn = {s: (sizes[s][0] * k[s], sizes[s][1] * k[s]) for s in seats}
     mid_w, mid_h = _middle_size(state, groups[None])
-    row_w = max([sum(sizes[s][0] for s in row) + GAP * 2 * (len(row) - 1)
-                 for row in (bottom, top) if row] + [mid_w])
-    top_h = max([sizes[s][1] for s in top], default=0.0)
-    bottom_h = max([sizes[s][1] for s in bottom], default=0.0)
+    row_w = max([sum(drawn[s][0] for s in row) + GAP * 2 * (len(row) - 1)
+                 for row in (bottom, top) if row] + [mid_w * mid_k])
+    top_h = max([drawn[s][1] for s in top], default=0.0)
+    bottom_h = max([drawn[s][1] for s in bottom], default=0.0)
     y_mid = top_h + (3 * GAP if top else 0)
-    out.middle = QRectF(0, y_mid, row_w, mid_h)
-    _place_middle(state, groups[None], out, out.middle, tiles)
-    for row, y, flipped in ((top, 0.0, True), (bottom, y_mid + mid_h + 3 * GAP, False)):
+    out.middle = QRectF(0, y_mid, row_w, mid_h * mid_k)
+    _framed(out, out.middle.topLeft(), mid_k, partial(
+        _place_middle, state, groups[None], band=QRectF(0, 0, row_w / mid_k, mid_h),
+        tiles=tiles))
+    for row, y, flipped in ((top, 0.0, True), (bottom, y_mid + mid_h * mid_k + 3 * GAP, False)):
         if not row:
             continue
-        used = sum(sizes[s][0] for s in row) + GAP * 2 * (len(row) - 1)
+        used = sum(drawn[s][0] for s in row) + GAP * 2 * (len(row) - 1)
         x = (row_w - used) / 2
         h = top_h if flipped else bottom_h
         for s in row:
-            area = QRectF(x, y, sizes[s][0], h)
+            # a shrunk area keeps its own height, against the middle of the table
+            own_h = h if k[s] == 1.0 else drawn[s][1]
+            area = QRectF(x, y + (h - own_h if flipped else 0.0), drawn[s][0], own_h)
             out.seat_areas[s] = area
+            out.seat_scale[s] = k[s]
             if flipped:
                 out.flipped.add(s)
-            _place_seat(state, groups[s], out, area, flipped, tiles)
-            x += sizes[s][0] + 2 * GAP
+            _framed(out, area.topLeft(), k[s], partial(
+                _place_seat, state, groups[s], area=QRectF(0, 0, sizes[s][0], own_h / k[s]),
+                flipped=flipped, tiles=tiles, viewer=s == seats[0]))
+            x += drawn[s][0] + 2 * GAP
     out.bounds = QRectF(-GAP * 3, -GAP * 3, row_w + GAP * 6,
-                        y_mid + mid_h + (3 * GAP + bottom_h if bottom else 0) + GAP * 6)
+                        y_mid + mid_h * mid_k + (3 * GAP + bottom_h if bottom else 0) + GAP * 6)
     return out
 
 
@@ -217,10 +270,30 @@ def _place_board(state: State, board: Obj, out: Layout, rect: QRectF,
 
 
 # --- a seat's area ---------------------------------------------------------------------------
-def _seat_width(state: State, g: _Group) -> float:
+def _seat_width(state: State, g: _Group, viewer: bool = False) -> float:
     boards_w = sum(_board_rect(state, b)[0] + GAP for b in g.boards)
     piles_w = len(g.piles) * (PILE_W + GAP)
-    return max(piles_w + boards_w, CARD_W * 7.5, HAND_MIN_W + TRACKER_W + GAP) + 2 * PAD
+    hand_row = HAND_MIN_W + TRACKER_W + GAP
+    if viewer and g.hands:  # the fan of one's own hand, the other hands beside it
+        hand_row = FAN_W + (len(g.hands) - 1) * (PILE_W + GAP) + \
+            ((len(g.trackers) + 2) // 3) * (TRACKER_W + GAP)
+    return max(piles_w + boards_w, CARD_W * 7.5, hand_row) + 2 * PAD
+
+
+def _hand_widths(hands: list[Obj], avail: float, viewer: bool) -> list[float]:
+    """The hands' widths in their row: by weight; the viewer's own hand at least FAN_W."""
+    weights = [_hand_weight(h) for h in hands]
+    widths = [avail * w / sum(weights) for w in weights]
+    main = weights.index(max(weights))
+    others = [i for i in range(len(hands)) if i != main]
+    if not viewer or widths[main] >= FAN_W or not others:
+        return widths
+    widths[main] = min(FAN_W, avail - len(others) * PILE_W)
+    rest = avail - widths[main]
+    side = sum(weights[i] for i in others)
+    for i in others:
+        widths[i] = rest * weights[i] / side
+    return widths
 
 
 def _rows(state: State, g: _Group) -> list[tuple[str, float]]:
@@ -236,9 +309,9 @@ def _rows(state: State, g: _Group) -> list[tuple[str, float]]:
     return rows
 
 
-def _seat_size(state: State, g: _Group) -> tuple[float, float]:
+def _seat_size(state: State, g: _Group, viewer: bool = False) -> tuple[float, float]:
     rows = _rows(state, g)
-    return _seat_width(state, g), sum(h for _, h in rows) + GAP * (len(rows) - 1) + 2 * PAD
+    return _seat_width(state, g, viewer), sum(h for _, h in rows) + GAP * (len(rows) - 1) + 2 * PAD
 
 
 def _hand_weight(z: Obj) -> float:
@@ -254,7 +327,7 @@ def _weight(z: Obj) -> float:
 
 
 def _place_seat(state: State, g: _Group, out: Layout, area: QRectF, flipped: bool,
-                tiles: dict[str, tuple[int, int, int]]) -> None:
+                tiles: dict[str, tuple[int, int, int]], viewer: bool = False) -> None:
     rows = _rows(state, g)
     if not flipped:
         rows.reverse()  # bottom seats: play area toward the middle, name at the table's edge
@@ -267,9 +340,7 @@ def _place_seat(state: State, g: _Group, out: Layout, area: QRectF, flipped: boo
             tr_w = cols * (TRACKER_W + GAP)
             if g.hands:
                 avail = inner_w - tr_w - GAP * (len(g.hands) - 1)
-                total = sum(_hand_weight(hand) for hand in g.hands)
-                for hand in g.hands:
-                    hw = avail * _hand_weight(hand) / total
+                for hand, hw in zip(g.hands, _hand_widths(g.hands, avail, viewer)):
                     out.rects[hand.id] = QRectF(x, y, hw, h)
                     x += hw + GAP
             for i, t in enumerate(g.trackers):

@@ -6,8 +6,8 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence, QResizeEvent
+from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QDockWidget, QLabel, QMainWindow, QTabBar, QToolBar, QVBoxLayout, QWidget,
 )
@@ -21,7 +21,7 @@ from .drafts import follow_module
 from .seat_tabs import grey_out_moves, sync_watcher_tabs
 from .ask import ask_text
 from .controller import TableController
-from .curtain import Curtain
+from .curtain import Curtain, curtain_wanted
 from .declaring import Declaring
 from .dock_layout import DockLayout
 from .game_menu import build_game_menu, save_position
@@ -39,6 +39,7 @@ from .preview import CardPreview
 from .scene import TableScene
 from .settings import Settings
 from .view import TableView
+from .window_fit import fit_window
 
 log = logging.getLogger(__name__)
 
@@ -83,8 +84,9 @@ class TableWindow(QMainWindow):
         self._panel_timer.timeout.connect(self.refresh_panels)
         replica.listeners.append(self._on_change)
         replica.report_listeners.append(lambda m: self.statusBar().showMessage(m, 10000))
-        self.resize(_fitting(1500, 950))  # never larger than the screen (a 1366x768 laptop)
+        self.fit = fit_window(self, "table", 1500, 950)  # inside the screen, frame and all
         self._restore_geometry()
+        self.fit.clamp()  # a geometry saved on a larger screen shrinks to this one
         self.focus = TableFocus(self)
         self.view.setFocus()
         QTimer.singleShot(0, self.view.fit_legible)
@@ -199,10 +201,11 @@ class TableWindow(QMainWindow):
         a("Zoom out", ["Ctrl+-"], lambda: self.view.set_zoom(self.view.zoom / 1.25))
         self.act_help = a("Help", ["F1", "?"], self.help.toggle, tip="Keyboard shortcuts")
         self.act_curtain = a("Curtain", [], lambda: None,
-                             tip="Hot-seat: cover the screen between turns (\"Pass to …\")")
+                             tip="Hot-seat: cover the screen whenever the view passes to "
+                                 "another seat (\"Pass to …\"); on while you play several "
+                                 "seats, unless you turn it off")
         self.act_curtain.setCheckable(True)
-        self.act_curtain.setChecked(bool(self.settings.extra.get("curtain"))
-                                    if self.settings is not None else False)
+        self.act_curtain.setChecked(curtain_wanted(self.settings, self.ctl))
         self.act_curtain.toggled.connect(self._curtain_toggled)
         for seat in self.ctl.playable_seats[:9]:
             a(f"Play seat {seat}", [f"Ctrl+{seat}"], partial(self.ctl.set_seat, seat))
@@ -258,7 +261,7 @@ class TableWindow(QMainWindow):
 
         from .end_game import ask_end_game
 
-        seats = {n: s.name or f"Seat {n}" for n, s in self.ctl.replica.state.seats.items()}
+        seats = {n: self.ctl.seat_name(n) for n in self.ctl.replica.state.seats}
         self.end_dialog = ask_end_game(
             self, seats, self.ctl.catalog.module,
             lambda args: self.ctl.act(core_actions.end_game, **args))
@@ -293,12 +296,7 @@ class TableWindow(QMainWindow):
     def _on_change(self, change: Change) -> None:
         if any(r.op.kind == "module" for r in change.records):
             follow_module(self)  # a draft changed during play: the cards' new faces
-        before = self.ctl.seat
-        self.ctl.follow_turn(change.records)
-        if self.ctl.seat != before and self.act_curtain.isChecked():
-            seat = self.ctl.seat
-            self.curtain.close_over(self.ctl.seat_name(seat),
-                                    theme.seat_colour(seat, self.ctl.seat_colour(seat)))
+        self.ctl.follow_turn(change.records)  # hot-seat: the view passes (behind the curtain)
         if any(r.op.kind in ("undo", "redo") for r in change.records):
             first = 0 if self._pending_first is None else self._pending_first
             self._pending_first = min(first, undone_from(self.replica, change))
@@ -346,6 +344,11 @@ class TableWindow(QMainWindow):
     def _seat_changed(self, seat: int) -> None:
         if seat in self.ctl.seats and self.seat_bar.currentIndex() != self.ctl.seats.index(seat):
             self.seat_bar.setCurrentIndex(self.ctl.seats.index(seat))
+        if self.act_curtain.isChecked() and len(self.ctl.replica.my_seats) > 1:
+            # whoever is looking now must not read the next seat's hand: End turn, Ctrl+2 or
+            # a seat tab alike pass the laptop first
+            self.curtain.close_over(self.ctl.seat_name(seat),
+                                    theme.seat_colour(seat, self.ctl.seat_colour(seat)))
         self.scene.clearSelection()
         self.view.hide_zoom()
         self.preview.clear()  # the last seat's card is not the next seat's to read
@@ -410,12 +413,3 @@ def make_assist_runner(replica: Replica, catalog: Catalog) -> Any:
     runner = AssistRunner.for_replica(replica, catalog.module, plugin)
     runner.notices[:0] = notices
     return runner
-
-
-def _fitting(width: int, height: int) -> QSize:
-    """The size asked for, within the screen's available area."""
-    screen = QGuiApplication.primaryScreen()
-    if screen is None:
-        return QSize(width, height)
-    area = screen.availableGeometry()
-    return QSize(min(width, area.width()), min(height, area.height()))

@@ -152,7 +152,9 @@ class PieceMenus:
         if item is not None and item.role == "grid":
             cell = item.cell_at(scene_pos)
             return {"to": zone_id, "pos": list(cell)} if cell is not None else {"to": zone_id}
-        return {"to": zone_id, "pos": placement.free_pos(rect, scene_pos)}
+        k = self.scene.layout.scale.get(zone_id, 1.0)  # a shrunk zone: full-size units
+        return {"to": zone_id, "pos": placement.free_pos(lay.local(rect, k),
+                                                         lay.to_local(scene_pos, rect, k))}
 
     def _new_id(self, kind: str) -> str:
         objs = self.ctl.replica.state.objs

@@ -12,6 +12,7 @@ from table.core.objects import ROOT
 from table.core.views import known_card
 
 from .controller import TableController
+from .window_fit import fit_window
 
 
 class PileDialog(QDialog):
@@ -20,7 +21,7 @@ class PileDialog(QDialog):
         super().__init__(parent)
         self.ctl, self.pile_id, self.hand_id = ctl, pile_id, hand_id
         self.setWindowTitle(title)
-        self.resize(360, 420)
+        self.fit = fit_window(self, "pile", 360, 420)
         self.list = QListWidget()
         state = ctl.replica.state
         for n, cid in enumerate(card_ids):  # top first

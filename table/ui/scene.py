@@ -33,10 +33,11 @@ from .items.zone_item import ZoneItem
 from .privacy import flag_message
 from .scene_gestures import SceneGestures
 from .scene_pieces import ScenePieces
+from .scene_sizes import SceneSizes
 
 log = logging.getLogger(__name__)
 
-class TableScene(QGraphicsScene, SceneGestures, ScenePieces):
+class TableScene(QGraphicsScene, SceneGestures, ScenePieces, SceneSizes):
     cardHovered = Signal(str)            # object id, "" when the cursor leaves
     changed_by_ops = Signal()            # after every applied Change (panels refresh)
 
@@ -63,6 +64,8 @@ class TableScene(QGraphicsScene, SceneGestures, ScenePieces):
         self._pile_shown: dict[str, set[str]] = {}  # pile -> ids of its visible cards
         self._z_top = 0.0  # free zones stack by arrival: the last placed lies on top
         self.card_resolution = 1.0  # device pixels per unit the cards' pictures are kept at
+        self.others_scale = (1.0, 1.0)  # the others' areas and the middle, drawn smaller
+        self._bounds: dict[tuple[float, float, int], QRectF] = {}  # bounds_at's answers
         self.rebuild()
         self.replica.listeners.append(self.on_change)
         controller.seatChanged.connect(self.refresh_view)
@@ -79,7 +82,8 @@ class TableScene(QGraphicsScene, SceneGestures, ScenePieces):
     def rebuild(self) -> None:
         """Lay the table out again and place everything (new seats or containers, seat switch)."""
         state = self.state
-        self.layout = lay.compute(state, self.seats_from_here(), self._tiles)
+        self._bounds.clear()  # the table may have changed: its extents at other sizes too
+        self.layout = lay.compute(state, self.seats_from_here(), self._tiles, *self.others_scale)
         live = {oid for oid, o in state.objs.items() if o.alive}
         for registry in (self.cards, self.tokens, self.zones, self.trackers, self.dice):
             for oid in [k for k in registry if k not in live]:
@@ -135,7 +139,10 @@ class TableScene(QGraphicsScene, SceneGestures, ScenePieces):
         if item is None:
             item = self.zones[obj.id] = ZoneItem(obj.id)
             self.addItem(item)
-        rect = self.layout.rects.get(obj.id, QRectF(0, 0, 10, 10))
+        rect, k = self.frame_of(obj.id)
+        rect = lay.local(rect if rect is not None else QRectF(0, 0, 10, 10), k)
+        item.setTransformOriginPoint(rect.topLeft())  # shrunk (others' areas) about its corner
+        item.setScale(k)
         role = "table" if obj.id == ROOT else lay.role(obj)
         if obj.id in self._tiles:
             role = "tileslot"  # a place for a map tile on a grid: the tile shows, not the slot
@@ -246,16 +253,17 @@ class TableScene(QGraphicsScene, SceneGestures, ScenePieces):
             return
         if role in ("zone", "table", "grid", "board") and obj.pos is not None:
             item = self._item(obj.id)
-            rect = self.layout.rects.get(parent.id)
+            rect, k = self.frame_of(parent.id)
             if item is None or rect is None:
                 return
+            box = lay.local(rect, k)
             if role == "grid":
-                spot = placement.grid_spot(rect, obj.pos, 0, obj.kind == "card")
+                spot = placement.grid_spot(box, obj.pos, 0, obj.kind == "card")
             else:
-                spot = placement.free_spot(rect, obj.pos, 0, 0)
+                spot = placement.free_spot(box, obj.pos, 0, 0)
             self._z_top += 0.001
             spot.z = self._z_top
-            self._apply_spot(item, spot, obj)
+            self._apply_spot(item, self._shrunk(spot, rect, k), obj)
         else:
             self._dirty.add(parent.id)
 
@@ -277,7 +285,8 @@ class TableScene(QGraphicsScene, SceneGestures, ScenePieces):
         zone = self.zones.get(container_id)
         if parent is None or not parent.alive:
             return
-        rect = self.layout.rects.get(container_id)
+        drawn, k = self.frame_of(container_id)
+        rect = lay.local(drawn, k) if drawn is not None else None
         kids = [self.state.objs[c] for c in parent.children]
         cards = [k for k in kids if k.kind in ("card", "token") and k.alive]
         if zone is not None:
@@ -286,23 +295,23 @@ class TableScene(QGraphicsScene, SceneGestures, ScenePieces):
             if parent.kind == "card":  # overlays on a card: tuck them under it
                 host = self.cards.get(parent.id)
                 if host is not None:
-                    for i, k in enumerate(cards):
-                        item = self._item(k.id)
+                    for i, under in enumerate(cards):
+                        item = self._item(under.id)
                         if item is not None:
                             self._apply_spot(item, placement.Spot(
-                                host.pos() + QPointF(0, 24 * (i + 1)), 0, host.zValue() - 0.001
-                                * (i + 1)), k)
+                                host.pos() + QPointF(0, 24 * (i + 1) * host.scale()), 0,
+                                host.zValue() - 0.001 * (i + 1), scale=host.scale()), under)
             return
         role = "table" if container_id == ROOT else lay.role(parent)
         if role == "hand" and lay.seat_of(parent) == self.ctl.seat:
             cards.sort(key=self._hand_order)  # a hand's stored order is random (privacy)
         n = len(cards)
         if role == "pile":
-            self._arrange_pile(container_id, rect, cards)
+            self._arrange_pile(container_id, rect, cards, k)
             return
         auto = 0
-        for i, k in enumerate(cards):
-            item = self._item(k.id)
+        for i, card in enumerate(cards):
+            item = self._item(card.id)
             if item is None:
                 continue
             if role == "slot":
@@ -311,16 +320,16 @@ class TableScene(QGraphicsScene, SceneGestures, ScenePieces):
                 fan = lay.seat_of(parent) == self.ctl.seat
                 spot = placement.hand_spot(rect, i, n, fan)
             elif role == "grid":
-                spot = placement.grid_spot(rect, k.pos, i, k.kind == "card")
+                spot = placement.grid_spot(rect, card.pos, i, card.kind == "card")
             else:
-                if k.pos is not None:
+                if card.pos is not None:
                     continue  # placed on its own (_place_one), stacked by arrival
                 else:
                     spot = placement.free_spot(rect, None, i, auto)
                     auto += 1
-            self._apply_spot(item, spot, k)
+            self._apply_spot(item, self._shrunk(spot, rect, k), card)
 
-    def _arrange_pile(self, pile_id: str, rect: QRectF, cards: list[Obj]) -> None:
+    def _arrange_pile(self, pile_id: str, rect: QRectF, cards: list[Obj], k: float) -> None:
         """Only the top cards of a pile are shown; touch just those (piles can be long)."""
         n = len(cards)
         top = cards[max(0, n - placement.PILE_SHOWN):]
@@ -330,10 +339,10 @@ class TableScene(QGraphicsScene, SceneGestures, ScenePieces):
             obj = self.state.objs.get(oid)
             if item is not None and obj is not None and obj.container == pile_id:
                 item.setVisible(False)
-        for i, k in enumerate(top, start=n - len(top)):
-            item = self._item(k.id)
+        for i, top_card in enumerate(top, start=n - len(top)):
+            item = self._item(top_card.id)
             if item is not None:
-                self._apply_spot(item, placement.pile_spot(rect, i, n), k)
+                self._apply_spot(item, self._shrunk(placement.pile_spot(rect, i, n), rect, k), top_card)
         self._pile_shown[pile_id] = shown
 
     def _apply_spot(self, item: CardItem | TokenItem, spot: placement.Spot, obj: Obj) -> None:

@@ -44,7 +44,10 @@ class ScenePieces:
             if item is None:
                 item = self.areas[seat] = SeatAreaItem(seat)
                 self.addItem(item)
-            item.configure(rect, self.ctl.seat_name(seat),
+            k = self.layout.seat_scale.get(seat, 1.0)
+            item.setTransformOriginPoint(rect.topLeft())
+            item.setScale(k)
+            item.configure(lay.local(rect, k), self.ctl.seat_name(seat),
                            theme.seat_colour(seat, self.ctl.seat_colour(seat)),
                            seat == self.ctl.seat, seat in self.layout.flipped,
                            self._seat_summary(seat), self.ctl.viewer_mark(seat))
@@ -65,7 +68,8 @@ class ScenePieces:
         return f"{hand} in hand · {deck} in deck"
 
     def _configure_piece(self, obj: Obj) -> None:
-        rect = self._piece_rect(obj)
+        drawn, k = self._piece_rect(obj)
+        rect = lay.local(drawn, k)
         seat = lay.seat_of(obj)
         accent = theme.seat_colour(seat, self.ctl.seat_colour(seat))
         name = str(obj.props.get("name", obj.id))
@@ -77,6 +81,8 @@ class ScenePieces:
                 tracker = self.trackers[obj.id] = TrackerItem(obj.id)
                 self.addItem(tracker)
             lo, hi = obj.props.get("min"), obj.props.get("max")
+            tracker.setTransformOriginPoint(rect.topLeft())
+            tracker.setScale(k)
             tracker.configure(rect, name, obj.counters.get("value", 0),
                               lo if isinstance(lo, int) else None,
                               hi if isinstance(hi, int) else None, accent)
@@ -85,8 +91,11 @@ class ScenePieces:
             if die is None:
                 die = self.dice[obj.id] = DieItem(obj.id)
                 self.addItem(die)
-            die.configure(QRectF(rect.topLeft(), QPointF(rect.left() + lay.DIE,
-                                                         rect.top() + lay.DIE)),
+            die.setScale(k)  # about its centre, where it lies
+            centre = drawn.center() if obj.pos is not None else \
+                QPointF(drawn.left() + lay.DIE * k / 2, drawn.top() + lay.DIE * k / 2)
+            die.configure(QRectF(centre.x() - lay.DIE / 2, centre.y() - lay.DIE / 2, lay.DIE,
+                                 lay.DIE),
                           self.die_sides(obj), obj.counters.get("value", 0), name, accent)
             die.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsMovable, not self.ctl.read_only)
 
@@ -95,26 +104,33 @@ class ScenePieces:
         sides = obj.props.get("sides", 6)
         return sides if isinstance(sides, int) and sides > 1 else 6
 
-    def _piece_rect(self, obj: Obj) -> QRectF:
-        """Where a die or tracker sits: at its own position if it has one (put down or dragged
-        there), else where the layout put it, else lined up inside its container, each apart."""
+    def _piece_rect(self, obj: Obj) -> tuple[QRectF, float]:
+        """Where a die or tracker is drawn, and at what size: at its own position if it has one
+        (put down or dragged there), else where the layout put it, else lined up inside its
+        container, each apart."""
         w, h = (lay.DIE, lay.DIE) if obj.kind == "die" else (lay.TRACKER_W, lay.TRACKER_H)
         parent = self.state.objs.get(obj.container or ROOT)
-        box = self.layout.rects.get(parent.id) if parent is not None else None
-        if box is None:
-            box = self.layout.rects.get(ROOT, QRectF(0, 0, 400, 300))
+        drawn = self.layout.rects.get(parent.id) if parent is not None else None
+        k = self.layout.scale.get(parent.id, 1.0) if drawn is not None and parent else 1.0
+        if drawn is None:
+            drawn = self.layout.rects.get(ROOT, QRectF(0, 0, 400, 300))
+            k = self.layout.scale.get(ROOT, 1.0)
+        box = lay.local(drawn, k)
         if obj.pos is not None and len(obj.pos) >= 2:
             zone = self.zones.get(obj.container or ROOT)
             if zone is not None and zone.role == "grid":
                 centre = placement.grid_spot(box, obj.pos, 0, False).pos
             else:
                 centre = QPointF(box.left() + obj.pos[0], box.top() + obj.pos[1])
-            return QRectF(centre.x() - w / 2, centre.y() - h / 2, w, h)
+            at = lay.to_scene(centre, drawn, k)
+            return QRectF(at.x() - w * k / 2, at.y() - h * k / 2, w * k, h * k), k
         laid = self.layout.rects.get(obj.id)
         if laid is not None:
-            return laid
+            return laid, self.layout.scale.get(obj.id, 1.0)
         siblings = [c for c in (parent.children if parent is not None else [])
                     if self.state.objs[c].kind in lay.PIECES and self.state.objs[c].pos is None]
         i = siblings.index(obj.id) if obj.id in siblings else 0
         x = box.right() - lay.PAD - (i + 1) * (max(w, lay.DIE) + lay.PAD)
-        return QRectF(max(box.left() + lay.PAD, x), box.top() + lay.LABEL + lay.PAD, w, h)
+        corner = lay.to_scene(QPointF(max(box.left() + lay.PAD, x),
+                                      box.top() + lay.LABEL + lay.PAD), drawn, k)
+        return QRectF(corner.x(), corner.y(), w * k, h * k), k

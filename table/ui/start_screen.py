@@ -1,14 +1,15 @@
 """The start screen: play hot-seat, host or join a LAN table, resume, open a log."""
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QComboBox, QFileDialog, QFormLayout, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit,
-    QPushButton, QSpinBox, QVBoxLayout, QWidget,
+    QComboBox, QFileDialog, QFormLayout, QFrame, QGridLayout, QGroupBox, QHBoxLayout, QLabel,
+    QLineEdit, QPushButton, QScrollArea, QSpinBox, QVBoxLayout, QWidget,
 )
 
 from .games import GameChoice, available_games
 from .settings import Settings, games_dir
+from .window_fit import fit_window
 
 LAN_UNAVAILABLE = "LAN play is not available in this window (no network wiring)."
 LAN_HOST_TIP = "Start a table others on this network can join (your deck stays on this computer)"
@@ -74,8 +75,8 @@ class StartScreen(QWidget):
         # --- LAN ---
         lan = QGroupBox("Play over the LAN")
         lan_box = QHBoxLayout(lan)
-        self.host = QPushButton("Host a LAN table")
-        self.join = QPushButton("Join a LAN table")
+        self.host = QPushButton("&Host a LAN table")  # Alt+H
+        self.join = QPushButton("&Join a LAN table")  # Alt+J
         self.host.clicked.connect(self._host)
         self.join.clicked.connect(self._join)
         for b in (self.host, self.join):
@@ -117,7 +118,10 @@ class StartScreen(QWidget):
         column.addWidget(lan)
         column.addWidget(you)
         column.addStretch(1)
-        outer = QHBoxLayout(self)
+        page = QWidget()  # scrolls when the screen is shorter than the page (a laptop, 4 decks)
+        page.setObjectName("start-page")
+        page.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
+        outer = QHBoxLayout(page)
         outer.addStretch(1)
         holder = QWidget()
         holder.setLayout(column)
@@ -125,9 +129,17 @@ class StartScreen(QWidget):
         holder.setMinimumWidth(460)
         outer.addWidget(holder, 2)
         outer.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidget(page)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        whole = QVBoxLayout(self)
+        whole.setContentsMargins(0, 0, 0, 0)
+        whole.addWidget(scroll)
         self._game_changed()
         self.refresh_resume()
-        self.resize(760, 720)
+        self.fit = fit_window(self, "start", 760, 720)
 
     def choice(self) -> GameChoice:
         return self.games[max(0, self.game.currentIndex())]

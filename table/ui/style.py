@@ -5,7 +5,7 @@ from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication, QLabel
 
 SHEET = """
-QWidget#start { background: #16241d; }
+QWidget#start, QWidget#start-page { background: #16241d; }
 QLabel#title { font-size: 40px; font-weight: bold; color: #f1e9d2; }
 QLabel#tagline { font-size: 14px; color: #a8b8ae; }
 QLabel#muted { color: #8c9a91; }

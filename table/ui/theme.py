@@ -1,7 +1,7 @@
 """Sizes, colours and fonts shared by every item, so the table looks like one program."""
 from __future__ import annotations
 
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtGui import QColor, QFont, QPainter
 
 # Scene units: a card is 5:7 like a poker card; everything else is sized from it.
 CARD_W = 120.0
@@ -41,6 +41,18 @@ def font(px: float, bold: bool = False, italic: bool = False) -> QFont:
     # copied (and a card's name is spelled as the module spells it)
     f.setFeature(QFont.Tag("liga"), 0)
     return f
+
+
+MIN_TEXT_PX = 9.5  # labels are never drawn smaller than this on screen (a 1366x768 laptop)
+MOST_GROWTH = 1.7  # ... unless that would make them this many times their size on the table
+
+
+def legible_font(p: QPainter, px: float, bold: bool = False, italic: bool = False) -> QFont:
+    """`font(px)`, grown (up to MOST_GROWTH times) so it stays MIN_TEXT_PX tall on screen
+    when the view is zoomed out (the painter's transform: view zoom and item scale)."""
+    m = p.worldTransform()
+    scale = (m.m11() ** 2 + m.m12() ** 2) ** 0.5 or 1.0
+    return font(min(px * MOST_GROWTH, max(px, MIN_TEXT_PX / scale)), bold, italic)
 
 
 def readable_on(colour: QColor) -> QColor:

@@ -19,7 +19,8 @@ from .scene import TableScene
 MIN_ZOOM, MAX_ZOOM = 0.08, 4.0
 ZOOM_KEYS = (Qt.Key.Key_Alt, Qt.Key.Key_Z)
 SETTLE_MS = 120
-LEGIBLE_ZOOM = 0.4  # names on far-away cards are about 11 px high from here on
+LEGIBLE_ZOOM = 0.5  # the viewer's own area: its labels 9.5 px or more (theme.legible_font)
+OTHERS_SCALES = (1.0, 0.85, 0.7, 0.6, 0.5, 0.42, 0.35, 0.3, 0.25, 0.2)  # the others' areas, largest first
 
 
 class TableView(QGraphicsView):
@@ -83,23 +84,38 @@ class TableView(QGraphicsView):
         self._fitted()
 
     def fit_legible(self) -> None:
-        """The whole table if its cards can still be read so; else a legible zoom showing the
-        viewer's own area at the bottom (the rest is a scroll or a wheel away)."""
+        """The whole table, with the viewer's own area at a zoom it can be read at: where the
+        whole table at one size would be too small, the others' areas and the middle are drawn
+        smaller (the largest of OTHERS_SCALES that fits). Where even that does not fit, the
+        legible zoom with the viewer's own area at the bottom (the rest a scroll away)."""
         self.fitting, self.legible = True, True
-        self.fitInView(self.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
         scene = self.scene()
-        if self.zoom >= LEGIBLE_ZOOM or not isinstance(scene, TableScene):
-            self._fitted()
+        if not isinstance(scene, TableScene):
+            self.fit_table()
             return
-        table = self.sceneRect()
-        room = self.viewport().rect()
-        zoom = LEGIBLE_ZOOM
-        self.scale(zoom / self.zoom, zoom / self.zoom)
-        own = scene.layout.seat_areas.get(scene.ctl.seat, table)
-        seen_h = room.height() / zoom
-        self.centerOn(QPointF(own.center().x(), max(table.top() + seen_h / 2,
-                                                    table.bottom() - seen_h / 2)))
+        scene.set_others_scale(*self._scales_that_fit(scene))
+        self.fitInView(self.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+        if self.zoom < LEGIBLE_ZOOM:
+            table = self.sceneRect()
+            self.scale(LEGIBLE_ZOOM / self.zoom, LEGIBLE_ZOOM / self.zoom)
+            own = scene.layout.seat_areas.get(scene.ctl.seat, table)
+            seen_h = self.viewport().height() / LEGIBLE_ZOOM
+            self.centerOn(QPointF(own.center().x(), max(table.top() + seen_h / 2,
+                                                        table.bottom() - seen_h / 2)))
         self._fitted()
+
+    def _scales_that_fit(self, scene: TableScene) -> tuple[float, float]:
+        """The largest sizes for the others' areas, then for the middle (never smaller than
+        theirs), at which the whole table fits the view at LEGIBLE_ZOOM."""
+        room = self.viewport().rect()
+
+        def fits(others: float, middle: float) -> bool:
+            bounds = scene.bounds_at(others, middle)
+            return min(room.width() / bounds.width(), room.height() / bounds.height()) >= \
+                LEGIBLE_ZOOM
+        others = next((k for k in OTHERS_SCALES if fits(k, k)), OTHERS_SCALES[-1])
+        middle = next((m for m in OTHERS_SCALES if m >= others and fits(others, m)), others)
+        return others, middle
 
     def refit(self) -> None:
         (self.fit_legible if self.legible else self.fit_table)()

@@ -198,6 +198,8 @@ def test_checklist_ticks_setup_prompts_and_follows_the_phases(qtbot) -> None:  #
     w.refresh_panels()
     texts = [lst.item(i).text() for i in range(lst.count())]
     assert "▶  Dawn" in texts and any(t.startswith("○  Main") and "next" in t for t in texts)
+    assert w.curtain.isVisible()  # hot-seat: the next player opens the curtain first
+    qtbot.keyClick(w.curtain, Qt.Key.Key_Space)
     qtbot.keyClick(w.view, Qt.Key.Key_N)
     w.refresh_panels()
     texts = [lst.item(i).text() for i in range(lst.count())]
@@ -234,9 +236,9 @@ def test_a_chosen_not_on_the_arena_badge_leaves_once_the_standee_is_dragged_ther
                     if (c, r) not in board.obstacles and (c, r) not in taken
                     and (c, r) not in board.hazards.values()
                     and board.tile_of((c, r)) not in {board.tile_of(t) for t in taken})
-        arena = w.scene.zones["arena"].rect
-        target = arena.topLeft() + QPointF(8 + (cell[0] + 0.5) * CELL,
-                                           20 + 8 + (cell[1] + 0.5) * CELL)
+        arena = w.scene.zones["arena"]  # the board's own units (drawn smaller on a small screen)
+        target = arena.mapToScene(arena.rect.topLeft() + QPointF(8 + (cell[0] + 0.5) * CELL,
+                                                                 20 + 8 + (cell[1] + 0.5) * CELL))
         drag(w.view, standee.scenePos(), target)
         assert w.replica.state.objs["p1.standee"].container == "arena"
         w.refresh_panels()

@@ -52,6 +52,7 @@ def _fake_repo(tmp: Path) -> tuple[Path, Path]:
     each pip install instead of installing."""
     (tmp / "scripts").mkdir()
     shutil.copy(ROOT / "scripts" / "run.sh", tmp / "scripts" / "run.sh")
+    shutil.copy(ROOT / "scripts" / "check_display.sh", tmp / "scripts" / "check_display.sh")
     (tmp / "pyproject.toml").write_text("[project]\nname = 'x'\n")
     bin_dir = tmp / ".venv" / "bin"
     bin_dir.mkdir(parents=True)

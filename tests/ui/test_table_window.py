@@ -143,6 +143,8 @@ def test_seat_switch_hides_and_shows_hands(window, qtbot):  # type: ignore[no-un
     assert w.ctl.seat == 2 and w.seat_bar.currentIndex() == 1
     assert all(w.scene.cards[c].face is None for c in mine)
     assert all(w.scene.cards[c].face is not None for c in theirs)
+    assert w.curtain.isVisible()  # hot-seat: East's hand shows once East opens the curtain
+    qtbot.keyClick(w.curtain, Qt.Key.Key_Space)
     # acting now acts as seat 2
     qtbot.keyClick(w.view, Qt.Key.Key_D)
     assert len(_hand(w, 2)) == 6 and w.replica.records()[-1].op.seat == 2
@@ -156,10 +158,11 @@ def test_drag_token_snaps_to_grid_cell(window):  # type: ignore[no-untyped-def]
     w = window
     tok = w.scene.tokens["p1.pawn"]
     board = w.scene.zones["arena"]
-    target = board.rect.topLeft() + QPointF(8 + 6.3 * CELL, 20 + 8 + 2.6 * CELL)  # in cell 6,2
-    drag(w.view, tok.scenePos(), target)
+    # the board's own units (the middle may be drawn smaller on a small screen)
+    target = board.mapToScene(board.rect.topLeft() + QPointF(8 + 6.3 * CELL, 20 + 8 + 2.6 * CELL))
+    drag(w.view, tok.scenePos(), target)  # into cell 6,2
     assert w.replica.state.objs["p1.pawn"].pos == (6.0, 2.0)
-    cell_centre = board.rect.topLeft() + QPointF(8 + 6.5 * CELL, 20 + 8 + 2.5 * CELL)
+    cell_centre = board.mapToScene(board.rect.topLeft() + QPointF(8 + 6.5 * CELL, 20 + 8 + 2.5 * CELL))
     assert (tok.scenePos() - cell_centre).manhattanLength() < 1
 
 

@@ -167,3 +167,160 @@ def test_drag_a_card_into_play_then_ctrl_z_in_a_real_window(tmp_path) -> None:  
     back = [knowledge.card_of(c) for c in state.cards_in(state.objs["p1.hand"])]
     assert move.args["card"] in back and len(back) == len(hand)  # back in the hand
     assert state.cards_in(state.objs[move.args["to"]]) == []  # no face-down card left in play
+
+
+# --- a laptop's screen: every window, frame and all, inside 1366x768 ----------------------------
+LAPTOP = (1366, 768)
+GAMES = {"gauntlet": "Gauntlet", "mantle-of-the-keeper": "Mantle of the Keeper",
+         "dead-to-rites": "Dead to Rites"}
+WINDOW_MANAGER = shutil.which("openbox")  # a real title bar and border; without one, none
+
+
+class Screen:
+    """An Xvfb screen (with a window manager when there is one) and the programs on it."""
+
+    def __init__(self, size: tuple[int, int], home: Path) -> None:
+        self.size, self.home = size, home
+        self.procs: list[subprocess.Popen[bytes]] = []
+        xvfb = subprocess.Popen(["Xvfb", "-displayfd", "1", "-screen", "0",
+                                 f"{size[0]}x{size[1]}x24", "-nolisten", "tcp"],
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.procs.append(xvfb)
+        assert xvfb.stdout is not None
+        display = ":" + xvfb.stdout.readline().decode().strip()
+        self.env = {**os.environ, "DISPLAY": display, "QT_QPA_PLATFORM": "xcb",
+                    "SANDTABLE_HOME": str(home), "SANDTABLE_LAN_INTERFACES": "127.0.0.1"}
+        if WINDOW_MANAGER:
+            self.start([WINDOW_MANAGER])
+            _wait("the window manager", lambda: "_NET_SUPPORTING_WM_CHECK" in subprocess.run(
+                ["xprop", "-root"], env=self.env, capture_output=True, text=True).stdout
+                if shutil.which("xprop") else True)
+
+    def start(self, argv: list[str]) -> subprocess.Popen[bytes]:
+        proc = subprocess.Popen(argv, env=self.env, cwd=ROOT, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+        self.procs.append(proc)
+        return proc
+
+    def stop(self, proc: subprocess.Popen[bytes]) -> None:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+
+    def close(self) -> None:
+        for proc in reversed(self.procs):
+            if proc.poll() is None:
+                self.stop(proc)
+
+    def xdotool(self, *args: str) -> str:
+        return subprocess.run(["xdotool", *args], env=self.env, capture_output=True,
+                              text=True).stdout
+
+    def window(self, title: str, timeout: float = 45.0) -> str:
+        """The visible window whose title matches (a regular expression)."""
+        return _wait(f"a window named {title!r}", lambda: self.xdotool(
+            "search", "--onlyvisible", "--name", title).split(), timeout)[-1]
+
+    def frame(self, window: str) -> tuple[int, int, int, int]:
+        """x, y, width, height of the window with its frame: the topmost window under the
+        root that holds it (the window manager's frame), or the window itself."""
+        wid = window
+        while True:
+            tree = subprocess.run(["xwininfo", "-tree", "-id", wid], env=self.env,
+                                  capture_output=True, text=True, check=True).stdout
+            parent = tree.split("Parent window id: ")[1].split()[0]
+            root = tree.split("Root window id: ")[1].split()[0]
+            if parent == root:
+                break
+            wid = parent
+        info = subprocess.run(["xwininfo", "-id", wid], env=self.env, capture_output=True,
+                              text=True, check=True).stdout
+        field = {line.split(":")[0].strip(): line.split(":")[1].strip()
+                 for line in info.splitlines() if ":" in line}
+        return (int(field["Absolute upper-left X"]), int(field["Absolute upper-left Y"]),
+                int(field["Width"]), int(field["Height"]))
+
+    def fits(self, window: str) -> bool:
+        x, y, w, h = self.frame(window)
+        return x >= 0 and y >= 0 and x + w <= self.size[0] and y + h <= self.size[1]
+
+    def assert_inside(self, window: str, what: str) -> tuple[int, int, int, int]:
+        try:
+            _wait(f"{what} inside the screen", lambda: self.fits(window), timeout=8)
+        except AssertionError:
+            raise AssertionError(f"{what}: frame {self.frame(window)} is not inside "
+                                 f"{self.size[0]}x{self.size[1]}") from None
+        time.sleep(0.8)  # the window manager has framed it: it stays there
+        assert self.fits(window), f"{what}: frame {self.frame(window)} left the screen"
+        return self.frame(window)
+
+    def open_with(self, window: str, keys: str, title: str) -> str:
+        """Press keys in `window` until a window named `title` shows (a busy machine may
+        drop a key press while the window manager is still activating the window)."""
+        for _ in range(6):
+            self.key(window, keys)
+            try:
+                return self.window(title, timeout=8)
+            except AssertionError:
+                continue
+        raise AssertionError(f"{keys} did not open {title!r}")
+
+    def close_dialog(self, dialog: str, title: str) -> None:
+        for _ in range(6):
+            self.key(dialog, "Escape")
+            try:
+                _wait("the dialog to close", lambda: dialog not in self.xdotool(
+                    "search", "--onlyvisible", "--name", title).split(), timeout=5)
+                return
+            except AssertionError:
+                continue
+        raise AssertionError(f"Escape did not close {title!r}")
+
+    def key(self, window: str, keys: str) -> None:
+        """Keys typed into the window, as a keyboard would (XTEST, to the focused window)."""
+        self.xdotool("windowactivate", "--sync", window)
+        self.xdotool("key", "--clearmodifiers", keys)
+
+
+@needs_x
+@pytest.mark.skipif(shutil.which("xwininfo") is None, reason="needs xwininfo (x11-utils)")
+@pytest.mark.parametrize("game", list(GAMES))
+def test_every_window_opens_inside_a_laptop_screen(game: str, tmp_path: Path) -> None:
+    screen = Screen(LAPTOP, tmp_path / "home")
+    try:
+        app = screen.start(["bash", str(ROOT / "scripts" / "run.sh"), "--game", game])
+        table = screen.window(f"^{GAMES[game]} — Sandtable")
+        x, y, w, h = screen.assert_inside(table, "the table window")
+        assert w > LAPTOP[0] * 0.9 and h > LAPTOP[1] * 0.85  # and it uses the room there is
+        _grab(screen.env, tmp_path / f"{game}-{LAPTOP[0]}x{LAPTOP[1]}.png")
+        for keys, title in (("ctrl+shift+e", "^End the game$"),
+                            ("ctrl+shift+n", "^Designer note$")):
+            dialog = screen.open_with(table, keys, title)
+            screen.assert_inside(dialog, title)
+            screen.close_dialog(dialog, title)
+        screen.stop(app)
+        log = max((tmp_path / "home" / "games").glob("*.sandlog"), key=lambda p: p.stat().st_mtime)
+        sandtable = str(ROOT / ".venv" / "bin" / "sandtable")
+        replay = screen.start([sandtable, "replay", str(log)])
+        screen.assert_inside(screen.window("replay — Sandtable$"), "the replay window")
+        screen.stop(replay)
+        screen.start([sandtable])  # the start screen (it offers to resume the game: no)
+        start = screen.window("^Sandtable$")
+        try:
+            resume: str | None = screen.window("^Resume your game", timeout=8)
+        except AssertionError:
+            resume = None  # the game was not left open
+        if resume is not None:
+            screen.assert_inside(resume, "the Resume question")
+            screen.close_dialog(resume, "^Resume your game")
+        screen.assert_inside(start, "the start screen")
+        for keys, title in (("alt+h", "^Host a LAN table — Sandtable$"),
+                            ("alt+j", "^Join a LAN table — Sandtable$")):
+            dialog = screen.open_with(start, keys, title)
+            screen.assert_inside(dialog, title)
+            screen.close_dialog(dialog, title)
+    finally:
+        screen.close()

@@ -9,7 +9,11 @@ from typing import Any
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("check", help="run the rules assist over a log and print its flags")
+    parser = sub.add_parser(
+        "check", help="run the rules assist over a log and print its flags",
+        description="Run the game's rules assist over a log and print every flag (op, "
+                    "severity, rule, message, rulebook section); or run rule scenarios "
+                    "(--scenarios), or audit the log's joint randomness (--audit).")
     parser.add_argument("log", nargs="?", help="a .sandlog file")
     parser.add_argument("--scenarios", metavar="DIR",
                         help="run the rule scenarios under DIR (docs/positions.md) instead: "

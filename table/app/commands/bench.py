@@ -1,4 +1,4 @@
-"""`sandtable bench core|ui|net|assist|fair`: benchmarks that print figures, last line one JSON object."""
+"""`sandtable bench core|ui|net|assist|fair|print`: benchmarks that print figures, last line one JSON object."""
 from __future__ import annotations
 
 import argparse
@@ -6,27 +6,37 @@ import json
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("bench", help="measure speed (prints figures; last line is JSON)")
+    parser = sub.add_parser("bench", help="measure speed (prints figures; last line is JSON)",
+                            description="Measure speed; each benchmark measures its own floor in "
+                                        "the same run and prints figures, its last line one JSON "
+                                        "object.")
     what = parser.add_subparsers(dest="bench", metavar="TARGET", required=True)
-    p = what.add_parser("core", help="fold, rollback and replay speed of the table core")
-    p.add_argument("--ops", type=int, default=100_000)
-    p.add_argument("--objects", type=int, default=600)
+
+    def target(name: str, text: str) -> argparse.ArgumentParser:
+        return what.add_parser(name, help=text, description=text[0].upper() + text[1:] + ".")
+
+    p = target("core", "fold, rollback and replay speed of the table core")
+    p.add_argument("--ops", type=int, default=100_000, help="ops to fold (default: %(default)s)")
+    p.add_argument("--objects", type=int, default=600,
+                   help="objects on the table (default: %(default)s)")
     p.set_defaults(handler=bench_core)
-    p = what.add_parser("ui", help="scene update and repaint time with 1,000 cards")
+    p = target("ui", "scene update and repaint time with 1,000 cards")
     p.set_defaults(handler=bench_ui)
-    p = what.add_parser("net", help="op latency between peers on 127.0.0.1")
-    p.add_argument("--peers", type=int, default=6)
+    p = target("net", "op latency between peers on 127.0.0.1")
+    p.add_argument("--peers", type=int, default=6,
+                   help="peers at the table (default: %(default)s)")
     p.add_argument("--processes", action="store_true", help="one process per peer")
-    p.add_argument("--ops", type=int, default=2000)
+    p.add_argument("--ops", type=int, default=2000, help="ops to send (default: %(default)s)")
     p.set_defaults(handler=bench_net)
-    p = what.add_parser("assist", help="time the rules assist adds per op")
+    p = target("assist", "time the rules assist adds per op")
     p.set_defaults(handler=bench_assist)
-    p = what.add_parser("fair", help="a joint die roll among 6 peers (in memory and over "
-                                     "127.0.0.1) and a 60-card joint shuffle")
-    p.add_argument("--rolls", type=int, default=500)
+    p = target("fair", "a joint die roll among 6 peers (in memory and over 127.0.0.1) and a "
+                       "60-card joint shuffle")
+    p.add_argument("--rolls", type=int, default=500,
+                   help="joint rolls to time (default: %(default)s)")
     p.set_defaults(handler=bench_fair)
-    p = what.add_parser("print", help="a 200-card module to PDF and to deck sheets, against "
-                                      "painting the same faces into images alone")
+    p = target("print", "a 200-card module to PDF and to deck sheets, against painting the "
+                        "same faces into images alone")
     p.add_argument("--dpi", type=int, default=300, help="image resolution (default 300)")
     p.set_defaults(handler=bench_print)
 

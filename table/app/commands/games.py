@@ -15,7 +15,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("validate", help="check a game module or a deck list",
                        description="Validate a game module folder or a deck list. Exit 0 when "
                                    "clean, 1 with every problem listed as file:line: message.")
-    p.add_argument("path")
+    p.add_argument("path", help="a module folder (with game.toml) or a deck list file")
     p.add_argument("--game", help="the module a deck list belongs to (id or folder), when the "
                                   "deck is not inside its module's folder")
     p.set_defaults(handler=cmd_validate)
@@ -24,7 +24,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Set up a new table (hot-seat: one peer plays every seat) "
                                    "and write it as a log.")
     p.add_argument("--game", help="module id (see `sandtable games`)")
-    p.add_argument("--seats", type=int)
+    p.add_argument("--seats", type=int, help="number of seats (default: the fewest the game "
+                                             "allows)")
     p.add_argument("--position", metavar="FILE",
                    help="start from this position (docs/positions.md) instead of the game's "
                         "setup; it names the game and seats")

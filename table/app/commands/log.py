@@ -26,28 +26,38 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="keep ops that would do nothing (void) instead of failing on them")
     p.set_defaults(handler=cmd_import)
 
-    p = logs.add_parser("show", help="print a log, one line per op, from a seat's view")
-    p.add_argument("file")
+    p = logs.add_parser("show", help="print a log, one line per op, from a seat's view",
+                        description="Print a log one line per op, numbered, with card names "
+                                    "as one seat may know them (or everything, with --all).")
+    p.add_argument("file", help="the .sandlog file to read")
     who = p.add_mutually_exclusive_group()
     who.add_argument("--seat", type=int, help="show what this seat may know (default: the "
                                               "log's own peer's first seat)")
     who.add_argument("--all", action="store_true", help="show everything the log knows")
     p.set_defaults(handler=cmd_show)
 
-    p = logs.add_parser("export", help="export the ops as JSON Lines or CSV")
-    p.add_argument("file")
-    p.add_argument("--format", choices=("jsonl", "csv"), default="jsonl")
+    p = logs.add_parser("export", help="export the ops as JSON Lines or CSV",
+                        description="Write every op of a log as JSON Lines or as CSV (one row "
+                                    "per op) for spreadsheets and scripts.")
+    p.add_argument("file", help="the .sandlog file to read")
+    p.add_argument("--format", choices=("jsonl", "csv"), default="jsonl",
+                   help="jsonl (one JSON object per op) or csv (default: %(default)s)")
     p.add_argument("--seat", type=int, help="render card names as this seat may know them")
     p.add_argument("--out", help="write here instead of standard output")
     p.set_defaults(handler=cmd_export)
 
-    p = logs.add_parser("hash", help="replay a log and print its public state hash")
-    p.add_argument("file")
+    p = logs.add_parser("hash", help="replay a log and print its public state hash",
+                        description="Replay a log from its first op and print the hash of the "
+                                    "public table state; every peer of one table prints the "
+                                    "same hash.")
+    p.add_argument("file", help="the .sandlog file to replay")
     p.set_defaults(handler=cmd_hash)
 
-    p = logs.add_parser("merge", help="merge several peers' logs of one table, with all secrets")
-    p.add_argument("files", nargs="+")
-    p.add_argument("--out", required=True)
+    p = logs.add_parser("merge", help="merge several peers' logs of one table, with all secrets",
+                        description="Merge the logs every peer of one table wrote into one log "
+                                    "that holds all their secrets (for replay and reports).")
+    p.add_argument("files", nargs="+", help="the peers' .sandlog files")
+    p.add_argument("--out", required=True, help="the merged .sandlog file to write")
     p.set_defaults(handler=cmd_merge)
 
 

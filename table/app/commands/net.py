@@ -27,14 +27,20 @@ log = logging.getLogger(__name__)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("tables", help="list the tables announced on the LAN")
+    p = sub.add_parser("tables", help="list the tables announced on the LAN",
+                       description="Listen for tables announced over mDNS on the LAN and list "
+                                   "them: name, game, seats taken and free, peers' addresses.")
     p.add_argument("--interfaces", help="comma-separated IPs to use (default: all)")
     p.add_argument("--wait", type=float, default=2.0, help="seconds to listen (default 2)")
     p.add_argument("--json", action="store_true", help="one JSON object per table")
     p.set_defaults(handler=cmd_tables)
 
-    p = sub.add_parser("host", help="host a LAN table")
-    p.add_argument("--headless", action="store_true", help="no window (the only mode here)")
+    p = sub.add_parser("host", help="host a LAN table",
+                       description="Host a LAN table as a headless peer (no window: scripted "
+                                   "players, tests, demos); to host with a window, use the "
+                                   "start screen's Host button. Runs until stopped.")
+    p.add_argument("--headless", action="store_true",
+                   help="run without a window (accepted for clarity: this command always does)")
     p.add_argument("--game", help="game module id (or --position, or --module)")
     p.add_argument("--module", metavar="PATH",
                    help="play a draft from this module folder; its edits reach every peer "
@@ -50,8 +56,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     _common(p)
     p.set_defaults(handler=cmd_host)
 
-    p = sub.add_parser("join", help="join a LAN table")
-    p.add_argument("--headless", action="store_true", help="no window (the only mode here)")
+    p = sub.add_parser("join", help="join a LAN table",
+                       description="Join a LAN table, found by name over mDNS or at an address, "
+                                   "as a headless peer (no window) for a seat or as a watcher; "
+                                   "to join with a window, use the start screen's Join button.")
+    p.add_argument("--headless", action="store_true",
+                   help="run without a window (accepted for clarity: this command always does)")
     where = p.add_mutually_exclusive_group(required=True)
     where.add_argument("--table", help="table name (found by mDNS)")
     where.add_argument("--connect", metavar="HOST:PORT", help="a peer's address")
@@ -73,7 +83,8 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help="start the table from this position (host); every player joins with "
                         "the same file, from which their peer makes their own hidden cards")
     p.add_argument("--script", help="JSON Lines of ops to play (optional 'after': seconds)")
-    p.add_argument("--print-hash-on-exit", action="store_true")
+    p.add_argument("--print-hash-on-exit", action="store_true",
+                   help="print the public state hash as the last line when leaving")
     p.add_argument("--status", action="store_true", help="print STATUS lines on change")
     p.add_argument("--exit-after-script", type=float, metavar="S", default=None,
                    help="leave S seconds after the script is done and the table has settled")

@@ -12,12 +12,16 @@ def register(sub: argparse._SubParsersAction) -> None:
                                         "TOML file (docs/positions.md).")
     acts = parser.add_subparsers(dest="position_command", metavar="ACTION", required=True)
 
-    p = acts.add_parser("check", help="check a position file against its game module")
-    p.add_argument("file")
+    p = acts.add_parser("check", help="check a position file against its game module",
+                        description="Check a position file against its game module (the cards, "
+                                    "zones and seats it names) and print what is wrong.")
+    p.add_argument("file", help="the position's .toml file")
     p.set_defaults(handler=cmd_check)
 
-    p = acts.add_parser("start", help="start a hot-seat table from a position and write its log")
-    p.add_argument("file")
+    p = acts.add_parser("start", help="start a hot-seat table from a position and write its log",
+                        description="Set up a hot-seat table as a position describes it and "
+                                    "write its log (open it with `sandtable replay`).")
+    p.add_argument("file", help="the position's .toml file")
     p.add_argument("--out", required=True, help="the .sandlog file to write")
     p.set_defaults(handler=cmd_start)
 
@@ -26,7 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                     "last op, or after op N), as this log's peer knows it: a "
                                     "LAN peer's log marks other players' hidden cards \"?\"; a "
                                     "merged or hot-seat log gives the whole position.")
-    p.add_argument("log")
+    p.add_argument("log", help="the .sandlog file of the table")
     p.add_argument("--at", type=int, metavar="N", help="the table after op N (as `log show` "
                                                        "numbers them)")
     p.add_argument("--seat", type=int, help="write only what this seat may know")

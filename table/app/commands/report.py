@@ -10,7 +10,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                        description="Open a .sandlog in the replay view: the table as it was at "
                                    "any op, a timeline that seeks both ways, jumps to turns, "
                                    "flags and notes, and 'fork from here'.")
-    p.add_argument("file")
+    p.add_argument("file", help="the .sandlog file to replay")
     p.add_argument("--at", type=int, help="start at this op number (default: the end)")
     p.add_argument("--seat", type=int, help="whose view to show (default: everything the log "
                                             "knows)")
@@ -23,7 +23,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                        description="Summarise logs (files or folders, searched recursively) "
                                    "into one self-contained HTML page: per session and across "
                                    "sessions, grouped by game and module draft.")
-    p.add_argument("inputs", nargs="*", metavar="LOG_OR_FOLDER")
+    p.add_argument("inputs", nargs="*", metavar="LOG_OR_FOLDER",
+                   help="logs, or folders searched recursively for .sandlog files")
     p.add_argument("--out", default="report.html", help="the HTML file to write "
                                                         "(default report.html)")
     p.add_argument("--csv", metavar="DIR", help="also write DIR/sessions.csv (one row per "

@@ -56,7 +56,7 @@ class SeatAreaItem(QGraphicsItem):
         p.setPen(theme.readable_on(self.colour))
         p.drawText(plate, Qt.AlignmentFlag.AlignCenter, text)
         if self.summary:
-            p.setFont(theme.font(13))
+            p.setFont(theme.legible_font(p, 13))
             p.setPen(QColor(255, 255, 255, 170))
             p.drawText(QRectF(plate.right() + 12, y, self.rect.width() - w - 40, 26),
                        Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, self.summary)

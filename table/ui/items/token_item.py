@@ -73,7 +73,7 @@ class TokenItem(QGraphicsItem):
             p.setBrush(QColor("#c62828") if total > 0 else QColor("#455a64"))
             p.drawEllipse(badge)
             p.setPen(QColor("white"))
-            p.setFont(theme.font(12, bold=True))
+            p.setFont(theme.legible_font(p, 12, bold=True))
             p.drawText(badge, Qt.AlignmentFlag.AlignCenter, str(total))
         if self.flag_severity is not None:
             paint_badge(p, rect.adjusted(6, 6, 0, 0), self.flag_severity)

@@ -56,7 +56,7 @@ class TrackerItem(QGraphicsItem):
         p.setBrush(QColor(10, 20, 15, 200))
         p.drawRoundedRect(self.rect, 8, 8)
         p.setPen(theme.ZONE_LABEL)
-        p.setFont(theme.font(11, bold=True))
+        p.setFont(theme.legible_font(p, 11, bold=True))
         name = p.fontMetrics().elidedText(self.name, Qt.TextElideMode.ElideRight,
                                           int(self.rect.width() - 10))
         p.drawText(QRectF(self.rect.left() + 5, self.rect.top() + 2, self.rect.width() - 10, 18),

@@ -63,7 +63,11 @@ class ZoneItem(QGraphicsItem):
         return self.rect.adjusted(-4, -4, 4, 4)
 
     def card_anchor(self) -> QPointF:
-        """Centre of the card spot of a pile or slot."""
+        """Centre of the card spot of a pile or slot, on the table."""
+        return self.mapToScene(self._anchor())
+
+    def _anchor(self) -> QPointF:
+        """That centre in the zone's own (full-size) units."""
         return QPointF(self.rect.center().x(), self.rect.top() + LABEL + PAD + theme.CARD_H / 2)
 
     def paint(self, p: QPainter, option: QStyleOptionGraphicsItem,
@@ -104,14 +108,14 @@ class ZoneItem(QGraphicsItem):
             self._pile(p)
         if self.role == "slot" and self.count == 0:
             p.setPen(QColor(255, 255, 255, 60))
-            p.setFont(theme.font(12))
-            p.drawText(QRectF(self.card_anchor().x() - 50, self.card_anchor().y() - 20, 100, 40),
+            p.setFont(theme.legible_font(p, 12))
+            p.drawText(QRectF(self._anchor().x() - 50, self._anchor().y() - 20, 100, 40),
                        Qt.AlignmentFlag.AlignCenter, "empty")
         count = f"  ·  {self.count}" if self.role in ("pile", "hand") else ""
         self._label(p, self.name + count, self.note)
 
     def _label(self, p: QPainter, text: str, note: str) -> None:
-        p.setFont(theme.font(13, bold=True))
+        p.setFont(theme.legible_font(p, 13, bold=True))
         p.setPen(theme.ZONE_LABEL)
         fm = p.fontMetrics()
         w = self.rect.width() - 16
@@ -120,7 +124,7 @@ class ZoneItem(QGraphicsItem):
                    Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, main)
         if note:
             used = fm.horizontalAdvance(main) + 10
-            p.setFont(theme.font(11, italic=True))
+            p.setFont(theme.legible_font(p, 11, italic=True))
             p.setPen(QColor(255, 255, 255, 120))
             p.drawText(QRectF(self.rect.left() + 8 + used, self.rect.top() + 2, w - used, LABEL),
                        Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
@@ -128,14 +132,14 @@ class ZoneItem(QGraphicsItem):
                                                   int(max(0, w - used))))
 
     def _pile(self, p: QPainter) -> None:
-        c = self.card_anchor()
+        c = self._anchor()
         card = QRectF(c.x() - theme.CARD_W / 2, c.y() - theme.CARD_H / 2,
                       theme.CARD_W, theme.CARD_H)
         if self.count == 0:
             p.setPen(QPen(QColor(255, 255, 255, 70), 1.5, Qt.PenStyle.DashLine))
             p.setBrush(Qt.BrushStyle.NoBrush)
             p.drawRoundedRect(card, 8, 8)
-            p.setFont(theme.font(12))
+            p.setFont(theme.legible_font(p, 12))
             p.setPen(QColor(255, 255, 255, 90))
             p.drawText(card, Qt.AlignmentFlag.AlignCenter, "empty")
             return
@@ -157,7 +161,7 @@ class ZoneItem(QGraphicsItem):
         p.setBrush(QColor(25, 20, 15, 200))
         for x, y in self.blocked:
             p.drawRect(QRectF(r.left() + x * CELL + 2, r.top() + y * CELL + 2, CELL - 4, CELL - 4))
-        p.setFont(theme.font(12, bold=True))
+        p.setFont(theme.legible_font(p, 12, bold=True))
         p.setPen(QColor(255, 255, 255, 150))
         p.drawText(r.adjusted(4, 2, -4, -2), Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft,
                    self.name)
@@ -173,6 +177,8 @@ class ZoneItem(QGraphicsItem):
             p.drawLine(QPointF(left, top + j * CELL), QPointF(left + cols * CELL, top + j * CELL))
 
     def cell_at(self, pos: QPointF) -> tuple[int, int] | None:
+        """The grid cell under `pos` (on the table)."""
+        pos = self.mapFromScene(pos)
         cols, rows = self.grid
         col = int((pos.x() - self.rect.left() - PAD) // CELL)
         row = int((pos.y() - self.rect.top() - LABEL - PAD) // CELL)

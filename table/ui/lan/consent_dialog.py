@@ -6,6 +6,8 @@ from collections.abc import Callable
 
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QVBoxLayout, QWidget
 
+from ..window_fit import fit_window
+
 ANSWERS = ("accept", "refuse", "always")
 
 
@@ -32,7 +34,7 @@ class ConsentDialog(QDialog):
         box = QVBoxLayout(self)
         box.addWidget(self.question)
         box.addWidget(self.buttons)
-        self.resize(420, 140)
+        self.fit = fit_window(self, "consent", 420, 140)
 
     def _choose(self, choice: str) -> None:
         if self.answered is None:

@@ -14,6 +14,7 @@ from ..games import GameChoice
 from ..style import show_error
 from .model import HostRequest, message_of, run_soon
 from .position_picker import position_picker
+from ..window_fit import fit_window
 
 
 class HostDialog(QDialog):
@@ -99,7 +100,7 @@ class HostDialog(QDialog):
         self.seats.valueChanged.connect(self._seats_changed)
         self.seat.valueChanged.connect(self._seat_changed)
         self._game_changed()
-        self.resize(480, 420)
+        self.fit = fit_window(self, "host", 480, 420)
 
     # --- inputs ------------------------------------------------------------------------------
     def choice(self) -> GameChoice:

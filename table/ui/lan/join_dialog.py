@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
 from ..style import show_error
 from .model import WATCH_SEAT, JoinedTable, JoinRequest, TableEntry, message_of, run_soon
 from .position_picker import position_picker
+from ..window_fit import fit_window
 
 SEARCHING = "Looking for tables on this network…"
 NO_MDNS = ("Not listed? Some networks block table discovery (mDNS): ask the host for the "
@@ -105,7 +106,7 @@ class JoinDialog(QDialog):
         box.addWidget(self.seat_box)
         box.addWidget(self.status)
         box.addWidget(self.buttons)
-        self.resize(560, 520)
+        self.fit = fit_window(self, "join", 560, 520)
 
     # --- the live list ---------------------------------------------------------------------
     def set_tables(self, entries: list[TableEntry]) -> None:

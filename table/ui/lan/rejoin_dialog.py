@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
 
 from ..style import show_error
 from .model import NoPeersFound, RejoinRequest, message_of, run_soon
+from ..window_fit import fit_window
 
 
 class RejoinDialog(QDialog):
@@ -56,7 +57,7 @@ class RejoinDialog(QDialog):
         box.addLayout(self.form)
         box.addWidget(self.status)
         box.addWidget(self.buttons)
-        self.resize(460, 220)
+        self.fit = fit_window(self, "rejoin", 460, 220)
         if needs_passphrase:
             self.status.setText("Type the table's passphrase to rejoin.")
         else:

@@ -8,16 +8,15 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QBrush, QColor
-from PySide6.QtWidgets import (
-    QHBoxLayout, QLabel, QPushButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
-)
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from table.core.ops import Op
 from table.core.replica import Replica
 
 from ..controller import TableController
 from ..privacy import flag_message
+from .flag_list import FlagList
 
 COLOURS = {"error": "#e74c3c", "warning": "#f1c40f"}
 
@@ -42,11 +41,7 @@ class AssistPanel(QWidget):
         self.notice = QLabel()
         self.notice.setWordWrap(True)
         self.notice.setStyleSheet("color: #e67e22; padding: 4px;")
-        self.tree = QTreeWidget()
-        self.tree.setHeaderLabels(["Op", "Severity", "Rule", "Message", "Section"])
-        self.tree.setRootIsDecorated(False)
-        self.tree.setWordWrap(True)
-        self.tree.setMinimumWidth(120)  # the dock may be narrow: the table needs the room
+        self.tree = FlagList()  # one row per flag, its message wrapped to the dock's width
         self.tree.itemSelectionChanged.connect(self._chosen)
         self.ack_effect = QPushButton("OK: card effect")
         self.ack_house = QPushButton("OK: house rule")
@@ -89,14 +84,13 @@ class AssistPanel(QWidget):
         for e in entries:
             f = e.flag
             message = flag_message(self.ctl, f) if self.ctl is not None else f.message
-            item = QTreeWidgetItem([str(e.number), f.severity, f.rule, message, f.section])
-            item.setForeground(1, QBrush(QColor(COLOURS.get(f.severity, "#cccccc"))))
-            item.setToolTip(3, message)
-            self.tree.addTopLevelItem(item)
+            self.tree.add_flag([str(e.number), f.severity, f.rule, message, f.section],
+                               QColor(COLOURS.get(f.severity, "#cccccc")))
         self._buttons()
 
     def _selected(self) -> Any:
-        row = self.tree.currentIndex().row() if self.tree.currentItem() is not None else -1
+        item = self.tree.currentItem()
+        row = self.tree.indexOfTopLevelItem(item) if item is not None else -1
         return self.entries[row] if 0 <= row < len(self.entries) else None
 
     def _buttons(self) -> None:

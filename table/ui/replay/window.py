@@ -29,6 +29,7 @@ from ..controller import TableController
 from ..logtext import LogRenderer
 from ..scene import TableScene
 from ..view import TableView
+from ..window_fit import fit_window
 from .strip import TimelineStrip
 
 log = logging.getLogger(__name__)
@@ -93,7 +94,7 @@ class ReplayWindow(QMainWindow):
         self._build()
         self._shown = -1
         self._refresh_controls(self.seeker.position)
-        self.resize(1500, 950)
+        self.fit = fit_window(self, "replay", 1500, 950)  # inside the screen, frame and all
         QTimer.singleShot(0, self.view.fit_table)
 
     # --- reading the log ------------------------------------------------------------------
