@@ -1,4 +1,4 @@
-"""`sandtable bench core|ui|net|assist|fair|print`: benchmarks that print figures, last line one JSON object."""
+"""`sandtable bench core|ui|net|assist|fair|print`: benchmarks that print figures, last line JSON."""
 from __future__ import annotations
 
 import argparse
