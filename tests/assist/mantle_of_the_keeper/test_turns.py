@@ -49,6 +49,38 @@ def test_income_legal() -> None:
     assert action_phase().rules() == []
 
 
+def test_an_extra_income_draw_is_one_income_flag_not_also_an_action() -> None:
+    g = Game()
+    g.phase("Income")
+    g.favor(1, 1)
+    g.draw(1, 2)  # the slip: two cards at Income
+    g.phase("Action")
+    g.draw(1)
+    g.draw(1)  # the turn's two actions, legal
+    g.phase("End of turn")
+    assert g.rules() == ["MAN-INCOME"], g.describe()
+
+
+def test_an_extra_income_draw_drawn_card_by_card_is_one_flag() -> None:
+    g = Game()
+    g.phase("Income")
+    g.favor(1, 1)
+    g.draw(1)
+    g.draw(1)
+    g.phase("Action")
+    g.draw(1)
+    g.draw(1)
+    g.phase("End of turn")
+    assert g.rules() == ["MAN-INCOME"], g.describe()
+
+
+def test_a_third_action_after_a_legal_income_is_still_flagged() -> None:
+    g = action_phase()
+    for _ in range(3):
+        g.draw(1)
+    assert g.rules() == ["MAN-ACTION-LIMIT"], g.describe()
+
+
 def test_action_limit_fires() -> None:
     g = action_phase()
     g.draw(1)
