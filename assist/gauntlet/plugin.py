@@ -79,6 +79,7 @@ class GauntletPlugin(Plugin):
         if kind in opkinds.QUIET:
             return out
         f = Facts(ctx)
+        moves.check_refill_end(f, out)
         if kind == "mark":
             if ctx.op.args.get("what") != "declare":
                 check_mark(f, out)

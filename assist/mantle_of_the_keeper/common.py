@@ -104,7 +104,7 @@ class TurnWalk:
 
 
 def walk_turn(f: Facts, seat: int, stop: int | None = None) -> TurnWalk:
-    ctx, game = f.ctx, f.game
+    ctx = f.ctx
     walk = TurnWalk(seat)
     credit = {"draw": 0, "discard": 0}
     hand, standee = f"p{seat}.hand", f"p{seat}.standee"

@@ -166,6 +166,47 @@ def _(t: AssistTable, legal: bool) -> int:
     return c
 
 
+@case("GAU-RESHUFFLE-TRIGGER")
+def _(t: AssistTable, legal: bool) -> int:
+    """Card by card and then shuffled: the refill, when the Draw Pile was empty."""
+    begin(t, 1, DRAW)
+    for _ in range(3):
+        discard(t, 1)
+    cmd(t, 1, "draw", **{"from": "p1.deck", "to": "p1.hand", "count": 27 if legal else 26})
+    c = cp(t)
+    for _ in range(3):
+        cmd(t, 1, "move", card="p1.discard:#0", to="p1.deck")
+    cmd(t, 1, "shuffle", pile="p1.deck")
+    cmd(t, 1, "draw", **{"from": "p1.deck", "to": "p1.hand", "count": 1})
+    return c
+
+
+@case("GAU-RESHUFFLE-TRIGGER")
+def _(t: AssistTable, legal: bool) -> int:
+    """Card by card: all of the Discard Pile goes, not part of it."""
+    begin(t, 1, DRAW)
+    for _ in range(3):
+        discard(t, 1)
+    cmd(t, 1, "draw", **{"from": "p1.deck", "to": "p1.hand", "count": 27})
+    c = cp(t)
+    for _ in range(3 if legal else 2):
+        cmd(t, 1, "move", card="p1.discard:#0", to="p1.deck")
+    cmd(t, 1, "shuffle", pile="p1.deck")
+    return c
+
+
+@case("GAU-RESHUFFLE-TRIGGER")
+def _(t: AssistTable, legal: bool) -> int:
+    """The same refill as one gesture."""
+    begin(t, 1, DRAW)
+    for _ in range(3):
+        discard(t, 1)
+    cmd(t, 1, "draw", **{"from": "p1.deck", "to": "p1.hand", "count": 27 if legal else 26})
+    c = cp(t)
+    cmd(t, 1, "move_all", **{"from": "p1.discard", "to": "p1.deck", "shuffle": True})
+    return c
+
+
 @case("GAU-GRAVEYARD-NO-RESHUFFLE")
 def _(t: AssistTable, legal: bool) -> int:
     begin(t, 1, DRAW)
