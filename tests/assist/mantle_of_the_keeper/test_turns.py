@@ -173,6 +173,32 @@ def test_reshuffle_fires_empty_deck_at_turn_end() -> None:
     assert "MAN-RESHUFFLE" in g.rules()
 
 
+def _emptied_deck() -> tuple[Game, int]:
+    g = action_phase()
+    for _ in range(14):
+        g.do(seat=1, op="move", card="p1.deck:top", to="p1.discard", face_up=True)
+    return g, g.t.checkpoint()
+
+
+def test_a_refill_card_by_card_then_shuffled_is_the_refill() -> None:
+    g, since = _emptied_deck()
+    while g.t.replica.state.objs["p1.discard"].children:
+        g.do(seat=1, op="move", card="p1.discard:top", to="p1.deck")
+    g.do(seat=1, op="shuffle", pile="p1.deck")
+    g.draw(1)
+    assert "MAN-RESHUFFLE" not in g.rules(since), g.t.describe(since)
+
+
+def test_a_refill_card_by_card_into_a_draw_pile_with_cards_fires() -> None:
+    g = action_phase()
+    since = g.t.checkpoint()
+    g.play(1)
+    g.play(1)
+    g.do(seat=1, op="move", card="p1.discard:top", to="p1.deck")
+    g.do(seat=1, op="move", card="p1.discard:top", to="p1.deck")
+    assert g.rules(since).count("MAN-RESHUFFLE") == 2, g.t.describe(since)
+
+
 def test_reshuffle_legal() -> None:
     g = action_phase()
     g.end_turn(1, 2)
