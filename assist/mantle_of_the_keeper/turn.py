@@ -261,6 +261,20 @@ def on_turn(ctx: OpContext, f: Facts, out: Out) -> None:
                         f"eliminated: remove all Arcane Turrets from play.", [turret])
 
 
+def on_game_end(ctx: OpContext, f: Facts, out: Out) -> None:
+    """The game's recorded result ends the turn it falls in: an End-of-Turn phase that kept
+    too many cards is the same slip as when the turn passes."""
+    seat = f.active
+    if seat is None or not f.in_play or f.phase != END:
+        return
+    hand = ctx.view.count(f"p{seat}.hand")
+    limit = param(ctx.game, "hand_limit", 6)
+    if hand > limit:
+        out.add("MAN-HAND-LIMIT", f"{seat_name(ctx, seat)} ended the game's last turn with "
+                f"{hand} cards: discard down to {limit} in the End-of-Turn phase.",
+                [f"p{seat}.hand"])
+
+
 def on_winner(ctx: OpContext, f: Facts, out: Out) -> None:
     winner = ctx.op.args.get("seat")
     if winner is None:

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from assist.testing import AssistTable
+from table.core import actions as act
 
 from .gau_kit import (
     AO1, AO2, CAPTURE, CLEANUP, DRAW, MOVE, battle, begin, cmd, discard, face, hidden, roll,
@@ -259,6 +260,20 @@ def _(t: AssistTable, legal: bool) -> int:
     if legal:
         discard(t, 1)
     t.turn(2)
+    return c
+
+
+@case("GAU-HAND-LIMIT")
+def _(t: AssistTable, legal: bool) -> int:
+    """The game's end op after the last Cleanup: the turn ends there too."""
+    begin(t, 1, DRAW)
+    cmd(t, 1, "draw", **{"from": "p1.deck", "to": "p1.hand"})
+    for step in (AO1, MOVE, AO2, CLEANUP):
+        t.phase(step, seat=1)
+    c = cp(t)
+    if legal:
+        discard(t, 1)
+    act.end_game(t.replica, [1], "time", seat=1)
     return c
 
 

@@ -212,6 +212,20 @@ def test_hand_limit_fires() -> None:
     assert g.rules() == ["MAN-HAND-LIMIT"]
 
 
+def test_hand_limit_at_the_last_turn_before_the_end_op() -> None:
+    from table.core import actions as act
+
+    for legal in (False, True):
+        g = action_phase()
+        g.draw(1)
+        g.phase("End of turn")
+        if legal:
+            g.do(seat=1, op="move", card="p1.hand:#0", to="p1.discard", face_up=True)
+            g.favor(1, 1)
+        act.end_game(g.t.replica, [1], "time", seat=1)
+        assert g.rules() == ([] if legal else ["MAN-HAND-LIMIT"]), g.describe()
+
+
 def test_hand_limit_legal() -> None:
     g = action_phase()
     g.draw(1)
