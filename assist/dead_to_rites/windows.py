@@ -46,9 +46,8 @@ def _closed_by_result(d: Dtr, start: int) -> bool:
 def close_window(d: Dtr) -> list[Flag]:
     ctx = d.ctx
     start, phase, active = d.window_before(ctx.index)
-    if (ctx.op.kind == "end" or ctx.op.args.get("what") == "winner") \
-            and _closed_by_result(d, start):
-        return []  # a winner mark and then the end op: one window, checked once
+    if _closed_by_result(d, start):
+        return []  # a winner mark and then the end op (or a marker): one window, checked once
     out: list[Flag] = []
     if active is not None and d.phase_named(phase, "dawn"):
         out += dawn_end(d, start, active)

@@ -42,3 +42,11 @@ def test_a_dusk_closed_by_the_next_turn_is_checked_as_before() -> None:
     t.turn(2)
     act.end_game(t.replica, [2], "time", seat=2, text="time limit")
     assert t.rules(since) == ["DTR-DAMAGE-CLEAR-DUSK"], t.describe(since)
+
+
+def test_a_marker_after_the_winner_does_not_check_the_window_again() -> None:
+    t = damaged_at_dusk(clear=False)
+    since = t.checkpoint()
+    t.mark("winner", 1, seat=1)
+    t.turn(2)  # play goes on after the result (a house rule, a mistake): no second flag
+    assert t.rules(since).count("DTR-DAMAGE-CLEAR-DUSK") == 1, t.describe(since)
