@@ -6,7 +6,7 @@ from collections import Counter as Tally
 from assist.api import AssistView, DeclarationSpec, Flag, GameInfo, OpContext, Plugin, RuleInfo
 from table.core import opkinds
 
-from . import combat, ritual, windows
+from . import combat, costs, ritual, windows
 from .reader import ALTAR, POOL, Dtr, z, zone_kind, zone_seat
 from .rules import RULES, flag
 
@@ -54,24 +54,31 @@ class DeadToRites(Plugin):
         if not setup_done(ctx):
             return []
         d = Dtr(ctx)
-        if kind == "counter":
-            return check_counter(d)
-        if kind == "mark":
-            what = ctx.op.args.get("what")
-            if what == "declare":
-                return combat.check_declaration(d)
-            if what in ("turn", "phase", "step", "winner"):
-                return windows.check_window_end(d)
-            return []
-        out: list[Flag] = []
-        if ctx.moves():
-            out += check_moves(d)
-        if kind in ("set", "move"):
-            out += combat.check_rotation(d)
-        return out
+        return costs.check_payments(d) + _check_op(d, kind)
 
     def check_setup(self, ctx: OpContext) -> list[Flag]:
         return check_setup(Dtr(ctx))
+
+
+def _check_op(d: Dtr, kind: str) -> list[Flag]:
+    ctx = d.ctx
+    if kind == "counter":
+        return check_counter(d)
+    if kind == "mark":
+        what = ctx.op.args.get("what")
+        if what == "declare":
+            return combat.check_declaration(d)
+        if what in ("turn", "phase", "step", "winner"):
+            return windows.check_window_end(d)
+        return []
+    if kind == "end":  # the recorded result closes the last timing window too
+        return windows.check_game_end(d)
+    out: list[Flag] = []
+    if ctx.moves():
+        out += check_moves(d)
+    if kind in ("set", "move"):
+        out += combat.check_rotation(d)
+    return out
 
 
 def setup_done(ctx: OpContext) -> bool:

@@ -12,6 +12,7 @@ from typing import Any
 from assist.api import AssistView, GameInfo, OpContext, counter_delta, journal_moves
 from table.core.timeline import Record
 from table.games.model import Card
+from table.games.rule_sources import effective
 
 ALTAR = "altar"
 POOL = "defense-pool"
@@ -95,18 +96,16 @@ class Dtr:
                 return card
         return None
 
-    def crown_number(self, seat: int, column: str, param: str, default: int) -> int:
-        crown = self.crown(seat)
-        value = crown.get(column) if crown is not None else None
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-        return int(self.game.param(param, default))
+    def crown_number(self, seat: int, rule: str, default: int) -> int:
+        """A [rules] number as it applies to the seat's Crown, in the module in force at this
+        op (the Crown's column wins where [rules.overrides] says so and the Crown gives one)."""
+        return int(effective(self.game.module, rule, self.crown(seat), default))
 
     def favor_cap(self, seat: int) -> int:
-        return self.crown_number(seat, "favor_cap", "favor_cap", 6)
+        return self.crown_number(seat, "favor_cap", 6)
 
     def blocked_draw(self, seat: int) -> int:
-        return self.crown_number(seat, "blocked_draw", "blocked_draw", 2)
+        return self.crown_number(seat, "blocked_draw", 2)
 
     def favor(self, seat: int) -> int:
         return self.view.counter(z(seat, "favor")) or 0

@@ -131,19 +131,6 @@ def rite_leaves_altar(d: Dtr, obj_id: str, card: Card, dst: str) -> list[Flag]:
             out.append(flag(ctx, "DTR-POOL-FLIP-RESULT", f"The Defense Pool totals {total} "
                             f"against a Ward of {ward}: {card.name} should have been {should}.",
                             objects=(obj_id,)))
-    # Payment, with Threat when alone in the lead
-    cost = card.get("cost")
-    if isinstance(cost, int):
-        others = [d.completed(s) for s in d.seats() if s != owner]
-        alone = bool(others) and d.completed(owner) - (0 if blocked else 1) > max(others)
-        expected = cost + (int(d.p("threat_cost", 1)) if alone else 0)
-        pay_from = _payment_start(d, owner, placed)
-        _up, paid = d.favor_gain(owner, pay_from, first_commit)
-        if paid != expected:
-            out.append(flag(ctx, "DTR-RITE-COST", f"Seat {owner} paid {paid} Favor for "
-                            f"{card.name}; it costs {cost}" + (" +1 Threat (alone in the lead)"
-                                                                 if alone else "") + ".",
-                            objects=(obj_id, z(owner, "favor"))))
     # Crowning
     if card.number("step") >= 4:
         need = int(d.p("crowning_draw", 1))
@@ -153,19 +140,6 @@ def rite_leaves_altar(d: Dtr, obj_id: str, card: Card, dst: str) -> list[Flag]:
                             f"every other player draws {need} before responding (seat(s) "
                             f"{', '.join(map(str, short))} did not).", objects=(obj_id,)))
     return out
-
-
-def _payment_start(d: Dtr, owner: int, placed: int) -> int:
-    """The Favor paid just before placing the Rite: the run of counter ops right before it."""
-    fid = z(owner, "favor")
-    i = placed
-    while i > 0:
-        rec = d.records[i - 1]
-        if rec.op.kind == "counter" and rec.op.args.get("id") == fid:
-            i -= 1
-            continue
-        break
-    return i
 
 
 def check_commit(d: Dtr, obj_id: str, src: str | None) -> list[Flag]:

@@ -70,7 +70,8 @@ RULES = RuleTable([
     ("DTR-CHAMPION-ENTERS-READY", "W", COMBAT_RULES, "A new Champion enters ready (upright)."),
     ("DTR-RITE-NEXT", "E", RITUAL, "Only your next Rite (top of your stack, step + 1) goes on "
      "the Altar."),
-    ("DTR-RITE-COST", "E*", RITUAL, "Pay the Rite's cost, +1 when alone in the lead. (E*)"),
+    ("DTR-RITE-COST", "E*", RITUAL, "Pay the Rite's cost, +1 when alone in the lead; paying "
+     "nothing is a slip too. (E*)"),
     ("DTR-RITE-ACTIVE-PLAYER", "W", STOPPING, "Only the active player places a Rite."),
     ("DTR-ALTAR-ONE", "E", COMPONENTS, "One Rite at a time on the Altar."),
     ("DTR-CROWNING", "E*", RITUAL, "Step 4 or 5 on the Altar: every other player draws 1 before "
@@ -99,6 +100,8 @@ RULES = RuleTable([
     ("DTR-COUNTER", "E", KEY_TERMS, "A countered card goes to the discard pile, cost not refunded."),
     ("DTR-EXPEL", "W", KEY_TERMS, "Expel X: exactly the top X cards of your deck to your discard."),
     ("DTR-BLOCK-VALUES", "W", CARD_TYPES, "Every main-deck card has a Block value 0-3."),
+    ("DTR-PLAY-COST", "E*", KEY_TERMS, "A card played from hand costs its printed Favor cost "
+     "(the module's cost column), paid from the Favor tracker in the same action. (E*)"),
     ("DTR-OFFTURN-INTERRUPTS-ONLY", "W", TURN, "On another player's turn you may play only "
      "Interrupts."),
 ])

@@ -16,11 +16,38 @@ from .rules import flag
 
 
 def check_window_end(d: Dtr) -> list[Flag]:
-    ctx = d.ctx
-    what = ctx.op.args.get("what")
+    what = d.ctx.op.args.get("what")
+    out = close_window(d)
     if what == "winner":
-        return check_winner(d)
+        out += check_winner(d)
+    elif what == "turn":
+        out += turn_passes(d)
+    return out
+
+
+def check_game_end(d: Dtr) -> list[Flag]:
+    """The game's recorded result (an `end` op) closes the window it falls in: the last Dusk
+    is checked like every other."""
+    return close_window(d)
+
+
+def _closed_by_result(d: Dtr, start: int) -> bool:
+    """Did a winner mark or an `end` op already close the window that started at `start`?"""
+    for i in d.history.mark_indices():
+        if i <= start:
+            return False
+        rec = d.records[i]
+        if i < d.ctx.index and rec.void is None and (
+                rec.op.kind == "end" or rec.op.args.get("what") == "winner"):
+            return True
+    return False
+
+
+def close_window(d: Dtr) -> list[Flag]:
+    ctx = d.ctx
     start, phase, active = d.window_before(ctx.index)
+    if _closed_by_result(d, start):
+        return []  # a winner mark and then the end op (or a marker): one window, checked once
     out: list[Flag] = []
     if active is not None and d.phase_named(phase, "dawn"):
         out += dawn_end(d, start, active)
@@ -30,8 +57,6 @@ def check_window_end(d: Dtr) -> list[Flag]:
         out += dusk_end(d)
     out += invariants(d, start)
     out += declarations_end(d, start)
-    if what == "turn":
-        out += turn_passes(d)
     return out
 
 

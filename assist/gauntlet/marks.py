@@ -39,6 +39,19 @@ def _previous_turn(f: Facts) -> tuple[int, int | None] | None:
     return None
 
 
+def check_game_end(f: Facts, out: list[Flag]) -> None:
+    """The game's recorded result (an `end` op) ends the turn it falls in: a Cleanup that
+    kept too many cards is the same slip as when the turn passes."""
+    seat = f.active
+    if seat is None or f.step != CLEANUP:
+        return
+    limit = f.p("hand_limit", 3)
+    hand = f.v.count(f"p{seat}.hand")
+    if hand > limit:
+        add(out, f, "GAU-HAND-LIMIT", f"Seat {seat} ended the game's last turn with {hand} "
+            f"cards in hand; discard down to {limit} in Cleanup.", [f"p{seat}.hand"])
+
+
 def _turn(f: Facts, out: list[Flag]) -> None:
     prev = _previous_turn(f)
     new = f.ctx.op.args.get("seat")

@@ -1,7 +1,9 @@
 """Checks on ops that move objects: cards between zones, Player Tokens on the Gauntlet."""
 from __future__ import annotations
 
-from assist.api import Flag
+from assist.api import Flag, journal_moves
+from table.core import opkinds
+from table.core.timeline import Record
 
 from .facts import Facts
 from .marks import AO_AFTER, AO_BEFORE, AO_USES, CLEANUP, MOVEMENT
@@ -165,9 +167,12 @@ def _entered(f: Facts, out: list[Flag], obj: str, to: str, seen: set[str]) -> No
                 add(out, f, "GAU-BATTLEHAND-DRAW", f"Seat {ts}'s Battle Hand had {drawn} "
                     f"cards; it is {want} cards from the Draw Pile.", [to])
     elif tk == "deck" and "discard" in kinds:
-        before = f.v.count(to) - sum(1 for _, k in sources if k == "discard")
-        kept = [k for k in kinds if k == "deck"]
-        if kept or before > 0 or f.v.count(f"p{ts}.discard"):
+        # A refill may be one gesture or card by card (then shuffled): what counts is that
+        # the Draw Pile was empty when it began; that all of the Discard Pile went is judged
+        # when the refill is over (check_refill_end).
+        refilled = sum(1 for _, k in sources if k == "discard") + sum(
+            _refilled(rec, to) for rec in _refill_run(f, to))
+        if f.v.count(to) - refilled > 0:
             add(out, f, "GAU-RESHUFFLE-TRIGGER", "The whole Discard Pile becomes the new Draw "
                 "Pile only when the Draw Pile cannot complete a draw.", [to])
     elif tk == "mission":
@@ -327,3 +332,48 @@ def _battle_move(f: Facts, out: list[Flag], seat: int, a: int, b: int, battle: o
     if b != want:
         add(out, f, "GAU-BATTLE-WITHDRAW-DEST", f"A withdrawing {role} moves to position "
             f"{want}.", [f"p{seat}.token"])
+
+
+# -- refilling the Draw Pile -------------------------------------------------------------------
+def _refilled(rec: Record, deck: str) -> int:
+    """Cards an op moved from its seat's Discard Pile into `deck` (0 for any other op)."""
+    op = rec.op
+    if rec.void is not None or op.kind != "consume" or op.args.get("to") != deck:
+        return 0
+    discard = deck[:-len("deck")] + "discard"
+    return sum(1 for _o, src, dst in journal_moves(rec) if src == discard and dst is None)
+
+
+def _refill_run(f: Facts, deck: str) -> list[Record]:
+    """The discard-to-deck moves into `deck` right before the current op (a card-by-card
+    refill so far)."""
+    run = []
+    records = f.h.records
+    for i in range(f.h.index - 1, -1, -1):
+        rec = records[i]
+        if rec.op.kind in opkinds.QUIET or rec.void is not None:
+            continue
+        if not _refilled(rec, deck):
+            break
+        run.append(rec)
+    return run
+
+
+def check_refill_end(f: Facts, out: list[Flag]) -> None:
+    """The op after a refill (the shuffle, a draw...): the Discard Pile must be empty by then."""
+    records = f.h.records
+    i = f.h.index - 1
+    while i >= 0 and (records[i].op.kind in opkinds.QUIET or records[i].void is not None):
+        i -= 1
+    if i < 0:
+        return
+    prev = records[i]
+    deck = prev.op.args.get("to") if prev.op.kind == "consume" else None
+    if not isinstance(deck, str) or not deck.endswith(".deck") or not _refilled(prev, deck):
+        return
+    if _refilled(f.ctx.record, deck):
+        return  # the refill goes on
+    left = f.v.count(deck[:-len("deck")] + "discard")
+    if left:
+        add(out, f, "GAU-RESHUFFLE-TRIGGER", f"The Draw Pile was refilled with {left} card(s) "
+            "left in the Discard Pile: all of the Discard Pile forms the new Draw Pile.", [deck])

@@ -4,7 +4,7 @@ from __future__ import annotations
 from assist.api import CARD_EFFECT_SPEC, DeclarationSpec, Flag, OpContext, Plugin, RuleInfo
 from table.core import opkinds
 
-from . import battle_close, declares, moves, state_ops
+from . import battle_close, declares, marks, moves, state_ops
 from .facts import Facts
 from .marks import check_mark
 from .rules import RULES
@@ -79,6 +79,7 @@ class GauntletPlugin(Plugin):
         if kind in opkinds.QUIET:
             return out
         f = Facts(ctx)
+        moves.check_refill_end(f, out)
         if kind == "mark":
             if ctx.op.args.get("what") != "declare":
                 check_mark(f, out)
@@ -96,6 +97,8 @@ class GauntletPlugin(Plugin):
             state_ops.check_counter(f, out)
         elif kind == "roll":
             state_ops.check_roll(f, out)
+        elif kind == "end":
+            marks.check_game_end(f, out)
         state_ops.check_asset_excess(f, out)
         return out
 

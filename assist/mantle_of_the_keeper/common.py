@@ -104,8 +104,7 @@ class TurnWalk:
 
 
 def walk_turn(f: Facts, seat: int, stop: int | None = None) -> TurnWalk:
-    ctx, game = f.ctx, f.game
-    income_draw = param(game, "income_draw", 1)
+    ctx = f.ctx
     walk = TurnWalk(seat)
     credit = {"draw": 0, "discard": 0}
     hand, standee = f"p{seat}.hand", f"p{seat}.standee"
@@ -130,10 +129,9 @@ def walk_turn(f: Facts, seat: int, stop: int | None = None) -> TurnWalk:
             n = drawn(rec, seat)
             if not n:
                 continue
-            if phase == INCOME:
-                free = max(0, income_draw - walk.income_draws)
+            if phase == INCOME:  # Income's draws, too many or not, are MAN-INCOME's to judge
                 walk.income_draws += n
-                n = max(0, n - free)
+                continue
             use = min(credit["draw"], n)
             credit["draw"] -= use
             walk.actions.extend([step.index] * (n - use))

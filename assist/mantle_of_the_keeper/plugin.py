@@ -67,6 +67,8 @@ class MantlePlugin(Plugin):
             turn.on_consume(ctx, Facts(ctx), out)
         elif kind == "mark":
             self._mark(ctx, Facts(ctx), out)
+        elif kind == "end":
+            turn.on_game_end(ctx, Facts(ctx), out)
         elif kind in ("set", "undo", "delete"):
             target = op.args.get("id") or ""
             if kind == "delete" and target.startswith("breach"):

@@ -67,11 +67,27 @@ def on_consume(ctx: OpContext, f: Facts, out: Out) -> None:
     if seat is not None and f.in_play:
         deck = f"p{seat}.deck"
         from_discard = any(isinstance(w, str) and w.endswith(".discard") for w in expect)
-        kept = sum(1 for w in expect if w == deck)
-        if from_discard and kept:
+        # a refill card by card: the cards already moved over in this refill are not "kept"
+        kept = sum(1 for w in expect if w == deck) - _refilled_so_far(ctx, deck)
+        if from_discard and kept > 0:
             out.add("MAN-RESHUFFLE", f"{seat_name(ctx, seat)} shuffled the Discard Pile into a "
                     f"Draw Pile that still had {kept} card(s): reshuffle only once it is empty.",
                     [deck])
+
+
+def _refilled_so_far(ctx: OpContext, deck: str) -> int:
+    """Cards the discard-to-deck moves right before this op put into `deck`."""
+    records, n = ctx.history.records, 0
+    for i in range(ctx.index - 1, -1, -1):
+        rec = records[i]
+        if rec.void is not None or rec.op.kind in ("note", "chat", "ack"):
+            continue
+        expect = rec.op.args.get("expect") or [] if rec.op.kind == "consume" else []
+        moved = sum(1 for w in expect if isinstance(w, str) and w.endswith(".discard"))
+        if rec.op.args.get("to") != deck or not moved:
+            return n
+        n += moved
+    return n
 
 
 def _on_draw(ctx: OpContext, f: Facts, out: Out, seat: int, n: int) -> None:
@@ -243,6 +259,20 @@ def on_turn(ctx: OpContext, f: Facts, out: Out) -> None:
             if turret.startswith(f"p{seat}.turret"):
                 out.add("MAN-TURRET-REMOVE", f"{seat_name(ctx, seat)} (the Artificer) is "
                         f"eliminated: remove all Arcane Turrets from play.", [turret])
+
+
+def on_game_end(ctx: OpContext, f: Facts, out: Out) -> None:
+    """The game's recorded result ends the turn it falls in: an End-of-Turn phase that kept
+    too many cards is the same slip as when the turn passes."""
+    seat = f.active
+    if seat is None or not f.in_play or f.phase != END:
+        return
+    hand = ctx.view.count(f"p{seat}.hand")
+    limit = param(ctx.game, "hand_limit", 6)
+    if hand > limit:
+        out.add("MAN-HAND-LIMIT", f"{seat_name(ctx, seat)} ended the game's last turn with "
+                f"{hand} cards: discard down to {limit} in the End-of-Turn phase.",
+                [f"p{seat}.hand"])
 
 
 def on_winner(ctx: OpContext, f: Facts, out: Out) -> None:

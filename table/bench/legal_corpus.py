@@ -10,7 +10,17 @@ report can be checked against them:
   of `order_edge[0]` seats wins `order_weight` times as often (other counts stay fair);
 - a loaded die: in `loaded_game`, free rolls come up 6 with probability `loaded_six`;
 - rule slips at known rates: in a session, with probability `slip_rate`, one seat skips the
-  hand limit once (the assist flags GAU-HAND-LIMIT / MAN-HAND-LIMIT), the only flags planted;
+  hand limit once (the assist flags GAU-HAND-LIMIT / MAN-HAND-LIMIT; in Dead to Rites the Dawn's
+  Favor is forgotten once, DTR-DAWN-INCOME); with `income_slip_rate` a Mantle seat draws a
+  second card at Income once (MAN-INCOME, and nothing else: the extra draw is not an action);
+  with `dusk_slip_rate` a Dead to Rites Dusk leaves a Champion's combat damage on it once
+  (DTR-DAMAGE-CLEAR-DUSK), often the last Dusk before the game's end. These are the only flags
+  planted, and `Truth.planted` counts each;
+- the Dead to Rites players pay every card's cost from their Favor before it enters play, and
+  fight: a ready Champion attacks an opponent's, both take the other's Power (never a kill),
+  the target strikes back, Dusk clears the damage and the attacker readies at its next Dawn;
+- a Draw Pile that runs out is refilled from the Discard Pile, in one gesture or card by card
+  and then shuffled (both are the refill);
 - endings: most sessions end with an `end` op (the time limit, or a concession);
   `unfinished_rate` of them stop without one.
 
@@ -45,6 +55,9 @@ class Plan:
     loaded_game: str = "dead-to-rites"
     loaded_six: float = 0.35
     slip_rate: float = 0.2
+    income_slip_rate: float = 0.2
+    dusk_slip_rate: float = 0.25
+    last_dusk_share: float = 0.3  # of the Dusk slips, planted at the last Dusk before the end
     unfinished_rate: float = 0.05
     concession_rate: float = 0.1
 
@@ -60,6 +73,7 @@ class Truth:
     winner: int | None
     slipped: bool
     how: str
+    planted: dict[str, int] = field(default_factory=dict)  # rule -> slips planted (all kinds)
 
 
 def _cards_in(r: Replica, zone: str) -> list[str]:
@@ -93,6 +107,16 @@ class Table:
         self.order = order[index:] + order[:index]
         self.groups = {s: module.deck_group(d) or "?" for s, d in self.decks.items()}
         self.slip_seat: int | None = None
+        self.income_slip: int | None = None  # the turn number of Mantle's extra Income draw
+        self.dusk_slip: int | None = None  # from this turn on, the next Dusk with damage slips
+        self.dusk_slipped_at: int | None = None
+        self.planted: dict[str, int] = {}
+        # the fights, refills and slips draw from a generator of their own, so the choices
+        # the older plantings make (and so their sessions' results) stay as they were
+        self.extra = random.Random(seed ^ 0x5EED)
+
+    def plant(self, rule: str) -> None:
+        self.planted[rule] = self.planted.get(rule, 0) + 1
 
     def card(self, handle: str) -> Any:
         card_id = _card_id(self.r, handle)
@@ -110,7 +134,17 @@ class Table:
                 return
             act.draw(self.r, deck, f"p{seat}.hand", 1, seat=seat)
             if not _cards_in(self.r, deck) and _cards_in(self.r, discard):
-                act.move_all(self.r, discard, deck, shuffle=True, seat=seat)
+                self.refill(seat)
+
+    def refill(self, seat: int) -> None:
+        """The Discard Pile becomes the Draw Pile: one gesture, or card by card then shuffled."""
+        deck, discard = f"p{seat}.deck", f"p{seat}.discard"
+        if self.extra.random() < 0.5:
+            act.move_all(self.r, discard, deck, shuffle=True, seat=seat)
+            return
+        while _cards_in(self.r, discard):
+            act.move(self.r, _cards_in(self.r, discard)[-1], deck, seat=seat)
+        act.shuffle(self.r, deck, seat=seat, now=True)
 
     def discard_to(self, seat: int, limit: int, to: str = "discard") -> int:
         """Discard down to the hand limit (the slip: once, the slipping seat forgets)."""
@@ -154,11 +188,18 @@ def _dtr_turn(t: Table, seat: int, number: int) -> None:
     for phase in t.module.rules["phases"]:
         act.mark(t.r, "phase", value=phase, seat=seat)
         if phase == "Dawn":
+            for champion in _champions(t, seat):  # ready at your Dawn
+                if t.r.state.objs[champion].rotation % 360:
+                    act.rotate(t.r, champion, 0, seat=seat)
             if t.slip_seat == seat:  # the planted slip: this Dawn's Favor is forgotten
                 t.slip_seat = None
             else:
                 act.counter(t.r, f"p{seat}.favor", add=1, seat=seat)
             t.draw(seat, 1)
+        elif phase == "Combat":
+            _dtr_fight(t, seat)
+        elif phase == "Dusk":
+            _dtr_dusk(t, seat, number)
         elif phase == "Main":
             favor = t.r.state.objs[f"p{seat}.favor"].counters.get("value", 0)
             champions = [h for h in t.hand(seat) if (c := t.card(h)) is not None
@@ -170,6 +211,56 @@ def _dtr_turn(t: Table, seat: int, number: int) -> None:
                 act.move(t.r, handle, f"p{seat}.play", face_up=True, seat=seat)
             if t.rnd.random() < 0.6:
                 t.roll(seat, "effect")
+
+
+def _champions(t: Table, seat: int) -> list[str]:
+    return [h for h in _cards_in(t.r, f"p{seat}.play")
+            if (c := t.card(h)) is not None and c.type == "Champion"]
+
+
+def _damage(t: Table, handle: str) -> int:
+    return t.r.state.objs[handle].counters.get("damage", 0)
+
+
+def _dtr_fight(t: Table, seat: int) -> None:
+    """One attack, if a fair one is there: a ready Champion that did not enter this turn on an
+    opponent's undamaged Champion, neither blow a kill; then the strike back."""
+    turn_start = max(i for i, rec in enumerate(t.r.records())
+                     if rec.op.kind == "mark" and rec.op.args.get("what") == "turn") \
+        if t.r.records() else 0
+    entered = {rec.op.args.get("id") for rec in t.r.records()[turn_start:]
+               if rec.op.kind == "move"}
+    ready = [h for h in _champions(t, seat) if t.r.state.objs[h].rotation % 360 == 0
+             and h not in entered and not t.card(h).flag("cant_attack") and not _damage(t, h)]
+    foes = [h for s in t.order if s != seat for h in _champions(t, s) if not _damage(t, h)]
+    pairs = [(a, f) for a in ready for f in foes
+             if t.card(a).number("power") < t.card(f).number("guard")
+             and t.card(f).number("power") < t.card(a).number("guard")
+             and not t.card(a).flag("poison") and not t.card(f).flag("poison")]
+    if not pairs or t.extra.random() < 0.3:
+        return
+    attacker, target = t.extra.choice(pairs)
+    r = t.r
+    act.mark(r, "declare", value="attack", fields={"attacker": attacker, "target": target},
+             seat=seat)
+    act.rotate(r, attacker, 90, seat=seat)
+    act.counter(r, target, key="damage", add=t.card(attacker).number("power"), seat=seat)
+    foe = r.state.objs[target].owner
+    act.mark(r, "declare", value="strike-back", fields={"target": target, "attacker": attacker},
+             seat=foe)
+    strike = t.card(target).number("power")
+    if strike:
+        act.counter(r, attacker, key="damage", add=strike, seat=foe)
+
+
+def _dtr_dusk(t: Table, seat: int, number: int) -> None:
+    """Damage clears at Dusk (the slip: once, one damaged Champion keeps it)."""
+    damaged = [h for s in t.order for h in _champions(t, s) if _damage(t, h)]
+    if damaged and t.dusk_slip is not None and number >= t.dusk_slip:
+        t.dusk_slip, t.dusk_slipped_at = None, number
+        damaged = damaged[1:]
+    for handle in damaged:
+        act.counter(t.r, handle, key="damage", value=0, seat=seat)
 
 
 # Mantle's arena at the start (as the assist's own tests lay it out): five Hazards (a Rift pair
@@ -237,6 +328,11 @@ def _mantle_turn(t: Table, seat: int, number: int) -> None:
         if phase == "Income":
             act.counter(t.r, f"p{seat}.favor", add=1, seat=seat)
             t.draw(seat, 1)
+            if t.income_slip is not None and number >= t.income_slip and _cards_in(
+                    t.r, f"p{seat}.deck"):  # the planted slip: a second card at Income
+                t.income_slip = None
+                t.plant("MAN-INCOME")
+                t.draw(seat, 1)
         elif phase == "Action":
             actions = 2
             if t.rnd.random() < 0.6 and _mantle_attack(t, seat):
@@ -250,6 +346,8 @@ def _mantle_turn(t: Table, seat: int, number: int) -> None:
                 act.counter(t.r, f"p{seat}.favor", add=dropped * per, seat=seat)
 
 
+_SLIP_RULES = {"gauntlet": "GAU-HAND-LIMIT", "mantle-of-the-keeper": "MAN-HAND-LIMIT",
+               "dead-to-rites": "DTR-DAWN-INCOME"}
 _TURNS: dict[str, Turn] = {"gauntlet": _gauntlet_turn, "dead-to-rites": _dtr_turn,
                            "mantle-of-the-keeper": _mantle_turn}
 _STARTS: dict[str, Callable[[Table], None]] = {"mantle-of-the-keeper": _mantle_start}
@@ -267,15 +365,27 @@ def play(module: Any, seats: int, seed: int, path: Path, plan: Plan,
     if module.id in _STARTS:
         _STARTS[module.id](t)
     rounds = rnd.randint(3, 6)
-    for number in range(rounds * len(t.order)):
+    turns = rounds * len(t.order)
+    more = t.extra
+    if module.id == "mantle-of-the-keeper" and more.random() < plan.income_slip_rate:
+        t.income_slip = more.randrange(turns)
+    if module.id == "dead-to-rites" and more.random() < plan.dusk_slip_rate:
+        t.dusk_slip = turns - 1 if more.random() < plan.last_dusk_share else \
+            more.randrange(turns)
+    for number in range(turns):
         seat = t.order[number % len(t.order)]
         if number:
             act.mark(t.r, "turn", for_seat=seat, seat=seat)
         turn(t, seat, number)
     winner, how = _finish(t, plan, rnd)
     t.r.close()
+    if slipped and t.slip_seat is None:
+        t.plant(_SLIP_RULES[module.id])
+    if t.dusk_slipped_at is not None and not (how == "unfinished"
+                                              and t.dusk_slipped_at == turns - 1):
+        t.plant("DTR-DAMAGE-CLEAR-DUSK")  # a last Dusk that nothing ends is never closed
     return Truth(path, module.id, seats, dict(t.groups), list(t.order), winner,
-                 slipped and t.slip_seat is None, how)
+                 slipped and t.slip_seat is None, how, dict(t.planted))
 
 
 def _finish(t: Table, plan: Plan, rnd: random.Random) -> tuple[int | None, str]:

@@ -215,11 +215,17 @@ def read_counters(root: Table, players: tuple[int, int], headers: Iterable[str])
             if (lo is not None and value < lo) or (hi is not None and value > hi):
                 t.problem("start", f"counter '{cid}': start {value} is outside {lo}..{hi}")
                 break
-        max_from = None
+        max_from, max_rule = None, None
         mf = t.table("max_from")
         if mf is not None:
-            mf.check_keys(("header", "column"))
-            header, column = mf.str("header", required=True), mf.str("column", required=True)
+            mf.check_keys(("header", "column", "rule"))
+            max_rule = mf.str("rule")
+            if max_rule is not None and hi is not None:
+                t.problem("max", f"counter '{cid}': max {hi} and max_from.rule '{max_rule}' "
+                          "both give its maximum; state it once (the rule)")
+            alone = max_rule is not None and "header" not in mf.data and "column" not in mf.data
+            header = mf.str("header", required=not alone)
+            column = mf.str("column", required=not alone)
             if header and header not in headers:
                 mf.problem("header", f"'max_from.header': '{header}' is not a deck header")
             if header and column:
@@ -228,7 +234,8 @@ def read_counters(root: Table, players: tuple[int, int], headers: Iterable[str])
             counters.append(Counter(id=cid, name=t.str("name", default=cid) or cid,
                                     start=start or 0, min=lo, max=hi, board=t.str("board"),
                                     when=read_when(t, headers), start_by_seat=by_seat,
-                                    start_by_seat_count=by_count, max_from=max_from))
+                                    start_by_seat_count=by_count, max_from=max_from,
+                                    max_rule=max_rule))
     return counters
 
 

@@ -15,7 +15,7 @@ from .declarations import (
 )
 from .decks import deck_problems, parse_deck
 from .archive import folder_hash as content_hash
-from .model import SEAT, CardType, Column, DeckRules, HeaderSpec, PlayerRange, Seat
+from .model import SEAT, CardType, Column, Counter, DeckRules, HeaderSpec, PlayerRange, Seat
 from .module import GameModule
 from .problems import ModuleError, Problem, ProblemSink
 from .setup_reader import check_setup_refs, read_setup
@@ -139,6 +139,7 @@ def read_module(root: Path, problems: list[Problem], with_decks: bool = True
                                  set(card_types), group_column)
     card_size = read_card_size(t) if (t := root_t.table("templates")) is not None else None
     rules, deck_rules = _read_rules(root_t, sections, columns)
+    counters = _counter_maxima(root_t, counters, rules)
     setup = read_setup(root_t, (pmin, pmax), header_names)
 
     # cards.csv
@@ -264,6 +265,42 @@ def _read_card_counters(root_t: Table) -> list[tuple[str, str]]:
     return out
 
 
+def _counter_maxima(root_t: Table, counters: list[Counter], rules: dict[str, Any]
+                    ) -> list[Counter]:
+    """A counter whose max_from names a rule takes its max from [rules] (stated once there)."""
+    out = []
+    for i, c in enumerate(counters):
+        if c.max_rule is not None:
+            value = rules.get(c.max_rule)
+            if not isinstance(value, int) or isinstance(value, bool):
+                root_t.sink.add(root_t.index.line_of(("counters", i, "max_from", "rule")),
+                                f"counter '{c.id}': max_from rule '{c.max_rule}' is not an "
+                                "integer in [rules]")
+            else:
+                c = replace(c, max=value)
+        out.append(c)
+    return out
+
+
+def _check_overrides(r: Table, rules: dict[str, Any], cols: dict[str, Column]) -> None:
+    """[rules.overrides]: which card column sets a rule number per card (rule_sources.py)."""
+    ov = r.table("overrides", label="[rules.overrides]")
+    for rule, spec in (ov.data.items() if ov else []):
+        assert ov is not None
+        if not isinstance(spec, dict):
+            ov.problem(rule, f"[rules.overrides] {rule} must be a table: "
+                       "{ card_type = \"...\", column = \"...\" }")
+            continue
+        t = ov.sub(rule, spec, f"[rules.overrides] {rule}")
+        t.check_keys(("card_type", "column"))
+        t.str("card_type")
+        column = t.str("column", required=True)
+        if column is not None and (column not in cols or cols[column].type != "int"):
+            t.problem("column", f"[rules.overrides] {rule}: '{column}' is not an int column")
+        if rule not in rules:
+            ov.problem(rule, f"[rules.overrides] {rule}: [rules] gives no '{rule}' to override")
+
+
 def _read_rules(root_t: Table, sections: list[str], columns: list[Column]
                 ) -> tuple[dict[str, Any], dict[str, DeckRules]]:
     r = root_t.table("rules", label="[rules]")
@@ -273,6 +310,7 @@ def _read_rules(root_t: Table, sections: list[str], columns: list[Column]
     deck_rules: dict[str, DeckRules] = {}
     d = r.table("deck", label="[rules.deck]")
     cols = {c.name: c for c in columns}
+    _check_overrides(r, rules, cols)
     for section, spec in (d.data.items() if d else []):
         assert d is not None
         if section not in sections:

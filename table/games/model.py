@@ -80,6 +80,8 @@ class Counter:
     start_by_seat_count: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
     # max taken from a column of the card a deck header names (e.g. the Crown's favor_cap)
     max_from: tuple[str, str] | None = None
+    # the [rules] number the max is (one source: game.toml states it once, in [rules])
+    max_rule: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,7 @@ from .decks import deck_problems, parse_deck
 from .loader import read_module
 from .module import GameModule
 from .problems import Problem, ProblemSink
+from .rule_sources import warning_problems
 
 
 def find_module_dir(path: Path) -> Path | None:
@@ -53,3 +54,20 @@ def validate_path(path: str | Path, module: GameModule | str | Path | None = Non
     if sink.problems:
         return sink.problems
     return deck_problems(mod, deck)
+
+
+def validate_warnings(path: str | Path) -> list[Problem]:
+    """What a module folder states twice though it loads: a rule value every card's column
+    shadows, a card repeating the rule's value (rule_sources.py). Empty for a deck list, or a
+    folder that does not load (its problems say why)."""
+    p = Path(path)
+    if not p.is_dir():
+        return []
+    problems: list[Problem] = []
+    module = read_module(p, problems, with_decks=False)
+    if problems or module is None:
+        return []
+    text = (p / "game.toml").read_text(encoding="utf-8-sig").replace("\r\n", "\n")
+    cards = p / "cards.csv"
+    rows = cards.read_text(encoding="utf-8").replace("\r\n", "\n") if cards.is_file() else ""
+    return warning_problems(module, p.name, text, rows)

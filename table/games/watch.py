@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from table.core.replica import Replica
@@ -19,12 +19,15 @@ from .loader import load_module
 from .module import GameModule
 from .problems import ModuleError
 from .reload import ModuleChange, apply_change, plan_change
+from .rule_sources import shadow_warnings
 from .store import ModuleStore
 
 
 @dataclass(slots=True)
 class Reloaded:
     change: ModuleChange
+    # the draft's changes that do nothing, or numbers it now states twice (rule_sources.py)
+    warnings: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -89,5 +92,16 @@ class DraftWatcher:
             self._failed_on = signature
             return Refused(change.refused)
         apply_change(self.replica, change, self.store)
+        warnings = shadowed_changes(change)
         self.module, self._failed_on = new, None
-        return Reloaded(change)
+        return Reloaded(change, warnings)
+
+
+def shadowed_changes(change: ModuleChange) -> list[str]:
+    """Warnings about what this change did: a rule value it set that a card column shadows,
+    or a number it made a card state twice (those the old version had already are not news,
+    unless the change touched that rule)."""
+    touched = {key.split(".", 1)[0] for key in change.rules}
+    before = set(shadow_warnings(change.old))
+    return [w for w in shadow_warnings(change.new)
+            if w not in before or any(w.startswith(f"rules {r} ") for r in touched)]

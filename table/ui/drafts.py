@@ -65,7 +65,9 @@ class DraftWatch(QObject):
         if isinstance(event, Reloaded):
             self.problem = ""
             use_module(self.window, event.change.new)
-            bar.showMessage(f"Module updated to {event.change.describe()}.", 10000)
+            note = "".join(f" Note: {w}." for w in event.warnings)
+            bar.showMessage(f"Module updated to {event.change.describe()}.{note}", 10000)
+            bar.setToolTip("\n".join(event.warnings))
         elif isinstance(event, Broken):
             self.problem = "The draft has errors; nothing changed:\n" + "\n".join(event.problems)
             bar.showMessage(f"The draft has errors; nothing changed: {event.problems[0]}")

@@ -121,13 +121,18 @@ def test_flags_are_exactly_the_planted_slips(corpus) -> None:  # type: ignore[no
     for t in truths:
         s = by_name[t.path.name]
         assert not s.flags_why, s.flags_why  # the assist ran on every session
-        if t.slipped:
-            assert dict(s.flags) == {slip_rule[t.game]: 1}, (t.path.name, s.flags)
-        else:
-            assert not s.flags, (t.path.name, s.flags)  # legal sessions raise nothing
+        # every slip planted is one flag, and nothing else is flagged (legal play, costs paid)
+        assert dict(s.flags) == t.planted, (t.path.name, s.flags, t.planted)
+        assert (slip_rule[t.game] in t.planted) == t.slipped
     for game, rule in slip_rule.items():
         (rate,) = [r for r in agg.flag_rates(sessions_of(report, game)) if r.label == rule]
         assert rate.low <= PLAN.slip_rate <= rate.high, (game, rate)
+    planted = {rule: sum(t.planted.get(rule, 0) for t in truths)
+               for rule in ("MAN-INCOME", "DTR-DAMAGE-CLEAR-DUSK")}
+    assert all(planted.values()), planted  # the corpus plants both
+    totals = {rule: sum(s.flags.get(rule, 0) for s in report.sessions) for rule in planted}
+    assert totals == planted
+    assert not any(s.flags.get("MAN-ACTION-LIMIT") for s in report.sessions)
 
 
 def test_the_page_names_the_group_header_and_shows_n_and_intervals(corpus) -> None:  # type: ignore[no-untyped-def]

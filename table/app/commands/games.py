@@ -14,7 +14,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("validate", help="check a game module or a deck list",
                        description="Validate a game module folder or a deck list. Exit 0 when "
-                                   "clean, 1 with every problem listed as file:line: message.")
+                                   "clean, 1 with every problem listed as file:line: message. "
+                                   "Warnings (file:line: warning: ...) name a rule value that "
+                                   "has no effect because a card column sets it, or a number "
+                                   "stated twice; they do not fail the check.")
     p.add_argument("path", help="a module folder (with game.toml) or a deck list file")
     p.add_argument("--game", help="the module a deck list belongs to (id or folder), when the "
                                   "deck is not inside its module's folder")
@@ -56,6 +59,7 @@ def _module_arg(value: str):  # type: ignore[no-untyped-def]
 
 def cmd_validate(args: argparse.Namespace) -> int:
     from table.games import ModuleError, validate_path
+    from table.games.validate import validate_warnings
 
     try:
         module = _module_arg(args.game) if args.game else None
@@ -70,7 +74,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
     if problems:
         print(f"{len(problems)} problem(s)", file=sys.stderr)
         return 1
-    print(f"{args.path}: ok")
+    warnings = validate_warnings(Path(args.path))
+    for warning in warnings:
+        print(warning)
+    print(f"{args.path}: ok" + (f" ({len(warnings)} warning(s))" if warnings else ""))
     return 0
 
 

@@ -306,6 +306,8 @@ async def _watch_draft(t: Any, folder: Path) -> None:
         if isinstance(event, Reloaded):
             t.module = event.change.new
             print(f"module: updated to {event.change.describe()}", file=sys.stderr)
+            for warning in event.warnings:
+                print(f"module: warning: {warning}", file=sys.stderr)
         elif isinstance(event, Broken):
             print("module: the draft has errors; nothing changed:\n  "
                   + "\n  ".join(event.problems), file=sys.stderr)

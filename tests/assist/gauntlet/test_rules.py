@@ -1,9 +1,11 @@
-"""Every rule of cases_core and cases_factions: it fires on the illegal move, not on the nearest legal one."""
+"""Every rule of cases_core, cases_factions and cases_more: it fires on the illegal move, not
+on the nearest legal one."""
 from __future__ import annotations
 
 import pytest
 
 from . import cases_factions  # noqa: F401 - registers the faction cases
+from . import cases_more  # noqa: F401 - registers the later cases (after the others)
 from .cases_core import CASES
 from .gau_kit import table
 

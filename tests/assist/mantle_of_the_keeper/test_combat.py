@@ -270,6 +270,13 @@ def test_ability_locked_fires_wrong_cost() -> None:
     assert close(g) == ["MAN-ABILITY-LOCKED"]
 
 
+def test_ability_use_with_nothing_paid_fires() -> None:
+    g = shem_ready()
+    g.favor(1, 3)
+    g.declare("ability-use", 1, ability="Keen Eye")  # and no Favor spent
+    assert close(g) == ["MAN-ABILITY-LOCKED"]
+
+
 def test_ability_locked_legal() -> None:
     g = shem_ready()
     g.favor(1, 3)

@@ -49,6 +49,38 @@ def test_income_legal() -> None:
     assert action_phase().rules() == []
 
 
+def test_an_extra_income_draw_is_one_income_flag_not_also_an_action() -> None:
+    g = Game()
+    g.phase("Income")
+    g.favor(1, 1)
+    g.draw(1, 2)  # the slip: two cards at Income
+    g.phase("Action")
+    g.draw(1)
+    g.draw(1)  # the turn's two actions, legal
+    g.phase("End of turn")
+    assert g.rules() == ["MAN-INCOME"], g.describe()
+
+
+def test_an_extra_income_draw_drawn_card_by_card_is_one_flag() -> None:
+    g = Game()
+    g.phase("Income")
+    g.favor(1, 1)
+    g.draw(1)
+    g.draw(1)
+    g.phase("Action")
+    g.draw(1)
+    g.draw(1)
+    g.phase("End of turn")
+    assert g.rules() == ["MAN-INCOME"], g.describe()
+
+
+def test_a_third_action_after_a_legal_income_is_still_flagged() -> None:
+    g = action_phase()
+    for _ in range(3):
+        g.draw(1)
+    assert g.rules() == ["MAN-ACTION-LIMIT"], g.describe()
+
+
 def test_action_limit_fires() -> None:
     g = action_phase()
     g.draw(1)
@@ -141,6 +173,32 @@ def test_reshuffle_fires_empty_deck_at_turn_end() -> None:
     assert "MAN-RESHUFFLE" in g.rules()
 
 
+def _emptied_deck() -> tuple[Game, int]:
+    g = action_phase()
+    for _ in range(14):
+        g.do(seat=1, op="move", card="p1.deck:top", to="p1.discard", face_up=True)
+    return g, g.t.checkpoint()
+
+
+def test_a_refill_card_by_card_then_shuffled_is_the_refill() -> None:
+    g, since = _emptied_deck()
+    while g.t.replica.state.objs["p1.discard"].children:
+        g.do(seat=1, op="move", card="p1.discard:top", to="p1.deck")
+    g.do(seat=1, op="shuffle", pile="p1.deck")
+    g.draw(1)
+    assert "MAN-RESHUFFLE" not in g.rules(since), g.t.describe(since)
+
+
+def test_a_refill_card_by_card_into_a_draw_pile_with_cards_fires() -> None:
+    g = action_phase()
+    since = g.t.checkpoint()
+    g.play(1)
+    g.play(1)
+    g.do(seat=1, op="move", card="p1.discard:top", to="p1.deck")
+    g.do(seat=1, op="move", card="p1.discard:top", to="p1.deck")
+    assert g.rules(since).count("MAN-RESHUFFLE") == 2, g.t.describe(since)
+
+
 def test_reshuffle_legal() -> None:
     g = action_phase()
     g.end_turn(1, 2)
@@ -152,6 +210,20 @@ def test_hand_limit_fires() -> None:
     g.draw(1)
     g.end_turn(1, 2)
     assert g.rules() == ["MAN-HAND-LIMIT"]
+
+
+def test_hand_limit_at_the_last_turn_before_the_end_op() -> None:
+    from table.core import actions as act
+
+    for legal in (False, True):
+        g = action_phase()
+        g.draw(1)
+        g.phase("End of turn")
+        if legal:
+            g.do(seat=1, op="move", card="p1.hand:#0", to="p1.discard", face_up=True)
+            g.favor(1, 1)
+        act.end_game(g.t.replica, [1], "time", seat=1)
+        assert g.rules() == ([] if legal else ["MAN-HAND-LIMIT"]), g.describe()
 
 
 def test_hand_limit_legal() -> None:
