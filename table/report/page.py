@@ -55,7 +55,7 @@ small,.muted{color:#78909c}
 
 
 def render(sessions: list[Session], skipped: list[tuple[str, str]], *, inputs: Sequence[str],
-           seconds: float | None = None) -> str:
+           seconds: float | None = None, logs: int | None = None) -> str:
     games: dict[str, list[Session]] = {}
     for s in sorted(sessions, key=lambda s: (s.game_name, s.created, s.name)):
         games.setdefault(s.game, []).append(s)
@@ -64,14 +64,17 @@ def render(sessions: list[Session], skipped: list[tuple[str, str]], *, inputs: S
              f"<title>Playtest report — Sandtable</title><style>{CSS}</style></head><body><main>"]
     stamp = time.strftime("%Y-%m-%d %H:%M")
     parts.append("<h1>Playtest report</h1>")
-    parts.append(f'<p class="lead">{len(sessions)} session(s) of {len(games)} game(s), read from '
-                 f'{escape(", ".join(inputs[:4]))}{" …" if len(inputs) > 4 else ""} · '
+    read = logs if logs is not None else sum(max(1, len(s.logs)) for s in sessions)
+    parts.append(f'<p class="lead"><b>{read} log(s) -&gt; {len(sessions)} session(s)</b> of '
+                 f'{len(games)} game(s) (a LAN table\'s logs, one per peer, are one session), '
+                 f'read from {escape(", ".join(inputs[:4]))}{" …" if len(inputs) > 4 else ""} · '
                  f'made {stamp} by Sandtable</p>')
     if games:
         parts.append("<nav>" + "".join(f'<a href="#{escape(g)}">{escape(ss[0].game_name)}</a>'
                                         for g, ss in games.items()) + "</nav>")
     parts.append(_overview(games))
     parts.append(_skipped(skipped))
+    parts.append(_merged(sessions))
     parts.append(_incomplete(sessions))
     for game, ss in games.items():
         parts.append(_game(game, ss))
@@ -91,11 +94,12 @@ def _overview(games: dict[str, list[Session]]) -> str:
                      _num(agg.mean(s.minutes for s in ss), 0),
                      _num(agg.mean(sum(s.flags.values()) for s in ss)),
                      sum(len(s.notes) for s in ss), len(agg.decided(ss)),
-                     len(agg.unfinished(ss)), sum(1 for s in ss if s.salvaged or s.damage)])
+                     len(agg.unfinished(ss)), sum(1 for s in ss if s.salvaged or s.damage),
+                     sum(sum(s.salvaged_flags.values()) for s in ss)])
     return ("<h3>Overview</h3>" + _table(
         ["Game", "Sessions", "Drafts", "Turns (mean)", "Minutes (mean)", "Flags / session",
-         "Notes", "With a winner", "Unfinished", "Damaged logs"], rows,
-        {1, 2, 3, 4, 5, 6, 7, 8, 9}))
+         "Notes", "With a winner", "Unfinished", "Damaged logs",
+         "Salvaged flags (not in the totals)"], rows, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}))
 
 
 def _skipped(skipped: list[tuple[str, str]]) -> str:
@@ -104,6 +108,26 @@ def _skipped(skipped: list[tuple[str, str]]) -> str:
     items = "".join(f"<li><b>{escape(p)}</b>: {escape(why)}</li>" for p, why in skipped)
     return (f'<div class="bad"><b>{len(skipped)} input(s) skipped</b> — the report covers the '
             f"rest.<ul>{items}</ul></div>")
+
+
+def _merged(sessions: list[Session]) -> str:
+    """Which sessions were read from several peers' logs, and the logs that disagreed."""
+    merged = [s for s in sessions if len(s.logs) > 1]
+    if not merged:
+        return ""
+    items = "".join(
+        f"<li><b>{escape(s.path.name)}</b>: {len(s.logs)} logs -&gt; 1 session ("
+        + escape(", ".join(Path(p).name for p in s.logs)) + ")"
+        + (" — <b>the logs disagree</b>: " + escape("; ".join(
+            f"{name} lacks {n} op(s) the others hold" for name, n in s.disagree))
+           + "; merged, each op counted once" if s.disagree else "")
+        + "</li>" for s in merged[:40])
+    more = f"<li>… and {len(merged) - 40} more</li>" if len(merged) > 40 else ""
+    logs = sum(len(s.logs) for s in merged)
+    return (f'<details class="warn"{" open" if any(s.disagree for s in merged) else ""}>'
+            f"<summary>{logs} logs of {len(merged)} LAN table(s) read as {len(merged)} "
+            f"session(s) (one table, one session: every op once, every peer's secrets)"
+            f"</summary><ul>{items}{more}</ul></details>")
 
 
 def _incomplete(sessions: list[Session]) -> str:

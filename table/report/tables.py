@@ -9,7 +9,7 @@ from html import escape
 from typing import Any
 
 from . import aggregate as agg
-from .html import _num, _pct, _Raw, _table, version_label
+from .html import NOT_IN_LOG, _num, _pct, _Raw, _table, version_label
 from .session import Session, installed_module
 
 
@@ -188,19 +188,27 @@ def session_rows(ss: Iterable[Session]) -> list[dict[str, Any]]:
     for s in ss:
         rows.append({
             "session": s.name, "date": _date(s), "game": s.game,
-            "draft": version_label(s.version, s.game_hash) + "".join(
-                f"; changed at op {n} to {version_label(v, h)}" for n, v, h in s.module_changes),
-            "log": s.kind, "randomness": s.randomness,
+            "draft": _draft(s),
+            "log": s.kind, "logs": len(s.logs) or 1, "randomness": s.randomness,
             "players": len(s.seats),
             "groups": "; ".join(f"{x.seat}: {x.group or '?'}" for x in s.seats),
             "winner": s.winner_text or "", "how": s.how or "unfinished",
             "condition": s.condition, "turns": s.turns, "minutes": round(s.minutes, 1),
             "flags": sum(s.flags.values()),
             "flags_by_rule": "; ".join(f"{r}×{n}" for r, n in s.flags.most_common()),
+            "salvaged_flags": sum(s.salvaged_flags.values()),
             "notes": len(s.notes),
             "problems": "; ".join(m for m in s.incomplete if not m.startswith("no flags")),
         })
     return rows
+
+
+def _draft(s: Session) -> str:
+    if not s.draft_known:
+        return (f"{NOT_IN_LOG} (the log names v{s.version} · {s.game_hash[:8]}; judged by "
+                f"{s.judged_by})")
+    return version_label(s.version, s.game_hash) + "".join(
+        f"; changed at op {n} to {version_label(v, h)}" for n, v, h in s.module_changes)
 
 
 def seat_rows(ss: Iterable[Session]) -> list[dict[str, Any]]:
@@ -209,7 +217,7 @@ def seat_rows(ss: Iterable[Session]) -> list[dict[str, Any]]:
     for s in ss:
         for x in s.seats:
             rows.append({
-                "session": s.name, "game": s.game, "draft": version_label(s.version, s.game_hash),
+                "session": s.name, "game": s.game, "draft": _draft(s),
                 "players": len(s.seats), "seat": x.seat, "name": x.name, "deck": x.deck,
                 "group": x.group or "", "order": x.order or "",
                 "won": ("" if not s.finished else int(x.seat in s.winners)),
@@ -224,13 +232,15 @@ def _sessions(ss: list[Session]) -> str:
     for row, s in zip(session_rows(ss), ss):
         rows.append([row["date"], row["session"], row["draft"], row["players"], row["groups"],
                      row["winner"] or "—", row["how"], row["turns"], _num(s.minutes, 0),
-                     row["flags_by_rule"] or ("—" if not s.flags_why else "n/a"), row["notes"],
+                     row["flags_by_rule"] or ("—" if not s.flags_why else "n/a"),
+                     row["salvaged_flags"] or "", row["notes"],
                      _RANDOMNESS.get(s.randomness, s.randomness), row["problems"] or ""])
     audited = sum(s.randomness in ("audited", "play audited") for s in ss)
     return (f"<h3>Sessions ({len(ss)}; randomness audited in {audited})</h3><div class=scroll>"
             + _table(["Date", "Session", "Draft", "Players", "Groups", "Winner", "Ended", "Turns",
-                      "Minutes", "Flags", "Notes", "Dice and shuffles", "Problems"], rows,
-                     {3, 7, 8, 10}, cls="sessions") + "</div>")
+                      "Minutes", "Flags", "Salvaged flags (not counted)", "Notes",
+                      "Dice and shuffles", "Problems"], rows,
+                     {3, 7, 8, 10, 11}, cls="sessions") + "</div>")
 
 
 # how each session's randomness reads in the sessions table (table.core.audit.audit_summary)
