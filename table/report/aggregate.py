@@ -10,21 +10,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from .html import NOT_IN_LOG
+from .intervals import Z95 as Z95, wilson as wilson  # (re-exported)
 from .model import SeatInfo, Session
-
-
-Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
-
-
-def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (sound at small n and near 0 or 1)."""
-    if games <= 0:
-        return 0.0, 1.0
-    p = wins / games
-    denom = 1 + z * z / games
-    centre = (p + z * z / (2 * games)) / denom
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 @dataclass(slots=True)

@@ -164,16 +164,23 @@ def build_report(inputs: Sequence[str | Path], out: str | Path | None = None, *,
 
 
 def write_csv(sessions: Sequence[Session], folder: str | Path) -> list[Path]:
-    """`sessions.csv` (one row per session) and `seats.csv` (one row per seat) in `folder`."""
+    """`sessions.csv` (one row per session), `seats.csv` (one row per seat) and `cards.csv`
+    (one row per card played, per game: plays, win rate and lift with intervals) in `folder`."""
     import csv
 
+    from .cardtable import card_rows
     from .tables import seat_rows, session_rows
 
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     ordered = sorted(sessions, key=lambda s: (s.game, s.created, s.name))
+    games: dict[str, list[Session]] = {}
+    for s in ordered:
+        games.setdefault(s.game, []).append(s)
+    cards = [row for game in sorted(games) for row in card_rows(games[game])]
     out = []
-    for name, rows in (("sessions.csv", session_rows(ordered)), ("seats.csv", seat_rows(ordered))):
+    for name, rows in (("sessions.csv", session_rows(ordered)), ("seats.csv", seat_rows(ordered)),
+                       ("cards.csv", cards)):
         path = folder / name
         with open(path, "w", newline="", encoding="utf-8") as f:
             if rows:

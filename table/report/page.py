@@ -8,12 +8,11 @@ from html import escape
 from pathlib import Path
 
 from . import aggregate as agg
-from . import charts
+from . import by_count, charts, compare, dice, notes
 from .html import _num, _pct, _Raw, _table, version_label
 from .session import Session
-from .tables import (
-    _cards, _flag_rates, _group_rates, _matchups, _order_rates, _other_attrs, _sessions,
-)
+from .cardtable import _cards
+from .tables import _flag_rates, _group_rates, _matchups, _order_rates, _other_attrs, _sessions
 
 __all__ = ["render", "write", "version_label"]
 
@@ -163,7 +162,6 @@ def _game(game: str, ss: list[Session]) -> str:
     tags = " ".join(f'<span class="tag">{escape(version_label(v, h))}: {len(x)} sessions</span>'
                     for v, h, x in drafts)
     out.append(f'<p class="lead">{len(ss)} sessions · {tags}</p>')
-    first = agg.first_player_rate(ss)
     flagged = agg.flags_by_rule(ss)
     open_ = agg.unfinished(ss)
     out.append('<div class="cards">' + "".join(
@@ -174,15 +172,16 @@ def _game(game: str, ss: list[Session]) -> str:
             ("turns per game (mean)", _num(agg.mean(s.turns for s in ss))),
             ("minutes per game (mean)", _num(agg.mean(s.minutes for s in ss), 0)),
             ("seconds per turn (mean)", _num(agg.mean(s.seconds_per_turn for s in ss), 0)),
-            (f"first player wins (n={first.games}, 95% CI {_pct(first.low)}–"
-             f"{_pct(first.high)})", _pct(first.rate)),
             ("flags raised", sum(n for _r, n, _s in flagged)),
             ("designer notes", sum(len(s.notes) for s in ss)),
         ]) + "</div>")
     out.append(_endings(ss))
+    out.append(notes.unfinished(ss))
     if len(drafts) > 1:
         out.append("<h3>Drafts compared (by module content hash)</h3>")
         out.append(_drafts(drafts))
+        out.append(compare.render(drafts))
+    out.append(by_count.render(ss))
     out.append(_group_rates(ss, drafts))
     out.append(_matchups(ss))
     out.append(_order_rates(ss))
@@ -200,9 +199,10 @@ def _game(game: str, ss: list[Session]) -> str:
     out.append(_panel(*_flags_chart(ss, flagged)))
     out.append(_panel(*_dice_chart(ss)))
     out.append("</div>")
+    out.append(dice.render(ss))
     out.append(_flag_rates(ss))
     out.append(_cards(ss))
-    out.append(_notes(ss))
+    out.append(notes.render(ss))
     out.append(_sessions(ss))
     return "".join(out)
 
@@ -276,14 +276,6 @@ def _dice_chart(ss: list[Session]) -> tuple[str, str]:
     why = (f"χ² = {d.chi2:.1f} on {d.sides - 1} df, p = {d.p_value:.2f}: {verdict}."
            + (f" Also {others}." if others else ""))
     return svg, escape(why)
-
-
-def _notes(ss: list[Session]) -> str:
-    rows = [(s.name, n, turn, who, text) for s in ss for n, turn, who, text in s.notes]
-    if not rows:
-        return "<h3>Designer notes</h3><p class=muted>No notes in these sessions.</p>"
-    return (f"<h3>Designer notes ({len(rows)})</h3><div class=scroll>" + _table(
-        ["Session", "Op", "Turn", "Who", "Note"], rows, {1, 2}) + "</div>")
 
 
 def write(path: str | Path, html: str) -> Path:

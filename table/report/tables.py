@@ -121,49 +121,6 @@ def _other_attrs(ss: list[Session]) -> str:
     return "".join(out)
 
 
-def _cards(ss: list[Session]) -> str:
-    module = installed_module(ss[0].game)
-    if not any(s.plays_declared for s in ss):
-        return ("<h3>Cards</h3><p class=muted>The game module does not declare what counts as a "
-                "card played (<code>[rules.plays]</code> in game.toml), so no card statistics."
-                "</p>")
-    stats = agg.card_stats(ss, module)
-    if not stats:
-        return ("<h3>Cards</h3><p class=muted>No card was played (as the module defines a play) "
-                "in these sessions.</p>")
-    cards = getattr(module, "cards", {}) or {}
-    n = len(ss)
-    rows = []
-    for c in stats[:30]:
-        card = cards.get(c.card)
-        lift = c.lift
-        lo, hi = c.interval
-        base = c.baseline
-        if lift is None or base is None:
-            lift_cell: Any = "—"
-        else:
-            cls = "pos" if lo > base.rate else "neg" if hi < base.rate else ""
-            lift_cell = _Raw(f'<span class="{cls}">{lift * 100:+.0f} pts</span> '
-                             f"<small>vs {_pct(base.rate)} of {base.games}</small>")
-        rows.append([card.name if card else c.card, card.type if card else "", c.group or "—",
-                     _Raw(f'<span class="bar" style="width:{c.sessions / n * 100:.0f}px"></span>'
-                          f" {_pct(c.sessions / n)}"), c.plays, c.seat_games,
-                     f"{_pct(c.win_rate)}" if c.seat_games else "—",
-                     f"{_pct(lo)}–{_pct(hi)}" if c.seat_games else "—", lift_cell])
-    incomplete = any(s.hidden_unknown for s in ss)
-    note = (" Counts only cards this set of logs saw played (some logs are one peer's)."
-            if incomplete else "")
-    return ("<h3>Cards: play rate and win correlation</h3>"
-            f'<p class="muted">A play is what the module declares (the zones a card of each type '
-            f"is played to; setup excluded). Play rate: share of sessions in which some seat "
-            f"played the card. Win rate when played (n = seat-games, 95% interval), and its "
-            f"lift: the difference from the win rate of all seats of the card's own group, so a "
-            f"strong faction does not make its cards look strong. Top 30 of {len(stats)} cards."
-            f"{note}</p>" + _table(
-                ["Card", "Type", "Group", "Play rate", "Copies", "n", "Win rate when played",
-                 "95% CI", "Lift vs its group"], rows, {4, 5}))
-
-
 def _flag_rates(ss: list[Session]) -> str:
     rates = agg.flag_rates(ss)
     if not rates:
