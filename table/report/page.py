@@ -9,7 +9,7 @@ from pathlib import Path
 
 from . import aggregate as agg
 from . import by_count, charts, compare, dice, notes
-from .html import _num, _pct, _Raw, _table, version_label
+from .html import _num, _Raw, _table, version_label
 from .session import Session
 from .cardtable import _cards
 from .tables import _flag_rates, _group_rates, _matchups, _order_rates, _other_attrs, _sessions
@@ -227,19 +227,18 @@ def _panel(body: str, why: str = "") -> str:
 def _drafts(drafts: list[tuple[str, str, list[Session]]]) -> str:
     rows = []
     for v, h, x in drafts:
-        first = agg.first_player_rate(x)
         flagged = agg.flags_by_rule(x)
         rows.append([version_label(v, h), len(x), _num(agg.mean(s.turns for s in x)),
                      _num(agg.mean(s.minutes for s in x), 0),
                      _num(agg.mean(s.actions_per_turn for s in x)),
                      _num(agg.mean(s.seconds_per_turn for s in x), 0),
-                     f"{_pct(first.rate)} (n={first.games}, {_pct(first.low)}–{_pct(first.high)})",
                      _num(agg.mean(sum(s.flags.values()) for s in x)),
                      flagged[0][0] if flagged else "—",
                      _num(agg.mean(len(s.notes) for s in x))])
+    # (the first player's rate is per player count, in the side-by-side table below)
     return _table(["Draft", "Sessions", "Turns", "Minutes", "Actions / turn", "Sec / turn",
-                   "1st player wins", "Flags / session", "Most flagged rule", "Notes / session"],
-                  rows, {1, 2, 3, 4, 5, 7, 9})
+                   "Flags / session", "Most flagged rule", "Notes / session"],
+                  rows, {1, 2, 3, 4, 5, 6, 8})
 
 
 def _flags_chart(ss: list[Session], flagged: list[tuple[str, int, int]]) -> tuple[str, str]:
@@ -269,11 +268,13 @@ def _dice_chart(ss: list[Session]) -> tuple[str, str]:
     if not found:
         return charts.empty("Dice: no rolls in these sessions"), ""
     d = max(found, key=lambda d: d.total)
-    verdict = ("looks fair" if d.p_value >= 0.05 else "unlikely from fair dice")
+    verdict = ("looks fair" if d.p_value >= 0.05 else "unlikely from fair dice (see which "
+               "sessions and seats under Dice by session and seat)")
     svg = charts.dice_chart(d.sides, d.counts, title=f"d{d.sides} rolls against a fair die "
                                                      f"({d.total} rolls)")
     others = ", ".join(f"d{o.sides}: {o.total} rolls, p={o.p_value:.2f}" for o in found if o is not d)
-    why = (f"χ² = {d.chi2:.1f} on {d.sides - 1} df, p = {d.p_value:.2f}: {verdict}."
+    why = (f"All sessions pooled: χ² = {d.chi2:.1f} on {d.sides - 1} df, p = {d.p_value:.3f}: "
+           f"{verdict}."
            + (f" Also {others}." if others else ""))
     return svg, escape(why)
 
