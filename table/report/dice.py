@@ -89,12 +89,17 @@ def render(sessions: list[Session]) -> str:
            f"a die: {tested} session(s) tested); a session is listed when its most uneven "
            f"seat-die has p × (seat-dice in the session) below {ALPHA}, which a fair die does "
            f"in about {ALPHA:.1%} of sessions.")
+    by_seat = _by_seat(sessions)
+    if not any(s.rolls for s in sessions):
+        return "<h3>Dice by session and seat</h3><p class=muted>No rolls in these sessions.</p>"
     if not tested:
-        return f"<h3>Dice by session and seat</h3><p class=muted>No seat rolled a die " \
-               f"{MIN_ROLLS} times or more in one session: nothing to test.</p>"
+        most = max((d.total for s in sessions for d in seat_dice(s)), default=0)
+        return (f"<h3>Dice by session and seat</h3><p class=muted>No seat rolled a die "
+                f"{MIN_ROLLS} times or more in one session (at most {most}): too few to test "
+                f"a session on its own.</p>" + by_seat)
     if not found:
         return (f"<h3>Dice by session and seat</h3><p class=muted>{escape(why)}</p>"
-                f"<p>No session's dice look unfair.</p>")
+                f"<p>No session's dice look unfair.</p>" + by_seat)
     rows = []
     for x in found[:60]:
         d = x.die
@@ -108,7 +113,31 @@ def render(sessions: list[Session]) -> str:
     return (f"<h3>Dice by session and seat: {len(found)} of {tested} session(s) singled out"
             f"</h3><p class=muted>{escape(why)}</p><div class=scroll>" + _table(
                 ["Session", "Seat", "Die", "Rolls", "Faces (face:count)", "Most often",
-                 "χ²", "p", "p × tests"], rows, {3, 6, 7, 8}) + f"</div>{more}")
+                 "χ²", "p", "p × tests"], rows, {3, 6, 7, 8}) + f"</div>{more}" + by_seat)
+
+
+def _by_seat(sessions: list[Session]) -> str:
+    """Each seat number's dice over every session (a die that travels with a seat, or a
+    table whose every die is off, shows here when no session has enough rolls alone)."""
+    pooled: dict[tuple[int | None, int], list[int]] = {}
+    for s in sessions:
+        for d in seat_dice(s):
+            counts = pooled.setdefault((d.seat, d.sides), [0] * d.sides)
+            for i, c in enumerate(d.counts):
+                counts[i] += c
+    if not pooled:
+        return ""
+    rows = []
+    for (seat, sides), counts in sorted(pooled.items(), key=lambda kv: (
+            kv[0][0] if kv[0][0] is not None else -1, kv[0][1])):
+        d = SeatDie(sessions[0], seat, sides, counts)
+        cls = "neg" if d.p_value * len(pooled) < ALPHA else ""
+        rows.append([f"seat {seat}" if seat is not None else "no seat", f"d{sides}", d.total,
+                     " ".join(f"{f + 1}:{c}" for f, c in enumerate(counts)), f"{d.chi2:.1f}",
+                     _Raw(f'<span class="{cls}">{_p(d.p_value)}</span>')])
+    return ("<details><summary>Dice by seat over all sessions</summary>"
+            + _table(["Seat", "Die", "Rolls", "Faces (face:count)", "χ²", "p"], rows,
+                     {2, 4, 5}) + "</details>")
 
 
 def _p(p: float) -> str:

@@ -143,15 +143,18 @@ def _incomplete(sessions: list[Session]) -> str:
         out.append(f'<div class="bad"><b>{len(damaged)} damaged log(s)</b> — read as far as '
                    f"the bytes allow; what was lost (record and byte):<ul>{items}{more}</ul>"
                    f"</div>")
-    rows = [(s, [m for m in s.incomplete if not m.startswith(("no flags", "salvaged"))
+    # unfinished sessions have a closed table of their own in each game's section
+    rows = [(s, [m for m in s.incomplete if not m.startswith(("no flags", "salvaged",
+                                                              "unfinished"))
                  and m not in s.problems]) for s in sessions]
     rows = [(s, ms) for s, ms in rows if ms]
     if rows:
         items = "".join(f"<li><b>{escape(s.name)}</b>: {escape('; '.join(ms))}</li>"
                         for s, ms in rows[:40])
         more = f"<li>… and {len(rows) - 40} more</li>" if len(rows) > 40 else ""
-        out.append(f'<div class="warn"><b>{len(rows)} session(s) are incomplete</b> — what '
-                   f"they could not tell:<ul>{items}{more}</ul></div>")
+        out.append(f'<details class="warn"{" open" if len(rows) <= 8 else ""}><summary>'
+                   f"{len(rows)} session(s) are incomplete — what they could not tell"
+                   f"</summary><ul>{items}{more}</ul></details>")
     return "".join(out)
 
 
