@@ -58,8 +58,10 @@ def _decode(damaged: bytes) -> dict[str, Any]:
     """The damaged header's map, if its bytes still decode as one (else empty)."""
     if len(damaged) < 9:
         return {}
+    unpacker = msgpack.Unpacker(strict_map_key=True)
+    unpacker.feed(damaged[8:])  # the stretch may run past the header's own frame
     try:
-        value = msgpack.unpackb(damaged[8:], strict_map_key=True)
+        value = next(unpacker)
     except Exception:  # noqa: BLE001 - damaged bytes decode to anything or nothing
         return {}
     return value if isinstance(value, dict) else {}

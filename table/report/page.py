@@ -143,9 +143,10 @@ def _incomplete(sessions: list[Session]) -> str:
         out.append(f'<div class="bad"><b>{len(damaged)} damaged log(s)</b> — read as far as '
                    f"the bytes allow; what was lost (record and byte):<ul>{items}{more}</ul>"
                    f"</div>")
-    # unfinished sessions have a closed table of their own in each game's section
-    rows = [(s, [m for m in s.incomplete if not m.startswith(("no flags", "salvaged",
-                                                              "unfinished"))
+    # (unfinished sessions have a closed table in their game's section, and logs that
+    # disagree are named above, where the tables read from several logs are)
+    rows = [(s, [m for m in s.incomplete if not m.startswith((
+        "no flags", "salvaged", "unfinished", "the logs of this table disagree"))
                  and m not in s.problems]) for s in sessions]
     rows = [(s, ms) for s, ms in rows if ms]
     if rows:

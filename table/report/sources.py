@@ -173,8 +173,11 @@ def _source(cluster: list[LogContents]) -> Source:
     merged = merge_contents(cluster)
     damage = [f"{c.path.name}: {d.describe()}" for c in cluster for d in c.damage]
     recovered = [f"{c.path.name}: {r}" for c in cluster for r in c.recovered]
-    return Source(cluster[0].path, merged.header, merged.records, list(merged.problems), damage,
-                  [c.path for c in cluster], dict(merged.missing), recovered)
+    # named after the most complete of its logs (a damaged or short copy may sort first)
+    name = min(cluster, key=lambda c: (merged.missing.get(c.path, 0), bool(c.damage))).path
+    logs = [name] + [c.path for c in cluster if c.path != name]
+    return Source(name, merged.header, merged.records, list(merged.problems), damage, logs,
+                  dict(merged.missing), recovered)
 
 
 __all__ = ["Source", "peek_table", "read_group", "tables", "one_log"]
