@@ -43,10 +43,11 @@ def _first_bytes(path: Path) -> bytes:
         return b""
 
 
-def _frames(data: bytes) -> list[Any]:
-    """The whole, decodable frames at the start of `data` (a peek: no resync)."""
-    out, offset = [], len(MAGIC)
-    while offset + _FRAME.size <= len(data):
+def _frames(data: bytes, most: int = 1 << 30) -> list[Any]:
+    """The first `most` whole, decodable frames at the start of `data` (a peek: no resync)."""
+    out: list[Any] = []
+    offset = len(MAGIC)
+    while offset + _FRAME.size <= len(data) and len(out) < most:
         length, _crc = _FRAME.unpack_from(data, offset)
         start = offset + _FRAME.size
         if length > min(MAX_RECORD, len(data) - start):
@@ -64,7 +65,7 @@ def peek_table(path: Path) -> str | None:
     data = _first_bytes(path)
     if not data.startswith(MAGIC):
         return None
-    frames = _frames(data)[:1]
+    frames = _frames(data, 1)
     header = frames[0] if frames else None
     table = header.get("table") if isinstance(header, dict) else None
     return table if isinstance(table, str) and table else None
