@@ -54,6 +54,7 @@ class Session:
     damage: list[str] = field(default_factory=list)  # what the reader could not read
     started: float = 0.0  # the first op's wall clock (seconds since the epoch)
     played: dict[int, list[str]] = field(default_factory=dict)  # seat -> card ids, in order
+    in_hand: dict[int, set[str]] = field(default_factory=dict)  # seat -> cards it ever held
     rolls: list[tuple[int, int, int | None]] = field(default_factory=list)  # (sides, value, seat)
     hidden_total: int = 0
     hidden_unknown: int = 0

@@ -13,6 +13,7 @@ from table.core import opkinds
 from table.core.audit import audit_summary
 from table.core.errors import LogError
 from table.core.replica import Replica
+from table.core.objects import OWNER
 from table.core.views import ALL
 
 from table.games.registry import ModuleNotFound
@@ -228,7 +229,9 @@ def _fold(session: Session, records: list[Any], infos: list[Any], flags: FlagRun
             sides = int(args["sides"])
             session.rolls.extend((sides, int(v), op.seat) for v in args["values"]
                                  if isinstance(v, int))
-        elif op.kind == "move" and op.seat is not None:
+        if info.cards and op.kind in ("consume", "move"):
+            _held(session, state, args, info.cards)
+        if op.kind == "move" and op.seat is not None:
             last = declared.pop(op.seat, None)
             if rule is not None and setup_done and info.cards and \
                     _is_play(rule, record, cards.get(info.cards[0]), info.phase, last):
@@ -243,6 +246,13 @@ def _fold(session: Session, records: list[Any], infos: list[Any], flags: FlagRun
         for info in session.seats:
             if info.seat == seat:
                 info.order = position
+
+
+def _held(session: Session, state: Any, args: dict[str, Any], cards: list[str]) -> None:
+    """Cards that entered a seat's hand (a zone only its owner sees), by a draw or a move."""
+    dest = state.objs.get(args.get("to"))
+    if dest is not None and dest.owner is not None and dest.visibility == OWNER:
+        session.in_hand.setdefault(dest.owner, set()).update(cards)
 
 
 def _is_play(rule: PlayRule, record: Any, card: Any, phase: str | None,
