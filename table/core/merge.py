@@ -27,17 +27,19 @@ class MergeError(CoreError):
 
 
 def merge_logs(paths: list[Path], out: Path) -> str:
-    if not paths:
-        raise MergeError("no logs to merge")
-    merged = merge_contents([read_log(path) for path in paths])
+    merged = merge_records(paths)
     _write(out, merged)
-    summary = (f"merged {len(paths)} log(s) into {out}: {merged.ops} ops, "
-               f"{merged.known} of {merged.hidden} hidden cards known")
-    if merged.dropped:
-        summary += f", {merged.dropped} secret(s) did not match their commitment and were dropped"
+    summary = f"merged {len(paths)} log(s) into {out}: {merged.summary}"
     for problem in merged.problems:
         summary += f"\nwarning: {problem}"
     return summary
+
+
+def merge_records(paths: list[Path]) -> MergedLog:
+    """The merged record of `paths` (logs of one table), without writing a file."""
+    if not paths:
+        raise MergeError("no logs to merge")
+    return merge_contents([read_log(path) for path in paths])
 
 
 @dataclass
@@ -53,6 +55,13 @@ class MergedLog:
     hidden: int = 0  # hidden cards (commitments)
     dropped: int = 0  # secrets that did not match their commitment
     missing: dict[Path, int] = field(default_factory=dict)  # a source -> ops it lacks
+
+    @property
+    def summary(self) -> str:
+        text = f"{self.ops} ops, {self.known} of {self.hidden} hidden cards known"
+        if self.dropped:
+            text += f", {self.dropped} secret(s) did not match their commitment and were dropped"
+        return text
 
 
 def merge_contents(contents: list[LogContents]) -> MergedLog:
@@ -94,13 +103,6 @@ def merge_contents(contents: list[LogContents]) -> MergedLog:
                      total, len(verified), len(commitments),
                      len([h for h in cards if h in commitments]) - len(verified),
                      {path: total - n for path, n in held.items() if n < total})
-
-
-def conflicting(a: dict[tuple[str, int], Any], b: dict[tuple[str, int], Any]) -> bool:
-    """Whether two logs' ops (wire arrays by (author, seq)) hold one op two different ways:
-    a fork of a table, not another peer's copy of it."""
-    small, large = (a, b) if len(a) <= len(b) else (b, a)
-    return any(ref in large and large[ref] != wire for ref, wire in small.items())
 
 
 class _Gathered:

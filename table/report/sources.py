@@ -3,9 +3,8 @@
 A designer collects every peer's log of a LAN evening; each holds the whole table (a peer that
 crashed early holds less), so counting logs would count a table once per peer. Logs that name
 one table id and hold ops in common are read as one session: merged in memory exactly as
-`sandtable log merge` merges them (every op once, every secret any of them holds). Logs of one
-table id that hold one op two different ways are forks of it (a table played on from a point),
-not copies, and stay sessions of their own.
+`sandtable log merge` merges them (every op once, every secret any of them holds). A fork (a
+table played on from a point) has a table id of its own, so it stays a session of its own.
 """
 from __future__ import annotations
 
@@ -15,7 +14,7 @@ from typing import Any
 
 from table.core.errors import LogError
 from table.core.logfile import _FRAME, MAGIC, MAX_RECORD, LogContents, LogReader, read_log
-from table.core.merge import conflicting, merge_contents
+from table.core.merge import merge_contents
 
 import msgpack
 
@@ -150,19 +149,19 @@ def _ops_of(contents: LogContents) -> dict[tuple[str, int], Any]:
 
 
 def _clusters(read: list[LogContents]) -> list[list[LogContents]]:
-    """Logs that are copies of one table's log: a log joins the first cluster it shares an
-    op with and holds no op of differently."""
-    clusters: list[tuple[list[LogContents], list[dict[tuple[str, int], Any]]]] = []
+    """Logs that are copies of one table's log: a log joins the first cluster it shares an op
+    with (an author that signed two versions of one op gives two logs that differ there; they
+    are still one table, and the merge keeps one version)."""
+    clusters: list[tuple[list[LogContents], set[tuple[str, int]]]] = []
     for contents in read:
-        ops = _ops_of(contents)
+        ops = set(_ops_of(contents))
         for members, their_ops in clusters:
-            if any(not ops.keys().isdisjoint(o) for o in their_ops) and \
-                    not any(conflicting(ops, o) for o in their_ops):
+            if not ops.isdisjoint(their_ops):
                 members.append(contents)
-                their_ops.append(ops)
+                their_ops.update(ops)
                 break
         else:
-            clusters.append(([contents], [ops]))
+            clusters.append(([contents], ops))
     return [members for members, _ops in clusters]
 
 
