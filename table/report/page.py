@@ -124,7 +124,7 @@ def _merged(sessions: list[Session]) -> str:
     more = f"<li>… and {len(merged) - 40} more</li>" if len(merged) > 40 else ""
     logs = sum(len(s.logs) for s in merged)
     return (f'<details class="warn"{" open" if any(s.disagree for s in merged) else ""}>'
-            f"<summary>{logs} logs of {len(merged)} LAN table(s) read as {len(merged)} "
+            f"<summary>{logs} logs of {len(merged)} table(s) read as {len(merged)} "
             f"session(s) (one table, one session: every op once, every peer's secrets)"
             f"</summary><ul>{items}{more}</ul></details>")
 
