@@ -63,11 +63,13 @@ def _public_play_zone(r: Replica, seat: int) -> str | None:
 def play_session(module: Any, seats: int, seed: int, log_path: str | Path, *,
                  turns: int | None = None, start_time: float = 0.0,
                  favour: Callable[[int, Replica], float] | None = None,
-                 note_rate: float = 0.04) -> Replica:
+                 note_rate: float = 0.04, loaded: tuple[int, float] | None = None) -> Replica:
     """Play one scripted session of `module` and log it to `log_path`. Returns the replica.
 
     `favour(seat, replica)` weights each seat's chance to win (default: the seat's group index
     nudges it, so reports over many sessions show a faction that wins more often).
+    `loaded` = (seat, chance of a six): that seat's dice are loaded (the other faces equally
+    likely), for tests that must find the session and the seat.
     """
     from table.games.setup import default_decks, new_table
 
@@ -94,7 +96,8 @@ def play_session(module: Any, seats: int, seed: int, log_path: str | Path, *,
             act.mark(replica, "turn", for_seat=seat, seat=seat)
         for phase in phases:
             act.mark(replica, "phase", value=phase, seat=seat)
-            _phase_actions(replica, rnd, seat, phase, phases, dice, counters, note_rate)
+            _phase_actions(replica, rnd, seat, phase, phases, dice, counters, note_rate,
+                           loaded)
     weights = []
     for s in order:
         deck = chosen.get(s)
@@ -108,8 +111,21 @@ def play_session(module: Any, seats: int, seed: int, log_path: str | Path, *,
     return replica
 
 
+def _roll(r: Replica, rnd: random.Random, seat: int, loaded: tuple[int, float] | None, *,
+          die_id: str | None = None, count: int = 1, why: str) -> None:
+    if loaded is None or loaded[0] != seat:
+        act.roll(r, die_id=die_id, sides=6, count=count, seat=seat, why=why)
+        return
+    values = [6 if rnd.random() < loaded[1] else rnd.randint(1, 5) for _ in range(count)]
+    args: dict[str, Any] = {"sides": 6, "values": values, "local": True, "why": why}
+    if die_id is not None:
+        args["id"] = die_id
+    r.issue("roll", args, seat=seat)
+
+
 def _phase_actions(r: Replica, rnd: random.Random, seat: int, phase: str, phases: list[str],
-                   dice: list[str], counters: list[str], note_rate: float) -> None:
+                   dice: list[str], counters: list[str], note_rate: float,
+                   loaded: tuple[int, float] | None = None) -> None:
     index = phases.index(phase)
     try:
         if index == 0 or "draw" in phase.lower() or "dawn" in phase.lower():
@@ -125,9 +141,9 @@ def _phase_actions(r: Replica, rnd: random.Random, seat: int, phase: str, phases
                     break
                 act.move(r, rnd.choice(held), dest, face_up=True, seat=seat)
             if dice and rnd.random() < 0.5:
-                act.roll(r, die_id=rnd.choice(dice), sides=6, seat=seat, why="battle")
+                _roll(r, rnd, seat, loaded, die_id=rnd.choice(dice), why="battle")
             elif rnd.random() < 0.4:
-                act.roll(r, sides=6, count=rnd.choice((1, 2)), seat=seat, why="effect")
+                _roll(r, rnd, seat, loaded, count=rnd.choice((1, 2)), why="effect")
             own = [c for c in counters if c.startswith(f"p{seat}.")] or counters
             if own and rnd.random() < 0.7:
                 act.counter(r, rnd.choice(own), add=rnd.choice((-1, 1, 1, 2)), seat=seat)
@@ -146,8 +162,10 @@ def _phase_actions(r: Replica, rnd: random.Random, seat: int, phase: str, phases
 
 
 def generate(module: Any, count: int, folder: str | Path, *, seed: int = 1,
-             seats: int | None = None, prefix: str | None = None) -> list[Path]:
-    """`count` sessions of `module` in `folder` (seat counts vary over the module's range)."""
+             seats: int | None = None, prefix: str | None = None, turns: int | None = None,
+             loaded: dict[int, tuple[int, float]] | None = None) -> list[Path]:
+    """`count` sessions of `module` in `folder` (seat counts vary over the module's range);
+    `loaded`: session index -> (seat, chance of a six) for the sessions with a loaded die."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     out = []
@@ -155,6 +173,7 @@ def generate(module: Any, count: int, folder: str | Path, *, seed: int = 1,
     for i in range(count):
         n = seats if seats is not None else lo + (seed + i) % (hi - lo + 1)
         path = folder / f"{prefix or module.id}-{seed + i:04d}.sandlog"
-        play_session(module, n, seed * 1000 + i, path)
+        play_session(module, n, seed * 1000 + i, path, turns=turns,
+                     loaded=(loaded or {}).get(i))
         out.append(path)
     return out

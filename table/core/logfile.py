@@ -89,8 +89,8 @@ class Damage:
     def describe(self) -> str:
         tail = "to the end of the file" if self.what.startswith("truncated") else \
             f"resumed at byte {self.end}"
-        return (f"record {self.record} at byte {self.start}: {self.what}; "
-                f"{self.lost_bytes} byte(s) lost, {tail}")
+        return (f"record {self.record} at byte {self.start}: {self.what}; bytes {self.start}-"
+                f"{self.end} ({self.lost_bytes} byte(s)) lost, {tail}")
 
 
 @dataclass
@@ -100,6 +100,7 @@ class LogContents:
     records: list[Any] = field(default_factory=list)  # op arrays and maps
     problems: list[str] = field(default_factory=list)  # damaged or truncated frames, by position
     damage: list[Damage] = field(default_factory=list)
+    recovered: list[str] = field(default_factory=list)  # a damaged header's fields, from where
 
 
 class LogReader:
@@ -133,15 +134,37 @@ class LogReader:
                                f"(this Sandtable reads format {FORMAT_VERSION})")
             raise LogError(f"{self.path}: not a Sandtable log (bad magic bytes)")
         self._frames = self._iter_frames()
-        header = next(self._frames, None)
-        if type(header) is not dict:
+        self.recovered: list[str] = []  # header fields recovered from the records after it
+        first = next(self._frames, None)
+        if self.damage and self.damage[0].start == len(MAGIC):
+            self.header: dict[str, Any] = self._recover_header(first)
+            return
+        if type(first) is not dict:
             raise LogError(f"{self.path}: no readable header record")
-        if header.get("format") != "sandtable-log":
+        if first.get("format") != "sandtable-log":
             raise LogError(f"{self.path}: record 1 is not a Sandtable log header")
-        if header.get("version") != FORMAT_VERSION:
-            raise LogError(f"{self.path}: log format version {header.get('version')!r} is not "
+        if first.get("version") != FORMAT_VERSION:
+            raise LogError(f"{self.path}: log format version {first.get('version')!r} is not "
                            f"supported (this Sandtable reads version {FORMAT_VERSION})")
-        self.header: dict[str, Any] = header
+        self.header = first
+
+    def _recover_header(self, first: Any) -> dict[str, Any]:
+        """A damaged header costs its own fields, not the session: they are rebuilt from the
+        records that follow (the module op names the game and its hash, this peer's private
+        records its id); only the table id has no second source, so it is read from the damaged
+        bytes when they still decode, else left unknown."""
+        from .header_recovery import recover_header
+
+        records = ([] if first is None else [first]) + list(self._frames)
+        if not records:
+            raise LogError(f"{self.path}: no readable header record, and no record after it")
+        self._frames = iter(records)
+        damage = self.damage[0]
+        header, self.recovered = recover_header(records, self._data[damage.start:damage.end])
+        header.setdefault("version", FORMAT_VERSION)
+        self.problems.append(f"{self.path}: the header was damaged; "
+                             + "; ".join(self.recovered))
+        return header
 
     @property
     def size(self) -> int:
@@ -182,7 +205,10 @@ class LogReader:
         while pos + _HEAD <= size:
             length, crc = head(data, pos)
             end = pos + _HEAD + length
-            if end <= size and length <= MAX_RECORD and crc32(view[pos + _HEAD:end]) == crc:
+            # an empty payload is never a record, and zeroed bytes would pass as one (the CRC
+            # of nothing is 0): every byte of a zeroed block would be a frame of its own
+            if 0 < length <= MAX_RECORD and end <= size and \
+                    crc32(view[pos + _HEAD:end]) == crc and self._frame_at(pos)[0] == "ok":
                 return pos
             pos += 1
         return None
@@ -210,6 +236,11 @@ class LogReader:
     def _lose(self, number: int, start: int, end: int, why: str) -> None:
         if end >= len(self._data) and why.startswith("truncated or"):
             why = "truncated"
+        last = self.damage[-1] if self.damage else None
+        if last is not None and last.end == start:  # one damaged stretch, one note
+            self.damage[-1] = Damage(last.record, last.start, end, last.what)
+            self.problems[-1] = f"{self.path}: {self.damage[-1].describe()}"
+            return
         damage = Damage(number, start, end, why)
         self.damage.append(damage)
         self.problems.append(f"{self.path}: {damage.describe()}")
@@ -219,4 +250,5 @@ def read_log(path: str | Path) -> LogContents:
     """A whole log in memory: header, records, problems (see LogReader)."""
     reader = LogReader(path)
     records = list(reader.records())
-    return LogContents(reader.path, reader.header, records, reader.problems, reader.damage)
+    return LogContents(reader.path, reader.header, records, reader.problems, reader.damage,
+                       reader.recovered)

@@ -7,14 +7,19 @@ revealed card is checked against its commitment when the merged log is replayed.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from . import commit
 from .errors import CoreError
 from .knowledge import Knowledge, deck_hash
-from .logfile import LogWriter, make_header, read_log
+from .logfile import LogContents, LogWriter, make_header, read_log
 from .ops import Op, from_wire
+
+
+_HEADER_KEYS = {"format", "version", "table", "peer", "game", "game_hash", "created",
+                "recovered", "merged_from"}
 
 
 class MergeError(CoreError):
@@ -22,24 +27,82 @@ class MergeError(CoreError):
 
 
 def merge_logs(paths: list[Path], out: Path) -> str:
+    merged = merge_records(paths)
+    _write(out, merged)
+    summary = f"merged {len(paths)} log(s) into {out}: {merged.summary}"
+    for problem in merged.problems:
+        summary += f"\nwarning: {problem}"
+    return summary
+
+
+def merge_records(paths: list[Path]) -> MergedLog:
+    """The merged record of `paths` (logs of one table), without writing a file."""
     if not paths:
         raise MergeError("no logs to merge")
+    return merge_contents([read_log(path) for path in paths])
+
+
+@dataclass
+class MergedLog:
+    """Several peers' logs of one table as one log, in memory: what `log merge` writes and
+    what every reader that counts sessions reads (one table, one session)."""
+    header: dict[str, Any]
+    records: list[Any]  # module archives, then every op in canonical order, then the secrets
+    sources: list[Path]
+    problems: list[str]  # what the sources could not read (damage, by file)
+    ops: int = 0
+    known: int = 0  # hidden cards whose identity some log held, verified
+    hidden: int = 0  # hidden cards (commitments)
+    dropped: int = 0  # secrets that did not match their commitment
+    missing: dict[Path, int] = field(default_factory=dict)  # a source -> ops it lacks
+
+    @property
+    def summary(self) -> str:
+        text = f"{self.ops} ops, {self.known} of {self.hidden} hidden cards known"
+        if self.dropped:
+            text += f", {self.dropped} secret(s) did not match their commitment and were dropped"
+        return text
+
+
+def merge_contents(contents: list[LogContents]) -> MergedLog:
+    """The union of `contents` (logs of one table, read): every op once, every secret any of
+    them holds that matches its commitment."""
+    if not contents:
+        raise MergeError("no logs to merge")
     gathered = _Gathered()
-    for path in paths:
-        gathered.read(path)
+    held: dict[Path, int] = {}
+    # an intact header names the table; a rebuilt one may not
+    contents = sorted(contents, key=lambda item: bool(item.header.get("recovered")))
+    for item in contents:
+        held[item.path] = gathered.absorb(item)
     commitments = _commitments(gathered.ops.values())
     cards = gathered.knowledge.cards
     verified = {h: [card, salt] for h, (card, salt) in cards.items()
                 if h in commitments and commit.verify(h, card, salt, commitments[h])}
-    bad = len([h for h in cards if h in commitments]) - len(verified)
-    _write(out, gathered, verified, [str(p) for p in paths])
-    summary = (f"merged {len(paths)} log(s) into {out}: {len(gathered.ops)} ops, "
-               f"{len(verified)} of {len(commitments)} hidden cards known")
-    if bad:
-        summary += f", {bad} secret(s) did not match their commitment and were dropped"
-    for problem in gathered.problems:
-        summary += f"\nwarning: {problem}"
-    return summary
+    knowledge = gathered.knowledge
+    records: list[Any] = [{"blob": {"kind": kind, "hash": digest, "data": data}}
+                          for digest, (kind, data) in sorted(gathered.blobs.items())]
+    records += [op.to_wire() for op in sorted(gathered.ops.values(), key=lambda o: o.key)]
+    records.append({"secret": {"cards": verified,
+                               "shown": {h: sorted(s) for h, s in knowledge.shown.items()},
+                               "decks": _verified_decks(gathered.ops.values(), knowledge),
+                               # fair shuffles' shares and orders, published deck orders:
+                               # what `sandtable check --audit` verifies
+                               "fair": knowledge.fair}})
+    # what only headers say (seats, deck names) comes from the first log that says it
+    extras: dict[str, Any] = {}
+    for item in contents:
+        for key, value in item.header.items():
+            if key not in _HEADER_KEYS:
+                extras.setdefault(key, value)
+    extras["merged_from"] = [str(item.path) for item in contents]
+    header = make_header(str(gathered.table_id), "merged", str(gathered.game),
+                         str(gathered.game_hash), **extras)
+    total = len(gathered.ops)
+    return MergedLog(header, records, [item.path for item in contents], gathered.problems,
+                     total, len(verified), len(commitments),
+                     len([h for h in cards if h in commitments]) - len(verified),
+                     {path: total - n for path, n in held.items() if n < total})
 
 
 class _Gathered:
@@ -53,16 +116,20 @@ class _Gathered:
         self.game, self.game_hash = "", ""
         self.problems: list[str] = []
 
-    def read(self, path: Path) -> None:
-        contents = read_log(path)
-        head = contents.header
+    def absorb(self, contents: LogContents) -> int:
+        """Take in one log's ops and secrets; returns how many ops it held."""
+        head, path = contents.header, contents.path
         if self.table_id is None:
             self.table_id = head.get("table")
             self.game, self.game_hash = head.get("game", ""), head.get("game_hash", "")
-        elif head.get("table") != self.table_id:
+        elif head.get("table") != self.table_id and not head.get("recovered"):
+            # (a log whose damaged header was rebuilt may have lost its table id)
             raise MergeError(f"{path}: table {head.get('table')!r} is not {self.table_id!r}; "
                              f"only logs of one table merge")
+        if not self.game:
+            self.game, self.game_hash = head.get("game", ""), head.get("game_hash", "")
         self.problems.extend(contents.problems)
+        held: set[tuple[str, int]] = set()
         for record in contents.records:
             if type(record) is dict:
                 self._absorb(record)
@@ -70,6 +137,8 @@ class _Gathered:
             if record is not None:
                 op = from_wire(record)
                 self.ops.setdefault(op.ref, op)
+                held.add(op.ref)
+        return len(held)
 
     def _absorb(self, record: dict[str, Any]) -> None:
         blob = record.get("blob")
@@ -92,24 +161,13 @@ def _commitments(ops: Iterable[Op]) -> dict[str, Any]:
     return commitments
 
 
-def _write(out: Path, gathered: _Gathered, verified: dict[str, list[Any]],
-           merged_from: list[str]) -> None:
+def _write(out: Path, merged: MergedLog) -> None:
     if out.exists():
         out.unlink()
-    writer = LogWriter(out, make_header(str(gathered.table_id), "merged", str(gathered.game),
-                                        str(gathered.game_hash), merged_from=merged_from))
-    knowledge = gathered.knowledge
+    writer = LogWriter(out, merged.header)
     try:
-        for digest, (kind, data) in sorted(gathered.blobs.items()):
-            writer.append({"blob": {"kind": kind, "hash": digest, "data": data}})
-        for op in sorted(gathered.ops.values(), key=lambda o: o.key):
-            writer.append(op.to_wire())
-        writer.append({"secret": {"cards": verified,
-                                  "shown": {h: sorted(s) for h, s in knowledge.shown.items()},
-                                  "decks": _verified_decks(gathered.ops.values(), knowledge),
-                                  # fair shuffles' shares and orders, published deck orders:
-                                  # what `sandtable check --audit` verifies
-                                  "fair": knowledge.fair}})
+        for record in merged.records:
+            writer.append(record)
     finally:
         writer.close()
 

@@ -9,21 +9,9 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from .session import SeatInfo, Session
-
-
-Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
-
-
-def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (sound at small n and near 0 or 1)."""
-    if games <= 0:
-        return 0.0, 1.0
-    p = wins / games
-    denom = 1 + z * z / games
-    centre = (p + z * z / (2 * games)) / denom
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+from .html import NOT_IN_LOG
+from .intervals import Z95 as Z95, wilson as wilson  # (re-exported)
+from .model import SeatInfo, Session
 
 
 @dataclass(slots=True)
@@ -267,7 +255,7 @@ class Dice:
 def dice(sessions: Iterable[Session]) -> list[Dice]:
     by_sides: dict[int, list[int]] = {}
     for s in sessions:
-        for sides, value in s.rolls:
+        for sides, value, _seat in s.rolls:
             if 1 <= sides <= 100 and 1 <= value <= sides:
                 by_sides.setdefault(sides, [0] * sides)[value - 1] += 1
     return [Dice(n, counts) for n, counts in sorted(by_sides.items())]
@@ -325,6 +313,8 @@ def versions(sessions: Iterable[Session]) -> list[tuple[str, str, list[Session]]
     """(version label, content hash, sessions) per module draft, newest log first."""
     groups: dict[tuple[str, str], list[Session]] = {}
     for s in sessions:
-        groups.setdefault((s.version, s.game_hash), []).append(s)
+        # a log judged by another module than its own is not filed under its draft
+        key = (s.version, s.game_hash) if s.draft_known else (NOT_IN_LOG, "")
+        groups.setdefault(key, []).append(s)
     ordered = sorted(groups.items(), key=lambda kv: max(x.created for x in kv[1]), reverse=True)
     return [(v, h, ss) for (v, h), ss in ordered]

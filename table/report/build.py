@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from .session import Session, Skip, read_session
+from .sources import read_group, tables
 
 LOG_SUFFIX = ".sandlog"
 
@@ -25,6 +26,7 @@ class Report:
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (path, why)
     html: str = ""
     seconds: float = 0.0
+    logs: int = 0  # log files read (several peers' logs of one table make one session)
 
 
 class Progress:
@@ -79,16 +81,25 @@ def find_logs(inputs: Iterable[str | Path]) -> tuple[list[Path], list[tuple[str,
     return unique, skipped
 
 
-def _read(path: Path, plugins: dict[str, Any] | None, assist: bool = True
-          ) -> tuple[Session | None, str]:
+def _read(paths: list[Path], plugins: dict[str, Any] | None, assist: bool = True
+          ) -> list[tuple[Path, Session | None, str]]:
+    """The sessions one table's logs make (usually one), each with its log or why not."""
     # a plugin that fails is reported in the page (and disabled for that log): no tracebacks
     quiet = logging.getLogger("assist")
     level = quiet.level
     quiet.setLevel(logging.CRITICAL)
+    out: list[tuple[Path, Session | None, str]] = []
     try:
-        return read_session(path, plugins=plugins, assist=assist), ""
-    except Skip as err:
-        return None, str(err)
+        for source in read_group(paths):
+            if isinstance(source, tuple):
+                out.append((source[0], None, source[1]))
+                continue
+            try:
+                out.append((source.path, read_session(source, plugins=plugins, assist=assist),
+                            ""))
+            except Skip as err:
+                out.append((source.path, None, str(err)))
+        return out
     finally:
         quiet.setLevel(level)
 
@@ -96,26 +107,30 @@ def _read(path: Path, plugins: dict[str, Any] | None, assist: bool = True
 def read_sessions(paths: Sequence[Path], *, plugins: dict[str, Any] | None = None,
                   progress: Progress | None = None, jobs: int = 1, assist: bool = True
                   ) -> tuple[list[Session], list[tuple[str, str]]]:
+    """Every session in `paths`: one per table (its peers' logs merged), not one per log."""
     sessions: list[Session] = []
     skipped: list[tuple[str, str]] = []
-    results: Iterable[tuple[Session | None, str]]
-    if jobs > 1 and len(paths) >= 24 and plugins is None:
+    groups = tables(list(paths))
+    results: Iterable[list[tuple[Path, Session | None, str]]]
+    if jobs > 1 and len(groups) >= 24 and plugins is None:
         from concurrent.futures import ProcessPoolExecutor
 
         pool = ProcessPoolExecutor(max_workers=jobs)
-        results = pool.map(_read, paths, [None] * len(paths), [assist] * len(paths),
+        results = pool.map(_read, groups, [None] * len(groups), [assist] * len(groups),
                            chunksize=8)
     else:
         pool = None
-        results = (_read(p, plugins, assist) for p in paths)
+        results = (_read(g, plugins, assist) for g in groups)
     try:
-        for path, (session, why) in zip(paths, results):
-            if session is None:
-                skipped.append((str(path), why))
-            else:
-                sessions.append(session)
-            if progress is not None:
-                progress.step(path.name)
+        for group, read in zip(groups, results):
+            for path, session, why in read:
+                if session is None:
+                    skipped.append((str(path), why))
+                else:
+                    sessions.append(session)
+            for path in group:
+                if progress is not None:
+                    progress.step(path.name)
     finally:
         if pool is not None:
             pool.shutdown()
@@ -139,8 +154,9 @@ def build_report(inputs: Sequence[str | Path], out: str | Path | None = None, *,
                                   assist=assist)
     if progress is not None:
         progress.close()
-    report = Report(sessions, skipped + bad)
-    report.html = page.render(sessions, report.skipped, inputs=[str(i) for i in inputs])
+    report = Report(sessions, skipped + bad, logs=len(paths))
+    report.html = page.render(sessions, report.skipped, inputs=[str(i) for i in inputs],
+                              logs=len(paths))
     if out is not None:
         page.write(out, report.html)
     report.seconds = time.perf_counter() - start
@@ -148,16 +164,23 @@ def build_report(inputs: Sequence[str | Path], out: str | Path | None = None, *,
 
 
 def write_csv(sessions: Sequence[Session], folder: str | Path) -> list[Path]:
-    """`sessions.csv` (one row per session) and `seats.csv` (one row per seat) in `folder`."""
+    """`sessions.csv` (one row per session), `seats.csv` (one row per seat) and `cards.csv`
+    (one row per card played, per game: plays, win rate and lift with intervals) in `folder`."""
     import csv
 
+    from .cardtable import card_rows
     from .tables import seat_rows, session_rows
 
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     ordered = sorted(sessions, key=lambda s: (s.game, s.created, s.name))
+    games: dict[str, list[Session]] = {}
+    for s in ordered:
+        games.setdefault(s.game, []).append(s)
+    cards = [row for game in sorted(games) for row in card_rows(games[game])]
     out = []
-    for name, rows in (("sessions.csv", session_rows(ordered)), ("seats.csv", seat_rows(ordered))):
+    for name, rows in (("sessions.csv", session_rows(ordered)), ("seats.csv", seat_rows(ordered)),
+                       ("cards.csv", cards)):
         path = folder / name
         with open(path, "w", newline="", encoding="utf-8") as f:
             if rows:

@@ -97,15 +97,23 @@ def histogram(values: Sequence[float], *, title: str, xlabel: str, bins: int = 1
         return empty(f"{title}: no data")
     lo, hi = min(allv), max(allv)
     if integer:
-        edges = [float(x) for x in range(int(lo), int(hi) + 2)]
-        labels = [str(int(x)) for x in edges[:-1]]
+        # whole numbers: one bar per value up to 15 values, else bars a whole number wide
+        step = max(1, -(-int(hi - lo + 1) // 15))
+        edges = [float(x) for x in range(int(lo), int(hi) + step + 1, step)]
+        labels = [str(int(x)) if step == 1 else f"{int(x)}–{int(x) + step - 1}"
+                  for x in edges[:-1]]
     else:
         width = (hi - lo) / bins if hi > lo else 1.0
         edges = [lo + i * width for i in range(bins + 1)]
-        labels = [f"{edges[i]:.1f}–{edges[i + 1]:.1f}" for i in range(bins)]
+        digits = 0 if width >= 1 else 1 if width >= 0.1 else 2
+        labels = [f"{edges[i]:.{digits}f}" for i in range(bins)]  # each bar's lower edge
+    # at most about 8 labels under the bars, never rotated into each other
+    every = max(1, -(-len(labels) // 8))
     chart = pygal.StackedBar(**_config(show_legend=len(data) > 1, legend_at_bottom=True,
-                                       x_title=xlabel, y_title="sessions",
-                                       x_label_rotation=0 if integer or bins <= 8 else 30))
+                                       x_title=xlabel if integer else f"{xlabel} (from)",
+                                       y_title="sessions", x_label_rotation=0,
+                                       show_minor_x_labels=every == 1,
+                                       x_labels_major_every=every))
     chart.title = title
     chart.x_labels = labels
     for name, vs in data.items():

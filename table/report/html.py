@@ -37,5 +37,10 @@ def _short(h: str) -> str:
     return h[:8] if h else "?"
 
 
+NOT_IN_LOG = "module not in the log"
+
+
 def version_label(version: str, game_hash: str) -> str:
+    if version == NOT_IN_LOG:  # judged by another module: its draft is not known
+        return NOT_IN_LOG
     return f"v{version} · {_short(game_hash)}"

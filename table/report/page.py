@@ -8,12 +8,11 @@ from html import escape
 from pathlib import Path
 
 from . import aggregate as agg
-from . import charts
-from .html import _num, _pct, _Raw, _table, version_label
+from . import by_count, charts, compare, dice, notes
+from .html import _num, _Raw, _table, version_label
 from .session import Session
-from .tables import (
-    _cards, _flag_rates, _group_rates, _matchups, _order_rates, _other_attrs, _sessions,
-)
+from .cardtable import _cards
+from .tables import _flag_rates, _group_rates, _matchups, _order_rates, _other_attrs, _sessions
 
 __all__ = ["render", "write", "version_label"]
 
@@ -55,7 +54,7 @@ small,.muted{color:#78909c}
 
 
 def render(sessions: list[Session], skipped: list[tuple[str, str]], *, inputs: Sequence[str],
-           seconds: float | None = None) -> str:
+           seconds: float | None = None, logs: int | None = None) -> str:
     games: dict[str, list[Session]] = {}
     for s in sorted(sessions, key=lambda s: (s.game_name, s.created, s.name)):
         games.setdefault(s.game, []).append(s)
@@ -64,14 +63,17 @@ def render(sessions: list[Session], skipped: list[tuple[str, str]], *, inputs: S
              f"<title>Playtest report — Sandtable</title><style>{CSS}</style></head><body><main>"]
     stamp = time.strftime("%Y-%m-%d %H:%M")
     parts.append("<h1>Playtest report</h1>")
-    parts.append(f'<p class="lead">{len(sessions)} session(s) of {len(games)} game(s), read from '
-                 f'{escape(", ".join(inputs[:4]))}{" …" if len(inputs) > 4 else ""} · '
+    read = logs if logs is not None else sum(max(1, len(s.logs)) for s in sessions)
+    parts.append(f'<p class="lead"><b>{read} log(s) -&gt; {len(sessions)} session(s)</b> of '
+                 f'{len(games)} game(s) (a LAN table\'s logs, one per peer, are one session), '
+                 f'read from {escape(", ".join(inputs[:4]))}{" …" if len(inputs) > 4 else ""} · '
                  f'made {stamp} by Sandtable</p>')
     if games:
         parts.append("<nav>" + "".join(f'<a href="#{escape(g)}">{escape(ss[0].game_name)}</a>'
                                         for g, ss in games.items()) + "</nav>")
     parts.append(_overview(games))
     parts.append(_skipped(skipped))
+    parts.append(_merged(sessions))
     parts.append(_incomplete(sessions))
     for game, ss in games.items():
         parts.append(_game(game, ss))
@@ -91,11 +93,12 @@ def _overview(games: dict[str, list[Session]]) -> str:
                      _num(agg.mean(s.minutes for s in ss), 0),
                      _num(agg.mean(sum(s.flags.values()) for s in ss)),
                      sum(len(s.notes) for s in ss), len(agg.decided(ss)),
-                     len(agg.unfinished(ss)), sum(1 for s in ss if s.salvaged or s.damage)])
+                     len(agg.unfinished(ss)), sum(1 for s in ss if s.salvaged or s.damage),
+                     sum(sum(s.salvaged_flags.values()) for s in ss)])
     return ("<h3>Overview</h3>" + _table(
         ["Game", "Sessions", "Drafts", "Turns (mean)", "Minutes (mean)", "Flags / session",
-         "Notes", "With a winner", "Unfinished", "Damaged logs"], rows,
-        {1, 2, 3, 4, 5, 6, 7, 8, 9}))
+         "Notes", "With a winner", "Unfinished", "Damaged logs",
+         "Salvaged flags (not in the totals)"], rows, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}))
 
 
 def _skipped(skipped: list[tuple[str, str]]) -> str:
@@ -104,6 +107,26 @@ def _skipped(skipped: list[tuple[str, str]]) -> str:
     items = "".join(f"<li><b>{escape(p)}</b>: {escape(why)}</li>" for p, why in skipped)
     return (f'<div class="bad"><b>{len(skipped)} input(s) skipped</b> — the report covers the '
             f"rest.<ul>{items}</ul></div>")
+
+
+def _merged(sessions: list[Session]) -> str:
+    """Which sessions were read from several peers' logs, and the logs that disagreed."""
+    merged = [s for s in sessions if len(s.logs) > 1]
+    if not merged:
+        return ""
+    items = "".join(
+        f"<li><b>{escape(s.path.name)}</b>: {len(s.logs)} logs -&gt; 1 session ("
+        + escape(", ".join(Path(p).name for p in s.logs)) + ")"
+        + (" — <b>the logs disagree</b>: " + escape("; ".join(
+            f"{name} lacks {n} op(s) the others hold" for name, n in s.disagree))
+           + "; merged, each op counted once" if s.disagree else "")
+        + "</li>" for s in merged[:40])
+    more = f"<li>… and {len(merged) - 40} more</li>" if len(merged) > 40 else ""
+    logs = sum(len(s.logs) for s in merged)
+    return (f'<details class="warn"{" open" if any(s.disagree for s in merged) else ""}>'
+            f"<summary>{logs} logs of {len(merged)} table(s) read as {len(merged)} "
+            f"session(s) (one table, one session: every op once, every peer's secrets)"
+            f"</summary><ul>{items}{more}</ul></details>")
 
 
 def _incomplete(sessions: list[Session]) -> str:
@@ -120,15 +143,19 @@ def _incomplete(sessions: list[Session]) -> str:
         out.append(f'<div class="bad"><b>{len(damaged)} damaged log(s)</b> — read as far as '
                    f"the bytes allow; what was lost (record and byte):<ul>{items}{more}</ul>"
                    f"</div>")
-    rows = [(s, [m for m in s.incomplete if not m.startswith(("no flags", "salvaged"))
+    # (unfinished sessions have a closed table in their game's section, and logs that
+    # disagree are named above, where the tables read from several logs are)
+    rows = [(s, [m for m in s.incomplete if not m.startswith((
+        "no flags", "salvaged", "unfinished", "the logs of this table disagree"))
                  and m not in s.problems]) for s in sessions]
     rows = [(s, ms) for s, ms in rows if ms]
     if rows:
         items = "".join(f"<li><b>{escape(s.name)}</b>: {escape('; '.join(ms))}</li>"
                         for s, ms in rows[:40])
         more = f"<li>… and {len(rows) - 40} more</li>" if len(rows) > 40 else ""
-        out.append(f'<div class="warn"><b>{len(rows)} session(s) are incomplete</b> — what '
-                   f"they could not tell:<ul>{items}{more}</ul></div>")
+        out.append(f'<details class="warn"{" open" if len(rows) <= 8 else ""}><summary>'
+                   f"{len(rows)} session(s) are incomplete — what they could not tell"
+                   f"</summary><ul>{items}{more}</ul></details>")
     return "".join(out)
 
 
@@ -139,7 +166,6 @@ def _game(game: str, ss: list[Session]) -> str:
     tags = " ".join(f'<span class="tag">{escape(version_label(v, h))}: {len(x)} sessions</span>'
                     for v, h, x in drafts)
     out.append(f'<p class="lead">{len(ss)} sessions · {tags}</p>')
-    first = agg.first_player_rate(ss)
     flagged = agg.flags_by_rule(ss)
     open_ = agg.unfinished(ss)
     out.append('<div class="cards">' + "".join(
@@ -150,15 +176,16 @@ def _game(game: str, ss: list[Session]) -> str:
             ("turns per game (mean)", _num(agg.mean(s.turns for s in ss))),
             ("minutes per game (mean)", _num(agg.mean(s.minutes for s in ss), 0)),
             ("seconds per turn (mean)", _num(agg.mean(s.seconds_per_turn for s in ss), 0)),
-            (f"first player wins (n={first.games}, 95% CI {_pct(first.low)}–"
-             f"{_pct(first.high)})", _pct(first.rate)),
             ("flags raised", sum(n for _r, n, _s in flagged)),
             ("designer notes", sum(len(s.notes) for s in ss)),
         ]) + "</div>")
     out.append(_endings(ss))
+    out.append(notes.unfinished(ss))
     if len(drafts) > 1:
         out.append("<h3>Drafts compared (by module content hash)</h3>")
         out.append(_drafts(drafts))
+        out.append(compare.render(drafts))
+    out.append(by_count.render(ss))
     out.append(_group_rates(ss, drafts))
     out.append(_matchups(ss))
     out.append(_order_rates(ss))
@@ -176,9 +203,10 @@ def _game(game: str, ss: list[Session]) -> str:
     out.append(_panel(*_flags_chart(ss, flagged)))
     out.append(_panel(*_dice_chart(ss)))
     out.append("</div>")
+    out.append(dice.render(ss))
     out.append(_flag_rates(ss))
     out.append(_cards(ss))
-    out.append(_notes(ss))
+    out.append(notes.render(ss))
     out.append(_sessions(ss))
     return "".join(out)
 
@@ -203,19 +231,18 @@ def _panel(body: str, why: str = "") -> str:
 def _drafts(drafts: list[tuple[str, str, list[Session]]]) -> str:
     rows = []
     for v, h, x in drafts:
-        first = agg.first_player_rate(x)
         flagged = agg.flags_by_rule(x)
         rows.append([version_label(v, h), len(x), _num(agg.mean(s.turns for s in x)),
                      _num(agg.mean(s.minutes for s in x), 0),
                      _num(agg.mean(s.actions_per_turn for s in x)),
                      _num(agg.mean(s.seconds_per_turn for s in x), 0),
-                     f"{_pct(first.rate)} (n={first.games}, {_pct(first.low)}–{_pct(first.high)})",
                      _num(agg.mean(sum(s.flags.values()) for s in x)),
                      flagged[0][0] if flagged else "—",
                      _num(agg.mean(len(s.notes) for s in x))])
+    # (the first player's rate is per player count, in the side-by-side table below)
     return _table(["Draft", "Sessions", "Turns", "Minutes", "Actions / turn", "Sec / turn",
-                   "1st player wins", "Flags / session", "Most flagged rule", "Notes / session"],
-                  rows, {1, 2, 3, 4, 5, 7, 9})
+                   "Flags / session", "Most flagged rule", "Notes / session"],
+                  rows, {1, 2, 3, 4, 5, 6, 8})
 
 
 def _flags_chart(ss: list[Session], flagged: list[tuple[str, int, int]]) -> tuple[str, str]:
@@ -245,21 +272,15 @@ def _dice_chart(ss: list[Session]) -> tuple[str, str]:
     if not found:
         return charts.empty("Dice: no rolls in these sessions"), ""
     d = max(found, key=lambda d: d.total)
-    verdict = ("looks fair" if d.p_value >= 0.05 else "unlikely from fair dice")
+    verdict = ("looks fair" if d.p_value >= 0.05 else "unlikely from fair dice (see which "
+               "sessions and seats under Dice by session and seat)")
     svg = charts.dice_chart(d.sides, d.counts, title=f"d{d.sides} rolls against a fair die "
                                                      f"({d.total} rolls)")
     others = ", ".join(f"d{o.sides}: {o.total} rolls, p={o.p_value:.2f}" for o in found if o is not d)
-    why = (f"χ² = {d.chi2:.1f} on {d.sides - 1} df, p = {d.p_value:.2f}: {verdict}."
+    why = (f"All sessions pooled: χ² = {d.chi2:.1f} on {d.sides - 1} df, p = {d.p_value:.3f}: "
+           f"{verdict}."
            + (f" Also {others}." if others else ""))
     return svg, escape(why)
-
-
-def _notes(ss: list[Session]) -> str:
-    rows = [(s.name, n, turn, who, text) for s in ss for n, turn, who, text in s.notes]
-    if not rows:
-        return "<h3>Designer notes</h3><p class=muted>No notes in these sessions.</p>"
-    return (f"<h3>Designer notes ({len(rows)})</h3><div class=scroll>" + _table(
-        ["Session", "Op", "Turn", "Who", "Note"], rows, {1, 2}) + "</div>")
 
 
 def write(path: str | Path, html: str) -> Path:

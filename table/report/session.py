@@ -6,16 +6,14 @@ beyond reading, a game module that is not installed); the report lists those.
 """
 from __future__ import annotations
 
-from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from table.core import opkinds
 from table.core.audit import audit_summary
 from table.core.errors import LogError
-from table.core.logfile import LogReader
 from table.core.replica import Replica
+from table.core.objects import OWNER
 from table.core.views import ALL
 
 from table.games.registry import ModuleNotFound
@@ -23,112 +21,13 @@ from table.games.store import module_for_recorded, recorded_module
 
 from .derive import derive
 from .flags import Follower, FlagRun
+from .model import SeatInfo, Session, Skip
 from .plays import PlayRule, play_rule
+from .sources import Source, one_log
+
+__all__ = ["SeatInfo", "Session", "Skip", "Source", "installed_module", "read_session"]
 
 _HEADER_KEYS = ("format", "version", "table", "peer", "game", "game_hash", "created")
-
-
-class Skip(Exception):
-    """This log cannot be part of the report; the message says why."""
-
-
-@dataclass(slots=True)
-class SeatInfo:
-    seat: int
-    name: str
-    deck: str
-    attrs: dict[str, str]  # deck headers: faction / leader / crown / chosen ...
-    order: int | None = None  # 1 = played first
-    group: str | None = None  # the deck's group (the module's `[decks] group_header`)
-
-
-@dataclass(slots=True)
-class Session:
-    path: Path
-    game: str
-    game_name: str
-    version: str
-    game_hash: str
-    created: str  # when the log file was made (header); `started`: the first op's clock
-    kind: str  # "hot-seat", "merged" or "one peer"
-    seats: list[SeatInfo]
-    ops: int = 0
-    turns: int = 0
-    minutes: float = 0.0
-    turn_seconds: list[float] = field(default_factory=list)
-    actions: Counter[int] = field(default_factory=Counter)  # seat -> actions
-    turns_by_seat: Counter[int] = field(default_factory=Counter)
-    flags: Counter[str] = field(default_factory=Counter)  # rule -> count
-    flag_messages: dict[str, str] = field(default_factory=dict)  # rule -> one example message
-    flags_why: str = ""  # why there are no flags, when the assist did not run
-    notes: list[tuple[int, int, str, str]] = field(default_factory=list)  # (op, turn, who, text)
-    winner: int | None = None  # the first winner (see `winners`)
-    winner_text: str = ""
-    winners: set[int] = field(default_factory=set)
-    how: str = ""  # how it ended: victory, concession, time, draw, abandoned ("" unfinished)
-    condition: str = ""  # the module's victory condition, when named
-    scores: dict[int, float] = field(default_factory=dict)
-    plays_declared: bool = False  # the module says what counts as a play
-    salvaged: int = 0  # ops applied past a lost one (salvage mode)
-    lost: list[int] = field(default_factory=list)  # numbers of the lost ops (one-author log)
-    damage: list[str] = field(default_factory=list)  # what the reader could not read
-    started: float = 0.0  # the first op's wall clock (seconds since the epoch)
-    played: dict[int, list[str]] = field(default_factory=dict)  # seat -> card ids, in order
-    rolls: list[tuple[int, int]] = field(default_factory=list)  # (sides, value)
-    hidden_total: int = 0
-    hidden_unknown: int = 0
-    problems: list[str] = field(default_factory=list)
-    installed_hash: str = ""  # the installed module's hash, when it differs
-    # a draft changed during play: (op number, the version it changed to, its hash)
-    module_changes: list[tuple[int, str, str]] = field(default_factory=list)
-    # how far its dice and shuffles can be trusted (table.core.audit.audit_summary):
-    # "audited", "local", "unverifiable", "failed" or "none"
-    randomness: str = "none"
-
-    @property
-    def name(self) -> str:
-        return self.path.name
-
-    @property
-    def players(self) -> int:
-        return len(self.seats)
-
-    @property
-    def finished(self) -> bool:
-        return bool(self.how)
-
-    @property
-    def decided(self) -> bool:
-        return bool(self.winners)
-
-    @property
-    def actions_per_turn(self) -> float:
-        return sum(self.actions.values()) / self.turns if self.turns else 0.0
-
-    @property
-    def seconds_per_turn(self) -> float:
-        return sum(self.turn_seconds) / len(self.turn_seconds) if self.turn_seconds else 0.0
-
-    @property
-    def incomplete(self) -> list[str]:
-        out = []
-        if self.hidden_unknown:
-            out.append(f"{self.hidden_unknown} of {self.hidden_total} hidden cards were never "
-                       f"revealed to this log (a single peer's log: merge the peers' logs for "
-                       f"the whole picture); card statistics count only cards it saw")
-        if not self.finished:
-            out.append("unfinished: the log has no end-of-game op (no result)")
-        elif not self.winners:
-            out.append(f"ended without a winner ({self.how})")
-        if self.salvaged:
-            lost = ", ".join(f"#{n}" for n in self.lost[:5]) + (" …" if len(self.lost) > 5
-                                                                  else "")
-            out.append(f"salvaged: op(s) {lost} lost; {self.salvaged} later op(s) read in "
-                       f"salvage mode")
-        if self.flags_why:
-            out.append(f"no flags: {self.flags_why}")
-        out.extend(p for p in self.problems if "salvage mode" not in p)  # said above
-        return out
 
 
 _MODULES: dict[str, Any] = {}  # game id -> installed module (None: not installed)
@@ -160,19 +59,22 @@ def _deck_of(module: Any, recorded: str) -> Any:
     return None
 
 
-def read_session(path: str | Path, *, plugins: dict[str, Any] | None = None,
+def read_session(path: str | Path | Source, *, plugins: dict[str, Any] | None = None,
                  modules: dict[str, Any] | None = None, assist: bool = True) -> Session:
-    path = Path(path)
-    try:
-        reader = LogReader(path)
-    except LogError as err:
-        raise Skip(str(err).removeprefix(f"{path}: ")) from None
-    head = reader.header
+    """One session from a log (or from a `Source`: a table's logs merged); raises Skip."""
+    if isinstance(path, Source):
+        source = path
+    else:
+        try:
+            source = one_log(Path(path))
+        except LogError as err:
+            raise Skip(str(err).removeprefix(f"{path}: ")) from None
+    path, head, records_in = source.path, source.header, source.records
     game = str(head.get("game", ""))
     if not game:
         raise Skip("the log does not say which game it is")
-    records_in = list(reader.records())
     setup_module, blobs = recorded_module(records_in)  # the draft it was set up with
+    judged_by = ""
     if modules is not None and game in modules:  # a caller's module (tests, benchmarks)
         module, module_note = modules[game], ""
     else:
@@ -181,6 +83,8 @@ def read_session(path: str | Path, *, plugins: dict[str, Any] | None = None,
         except ModuleNotFound as err:
             raise Skip(str(err)) from None
         module, module_note = resolved.module, resolved.note
+        if resolved.source == "installed (fallback)" and setup_module:
+            judged_by = resolved.label
     replica = Replica(str(head.get("table", "")), str(head.get("peer", "")), game=game,
                       game_hash=str(head.get("game_hash", "")))
     replica.header_extra = {k: v for k, v in head.items() if k not in _HEADER_KEYS}
@@ -195,52 +99,58 @@ def read_session(path: str | Path, *, plugins: dict[str, Any] | None = None,
         replica.load_records(records_in, str(path), salvage=True)
     except Exception as err:  # noqa: BLE001 - a log that breaks the replay is skipped, not fatal
         raise Skip(f"cannot be replayed: {type(err).__name__}: {err}") from None
-    for problem in reader.problems:
+    for problem in source.problems:
         replica.reports.append(problem)
     records = replica.records()
     if not records:
-        raise Skip("the log holds no ops" + (f" ({reader.problems[0]})" if reader.problems
+        raise Skip("the log holds no ops" + (f" ({source.problems[0]})" if source.problems
                                              else ""))
-    extra = replica.header_extra
-    state = replica.state
-    merged = replica.peer_id == "merged"
-    mine = replica.my_seats
-    kind = "merged" if merged else "hot-seat" if len(mine) > 1 or (
-        mine and mine == set(state.seats)) else "one peer"
-    seat_view = ALL if kind != "one peer" else (min(mine) if mine else 0)
+    session = _session(source, replica, module, setup_module)
+    session.judged_by = judged_by
+    if module_note:
+        session.problems.insert(0, module_note)
     flags = follower.result()
-    infos = derive(records, state, replica.knowledge, seat_view, flags.by_index)
-    seats = _seats(module, state, extra)
+    seat_view = ALL if session.kind != "one peer" else (min(replica.my_seats)
+                                                        if replica.my_seats else 0)
+    infos = derive(records, replica.state, replica.knowledge, seat_view, flags.by_index)
+    rule = play_rule(module)
+    session.plays_declared = rule is not None
+    _fold(session, records, infos, flags, replica, rule, module)
+    _result(session, replica.state)
+    _hidden(session, records, replica)
+    return session
+
+
+def _session(source: Source, replica: Replica, module: Any,
+             setup_module: dict[str, Any] | None) -> Session:
+    """The session's identity: its logs, kind, seats, draft, damage and audit."""
+    path, records, state, extra = source.path, replica.records(), replica.state, \
+        replica.header_extra
+    mine = replica.my_seats
+    kind = "merged" if replica.peer_id == "merged" else "hot-seat" if len(mine) > 1 or (
+        mine and mine == set(state.seats)) else "one peer"
     recorded = setup_module or {}
     session = Session(path, replica.game, str(getattr(module, "name", replica.game)),
                       str(recorded.get("version") or extra.get("module_version") or "?"),
                       str(recorded.get("hash") or replica.game_hash),
-                      str(head.get("created", "")), kind, seats, ops=len(records))
+                      str(source.header.get("created", "")), kind, _seats(module, state, extra),
+                      ops=len(records))
     if session.game_hash and session.game_hash != getattr(module, "content_hash", ""):
         session.installed_hash = str(getattr(module, "content_hash", ""))
     session.problems = [p.replace(f"{path}: ", "") for p in replica.reports]
-    if module_note:
-        session.problems.insert(0, module_note)
     session.randomness = audit_summary(replica)
     session.module_changes = [(n, str(r.op.args.get("version", "?")), str(r.op.args["hash"]))
                               for n, r in enumerate(records, start=1)
                               if r.op.kind == "module" and r.void is None
                               and r.op.args.get("changes")]
     session.started = records[0].op.time
-    _damage(session, replica, reader)
-    rule = play_rule(module)
-    session.plays_declared = rule is not None
-    _fold(session, records, infos, flags, state, rule, module)
-    _result(session, state)
-    _hidden(session, records, replica)
-    return session
-
-
-def _damage(session: Session, replica: Replica, reader: LogReader) -> None:
-    """What the reader lost (record and bytes) and what salvage mode read past it."""
     session.salvaged = len(replica.salvaged)
     session.lost = [seq for _a, seq in replica.lost]
-    session.damage = [d.describe() for d in reader.damage]
+    session.damage = list(source.damage)
+    session.logs = [str(p) for p in source.logs]
+    session.disagree = [(p.name, n) for p, n in source.missing.items()]
+    session.header_recovered = list(source.recovered)
+    return session
 
 
 def _seats(module: Any, state: Any, extra: dict[str, Any]) -> list[SeatInfo]:
@@ -267,7 +177,7 @@ def _seats(module: Any, state: Any, extra: dict[str, Any]) -> list[SeatInfo]:
 
 
 def _fold(session: Session, records: list[Any], infos: list[Any], flags: FlagRun,
-          state: Any, rule: PlayRule | None, module: Any) -> None:
+          replica: Replica, rule: PlayRule | None, module: Any) -> None:
     if not flags.available:
         session.flags_why = flags.why
     seat_names = {s.seat: s.name for s in session.seats}
@@ -278,6 +188,7 @@ def _fold(session: Session, records: list[Any], infos: list[Any], flags: FlagRun
     setup_done = False
     declared: dict[int, str | None] = {}  # seat -> its last declaration, until its next move
     cards = getattr(module, "cards", None) or {}
+    state, salvaged = replica.state, replica.salvaged
     for record, info in zip(records, infos):
         op, args = record.op, record.op.args
         if op.kind == "mark" and record.void is None:
@@ -302,8 +213,10 @@ def _fold(session: Session, records: list[Any], infos: list[Any], flags: FlagRun
         if play_start is not None:
             last_time = max(last_time, op.time)
         if info.flags:
+            # an op read past a lost record may be flagged for what the lost one did
+            into = session.salvaged_flags if op.ref in salvaged else session.flags
             for flag in info.flags:
-                session.flags[flag.rule] += 1
+                into[flag.rule] += 1
                 session.flag_messages.setdefault(flag.rule, flag.message)
         if record.void is not None:
             continue
@@ -314,8 +227,11 @@ def _fold(session: Session, records: list[Any], infos: list[Any], flags: FlagRun
                                   str(args["text"])))
         elif op.kind == "roll":
             sides = int(args["sides"])
-            session.rolls.extend((sides, int(v)) for v in args["values"] if isinstance(v, int))
-        elif op.kind == "move" and op.seat is not None:
+            session.rolls.extend((sides, int(v), op.seat) for v in args["values"]
+                                 if isinstance(v, int))
+        if info.cards and op.kind in ("consume", "move"):
+            _held(session, state, args, info.cards)
+        if op.kind == "move" and op.seat is not None:
             last = declared.pop(op.seat, None)
             if rule is not None and setup_done and info.cards and \
                     _is_play(rule, record, cards.get(info.cards[0]), info.phase, last):
@@ -330,6 +246,13 @@ def _fold(session: Session, records: list[Any], infos: list[Any], flags: FlagRun
         for info in session.seats:
             if info.seat == seat:
                 info.order = position
+
+
+def _held(session: Session, state: Any, args: dict[str, Any], cards: list[str]) -> None:
+    """Cards that entered a seat's hand (a zone only its owner sees), by a draw or a move."""
+    dest = state.objs.get(args.get("to"))
+    if dest is not None and dest.owner is not None and dest.visibility == OWNER:
+        session.in_hand.setdefault(dest.owner, set()).update(cards)
 
 
 def _is_play(rule: PlayRule, record: Any, card: Any, phase: str | None,

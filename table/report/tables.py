@@ -9,7 +9,7 @@ from html import escape
 from typing import Any
 
 from . import aggregate as agg
-from .html import _num, _pct, _Raw, _table, version_label
+from .html import NOT_IN_LOG, _num, _pct, _Raw, _table, version_label
 from .session import Session, installed_module
 
 
@@ -121,49 +121,6 @@ def _other_attrs(ss: list[Session]) -> str:
     return "".join(out)
 
 
-def _cards(ss: list[Session]) -> str:
-    module = installed_module(ss[0].game)
-    if not any(s.plays_declared for s in ss):
-        return ("<h3>Cards</h3><p class=muted>The game module does not declare what counts as a "
-                "card played (<code>[rules.plays]</code> in game.toml), so no card statistics."
-                "</p>")
-    stats = agg.card_stats(ss, module)
-    if not stats:
-        return ("<h3>Cards</h3><p class=muted>No card was played (as the module defines a play) "
-                "in these sessions.</p>")
-    cards = getattr(module, "cards", {}) or {}
-    n = len(ss)
-    rows = []
-    for c in stats[:30]:
-        card = cards.get(c.card)
-        lift = c.lift
-        lo, hi = c.interval
-        base = c.baseline
-        if lift is None or base is None:
-            lift_cell: Any = "—"
-        else:
-            cls = "pos" if lo > base.rate else "neg" if hi < base.rate else ""
-            lift_cell = _Raw(f'<span class="{cls}">{lift * 100:+.0f} pts</span> '
-                             f"<small>vs {_pct(base.rate)} of {base.games}</small>")
-        rows.append([card.name if card else c.card, card.type if card else "", c.group or "—",
-                     _Raw(f'<span class="bar" style="width:{c.sessions / n * 100:.0f}px"></span>'
-                          f" {_pct(c.sessions / n)}"), c.plays, c.seat_games,
-                     f"{_pct(c.win_rate)}" if c.seat_games else "—",
-                     f"{_pct(lo)}–{_pct(hi)}" if c.seat_games else "—", lift_cell])
-    incomplete = any(s.hidden_unknown for s in ss)
-    note = (" Counts only cards this set of logs saw played (some logs are one peer's)."
-            if incomplete else "")
-    return ("<h3>Cards: play rate and win correlation</h3>"
-            f'<p class="muted">A play is what the module declares (the zones a card of each type '
-            f"is played to; setup excluded). Play rate: share of sessions in which some seat "
-            f"played the card. Win rate when played (n = seat-games, 95% interval), and its "
-            f"lift: the difference from the win rate of all seats of the card's own group, so a "
-            f"strong faction does not make its cards look strong. Top 30 of {len(stats)} cards."
-            f"{note}</p>" + _table(
-                ["Card", "Type", "Group", "Play rate", "Copies", "n", "Win rate when played",
-                 "95% CI", "Lift vs its group"], rows, {4, 5}))
-
-
 def _flag_rates(ss: list[Session]) -> str:
     rates = agg.flag_rates(ss)
     if not rates:
@@ -188,19 +145,27 @@ def session_rows(ss: Iterable[Session]) -> list[dict[str, Any]]:
     for s in ss:
         rows.append({
             "session": s.name, "date": _date(s), "game": s.game,
-            "draft": version_label(s.version, s.game_hash) + "".join(
-                f"; changed at op {n} to {version_label(v, h)}" for n, v, h in s.module_changes),
-            "log": s.kind, "randomness": s.randomness,
+            "draft": _draft(s),
+            "log": s.kind, "logs": len(s.logs) or 1, "randomness": s.randomness,
             "players": len(s.seats),
             "groups": "; ".join(f"{x.seat}: {x.group or '?'}" for x in s.seats),
             "winner": s.winner_text or "", "how": s.how or "unfinished",
             "condition": s.condition, "turns": s.turns, "minutes": round(s.minutes, 1),
             "flags": sum(s.flags.values()),
             "flags_by_rule": "; ".join(f"{r}×{n}" for r, n in s.flags.most_common()),
+            "salvaged_flags": sum(s.salvaged_flags.values()),
             "notes": len(s.notes),
             "problems": "; ".join(m for m in s.incomplete if not m.startswith("no flags")),
         })
     return rows
+
+
+def _draft(s: Session) -> str:
+    if not s.draft_known:
+        return (f"{NOT_IN_LOG} (the log names v{s.version} · {s.game_hash[:8]}; judged by "
+                f"{s.judged_by})")
+    return version_label(s.version, s.game_hash) + "".join(
+        f"; changed at op {n} to {version_label(v, h)}" for n, v, h in s.module_changes)
 
 
 def seat_rows(ss: Iterable[Session]) -> list[dict[str, Any]]:
@@ -209,7 +174,7 @@ def seat_rows(ss: Iterable[Session]) -> list[dict[str, Any]]:
     for s in ss:
         for x in s.seats:
             rows.append({
-                "session": s.name, "game": s.game, "draft": version_label(s.version, s.game_hash),
+                "session": s.name, "game": s.game, "draft": _draft(s),
                 "players": len(s.seats), "seat": x.seat, "name": x.name, "deck": x.deck,
                 "group": x.group or "", "order": x.order or "",
                 "won": ("" if not s.finished else int(x.seat in s.winners)),
@@ -224,13 +189,15 @@ def _sessions(ss: list[Session]) -> str:
     for row, s in zip(session_rows(ss), ss):
         rows.append([row["date"], row["session"], row["draft"], row["players"], row["groups"],
                      row["winner"] or "—", row["how"], row["turns"], _num(s.minutes, 0),
-                     row["flags_by_rule"] or ("—" if not s.flags_why else "n/a"), row["notes"],
+                     row["flags_by_rule"] or ("—" if not s.flags_why else "n/a"),
+                     row["salvaged_flags"] or "", row["notes"],
                      _RANDOMNESS.get(s.randomness, s.randomness), row["problems"] or ""])
     audited = sum(s.randomness in ("audited", "play audited") for s in ss)
     return (f"<h3>Sessions ({len(ss)}; randomness audited in {audited})</h3><div class=scroll>"
             + _table(["Date", "Session", "Draft", "Players", "Groups", "Winner", "Ended", "Turns",
-                      "Minutes", "Flags", "Notes", "Dice and shuffles", "Problems"], rows,
-                     {3, 7, 8, 10}, cls="sessions") + "</div>")
+                      "Minutes", "Flags", "Salvaged flags (not counted)", "Notes",
+                      "Dice and shuffles", "Problems"], rows,
+                     {3, 7, 8, 10, 11}, cls="sessions") + "</div>")
 
 
 # how each session's randomness reads in the sessions table (table.core.audit.audit_summary)

@@ -138,9 +138,28 @@ def test_many_author_log_reads_every_intact_record(lan_peer: Path, tmp_path: Pat
         assert any(f"{waiting} op(s) wait" in r for r in replica.reports)
 
 
-def test_header_damage_is_refused_with_one_line(hotseat: Path, tmp_path: Path) -> None:
+def test_a_damaged_header_is_rebuilt_from_the_records_after_it(hotseat: Path,
+                                                               tmp_path: Path) -> None:
+    intact = LogReader(hotseat).header
+    path, _ = damaged(hotseat, tmp_path / "h.sandlog", flip=[0])
+    reader = LogReader(path)
+    assert reader.recovered and reader.header["recovered"] is True
+    for key in ("game", "game_hash", "peer"):
+        assert reader.header[key] == intact[key], key
+    assert len(reader.damage) == 1 and reader.damage[0].start == len(MAGIC)
+    replica = Replica.from_log(path)
+    assert len(replica.records()) == op_records(hotseat.read_bytes())  # every op kept
+    assert any("header was damaged" in r for r in replica.reports)
+
+
+def test_a_header_with_nothing_after_it_is_refused_with_one_line(hotseat: Path,
+                                                                 tmp_path: Path) -> None:
     from table.core.errors import LogError
 
-    path, _ = damaged(hotseat, tmp_path / "h.sandlog", flip=[0])
+    data = hotseat.read_bytes()
+    offset, size = frames(data)[0]
+    broken = bytearray(data[:offset + size])
+    broken[offset + 8 + size // 3] ^= 0x5A
+    (tmp_path / "h.sandlog").write_bytes(bytes(broken))
     with pytest.raises(LogError, match="no readable header"):
-        LogReader(path)
+        LogReader(tmp_path / "h.sandlog")

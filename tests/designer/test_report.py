@@ -62,12 +62,17 @@ def test_report_covers_the_rest_and_lists_what_it_skipped(logs, tmp_path) -> Non
     out = tmp_path / "report.html"
     report = build_report([str(bad), str(tmp_path / "missing")], out, show_progress=False)
     skipped = {Path(p).name: why for p, why in report.skipped}
-    assert "corrupt.sandlog" in skipped and "notalog.sandlog" in skipped
+    assert "notalog.sandlog" in skipped and "corrupt.sandlog" not in skipped
     assert "not installed" in skipped["unknown.sandlog"]
     assert "no such file" in skipped["missing"]
-    assert len(report.sessions) == len(good) + 1  # every good log and the truncated one
-    cut = next(s for s in report.sessions if s.name == "truncated.sandlog")
-    assert any("truncated" in m for m in cut.incomplete)
+    # the copies (a damaged header, a cut tail) are logs of tables already there: one table,
+    # one session, and the cut copy is named as lacking what the others hold
+    assert len(report.sessions) == len(good)
+    by_log = {Path(log).name: s for s in report.sessions for log in s.logs}
+    assert len(by_log["corrupt.sandlog"].logs) == 2 and by_log["corrupt.sandlog"].header_recovered
+    cut = by_log["truncated.sandlog"]
+    assert len(cut.logs) == 2 and ("truncated.sandlog", 1) in cut.disagree
+    assert any("truncated" in d for d in cut.damage)
     html = out.read_text()
     assert "input(s) skipped" in html and "unknown.sandlog" in html and "not installed" in html
     assert "<script" not in html and "<svg" in html  # self-contained, charts inline

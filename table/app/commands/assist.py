@@ -55,6 +55,10 @@ def check(args: argparse.Namespace) -> int:
     module = resolved.module
     for line in _module_lines(replica, resolved.label):
         print(line, file=sys.stderr)
+    if resolved.source == "installed (fallback)":
+        # the module the log names is not here: say which one the flags come from
+        print(f"module: judged by {resolved.label}, not the log's own module (not in the log "
+              f"or the module cache)", file=sys.stderr)
     if resolved.note:
         print(f"note: {resolved.note}", file=sys.stderr)
     notices: list[str] = []
@@ -90,7 +94,10 @@ def check(args: argparse.Namespace) -> int:
             ack += " (salvaged: read past a lost op)" if e.ref in replica.salvaged else ""
             print(f"{e.number:>6}  {f.rule:<28} {f.severity:<7} {f.message} [{f.section}]{ack}")
     if not args.json:
-        print(f"{len(entries)} flag(s) in {len(runner)} ops", file=sys.stderr)
+        salvaged = sum(1 for e in entries if e.ref in replica.salvaged)
+        print(f"{len(entries) - salvaged} flag(s) in {len(runner)} ops"
+              + (f"; {salvaged} more on ops read past a lost record (salvaged: they may be the "
+                 f"lost op's doing)" if salvaged else ""), file=sys.stderr)
     return 0
 
 

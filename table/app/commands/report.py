@@ -22,13 +22,15 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("report", help="an HTML report over many logs (charts and tables)",
                        description="Summarise logs (files or folders, searched recursively) "
                                    "into one self-contained HTML page: per session and across "
-                                   "sessions, grouped by game and module draft.")
+                                   "sessions, grouped by game and module draft. The logs of "
+                                   "one table (every peer's, a merged one) are one session.")
     p.add_argument("inputs", nargs="*", metavar="LOG_OR_FOLDER",
                    help="logs, or folders searched recursively for .sandlog files")
     p.add_argument("--out", default="report.html", help="the HTML file to write "
                                                         "(default report.html)")
     p.add_argument("--csv", metavar="DIR", help="also write DIR/sessions.csv (one row per "
-                                                "session) and DIR/seats.csv (one row per seat)")
+                                                "session), DIR/seats.csv (one row per seat) "
+                                                "and DIR/cards.csv (one row per card played)")
     p.add_argument("--jobs", type=int, help="processes reading logs (default: up to 4)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--no-flags", action="store_true",
@@ -60,7 +62,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     from table.report.page import write
 
     write(args.out, report.html)
-    print(f"wrote {args.out}: {len(report.sessions)} session(s) in {report.seconds:.1f} s")
+    print(f"wrote {args.out}: {report.logs} log(s) -> {len(report.sessions)} session(s) in "
+          f"{report.seconds:.1f} s")
     if args.csv:
         from table.report.build import write_csv
 
