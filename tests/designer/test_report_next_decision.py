@@ -48,7 +48,7 @@ def test_the_loaded_dice_are_found_by_session(planted: tuple[Report, set[str], P
     assert len(names - loaded) <= 2  # and few others
     # the page lists them, with the seat and the face that came up too often
     html = report.html
-    section = html.split("Dice by session and seat")[1].split("</table>")[0]
+    section = html.split("<h3>Dice by session and seat")[1].split("</table>")[0]
     assert f"{len(found)} of {tested} session(s) singled out" in html
     for x in found:
         assert x.die.session.path.name in section
