@@ -7,6 +7,7 @@ revealed card is checked against its commitment when the merged log is replayed.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,18 @@ class MergeError(CoreError):
     pass
 
 
-def merge_logs(paths: list[Path], out: Path) -> str:
+@dataclass(slots=True)
+class Merged:
+    """Several peers' logs of one table folded into one record, in memory: the header and
+    records a merged log file holds (`merge_logs` writes exactly these)."""
+    header: dict[str, Any]
+    records: list[Any]
+    summary: str  # "N ops, K of M hidden cards known[, B secret(s) ... dropped]"
+    problems: list[str] = field(default_factory=list)  # what the readers could not read
+
+
+def merge_records(paths: list[Path]) -> Merged:
+    """The merged record of `paths` (logs of one table), without writing a file."""
     if not paths:
         raise MergeError("no logs to merge")
     gathered = _Gathered()
@@ -32,12 +44,26 @@ def merge_logs(paths: list[Path], out: Path) -> str:
     verified = {h: [card, salt] for h, (card, salt) in cards.items()
                 if h in commitments and commit.verify(h, card, salt, commitments[h])}
     bad = len([h for h in cards if h in commitments]) - len(verified)
-    _write(out, gathered, verified, [str(p) for p in paths])
-    summary = (f"merged {len(paths)} log(s) into {out}: {len(gathered.ops)} ops, "
-               f"{len(verified)} of {len(commitments)} hidden cards known")
+    summary = f"{len(gathered.ops)} ops, {len(verified)} of {len(commitments)} hidden cards known"
     if bad:
         summary += f", {bad} secret(s) did not match their commitment and were dropped"
-    for problem in gathered.problems:
+    header = make_header(str(gathered.table_id), "merged", str(gathered.game),
+                         str(gathered.game_hash), merged_from=[str(p) for p in paths])
+    return Merged(header, _records(gathered, verified), summary, list(gathered.problems))
+
+
+def merge_logs(paths: list[Path], out: Path) -> str:
+    merged = merge_records(paths)
+    if out.exists():
+        out.unlink()
+    writer = LogWriter(out, merged.header)
+    try:
+        for record in merged.records:
+            writer.append(record)
+    finally:
+        writer.close()
+    summary = f"merged {len(paths)} log(s) into {out}: {merged.summary}"
+    for problem in merged.problems:
         summary += f"\nwarning: {problem}"
     return summary
 
@@ -92,26 +118,19 @@ def _commitments(ops: Iterable[Op]) -> dict[str, Any]:
     return commitments
 
 
-def _write(out: Path, gathered: _Gathered, verified: dict[str, list[Any]],
-           merged_from: list[str]) -> None:
-    if out.exists():
-        out.unlink()
-    writer = LogWriter(out, make_header(str(gathered.table_id), "merged", str(gathered.game),
-                                        str(gathered.game_hash), merged_from=merged_from))
+def _records(gathered: _Gathered, verified: dict[str, list[Any]]) -> list[Any]:
+    """Module archives first, then every op in canonical order, then the verified secrets."""
     knowledge = gathered.knowledge
-    try:
-        for digest, (kind, data) in sorted(gathered.blobs.items()):
-            writer.append({"blob": {"kind": kind, "hash": digest, "data": data}})
-        for op in sorted(gathered.ops.values(), key=lambda o: o.key):
-            writer.append(op.to_wire())
-        writer.append({"secret": {"cards": verified,
-                                  "shown": {h: sorted(s) for h, s in knowledge.shown.items()},
-                                  "decks": _verified_decks(gathered.ops.values(), knowledge),
-                                  # fair shuffles' shares and orders, published deck orders:
-                                  # what `sandtable check --audit` verifies
-                                  "fair": knowledge.fair}})
-    finally:
-        writer.close()
+    records: list[Any] = [{"blob": {"kind": kind, "hash": digest, "data": data}}
+                          for digest, (kind, data) in sorted(gathered.blobs.items())]
+    records.extend(op.to_wire() for op in sorted(gathered.ops.values(), key=lambda o: o.key))
+    records.append({"secret": {"cards": verified,
+                               "shown": {h: sorted(s) for h, s in knowledge.shown.items()},
+                               "decks": _verified_decks(gathered.ops.values(), knowledge),
+                               # fair shuffles' shares and orders, published deck orders:
+                               # what `sandtable check --audit` verifies
+                               "fair": knowledge.fair}})
+    return records
 
 
 def _verified_decks(ops: Iterable[Op], knowledge: Knowledge) -> dict[str, str]:
