@@ -21,6 +21,7 @@ COMMAND_MODULES = [
     "table.app.commands.net",
     "table.app.commands.assist",
     "table.app.commands.report",
+    "table.app.commands.dataset",
     "table.app.commands.bench",
 ]
 
