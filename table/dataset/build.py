@@ -64,15 +64,29 @@ def _part_name(sessions: Sequence[tuple[str, str]]) -> str:
     return f"part-{hashlib.blake2b(text.encode(), digest_size=10).hexdigest()}.parquet"
 
 
-def existing_sessions(out: Path) -> dict[str, tuple[str, str]]:
-    """session id -> (fingerprint, the part file that holds it) in a dataset folder."""
-    found: dict[str, tuple[str, str]] = {}
+def existing_sessions(out: Path) -> dict[str, tuple[str, str, list[str]]]:
+    """session id -> (fingerprint, the part file that holds it, its logs' paths)."""
+    found: dict[str, tuple[str, str, list[str]]] = {}
     for part in sorted((out / "sessions").glob("part-*.parquet")):
-        table = pq.read_table(part, columns=["session", "fingerprint"])
-        for session, fingerprint in zip(table.column("session").to_pylist(),
-                                        table.column("fingerprint").to_pylist()):
-            found[str(session)] = (str(fingerprint), part.name)
+        table = pq.read_table(part, columns=["session", "fingerprint", "sources"])
+        for session, fingerprint, sources in zip(table.column("session").to_pylist(),
+                                                 table.column("fingerprint").to_pylist(),
+                                                 table.column("sources").to_pylist()):
+            found[str(session)] = (str(fingerprint), part.name, list(sources))
     return found
+
+
+def _relocate(out: Path, parts: dict[str, dict[str, list[str]]]) -> None:
+    """Logs that moved (same content, another path): only their sessions' `sources` change."""
+    for name, moved in parts.items():
+        path = out / "sessions" / name
+        data = pq.read_table(path)
+        sources = [moved.get(s, old) for s, old in zip(data.column("session").to_pylist(),
+                                                        data.column("sources").to_pylist())]
+        index = data.schema.get_field_index("sources")
+        data = data.set_column(index, data.schema.field(index),
+                               pa.array(sources, data.schema.field(index).type))
+        _write_atomic(data, path)
 
 
 def _drop(out: Path, parts: dict[str, set[str]]) -> None:
@@ -89,7 +103,8 @@ def _drop(out: Path, parts: dict[str, set[str]]) -> None:
                 continue
             if left:
                 data = pq.read_table(path)
-                keep = pa.array([s not in gone for s in data.column("session").to_pylist()])
+                keep = pa.array([s not in gone for s in data.column("session").to_pylist()],
+                                pa.bool_())
                 _write_atomic(data.filter(keep), out / table / new_name)
             path.unlink()
 
@@ -142,14 +157,18 @@ def build_dataset(inputs: Sequence[str | Path], out: str | Path, *, jobs: int | 
     mine = {s: v for s, v in have.items() if shard is None or shard_of(s, shard[1]) == shard[0]}
     todo = [s for t, s in sorted(wanted.items()) if mine.get(t, ("",))[0] != s.fingerprint]
     stale: dict[str, set[str]] = {}
-    for session, (fingerprint, part) in mine.items():
+    moved: dict[str, dict[str, list[str]]] = {}
+    for session, (fingerprint, part, sources) in mine.items():
         if session not in wanted or wanted[session].fingerprint != fingerprint:
             stale.setdefault(part, set()).add(session)
+        elif sources != (now := [str(p) for p in wanted[session].paths]):
+            moved.setdefault(part, {})[session] = now
     outcome.kept = len(wanted) - len(todo)
     outcome.dropped = sum(1 for s in mine if s not in wanted)
     for table in SESSION_TABLES:
         (out / table).mkdir(parents=True, exist_ok=True)
     (out / "cards").mkdir(parents=True, exist_ok=True)
+    _relocate(out, moved)  # before any part is rewritten: the names stay the same
     _drop(out, stale)
     if todo:
         _write_new(out, todo, jobs or default_jobs(), assist, outcome, progress)
