@@ -162,6 +162,7 @@ def _walk_ops(table: str, folded: Folded, module: Any, by_index: dict[int, list[
         rows.add("ops", session=table, op=n, author=op.author, seat=op.seat, turn=turn,
                  active_seat=active if isinstance(active, int) else None,
                  phase=None if phase is None else str(phase), kind=kind, what=_what(kind, a),
+                 value=_value(kind, a),
                  object=obj if isinstance(obj, str) else None, card=card,
                  count=len(a["in"]) if kind == "consume" else
                  len(a["values"]) if kind == "roll" else None,
@@ -222,6 +223,17 @@ class _Draws:
 def _what(kind: str, a: dict[str, Any]) -> str | None:
     value = a.get("what") if kind == "mark" else a.get("field") if kind == "set" else \
         a.get("why") if kind in ("roll", "consume") else None
+    return None if value is None else str(value)
+
+
+def _value(kind: str, a: dict[str, Any]) -> str | None:
+    """A mark's value (the phase, the declaration), a set's new value, a counter's change."""
+    if kind == "mark" or kind == "set":
+        value = a.get("value")
+    elif kind == "counter":
+        value = a["add"] if a.get("add") is not None else a.get("value")
+    else:
+        return None
     return None if value is None else str(value)
 
 

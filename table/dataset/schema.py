@@ -28,7 +28,8 @@ SEATS = pa.schema([
 ])
 OPS = pa.schema([
     ("session", _STR), ("op", _INT), ("author", _STR), ("seat", _INT), ("turn", _INT),
-    ("active_seat", _INT), ("phase", _STR), ("kind", _STR), ("what", _STR), ("object", _STR),
+    ("active_seat", _INT), ("phase", _STR), ("kind", _STR), ("what", _STR), ("value", _STR),
+    ("object", _STR),
     ("card", _STR), ("count", _INT), ("from_zone", _STR), ("to_zone", _STR),
     ("face_up", _BOOL), ("play", _BOOL), ("void", _BOOL), ("salvaged", _BOOL), ("time", _TIME),
 ])
