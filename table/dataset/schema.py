@@ -15,7 +15,7 @@ _TIME = pa.timestamp("ms", tz="UTC")
 SESSIONS = pa.schema([
     ("session", _STR), ("game", _STR), ("module_name", _STR), ("module_version", _STR),
     ("module_hash", _STR), ("draft", _STR), ("players", _INT), ("seats", pa.list_(_STR)),
-    ("kind", _STR), ("started", _TIME), ("duration_s", _F64), ("turns", _INT), ("ops", _INT),
+    ("recorded_as", _STR), ("started", _TIME), ("duration_s", _F64), ("turns", _INT), ("ops", _INT),
     ("how", _STR), ("condition", _STR), ("winners", pa.list_(_INT)), ("unfinished", _BOOL),
     ("damaged", _BOOL), ("damage", pa.list_(_STR)), ("salvaged", _INT), ("audited", _STR),
     ("flags_checked", _BOOL), ("flags_why", _STR), ("hidden_unknown", _INT),

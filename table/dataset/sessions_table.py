@@ -71,7 +71,8 @@ def session_row(session: SessionLogs, folded: Folded, module: Any, recorded: dic
              module_name=str(getattr(module, "name", header.get("game", ""))),
              module_version=version, module_hash=digest, draft=f"v{version} · {digest[:12]}",
              players=len(names), seats=list(names.values()),
-             kind=_kind(replica, len(session.logs)) if replica is not None else "damaged",
+             recorded_as=_kind(replica, len(session.logs)) if replica is not None
+             else "unreadable",
              started=int(round(started * 1000)),
              duration_s=max(0.0, walk.last_time - walk.play_start)
              if walk.play_start is not None else 0.0,

@@ -137,7 +137,7 @@ def test_several_peers_logs_of_one_table_are_one_session(corpus, tmp_path) -> No
     out = tmp_path / "ds"
     outcome = build_dataset([folder], out, jobs=1)
     assert outcome.total == COUNT
-    (row,) = query(out, f"SELECT kind, len(sources) FROM sessions "
+    (row,) = query(out, f"SELECT recorded_as, len(sources) FROM sessions "
                         f"WHERE list_contains(sources, '{first}')")
     assert row == ("merged", 2)
     # the merged session holds the same ops as the single log did
