@@ -1,4 +1,5 @@
-"""`sandtable bench core|ui|net|assist|fair`: benchmarks that print figures, last line one JSON object."""
+"""`sandtable bench core|ui|net|assist|fair|dataset`: benchmarks that print figures, last line
+one JSON object."""
 from __future__ import annotations
 
 import argparse
@@ -25,6 +26,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                                      "127.0.0.1) and a 60-card joint shuffle")
     p.add_argument("--rolls", type=int, default=500)
     p.set_defaults(handler=bench_fair)
+    p = what.add_parser("dataset", help="`sandtable dataset` against the decode floor: 1,000 "
+                                        "sessions fresh, 20 more added, memory at 3,000")
+    p.add_argument("--count", type=int, default=1000)
+    p.add_argument("--more", type=int, default=20)
+    p.add_argument("--jobs", type=int)
+    p.add_argument("--keep", metavar="DIR", help="generate the logs here and keep them")
+    p.set_defaults(handler=bench_dataset)
 
 
 def bench_core(args: argparse.Namespace) -> int:
@@ -53,6 +61,15 @@ def bench_assist(args: argparse.Namespace) -> int:
 
     run()
     return 0
+
+
+def bench_dataset(args: argparse.Namespace) -> int:
+    from table.bench.dataset import main
+
+    argv = ["--count", str(args.count), "--more", str(args.more)]
+    argv += ["--jobs", str(args.jobs)] if args.jobs else []
+    argv += ["--keep", args.keep] if args.keep else []
+    return main(argv)
 
 
 def bench_fair(args: argparse.Namespace) -> int:
