@@ -73,9 +73,8 @@ WHERE o.play GROUP BY s.game, o.card, c.name, c.type ORDER BY s.game, o.card""",
      """(table("ops").filter(pl.col("play")).join(table("sessions"), on="session")
  .join(table("cards").select("module_hash", "id", "name", "type"),
        left_on=["module_hash", "card"], right_on=["module_hash", "id"], how="left")
- .group_by("game", "card", "name_right", "type")
- .agg(pl.len().alias("plays")).rename({"name_right": "name"})
- .select("game", "card", "name", "type", "plays").sort("game", "card").collect())"""),
+ .group_by("game", "card", "name", "type").agg(pl.len().alias("plays"))
+ .sort("game", "card").collect())"""),
     ("Win rate of the seats that played a card, against their group's",
      """WITH played AS (
   SELECT DISTINCT o.session, o.seat, o.card FROM ops o WHERE o.play)
@@ -89,20 +88,25 @@ WHERE len(s.winners) > 0 GROUP BY s.game, p.card ORDER BY s.game, p.card""",
  .agg(pl.len().alias("seat_games"),
       pl.col("won").cast(pl.Float64).mean().round(4).alias("win_rate"))
  .sort("game", "card").collect())"""),
-    ("Turn of the first Rite put face up, by seat (Dead to Rites)",
-     """SELECT o.seat, min(o.turn) AS first_rite_turn, count(DISTINCT o.session) AS sessions
-FROM ops o JOIN sessions s USING (session)
-JOIN cards c ON c.module_hash = s.module_hash AND c.id = o.card
-WHERE c.type = 'Rite' AND o.kind = 'move' AND o.face_up AND o.seat IS NOT NULL
-GROUP BY o.seat ORDER BY o.seat""",
-     """(table("ops").join(table("sessions"), on="session")
+    ("Turn of the first Champion played, by seat order (Dead to Rites)",
+     """WITH firsts AS (
+  SELECT o.session, o.seat, min(o.turn) AS turn
+  FROM ops o JOIN sessions s USING (session)
+  JOIN cards c ON c.module_hash = s.module_hash AND c.id = o.card
+  WHERE s.game = 'dead-to-rites' AND c.type = 'Champion' AND o.play
+  GROUP BY o.session, o.seat)
+SELECT st.turn_order, count(*) AS seats, round(avg(f.turn), 2) AS first_champion_turn
+FROM firsts f JOIN seats st USING (session, seat)
+GROUP BY st.turn_order ORDER BY st.turn_order""",
+     """(table("ops").filter(pl.col("play")).join(table("sessions"), on="session")
+ .filter(pl.col("game") == "dead-to-rites")
  .join(table("cards").select("module_hash", "id", "type"),
        left_on=["module_hash", "card"], right_on=["module_hash", "id"])
- .filter((pl.col("type") == "Rite") & (pl.col("kind") == "move") & pl.col("face_up")
-         & pl.col("seat").is_not_null())
- .group_by("seat").agg(pl.col("turn").min().alias("first_rite_turn"),
-                       pl.col("session").n_unique().alias("sessions"))
- .sort("seat").collect())"""),
+ .filter(pl.col("type") == "Champion")
+ .group_by("session", "seat").agg(pl.col("turn").min())
+ .join(table("seats"), on=["session", "seat"]).group_by("turn_order")
+ .agg(pl.len().alias("seats"), pl.col("turn").mean().round(2).alias("first_champion_turn"))
+ .sort("turn_order").collect())"""),
     ("Length of play by game and player count",
      """SELECT game, players, count(*) AS sessions, round(avg(turns), 2) AS turns,
        round(avg(duration_s) / 60, 2) AS minutes
