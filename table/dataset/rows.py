@@ -108,84 +108,106 @@ def _publish(public: dict[str, str], kind: str, a: dict[str, Any]) -> None:
         public[str(a["id"])] = card
 
 
+class _Turns:
+    """Where the play stands at each op: the turn, whose it is, the phase, whether the setup is
+    done, each seat's last declaration; and, for the session row, when play began and ended."""
+
+    def __init__(self, walk: Walk) -> None:
+        self.walk = walk
+        self.turn, self.active, self.phase, self.setup_done = 0, None, None, False
+        self.declared: dict[int, str] = {}  # seat -> its last declaration, until its next move
+
+    def see(self, op: Any, live: bool) -> None:
+        walk, a = self.walk, op.args
+        if op.kind == "mark" and live:
+            what = a["what"]
+            if what == "turn":
+                self.turn, self.active, self.phase = self.turn + 1, a.get("seat"), None
+                walk.turn_times.append(op.time)
+                if isinstance(self.active, int) and self.active not in walk.order:
+                    walk.order.append(self.active)
+                if walk.play_start is None:
+                    walk.play_start = op.time
+            elif what in ("phase", "step"):
+                self.phase = a.get("value")
+            elif what == "declare" and op.seat is not None:
+                self.declared[op.seat] = str(a.get("value"))
+            elif what == "setup" and a.get("value") == "complete":
+                self.setup_done = True
+            elif what == "winner":
+                walk.legacy_winner = a.get("value", a.get("seat"))
+        if self.setup_done and walk.play_start is None and op.kind in opkinds.ACTIONS:
+            walk.play_start = op.time
+        if walk.play_start is not None:
+            walk.last_time = max(walk.last_time, op.time)
+
+    def is_play(self, plays: Plays | None, spec: Any, record: Any, source: str | None) -> bool:
+        """Whether this applied move is a play (it ends the seat's declaration either way)."""
+        op = record.op
+        last = self.declared.pop(op.seat, None)
+        return bool(plays and self.setup_done and spec is not None and source is not None
+                    and plays.is_play(spec.type, source, str(op.args["to"]), op.seat,
+                                      op.args.get("face_up") is True, self.phase, last))
+
+
 def _walk_ops(table: str, folded: Folded, module: Any, by_index: dict[int, list[Any]],
               rows: Rows) -> Walk:
     replica = folded.replica
     records = replica.records()
     walk = Walk()
+    turns = _Turns(walk)
     plays = Plays.of(module)
     cards = getattr(module, "cards", None) or {}
     names = {n: s.name or f"Seat {n}" for n, s in replica.state.seats.items()}
     salvaged = replica.salvaged
     draws = _Draws(replica, records)
     walk.audited = draws.status
-    turn, active, phase, setup_done = 0, None, None, False
-    declared: dict[int, str] = {}  # seat -> its last declaration, until its next move
     public: dict[str, str] = {}  # handle -> card, once an op made it public
     for index, record in enumerate(records):
         op, a, kind = record.op, record.op.args, record.op.kind
         live = record.void is None
         n = index + 1
-        if kind == "mark" and live:
-            what = a["what"]
-            if what == "turn":
-                turn, active, phase = turn + 1, a.get("seat"), None
-                walk.turn_times.append(op.time)
-                if isinstance(active, int) and active not in walk.order:
-                    walk.order.append(active)
-                if walk.play_start is None:
-                    walk.play_start = op.time
-            elif what in ("phase", "step"):
-                phase = a.get("value")
-            elif what == "declare" and op.seat is not None:
-                declared[op.seat] = str(a.get("value"))
-            elif what == "setup" and a.get("value") == "complete":
-                setup_done = True
-            elif what == "winner":
-                walk.legacy_winner = a.get("value", a.get("seat"))
-        if setup_done and walk.play_start is None and kind in opkinds.ACTIONS:
-            walk.play_start = op.time
-        if walk.play_start is not None:
-            walk.last_time = max(walk.last_time, op.time)
+        turns.see(op, live)
         obj = a.get("id") if kind in _OBJECT_KINDS else None
         if live:
             _publish(public, kind, a)
         card = public.get(obj) if isinstance(obj, str) else None
         source = _source(record) if kind == "move" and live else None
-        play = False
-        if kind == "move" and live and op.seat is not None:
-            last = declared.pop(op.seat, None)
-            spec = cards.get(card) if card else None
-            play = bool(plays and setup_done and spec is not None and source is not None
-                        and plays.is_play(spec.type, source, str(a["to"]), op.seat,
-                                          a.get("face_up") is True, phase, last))
-        rows.add("ops", session=table, op=n, author=op.author, seat=op.seat, turn=turn,
-                 active_seat=active if isinstance(active, int) else None,
-                 phase=None if phase is None else str(phase), kind=kind, what=_what(kind, a),
-                 value=_value(kind, a),
-                 object=obj if isinstance(obj, str) else None, card=card,
-                 count=len(a["in"]) if kind == "consume" else
-                 len(a["values"]) if kind == "roll" else None,
-                 from_zone=source if kind == "move" else _first(a.get("expect"))
-                 if kind == "consume" else None,
-                 to_zone=a.get("to") if kind in ("move", "consume", "create") else None,
-                 face_up=_face_up(kind, a), play=play, void=not live,
-                 salvaged=op.ref in salvaged, time=_ms(op.time))
+        play = kind == "move" and live and op.seat is not None and \
+            turns.is_play(plays, cards.get(card) if card else None, record, source)
+        _op_row(rows, table, n, record, turns, obj, card, source, play, op.ref in salvaged)
         for flag in by_index.get(index, ()):
             seen = [public[h] for h in getattr(flag, "objects", ()) if h in public]
             rows.add("flags", session=table, op=n, rule=flag.rule,
                      severity=str(getattr(flag.severity, "value", flag.severity)),
-                     seat=op.seat, card=seen[0] if seen else None, turn=turn,
+                     seat=op.seat, card=seen[0] if seen else None, turn=turns.turn,
                      section=flag.section, message=flag.message, salvaged=op.ref in salvaged)
         if not live:
             continue
         if kind == "note":
-            rows.add("notes", session=table, op=n, turn=turn, seat=op.seat,
+            rows.add("notes", session=table, op=n, turn=turns.turn, seat=op.seat,
                      name=names.get(op.seat or 0, "?"), text=str(a.get("text", "")),
                      time=_ms(op.time))
         elif kind == "roll" or kind == "consume" and a.get("why") == "shuffle":
-            draws.add(rows, table, n, record, turn)
+            draws.add(rows, table, n, record, turns.turn)
     return walk
+
+
+def _op_row(rows: Rows, table: str, n: int, record: Any, turns: _Turns, obj: Any,
+            card: str | None, source: str | None, play: bool, salvaged: bool) -> None:
+    op, a, kind = record.op, record.op.args, record.op.kind
+    rows.add("ops", session=table, op=n, author=op.author, seat=op.seat, turn=turns.turn,
+             active_seat=turns.active if isinstance(turns.active, int) else None,
+             phase=None if turns.phase is None else str(turns.phase), kind=kind,
+             what=_what(kind, a), value=_value(kind, a),
+             object=obj if isinstance(obj, str) else None, card=card,
+             count=len(a["in"]) if kind == "consume" else
+             len(a["values"]) if kind == "roll" else None,
+             from_zone=source if kind == "move" else _first(a.get("expect"))
+             if kind == "consume" else None,
+             to_zone=a.get("to") if kind in ("move", "consume", "create") else None,
+             face_up=_face_up(kind, a), play=play, void=record.void is not None,
+             salvaged=salvaged, time=_ms(op.time))
 
 
 class _Draws:
