@@ -110,7 +110,8 @@ def _drop(out: Path, parts: dict[str, set[str]]) -> None:
 
 
 def _write_atomic(data: pa.Table, path: Path) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
+    # a name of this process's own: shards writing into one folder at once never share one
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     pq.write_table(data, tmp)
     os.replace(tmp, path)
 
@@ -184,16 +185,16 @@ def _write_new(out: Path, todo: list[SessionLogs], jobs: int, assist: bool, outc
                progress: Callable[[int, int], None] | None) -> None:
     """Stream the new sessions' rows into one new part per table (memory stays flat)."""
     name = _part_name([(s.table, s.fingerprint) for s in todo])
-    writers = {t: pq.ParquetWriter(out / t / f".{name}.tmp", schema)
-               for t, schema in SESSION_TABLES.items()}
+    tmp = f".{name}.{os.getpid()}.tmp"
+    writers = {t: pq.ParquetWriter(out / t / tmp, schema) for t, schema in SESSION_TABLES.items()}
+    versions: dict[str, tuple[str, str, str]] = {}
     done = 0
     try:
         for tables, modules, damaged in _results(todo, jobs, assist):
             for table, data in tables.items():
                 if data.num_rows:
                     writers[table].write_table(data)
-            for digest, (game, version, folder) in modules.items():
-                write_cards(out, digest, game, version, folder)
+            versions.update(modules)
             outcome.damaged.extend(damaged)
             done += CHUNK
             if progress is not None:
@@ -202,7 +203,11 @@ def _write_new(out: Path, todo: list[SessionLogs], jobs: int, assist: bool, outc
         for writer in writers.values():
             writer.close()
     for table in SESSION_TABLES:
-        os.replace(out / table / f".{name}.tmp", out / table / name)
+        os.replace(out / table / tmp, out / table / name)
+    # the cards only once the sessions that use them are in place: another shard pruning the
+    # folder meanwhile then either sees those sessions or has not seen these cards
+    for digest, (game, version, folder) in versions.items():
+        write_cards(out, digest, game, version, folder)
 
 
 def write_cards(out: Path, digest: str, game: str, version: str, folder: str) -> None:
@@ -227,10 +232,12 @@ def write_cards(out: Path, digest: str, game: str, version: str, folder: str) ->
 
 def _prune_cards(out: Path) -> None:
     """Drop module versions no session of the dataset was played under any more."""
+    # the cards are listed before the sessions are read (see _write_new: shards at once)
+    cards = list((out / "cards").glob("module-*.parquet"))
     used: set[str] = set()
     for part in (out / "sessions").glob("part-*.parquet"):
         used.update(str(h)[:32] for h in
                     pq.read_table(part, columns=["module_hash"]).column(0).to_pylist())
-    for path in (out / "cards").glob("module-*.parquet"):
+    for path in cards:
         if path.stem.removeprefix("module-") not in used:
-            path.unlink()
+            path.unlink(missing_ok=True)

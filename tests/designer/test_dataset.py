@@ -98,6 +98,23 @@ def test_shards_in_one_folder_equal_one_unsharded_run(corpus, tmp_path) -> None:
     assert_same_dataset(copied, fresh)
 
 
+def test_three_shard_processes_at_once_into_one_folder(corpus, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import subprocess
+    import sys
+
+    logs, fresh = corpus
+    parts = tmp_path / "parts"
+    procs = [subprocess.Popen([sys.executable, "-m", "table.app.cli", "dataset", str(logs),
+                               "--out", str(parts), "--shard", f"{i}/3", "--jobs", "1",
+                               "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True) for i in (1, 2, 3)]
+    for proc in procs:
+        out, err = proc.communicate(timeout=300)
+        assert proc.returncode == 0, err
+    assert_same_dataset(parts, fresh)
+    assert not [p for p in parts.rglob("*") if p.name.endswith(".tmp")]
+
+
 def test_a_damaged_log_is_read_as_far_as_it_goes_and_a_foreign_file_is_named(
         corpus, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     logs, _fresh = corpus
