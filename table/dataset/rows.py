@@ -31,8 +31,8 @@ class Rows:
     """Column lists per table for one or more sessions, and the module versions they used."""
     tables: dict[str, dict[str, list[Any]]] = field(default_factory=lambda: {
         name: {column: [] for column in schema.names} for name, schema in SESSION_TABLES.items()})
-    modules: dict[str, tuple[str, str, str]] = field(default_factory=dict)  # hash -> game,
-    # version, the folder its cards.csv is in
+    # module hash -> (game, version, the folder its cards.csv is in)
+    modules: dict[str, tuple[str, str, str]] = field(default_factory=dict)
 
     def add(self, table: str, **values: Any) -> None:
         for column, items in self.tables[table].items():
@@ -102,9 +102,10 @@ def _source(record: Any) -> str | None:
 
 def _publish(public: dict[str, str], kind: str, a: dict[str, Any]) -> None:
     """Note the card this (applied) op made public, if it did."""
-    card = a.get("card")
-    if isinstance(card, str) and kind in ("create", "move", "reveal") or (
-            kind == "set" and a.get("field") == "face_up" and isinstance(card, str)):
+    card = a.get("card")  # checked against the card's commitment when the op was applied
+    if not isinstance(card, str):
+        return
+    if kind in ("create", "move", "reveal") or kind == "set" and a.get("field") == "face_up":
         public[str(a["id"])] = card
 
 
