@@ -22,6 +22,7 @@ COMMAND_MODULES = [
     "table.app.commands.assist",
     "table.app.commands.report",
     "table.app.commands.printing",
+    "table.app.commands.dataset",
     "table.app.commands.bench",
 ]
 

@@ -1,4 +1,5 @@
-"""`sandtable bench core|ui|net|assist|fair|print`: benchmarks that print figures, last line JSON."""
+"""`sandtable bench core|ui|net|assist|fair|print|dataset`: benchmarks that print figures, last
+line one JSON object."""
 from __future__ import annotations
 
 import argparse
@@ -39,6 +40,15 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "same faces into images alone")
     p.add_argument("--dpi", type=int, default=300, help="image resolution (default 300)")
     p.set_defaults(handler=bench_print)
+    p = target("dataset", "`sandtable dataset` against the decode floor: 1,000 sessions fresh, 20 "
+                          "more added, memory at 3,000")
+    p.add_argument("--count", type=int, default=1000,
+                   help="sessions in the fresh run (default: %(default)s)")
+    p.add_argument("--more", type=int, default=20,
+                   help="sessions added for the incremental run (default: %(default)s)")
+    p.add_argument("--jobs", type=int, help="worker processes (default: every core)")
+    p.add_argument("--keep", metavar="DIR", help="generate the logs here and keep them")
+    p.set_defaults(handler=bench_dataset)
 
 
 def bench_core(args: argparse.Namespace) -> int:
@@ -79,6 +89,15 @@ def bench_assist(args: argparse.Namespace) -> int:
 
     run()
     return 0
+
+
+def bench_dataset(args: argparse.Namespace) -> int:
+    from table.bench.dataset import main
+
+    argv = ["--count", str(args.count), "--more", str(args.more)]
+    argv += ["--jobs", str(args.jobs)] if args.jobs else []
+    argv += ["--keep", args.keep] if args.keep else []
+    return main(argv)
 
 
 def bench_fair(args: argparse.Namespace) -> int:

@@ -1,0 +1,78 @@
+"""`sandtable dataset LOGS_OR_FOLDERS... --out DIR`: the sessions as Parquet tables."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser(
+        "dataset", help="write the sessions as a Parquet dataset (DuckDB, Polars, notebooks)",
+        description="Read logs (files or folders, searched recursively) into Parquet tables "
+                    "under DIR: sessions, seats, ops, flags, cards, draws, notes "
+                    "(docs/dataset.md). Run it again over the same folders and it reads only "
+                    "new or changed logs.")
+    p.add_argument("inputs", nargs="*", metavar="LOG_OR_FOLDER")
+    p.add_argument("--out", required=True, metavar="DIR", help="the dataset's folder")
+    p.add_argument("--jobs", type=int, help="processes reading logs (default: every core)")
+    p.add_argument("--shard", metavar="I/N",
+                   help="take only the I-th of N slices of the tables (1-based), so N machines "
+                        "or jobs can each write their part into one folder")
+    p.add_argument("--no-flags", action="store_true", help="skip the rules assist (no flags)")
+    p.add_argument("--notebook", action="store_true",
+                   help="also write DIR/explore.ipynb: the example queries and charts")
+    p.add_argument("--quiet", action="store_true", help="no progress line")
+    p.set_defaults(handler=cmd_dataset)
+
+
+def parse_shard(text: str | None) -> tuple[int, int] | None:
+    if text is None:
+        return None
+    try:
+        i, n = (int(x) for x in text.split("/"))
+    except ValueError:
+        raise ValueError(f"--shard {text!r}: expected I/N, such as 1/3") from None
+    if not 1 <= i <= n:
+        raise ValueError(f"--shard {text!r}: I must be between 1 and N")
+    return i, n
+
+
+def cmd_dataset(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    try:
+        shard = parse_shard(args.shard)
+    except ValueError as err:
+        print(f"sandtable: {err}", file=sys.stderr)
+        return 2
+    if not args.inputs and not args.notebook:
+        print("sandtable: dataset needs at least one log or folder", file=sys.stderr)
+        return 2
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:  # the desktop bundle leaves Parquet out (packaging/bundle_filters.py)
+        print("sandtable: dataset needs pyarrow and duckdb: run it from a Python install "
+              "(pip install sandtable)", file=sys.stderr)
+        return 2
+    if args.inputs:
+        from table.dataset.build import build_dataset
+
+        def progress(done: int, total: int) -> None:
+            sys.stderr.write(f"\rreading sessions {done}/{total}")
+            if done == total:
+                sys.stderr.write("\n")
+            sys.stderr.flush()
+
+        show = not args.quiet and sys.stderr.isatty()
+        outcome = build_dataset(args.inputs, args.out, jobs=args.jobs, shard=shard,
+                                assist=not args.no_flags, progress=progress if show else None)
+        for line in outcome.lines():
+            print(line, file=sys.stderr if line.startswith("skipped ") else sys.stdout)
+        for session in outcome.damaged:
+            print(f"damaged session {session}: read as far as it goes (sessions.damage says "
+                  f"what was lost)", file=sys.stderr)
+    if args.notebook:
+        from table.dataset.notebook import write_notebook
+
+        print(f"wrote {write_notebook(Path(args.out))}")
+    return 0

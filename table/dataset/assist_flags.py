@@ -1,0 +1,74 @@
+"""The rules assist over a session as it is folded: attached to the timeline before the fold,
+so each op is judged once, at its place, as the table stood then.
+
+Optional: without the assist, a plugin for the game, or the game module, the session's row
+says why (`flags_why`) and it has no flags.
+"""
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+_PLUGINS: dict[str, tuple[Any, str]] = {}  # game -> (plugin or None, why not), once a process
+
+
+def _plugin(module: Any) -> tuple[Any, str]:
+    if module.id not in _PLUGINS:
+        try:
+            from assist import runner
+        except ImportError:
+            _PLUGINS[module.id] = (None, "the rules assist is not installed")
+            return _PLUGINS[module.id]
+        notices: list[str] = []
+        try:
+            plugin = runner.load_plugin(module.id, notices)
+        except Exception as err:  # noqa: BLE001 - a plugin never breaks the dataset
+            plugin, notices = None, [f"the assist could not load: {err}"]
+        why = "" if plugin is not None else (notices[0] if notices else
+                                             f"no rules-assist plugin for {module.id}")
+        _PLUGINS[module.id] = (plugin, why)
+    return _PLUGINS[module.id]
+
+
+class AssistWatch:
+    """Flags raised on a session's ops: `attach` before the fold, `flags()` after it."""
+
+    def __init__(self, module: Any, plugin: Any = None, *, seats: int | None = None,
+                 knowledge: Any = None, enabled: bool = True) -> None:
+        self.runner: Any = None
+        self.why = ""
+        if not enabled:
+            self.why = "the rules assist was not run (--no-flags)"
+            return
+        if module is None:
+            self.why = "the game module is not installed"
+            return
+        if plugin is None:
+            plugin, self.why = _plugin(module)
+        if plugin is None:
+            return
+        from assist.runner import AssistRunner
+
+        self.runner = AssistRunner(module, plugin, seats=seats, knowledge=knowledge)
+
+    def attach(self, timeline: Any) -> None:
+        if self.runner is not None:
+            self.runner.attach(timeline)
+
+    def flags(self) -> tuple[dict[int, list[Any]], str]:
+        """(op index -> flags raised on it, why there are none: "" when the assist ran)."""
+        if self.runner is None:
+            return {}, self.why
+        runner = self.runner
+        by_index: dict[int, list[Any]] = {}
+        try:
+            for entry in runner.entries(include_acked=True, include_undone=True):
+                by_index.setdefault(entry.index, []).append(entry.flag)
+        finally:
+            runner.detach()
+        return by_index, runner.disabled or ""
+
+
+def quiet_assist() -> None:
+    """A plugin that fails is disabled for that log and said in its row: no tracebacks."""
+    logging.getLogger("assist").setLevel(logging.CRITICAL)

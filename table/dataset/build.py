@@ -1,0 +1,243 @@
+"""`sandtable dataset`: write (or bring up to date) a Parquet dataset of sessions.
+
+Incremental: every session row keeps the content hashes of the logs it was read from, so a run
+reads only the sessions whose logs are new or changed, takes the rows of any session whose logs
+changed or are gone out of the part files that hold them, and keeps the rest as they are; the
+result holds the same rows as a fresh run. Sharded: `shard=(i, n)` takes only the tables whose
+id falls in the i-th of n slices (by a hash of the table id, so every peer's log of a table
+lands in the same slice); each shard writes its own part files, so parts written by several
+machines into one folder (or copied together) are the dataset.
+"""
+from __future__ import annotations
+
+import csv
+import hashlib
+import os
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from .rows import Rows, session_rows
+from .schema import CARDS_KEYS, SESSION_TABLES
+from .sources import SessionLogs, find_logs, group_logs, shard_of
+
+CHUNK = 8  # sessions a worker reads before it hands its rows back
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What a run did, for its summary line and the tests."""
+    out: Path
+    logs_read: int = 0
+    sessions_read: int = 0
+    kept: int = 0
+    dropped: int = 0
+    total: int = 0
+    damaged: list[str] = field(default_factory=list)  # session ids whose logs were damaged
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (path, why)
+    seconds: float = 0.0
+
+    def lines(self) -> list[str]:
+        out = [f"skipped {path}: {why}" for path, why in self.skipped]
+        out.append(f"read {self.logs_read} log(s) ({self.sessions_read} new or changed "
+                   f"session(s)); {self.kept} session(s) unchanged, {self.dropped} dropped; "
+                   f"{self.out}: {self.total} session(s) in {self.seconds:.1f} s")
+        return out
+
+
+def default_jobs() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _part_name(sessions: Sequence[tuple[str, str]]) -> str:
+    """A part file's name from the sessions (id, fingerprint) it holds: the same sessions make
+    the same name on any machine, different ones never collide."""
+    text = "\n".join(f"{s} {f}" for s, f in sorted(sessions))
+    return f"part-{hashlib.blake2b(text.encode(), digest_size=10).hexdigest()}.parquet"
+
+
+def existing_sessions(out: Path) -> dict[str, tuple[str, str, list[str]]]:
+    """session id -> (fingerprint, the part file that holds it, its logs' paths)."""
+    found: dict[str, tuple[str, str, list[str]]] = {}
+    for part in sorted((out / "sessions").glob("part-*.parquet")):
+        table = pq.read_table(part, columns=["session", "fingerprint", "sources"])
+        for session, fingerprint, sources in zip(table.column("session").to_pylist(),
+                                                 table.column("fingerprint").to_pylist(),
+                                                 table.column("sources").to_pylist()):
+            found[str(session)] = (str(fingerprint), part.name, list(sources))
+    return found
+
+
+def _relocate(out: Path, parts: dict[str, dict[str, list[str]]]) -> None:
+    """Logs that moved (same content, another path): only their sessions' `sources` change."""
+    for name, moved in parts.items():
+        path = out / "sessions" / name
+        data = pq.read_table(path)
+        sources = [moved.get(s, old) for s, old in zip(data.column("session").to_pylist(),
+                                                        data.column("sources").to_pylist())]
+        index = data.schema.get_field_index("sources")
+        data = data.set_column(index, data.schema.field(index),
+                               pa.array(sources, data.schema.field(index).type))
+        _write_atomic(data, path)
+
+
+def _drop(out: Path, parts: dict[str, set[str]]) -> None:
+    """Rewrite each part without the given sessions (a part left empty is removed)."""
+    for name, gone in parts.items():
+        sessions = pq.read_table(out / "sessions" / name, columns=["session", "fingerprint"])
+        left = [(s, f) for s, f in zip(sessions.column("session").to_pylist(),
+                                       sessions.column("fingerprint").to_pylist())
+                if s not in gone]
+        new_name = _part_name(left)
+        for table in SESSION_TABLES:
+            path = out / table / name
+            if not path.exists():
+                continue
+            if left:
+                data = pq.read_table(path)
+                keep = pa.array([s not in gone for s in data.column("session").to_pylist()],
+                                pa.bool_())
+                _write_atomic(data.filter(keep), out / table / new_name)
+            path.unlink()
+
+
+def _write_atomic(data: pa.Table, path: Path) -> None:
+    # a name of this process's own: shards writing into one folder at once never share one
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    pq.write_table(data, tmp)
+    os.replace(tmp, path)
+
+
+def _work(chunk: list[SessionLogs], assist: bool) -> tuple[dict[str, pa.Table],
+                                                           dict[str, tuple[str, str, str]],
+                                                           list[str]]:
+    """A worker's share: read a few sessions and hand back their rows as Arrow tables."""
+    from .assist_flags import quiet_assist
+
+    quiet_assist()
+    rows = Rows()
+    for session in chunk:
+        session_rows(session, rows, assist=assist)
+    tables = {name: pa.Table.from_pydict(rows.tables[name], schema=schema)
+              for name, schema in SESSION_TABLES.items()}
+    damaged = [s for s, d in zip(rows.tables["sessions"]["session"],
+                                 rows.tables["sessions"]["damaged"]) if d]
+    return tables, rows.modules, damaged
+
+
+def _results(todo: list[SessionLogs], jobs: int, assist: bool) -> Iterator[Any]:
+    chunks = [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]
+    if jobs <= 1 or len(chunks) <= 1:
+        for chunk in chunks:
+            yield _work(chunk, assist)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=min(jobs, len(chunks))) as pool:
+        yield from pool.map(_work, chunks, [assist] * len(chunks))
+
+
+def build_dataset(inputs: Sequence[str | Path], out: str | Path, *, jobs: int | None = None,
+                  shard: tuple[int, int] | None = None, assist: bool = True,
+                  progress: Callable[[int, int], None] | None = None) -> Outcome:
+    start = time.perf_counter()
+    out = Path(out)
+    outcome = Outcome(out)
+    logs, outcome.skipped = find_logs(inputs)
+    wanted = {s.table: s for s in group_logs(logs)
+              if shard is None or shard_of(s.table, shard[1]) == shard[0]}
+    have = existing_sessions(out)
+    mine = {s: v for s, v in have.items() if shard is None or shard_of(s, shard[1]) == shard[0]}
+    todo = [s for t, s in sorted(wanted.items()) if mine.get(t, ("",))[0] != s.fingerprint]
+    stale: dict[str, set[str]] = {}
+    moved: dict[str, dict[str, list[str]]] = {}
+    for session, (fingerprint, part, sources) in mine.items():
+        if session not in wanted or wanted[session].fingerprint != fingerprint:
+            stale.setdefault(part, set()).add(session)
+        elif sources != (now := [str(p) for p in wanted[session].paths]):
+            moved.setdefault(part, {})[session] = now
+    outcome.kept = len(wanted) - len(todo)
+    outcome.dropped = sum(1 for s in mine if s not in wanted)
+    for table in SESSION_TABLES:
+        (out / table).mkdir(parents=True, exist_ok=True)
+    (out / "cards").mkdir(parents=True, exist_ok=True)
+    _relocate(out, moved)  # before any part is rewritten: the names stay the same
+    _drop(out, stale)
+    if todo:
+        _write_new(out, todo, jobs or default_jobs(), assist, outcome, progress)
+    outcome.logs_read = sum(len(s.logs) for s in todo)
+    outcome.sessions_read = len(todo)
+    _prune_cards(out)
+    outcome.total = len(existing_sessions(out))
+    outcome.seconds = time.perf_counter() - start
+    return outcome
+
+
+def _write_new(out: Path, todo: list[SessionLogs], jobs: int, assist: bool, outcome: Outcome,
+               progress: Callable[[int, int], None] | None) -> None:
+    """Stream the new sessions' rows into one new part per table (memory stays flat)."""
+    name = _part_name([(s.table, s.fingerprint) for s in todo])
+    tmp = f".{name}.{os.getpid()}.tmp"
+    writers = {t: pq.ParquetWriter(out / t / tmp, schema) for t, schema in SESSION_TABLES.items()}
+    versions: dict[str, tuple[str, str, str]] = {}
+    done = 0
+    try:
+        for tables, modules, damaged in _results(todo, jobs, assist):
+            for table, data in tables.items():
+                if data.num_rows:
+                    writers[table].write_table(data)
+            versions.update(modules)
+            outcome.damaged.extend(damaged)
+            done += CHUNK
+            if progress is not None:
+                progress(min(done, len(todo)), len(todo))
+    finally:
+        for writer in writers.values():
+            writer.close()
+    for table in SESSION_TABLES:
+        os.replace(out / table / tmp, out / table / name)
+    # the cards only once the sessions that use them are in place: another shard pruning the
+    # folder meanwhile then either sees those sessions or has not seen these cards
+    for digest, (game, version, folder) in versions.items():
+        write_cards(out, digest, game, version, folder)
+
+
+def write_cards(out: Path, digest: str, game: str, version: str, folder: str) -> None:
+    """The `cards` rows of one module version: every column of its cards.csv, as text."""
+    path = out / "cards" / f"module-{digest[:32]}.parquet"
+    source = Path(folder) / "cards.csv"
+    if path.exists() or not source.is_file():
+        return
+    with open(source, newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    columns: dict[str, list[Any]] = {k: [] for k in CARDS_KEYS}
+    names = [c for c in (rows[0].keys() if rows else ()) if c and c not in CARDS_KEYS]
+    columns.update({c: [] for c in names})
+    for row in rows:
+        columns["module_hash"].append(digest)
+        columns["game"].append(game)
+        columns["module_version"].append(version)
+        for c in names:
+            columns[c].append((row.get(c) or "").strip())
+    _write_atomic(pa.table({k: pa.array(v, pa.string()) for k, v in columns.items()}), path)
+
+
+def _prune_cards(out: Path) -> None:
+    """Drop module versions no session of the dataset was played under any more."""
+    # the cards are listed before the sessions are read (see _write_new: shards at once)
+    cards = list((out / "cards").glob("module-*.parquet"))
+    used: set[str] = set()
+    for part in (out / "sessions").glob("part-*.parquet"):
+        used.update(str(h)[:32] for h in
+                    pq.read_table(part, columns=["module_hash"]).column(0).to_pylist())
+    for path in cards:
+        if path.stem.removeprefix("module-") not in used:
+            path.unlink(missing_ok=True)

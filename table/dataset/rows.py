@@ -1,0 +1,278 @@
+"""One session's rows for every table of the dataset, from its logs folded into one replica.
+
+A single pass over the folded ops in canonical order derives what each op means for a
+designer (turn, phase, whose turn, which card, where from and to, whether it was a play), the
+flags the assist raised on it, the dice and shuffles, and the notes. Hidden information: an
+op's `card` is a card only once an op made it public (created face up, turned up, revealed) and
+from then on, never from what the log learned later (a merged log knows every secret at its
+end; the dataset must not use that knowledge for the ops before the reveal).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from table.core import opkinds
+from table.games.registry import ModuleNotFound
+from table.games.store import module_for_recorded, recorded_module
+
+from .assist_flags import AssistWatch
+from .plays import Plays
+from .schema import SESSION_TABLES
+from .sessions_table import session_row, seat_rows
+from .sources import Folded, SessionLogs, fold_session
+
+_HEADER_KEYS = ("format", "version", "table", "peer", "game", "game_hash", "created")
+_OBJECT_KINDS = ("move", "set", "delete", "create", "reveal", "show", "counter", "roll")
+
+
+@dataclass(slots=True)
+class Rows:
+    """Column lists per table for one or more sessions, and the module versions they used."""
+    tables: dict[str, dict[str, list[Any]]] = field(default_factory=lambda: {
+        name: {column: [] for column in schema.names} for name, schema in SESSION_TABLES.items()})
+    # module hash -> (game, version, the folder its cards.csv is in)
+    modules: dict[str, tuple[str, str, str]] = field(default_factory=dict)
+
+    def add(self, table: str, **values: Any) -> None:
+        for column, items in self.tables[table].items():
+            items.append(values.get(column))
+
+
+@dataclass(slots=True)
+class Walk:
+    """What the pass over a session's ops found beyond the per-op rows."""
+    turn_times: list[float] = field(default_factory=list)
+    order: list[int] = field(default_factory=list)  # seats in the order they first had a turn
+    play_start: float | None = None
+    last_time: float = 0.0
+    legacy_winner: Any = None  # a `winner` mark's value (logs from before end ops)
+    audited: str = "none"  # table.core.audit's status of the session's dice and shuffles
+
+
+def _module(game: str, records: list[Any], modules: dict[str, Any] | None) -> tuple[Any, Any]:
+    """(the module the session was played under or None, its recorded module op args)."""
+    setup_module, blobs = recorded_module(records)
+    if modules is not None and game in modules:
+        return modules[game], setup_module
+    try:
+        return module_for_recorded(game, setup_module, blobs).module, setup_module
+    except (ModuleNotFound, ValueError):
+        return None, setup_module
+
+
+def session_rows(session: SessionLogs, rows: Rows, *, modules: dict[str, Any] | None = None,
+                 plugins: dict[str, Any] | None = None, assist: bool = True) -> None:
+    """Read, fold and derive one session into `rows`."""
+    box: dict[str, Any] = {}
+
+    def prepare(replica: Any, header: dict[str, Any], records: list[Any]) -> None:
+        replica.header_extra = {k: v for k, v in header.items() if k not in _HEADER_KEYS}
+        module, recorded = _module(str(header.get("game", "")), records, modules)
+        seats = replica.header_extra.get("seats")
+        watch = AssistWatch(module, (plugins or {}).get(replica.game),
+                            seats=seats if isinstance(seats, int) else None,
+                            knowledge=replica.knowledge, enabled=assist)
+        watch.attach(replica.timeline)
+        box.update(module=module, recorded=recorded or {}, watch=watch)
+
+    folded = fold_session(session, prepare)
+    module, recorded = box.get("module"), box.get("recorded") or {}
+    by_index, flags_why = box["watch"].flags() if "watch" in box else ({}, "")
+    if folded.replica is None:
+        flags_why = flags_why or "the log could not be replayed"
+    walk = _walk_ops(session.table, folded, module, by_index, rows) \
+        if folded.replica is not None else Walk()
+    session_row(session, folded, module, recorded, walk, flags_why, rows)
+    if folded.replica is not None:
+        seat_rows(session.table, folded.replica, module, walk, rows)
+    digest = str(recorded.get("hash") or getattr(module, "content_hash", "") or "")
+    if module is not None and digest:
+        rows.modules[digest] = (str(module.id), str(getattr(module, "version", "")),
+                                str(getattr(module, "path", "")))
+
+
+def _source(record: Any) -> str | None:
+    """Where a move took its object from (the journal keeps the old container)."""
+    for entry in record.journal.entries:
+        if entry[0] == "f" and entry[2] == "container":
+            return str(entry[3])
+    return None
+
+
+def _publish(public: dict[str, str], kind: str, a: dict[str, Any]) -> None:
+    """Note the card this (applied) op made public, if it did."""
+    card = a.get("card")  # checked against the card's commitment when the op was applied
+    if not isinstance(card, str):
+        return
+    if kind in ("create", "move", "reveal") or kind == "set" and a.get("field") == "face_up":
+        public[str(a["id"])] = card
+
+
+class _Turns:
+    """Where the play stands at each op: the turn, whose it is, the phase, whether the setup is
+    done, each seat's last declaration; and, for the session row, when play began and ended."""
+
+    def __init__(self, walk: Walk) -> None:
+        self.walk = walk
+        self.turn, self.active, self.phase, self.setup_done = 0, None, None, False
+        self.declared: dict[int, str] = {}  # seat -> its last declaration, until its next move
+
+    def see(self, op: Any, live: bool) -> None:
+        walk, a = self.walk, op.args
+        if op.kind == "mark" and live:
+            what = a["what"]
+            if what == "turn":
+                self.turn, self.active, self.phase = self.turn + 1, a.get("seat"), None
+                walk.turn_times.append(op.time)
+                if isinstance(self.active, int) and self.active not in walk.order:
+                    walk.order.append(self.active)
+                if walk.play_start is None:
+                    walk.play_start = op.time
+            elif what in ("phase", "step"):
+                self.phase = a.get("value")
+            elif what == "declare" and op.seat is not None:
+                self.declared[op.seat] = str(a.get("value"))
+            elif what == "setup" and a.get("value") == "complete":
+                self.setup_done = True
+            elif what == "winner":
+                walk.legacy_winner = a.get("value", a.get("seat"))
+        if self.setup_done and walk.play_start is None and op.kind in opkinds.ACTIONS:
+            walk.play_start = op.time
+        if walk.play_start is not None:
+            walk.last_time = max(walk.last_time, op.time)
+
+    def is_play(self, plays: Plays | None, spec: Any, record: Any, source: str | None) -> bool:
+        """Whether this applied move is a play (it ends the seat's declaration either way)."""
+        op = record.op
+        last = self.declared.pop(op.seat, None)
+        return bool(plays and self.setup_done and spec is not None and source is not None
+                    and plays.is_play(spec.type, source, str(op.args["to"]), op.seat,
+                                      op.args.get("face_up") is True, self.phase, last))
+
+
+def _walk_ops(table: str, folded: Folded, module: Any, by_index: dict[int, list[Any]],
+              rows: Rows) -> Walk:
+    replica = folded.replica
+    records = replica.records()
+    walk = Walk()
+    turns = _Turns(walk)
+    plays = Plays.of(module)
+    cards = getattr(module, "cards", None) or {}
+    names = {n: s.name or f"Seat {n}" for n, s in replica.state.seats.items()}
+    salvaged = replica.salvaged
+    draws = _Draws(replica, records)
+    walk.audited = draws.status
+    public: dict[str, str] = {}  # handle -> card, once an op made it public
+    for index, record in enumerate(records):
+        op, a, kind = record.op, record.op.args, record.op.kind
+        live = record.void is None
+        n = index + 1
+        turns.see(op, live)
+        obj = a.get("id") if kind in _OBJECT_KINDS else None
+        if live:
+            _publish(public, kind, a)
+        card = public.get(obj) if isinstance(obj, str) else None
+        source = _source(record) if kind == "move" and live else None
+        play = kind == "move" and live and op.seat is not None and \
+            turns.is_play(plays, cards.get(card) if card else None, record, source)
+        _op_row(rows, table, n, record, turns, obj, card, source, play, op.ref in salvaged)
+        for flag in by_index.get(index, ()):
+            seen = [public[h] for h in getattr(flag, "objects", ()) if h in public]
+            rows.add("flags", session=table, op=n, rule=flag.rule,
+                     severity=str(getattr(flag.severity, "value", flag.severity)),
+                     seat=op.seat, card=seen[0] if seen else None, turn=turns.turn,
+                     section=flag.section, message=flag.message, salvaged=op.ref in salvaged)
+        if not live:
+            continue
+        if kind == "note":
+            rows.add("notes", session=table, op=n, turn=turns.turn, seat=op.seat,
+                     name=names.get(op.seat or 0, "?"), text=str(a.get("text", "")),
+                     time=_ms(op.time))
+        elif kind == "roll" or kind == "consume" and a.get("why") == "shuffle":
+            draws.add(rows, table, n, record, turns.turn)
+    return walk
+
+
+def _op_row(rows: Rows, table: str, n: int, record: Any, turns: _Turns, obj: Any,
+            card: str | None, source: str | None, play: bool, salvaged: bool) -> None:
+    op, a, kind = record.op, record.op.args, record.op.kind
+    rows.add("ops", session=table, op=n, author=op.author, seat=op.seat, turn=turns.turn,
+             active_seat=turns.active if isinstance(turns.active, int) else None,
+             phase=None if turns.phase is None else str(turns.phase), kind=kind,
+             what=_what(kind, a), value=_value(kind, a),
+             object=obj if isinstance(obj, str) else None, card=card,
+             count=len(a["in"]) if kind == "consume" else
+             len(a["values"]) if kind == "roll" else None,
+             from_zone=source if kind == "move" else _first(a.get("expect"))
+             if kind == "consume" else None,
+             to_zone=a.get("to") if kind in ("move", "consume", "create") else None,
+             face_up=_face_up(kind, a), play=play, void=record.void is not None,
+             salvaged=salvaged, time=_ms(op.time))
+
+
+class _Draws:
+    """Rolls and shuffles, with whether each was joint and passed the audit."""
+
+    def __init__(self, replica: Any, records: list[Any]) -> None:
+        self.failed: set[int] | None = None
+        ops = [r.op for r in records]
+        if any(op.kind in ("roll", "consume") and op.args.get("fair") is not None for op in ops):
+            from table.core.audit import audit_replica
+
+            audit = audit_replica(replica)  # replays the log: only when a draw was joint
+            self.failed = {f.number for f in audit.failures + audit.unverifiable}
+            self.status = audit.status
+        else:  # as table.core.audit.audit_summary says it, without replaying
+            local = any(op.kind == "roll" or op.kind == "consume" and op.args.get("why")
+                        == "shuffle" for op in ops)
+            self.status = "local" if local else "none"
+
+    def add(self, rows: Rows, table: str, n: int, record: Any, turn: int) -> None:
+        op, a = record.op, record.op.args
+        joint = a.get("fair") is not None
+        audited = joint and self.failed is not None and n not in self.failed
+        why = a.get("why")
+        if op.kind == "roll":
+            for value in a["values"]:
+                rows.add("draws", session=table, op=n, kind="roll", seat=op.seat, turn=turn,
+                         die=a.get("id"), sides=int(a["sides"]), value=int(value),
+                         joint=joint, audited=audited, why=why)
+        else:
+            rows.add("draws", session=table, op=n, kind="shuffle", seat=op.seat, turn=turn,
+                     zone=a["to"], cards=len(a["in"]), joint=joint, audited=audited, why=why)
+
+
+def _what(kind: str, a: dict[str, Any]) -> str | None:
+    value = a.get("what") if kind == "mark" else a.get("field") if kind == "set" else \
+        a.get("why") if kind in ("roll", "consume") else None
+    return None if value is None else str(value)
+
+
+def _value(kind: str, a: dict[str, Any]) -> str | None:
+    """A mark's value (the phase, the declaration), a set's new value, a counter's change."""
+    if kind == "mark" or kind == "set":
+        value = a.get("value")
+    elif kind == "counter":
+        value = a["add"] if a.get("add") is not None else a.get("value")
+    else:
+        return None
+    return None if value is None else str(value)
+
+
+def _face_up(kind: str, a: dict[str, Any]) -> bool | None:
+    if kind == "set":
+        return bool(a["value"]) if a.get("field") == "face_up" else None
+    value = a.get("face_up") if kind in ("move", "consume", "create") else None
+    return None if value is None else bool(value)
+
+
+def _first(items: Any) -> str | None:
+    for item in items or ():
+        if isinstance(item, str):
+            return item
+    return None
+
+
+def _ms(seconds: float) -> int:
+    return int(round(seconds * 1000))
