@@ -12,7 +12,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                     "under DIR: sessions, seats, ops, flags, cards, draws, notes "
                     "(docs/dataset.md). Run it again over the same folders and it reads only "
                     "new or changed logs.")
-    p.add_argument("inputs", nargs="*", metavar="LOG_OR_FOLDER")
+    p.add_argument("inputs", nargs="*", metavar="LOG_OR_FOLDER",
+                   help="logs, or folders searched recursively for .sandlog files")
     p.add_argument("--out", required=True, metavar="DIR", help="the dataset's folder")
     p.add_argument("--jobs", type=int, help="processes reading logs (default: every core)")
     p.add_argument("--shard", metavar="I/N",
