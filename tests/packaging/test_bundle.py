@@ -122,7 +122,14 @@ def test_every_module_of_ours_imports_frozen(bundle: Bundle, tmp_path: Path) -> 
     assert out.returncode == 0, out.stderr
     report = json.loads(out.stdout)
     assert report["modules_imported"] > 50
+    # left out of the bundle on purpose (packaging/bundle_filters.py): a module of ours that
+    # needs one of them (the designer's dataset) is for a Python install, and says so
+    excluded = set(packaging_module("bundle_filters").EXCLUDED_MODULES)
     for name, error in report["import_errors"].items():
+        missing = error.removeprefix("ModuleNotFoundError: No module named ").strip("'")
+        if missing.split(".")[0] in excluded:
+            assert name.startswith("table.dataset"), (name, error)
+            continue
         with pytest.raises(Exception):  # a module broken from source too is not our concern
             import_module(name)
         print(f"{name}: broken from source as well ({error})")
