@@ -286,7 +286,10 @@ class Mesh:
                 await refuse_busy(writer)
                 return
             try:
-                await self._new_link().accept(reader, writer)
+                link = self._new_link()
+                if not await link.accept(reader, writer) and link.via is not None:
+                    # no probes come over the internet: a failed one there is worth a warning
+                    log.warning("mesh %s: refused %s: %s", self.peer_id, link.via, link.close_reason)
             finally:
                 self._slots.release(address)
         except asyncio.CancelledError:

@@ -65,3 +65,71 @@ def test_three_peers_play_by_ticket_and_the_host_restarts_from_its_log(tmp_path:
     finally:
         for p in peers:
             p.kill()
+
+
+async def _garbage_over_quic(endpoint_ticket: str) -> None:
+    """A stranger's endpoint that connects to the table's and sends bytes that are no hello."""
+    import asyncio
+
+    import iroh
+
+    from netplay.quic import ALPN, read_endpoint_ticket
+
+    endpoint = await iroh.Endpoint.bind(iroh.EndpointOptions(
+        preset=iroh.preset_minimal(), bind_addr=f"{LOOPBACK}:0", alpns=[ALPN],
+        relay_mode=iroh.RelayMode.disabled()))
+    try:
+        conn = await endpoint.connect(read_endpoint_ticket(endpoint_ticket), ALPN)
+        bi = await conn.open_bi()
+        await bi.send().write_all(b"\xff\x00\x00\x10" + b"garbage!" * 64)
+        await asyncio.sleep(1.0)
+        conn.close(0, b"done")
+    finally:
+        await endpoint.close()
+
+
+def test_bad_tickets_a_wrong_passphrase_and_a_garbage_endpoint_leave_the_table_playing(
+        tmp_path: Path) -> None:
+    import asyncio
+
+    host = _local(*_host(tmp_path))
+    others: list[Peer] = []
+    try:
+        ticket = ticket_of(host)
+        table_id, _, endpoint = ticket.partition("-")
+        cases = {
+            "malformed": ("endpointnonsense", "not a Sandtable ticket"),
+            "other-table": (f"{'0' * 16}-{endpoint}", "different table id"),
+            "wrong-pass": (ticket, "wrong table passphrase"),
+        }
+        for name, (bad, expected) in cases.items():
+            args = _join(tmp_path, 1, bad, "--timeout", "8")
+            args[args.index("--log") + 1] = str(tmp_path / f"{name}.log")
+            if name == "wrong-pass":
+                args[args.index("--passphrase") + 1] = "under the sea"
+            p = _local(*args)
+            others.append(p)
+            assert p.proc.wait(40) == 2, (name, p.errors[-5:])
+            time.sleep(0.2)
+            assert any(expected in e for e in p.errors), (name, p.errors[-5:])
+            log = tmp_path / f"{name}.log"
+            assert not log.exists() or log.stat().st_size == 0, name  # nothing stored
+        asyncio.run(_garbage_over_quic(endpoint))
+        time.sleep(0.5)
+        assert any("refused quic:" in e and "handshake" in e for e in host.errors), \
+            host.errors[-5:]
+        # the table plays on: a player with the right ticket and passphrase is seated
+        good = _local(*_join(tmp_path, 1, ticket))
+        others.append(good)
+        good.wait_line("SEATED", 60)
+        assert host.proc.poll() is None
+        code, _ = host.terminate()
+        assert code == 0
+        from table.core.replica import Replica
+        replica = Replica.from_log(tmp_path / "p0.log")
+        authors = {op.author for op in replica.store.all_ops()}
+        replica.close()
+        assert authors == {host.wait_line("TABLE", 1)[3], good.wait_line("TABLE", 1)[3]}
+    finally:
+        for p in [host, *others]:
+            p.kill()
