@@ -19,7 +19,7 @@ class MeshConfig:
     max_pending_handshakes: int = 64
     max_pending_per_address: int = 8
     redial: RedialPolicy = field(default_factory=RedialPolicy)
-    redial_connect_timeout: float = 2.0
+    redial_connect_timeout: float = 3.0  # a QUIC handshake over a lossy 150 ms path: 2 tries
     redial_tick: float = 0.2
     # An internet endpoint beside the TCP listener (netplay.quic); None: LAN only.
     quic: QuicSettings | None = None
