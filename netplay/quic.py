@@ -42,6 +42,9 @@ class QuicSettings:
     relay: str = RELAY_OFF
     bind_host: str = "0.0.0.0"
     port: int = 0
+    # where the internet reaches this endpoint besides its own addresses (a router's port
+    # mapping): put in its tickets; with relays off, a host behind a NAT needs one
+    external: tuple[str, ...] = ()
 
 
 class TicketError(ValueError):
@@ -190,6 +193,12 @@ class QuicTransport:
             endpoint = await iroh.Endpoint.bind(options)
         except Exception as err:
             raise OSError(f"cannot open the internet endpoint: {_iroh_reason(err)}") from None
+        for address in settings.external:
+            try:
+                await endpoint.add_external_addr(address)
+            except Exception as err:
+                await endpoint.close()
+                raise OSError(f"bad external address {address!r}: {_iroh_reason(err)}") from None
         if settings.relay != RELAY_OFF:  # wait (a little) for a home relay, so tickets name it
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(endpoint.online(), 5.0)

@@ -95,6 +95,9 @@ def _common(p: argparse.ArgumentParser) -> None:
                         "URL, or off (direct paths only: no relay, no discovery service)")
     p.add_argument("--quic-port", type=int, default=0,
                    help="internet play: UDP port of this peer's endpoint (default: any)")
+    p.add_argument("--external-addr", action="append", default=[], metavar="IP:PORT",
+                   help="internet play: where the internet reaches this endpoint (a router's "
+                        "port mapping to --quic-port); put in the ticket")
 
 
 def _interfaces(text: str | None) -> list[str] | None:
@@ -151,7 +154,7 @@ def _options(args: argparse.Namespace) -> Any:
         interfaces = _interfaces(args.interfaces)
         opts.mesh = replace(opts.mesh, quic=QuicSettings(
             relay=args.relay, bind_host=interfaces[0] if interfaces else "0.0.0.0",
-            port=args.quic_port))
+            port=args.quic_port, external=tuple(args.external_addr)))
     return opts
 
 
