@@ -133,3 +133,31 @@ def test_bad_tickets_a_wrong_passphrase_and_a_garbage_endpoint_leave_the_table_p
     finally:
         for p in [host, *others]:
             p.kill()
+
+
+def test_a_mixed_table_two_on_the_lan_and_one_by_ticket_ends_with_equal_logs(tmp_path: Path) -> None:
+    import secrets
+
+    name = "Mixed " + secrets.token_hex(3)
+    lan = [a for a in NET if a != "--no-announce"]  # mDNS on 127.0.0.1
+    scripts = [dice_and_chat(tmp_path / f"s{i}.jsonl", i + 1, 12, 0.2) for i in range(3)]
+    host = _local("host", "--internet", "--game", "mantle-of-the-keeper", "--table", name,
+                  "--seats", "3", "--seat", "1", "--log", str(tmp_path / "p0.log"), *lan,
+                  "--script", str(scripts[0]))
+    peers = [host]
+    try:
+        ticket = ticket_of(host)
+        peers.append(_local("join", "--table", name, "--seat", "2", "--log",
+                            str(tmp_path / "p1.log"), *lan, "--script", str(scripts[1])))
+        peers.append(_local(*_join(tmp_path, 2, ticket, "--script", str(scripts[2]))))
+        for p in peers:
+            assert p.wait_line("SCRIPT DONE", 90)[2] == "0", p.errors[-10:]
+        wait_converged(peers, 60)
+        for p in peers:
+            code, _ = p.terminate()
+            assert code == 0, p.errors[-10:]
+        sets = op_sets([tmp_path / f"p{i}.log" for i in range(3)])
+        assert all(s == sets[0] for s in sets) and len(sets[0]) >= 36
+    finally:
+        for p in peers:
+            p.kill()

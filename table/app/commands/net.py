@@ -48,9 +48,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-record-to-watchers", action="store_true",
                    help="players' peers do not send their secrets to the watchers at the end "
                         "of the game (default: they do)")
-    p.add_argument("--internet", action="store_true",
-                   help="also invite over the internet: prints one line TICKET <ticket> "
-                        "(docs/internet-play.md)")
     _common(p)
     p.set_defaults(handler=cmd_host)
 
@@ -90,6 +87,9 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-announce", action="store_true", help="do not announce over mDNS")
     p.add_argument("--fast", action="store_true",
                    help="short heartbeats and hash checks (tests)")
+    p.add_argument("--internet", action="store_true",
+                   help="open an internet endpoint beside the LAN listener and print one line "
+                        "TICKET <ticket> that invites to this table (docs/internet-play.md)")
     p.add_argument("--relay", default="default", metavar="default|URL|off",
                    help="internet play: n0's public relays (default), your own iroh-relay's "
                         "URL, or off (direct paths only: no relay, no discovery service)")
