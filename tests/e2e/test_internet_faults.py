@@ -71,36 +71,44 @@ def _converged(peers: list[Peer], since: float, what: str, scripted: list[Peer])
 
 
 def test_across_two_nats_a_home_cut_for_60_s_and_a_killed_peer_heal(tmp_path: Path) -> None:
-    ops = 70
     with NatLab() as lab:
-        scripts = [dice_and_chat(tmp_path / f"s{i}.jsonl", i + 1, ops, 1.0) for i in range(3)]
-        host = lab.start("a", *_host(lab, tmp_path, scripts[0]))
-        ticket = host.wait_line("TICKET", 30)[1]
-        peers = [host] + [lab.start(WHERE[i], *_join(lab, i, tmp_path, ticket, scripts[i]))
-                          for i in (1, 2)]
-        for seat, p in enumerate(peers, start=1):
-            p.wait_line("SEATED", 120, lambda parts, s=seat: parts[1] == str(s))
-        cut_id = peers[1].wait_line("TABLE", 5)[3]
-        time.sleep(4)
-        lab.cut("b")
-        cut_at = time.monotonic()
-        time.sleep(60)
-        lab.heal("b")
-        healed = time.monotonic()
-        for p in (peers[0], peers[2]):
-            assert f"PEER {cut_id} reconnecting" in p.texts(), p.texts()[-10:]
-            p.wait_line(f"PEER {cut_id} back", 60)
-        print(f"\nhome B cut {healed - cut_at:.0f} s; back with both "
-              f"{time.monotonic() - healed:.1f} s after the heal")
-        _converged(peers, healed, "60 s cut of home B", peers)
+        try:
+            _play(lab, tmp_path, ops=70)
+        except AssertionError:
+            for i, p in enumerate(lab.peers):  # what each peer said, to see why
+                print(f"--- peer {i} ({' '.join(p.args[:3])}):", *p.errors[-15:], sep="\n")
+            raise
 
-        victim = peers[2].wait_line("TABLE", 5)[3]
-        peers[2].kill()
-        time.sleep(3)
-        restarted = time.monotonic()
-        peers[2] = lab.start("pub", *_join(lab, 2, tmp_path, ticket, None))
-        assert peers[2].wait_line("TABLE", 60)[3] == victim  # the same peer, from its log
-        for p in peers[:2]:
-            p.wait_line(f"PEER {victim} back", 90)
-        _converged(peers, restarted, "SIGKILL + restart of the public player", [])
-        _finish(peers, tmp_path, ops)
+
+def _play(lab: NatLab, tmp_path: Path, ops: int) -> None:
+    scripts = [dice_and_chat(tmp_path / f"s{i}.jsonl", i + 1, ops, 1.0) for i in range(3)]
+    host = lab.start("a", *_host(lab, tmp_path, scripts[0]))
+    ticket = host.wait_line("TICKET", 30)[1]
+    peers = [host] + [lab.start(WHERE[i], *_join(lab, i, tmp_path, ticket, scripts[i]))
+                      for i in (1, 2)]
+    for seat, p in enumerate(peers, start=1):
+        p.wait_line("SEATED", 120, lambda parts, s=seat: parts[1] == str(s))
+    cut_id = peers[1].wait_line("TABLE", 5)[3]
+    time.sleep(4)
+    lab.cut("b")
+    cut_at = time.monotonic()
+    time.sleep(60)
+    lab.heal("b")
+    healed = time.monotonic()
+    for p in (peers[0], peers[2]):
+        assert f"PEER {cut_id} reconnecting" in p.texts(), p.texts()[-10:]
+        p.wait_line(f"PEER {cut_id} back", 60)
+    print(f"\nhome B cut {healed - cut_at:.0f} s; back with both "
+          f"{time.monotonic() - healed:.1f} s after the heal")
+    _converged(peers, healed, "60 s cut of home B", peers)
+
+    victim = peers[2].wait_line("TABLE", 5)[3]
+    peers[2].kill()
+    time.sleep(3)
+    restarted = time.monotonic()
+    peers[2] = lab.start("pub", *_join(lab, 2, tmp_path, ticket, None))
+    assert peers[2].wait_line("TABLE", 60)[3] == victim  # the same peer, from its log
+    for p in peers[:2]:
+        p.wait_line(f"PEER {victim} back", 90)
+    _converged(peers, restarted, "SIGKILL + restart of the public player", [])
+    _finish(peers, tmp_path, ops)
