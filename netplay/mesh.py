@@ -33,12 +33,12 @@ from .gossip import peers_message, read_keys, read_peers
 from .mesh_events import MeshEvent, MessageReceived, PeerJoined, PeerLeft
 from .identity import PUBLIC_KEY_BYTES, Identity, is_valid_peer_id
 from .endpoint_claims import EndpointClaims
-from .link import Link, StreamOpener
+from .link import Link
 from .mesh_config import MeshConfig as MeshConfig
 from .mesh_config import PeerAddress
 from .outbox import pack_message
-from .peerbook import KnownPeer, PeerBook, is_ticket_address
-from .quic import QuicSettings, QuicTransport
+from .peerbook import KnownPeer, PeerBook
+from .quic import QuicSettings, QuicTransport, stream_opener
 from .redial import redial_loop
 from .streams import refuse_busy
 from .wire import ProtocolError
@@ -114,10 +114,7 @@ class Mesh:
             task.cancel()
         links = list(self._links.values())
         for link in links:
-            if graceful:
-                link.close("leaving the table")
-            else:
-                link.abort("mesh stopped")
+            link.close("leaving the table") if graceful else link.abort("mesh stopped")
         for link in links:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(link.wait_closed(), 2.0)
@@ -252,7 +249,8 @@ class Mesh:
             link = self._new_link()
             if connect_timeout is not None:
                 link.config = replace(link.config, connect_timeout=connect_timeout)
-            if await link.connect(host, port, self._opener(host)):
+            opener = stream_opener(self.quic, host, self.config.link.connect_timeout)
+            if await link.connect(host, port, opener):
                 self.dial_failures.pop(key, None)
                 peer_id = link.peer_id
             else:
@@ -261,13 +259,6 @@ class Mesh:
         finally:
             del self._dialing[key]
             result.set_result(peer_id)
-
-    def _opener(self, host: str) -> StreamOpener | None:
-        """How to reach an address: an endpoint ticket over QUIC, anything else over TCP."""
-        quic = self.quic
-        if quic is None or not is_ticket_address(host):
-            return None
-        return lambda ticket, _port: quic.open(ticket, self.config.link.connect_timeout)
 
     async def _on_accept(self, reader: Any, writer: Any, address: str | None = None) -> None:
         """An accepted stream (TCP, or QUIC with the remote endpoint as ``address``)."""
@@ -317,8 +308,9 @@ class Mesh:
         hearsay = self._hearsay_keys.pop(pid, None)
         if hearsay is not None and hearsay != link.peer_key:
             log.warning("mesh %s: gossiped key for %s was wrong; using the handshake's", self.peer_id, pid)
-        if link.remote_host is not None and link.peer_port:
-            self._addresses[pid] = PeerAddress(pid, link.remote_host, link.peer_port)
+        if link.remote_host is not None and (link.peer_port or link.initiator):  # a ticket: port 0
+            if link.peer_port:
+                self._addresses[pid] = PeerAddress(pid, link.remote_host, link.peer_port)
             self.book.remember(pid, link.remote_host, link.peer_port, self.now())
         relinked = existing is not None
         if existing is not None and existing.is_open:

@@ -61,8 +61,8 @@ class PeerBook:
         return [self._peers[pid] for pid in sorted(self._peers)]
 
     def remember(self, peer_id: str, host: str, port: int, now: float) -> KnownPeer | None:
-        """Add an address for a peer (newest first; an internet endpoint ticket, port 0, is
-        its only one and comes last: the LAN is tried first). None for this peer itself."""
+        """Add an address for a peer (newest first; internet endpoint tickets, port 0, come
+        last: the LAN is tried first). None for this peer itself."""
         ticket = port == 0 and is_ticket_address(host)
         if peer_id == self.me or not host or not (ticket or 0 < port <= 65535):
             return None
@@ -72,8 +72,8 @@ class PeerBook:
             peer.next_dial = now + self._first_delay(peer_id)
         lan = [a for a in peer.addresses if a[1] != 0 and a != (host, port)]
         tickets = [a for a in peer.addresses if a[1] == 0]
-        if ticket:
-            tickets = [(host, port)]
+        if ticket:  # the newest two: the one that worked and the one the peer claims now
+            tickets = [(host, port)] + [t for t in tickets if t != (host, port)][:1]
         else:
             lan.insert(0, (host, port))
         peer.addresses[:] = lan[:MAX_ADDRESSES] + tickets

@@ -25,6 +25,8 @@ import iroh
 from nacl.hash import blake2b
 from nacl.encoding import RawEncoder
 
+from .peerbook import is_ticket_address
+
 log = logging.getLogger(__name__)
 
 ALPN = b"sandtable/1"
@@ -70,6 +72,22 @@ def _iroh_reason(err: BaseException) -> str:
         with contextlib.suppress(Exception):
             return str(message())
     return str(err) or type(err).__name__
+
+
+def stream_opener(transport: QuicTransport | None, host: str, timeout: float
+                  ) -> Callable[[str, int], Awaitable[tuple[QuicReader, QuicWriter]]] | None:
+    """How a link reaches an address: None (TCP) for a host; QUIC for an endpoint ticket,
+    which is never looked up as a host name, even where no endpoint is open."""
+    if not is_ticket_address(host):
+        return None
+
+    async def open_stream(ticket: str, _port: int) -> tuple[QuicReader, QuicWriter]:
+        if transport is None:
+            raise ConnectionRefusedError("no internet endpoint here (host or join with "
+                                         "--internet to reach peers over the internet)")
+        return await transport.open(ticket, timeout)
+
+    return open_stream
 
 
 class QuicReader:

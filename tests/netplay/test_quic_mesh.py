@@ -119,3 +119,36 @@ def test_endpoint_claims_keep_only_what_the_table_identity_signed() -> None:
     assert mine.receive(other.entries()) == []
     with pytest.raises(ProtocolError):
         mine.receive([{"id": alice.peer_id, "ticket": 5, "sig": b""}])
+
+
+def test_the_peer_book_and_peer_file_keep_tickets_after_the_lan_addresses(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from netplay.peerbook import PeerBook
+    from netplay.peerfile import load_peers, save_peers
+
+    a, b, c = ("endpoint" + x * 30 for x in "abc")
+    pid = Identity.generate().peer_id
+    book = PeerBook("me")
+    book.remember(pid, a, 0, 0.0)
+    book.remember(pid, "10.0.0.5", 7000, 0.0)
+    book.remember(pid, b, 0, 0.0)
+    book.remember(pid, c, 0, 0.0)
+    known = book.get(pid)
+    assert known is not None and known.addresses == [("10.0.0.5", 7000), (c, 0), (b, 0)]
+    assert book.remember(pid, "not-a-ticket", 0, 0.0) is None  # port 0 only for a ticket
+    path = tmp_path / "t.log.peers"
+    save_peers(path, {pid: known.addresses})
+    assert load_peers(path) == {pid: [("10.0.0.5", 7000), (c, 0), (b, 0)]}
+
+
+def test_a_ticket_is_never_looked_up_as_a_host_name_without_an_endpoint() -> None:
+    async def scenario() -> None:
+        lan_only = Mesh(Identity.generate(), "t1", "pw", host=LOOPBACK, config=FAST_MESH)
+        await lan_only.start()
+        try:
+            ticket = "endpoint" + "q" * 40
+            assert await lan_only.connect(ticket, 0) is None
+            assert "no internet endpoint here" in lan_only.dial_failures[(ticket, 0)]
+        finally:
+            await lan_only.stop()
+
+    run(scenario())
