@@ -61,6 +61,13 @@ def read_endpoint_ticket(text: str) -> iroh.EndpointAddr:
         raise TicketError(f"not an endpoint ticket ({_iroh_reason(err)})") from None
 
 
+def usual_port(seed: bytes) -> int:
+    """The UDP port this peer's endpoint tries first (from its identity): the same after a
+    restart, so the tickets the other peers hold for it stay good."""
+    digest = blake2b(seed, digest_size=4, person=b"sandtable-port", encoder=RawEncoder)
+    return 20000 + int.from_bytes(digest, "big") % 40000
+
+
 def endpoint_secret(seed: bytes) -> bytes:
     """The endpoint's Ed25519 secret, derived from the peer's identity seed (one-way)."""
     return bytes(blake2b(seed, digest_size=32, person=b"sandtable-quic", encoder=RawEncoder))
@@ -204,13 +211,18 @@ class QuicTransport:
             preset, relay = iroh.preset_n0(), iroh.RelayMode.default_mode()
         else:
             preset, relay = iroh.preset_minimal(), iroh.RelayMode.custom_from_urls([settings.relay])
-        options = iroh.EndpointOptions(preset=preset, bind_addr=f"{settings.bind_host}:{settings.port}",
-                                       secret_key=endpoint_secret(seed), alpns=[ALPN],
-                                       relay_mode=relay)
-        try:
-            endpoint = await iroh.Endpoint.bind(options)
-        except Exception as err:
-            raise OSError(f"cannot open the internet endpoint: {_iroh_reason(err)}") from None
+        ports = [settings.port] if settings.port else [usual_port(seed), 0]  # 0: any free one
+        for port in ports:
+            options = iroh.EndpointOptions(preset=preset, bind_addr=f"{settings.bind_host}:{port}",
+                                           secret_key=endpoint_secret(seed), alpns=[ALPN],
+                                           relay_mode=relay)
+            try:
+                endpoint = await iroh.Endpoint.bind(options)
+                break
+            except Exception as err:
+                if port == ports[-1]:
+                    raise OSError(f"cannot open the internet endpoint on UDP port {port}: "
+                                  f"{_iroh_reason(err)}") from None
         for address in settings.external:
             try:
                 await endpoint.add_external_addr(address)

@@ -94,7 +94,8 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help="internet play: n0's public relays (default), your own iroh-relay's "
                         "URL, or off (direct paths only: no relay, no discovery service)")
     p.add_argument("--quic-port", type=int, default=0,
-                   help="internet play: UDP port of this peer's endpoint (default: any)")
+                   help="internet play: UDP port of this peer's endpoint (default: one derived "
+                        "from its identity, the same after a restart; any free one if taken)")
     p.add_argument("--external-addr", action="append", default=[], metavar="IP:PORT",
                    help="internet play: where the internet reaches this endpoint (a router's "
                         "port mapping to --quic-port); put in the ticket")
