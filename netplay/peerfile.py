@@ -50,6 +50,13 @@ def load_peers(path: str | Path) -> Addresses:
     return out
 
 
+def played_over_internet(log_path: str | Path) -> bool:
+    """The address file beside this log names a peer at an internet endpoint ticket: a peer
+    restarted from the log opens its endpoint to redial them."""
+    return any(port == 0 for addresses in load_peers(peers_path(log_path)).values()
+               for _host, port in addresses)
+
+
 def save_peers(path: str | Path, peers: Addresses) -> None:
     """Write atomically (a crash mid-write keeps the old file)."""
     path = Path(path)

@@ -129,6 +129,7 @@ class QuicWriter:
         self._closing = False
         self._error: BaseException | None = None
         self._pump = asyncio.ensure_future(self._run())
+        self._closer: asyncio.Task[None] | None = None
 
     @property
     def transport(self) -> QuicWriter:
@@ -179,19 +180,25 @@ class QuicWriter:
             self._drained.set()
 
     def close(self) -> None:
-        """Send what is buffered, end the stream, then close the connection."""
+        """Send what is buffered, end the stream, then close the connection (in a task of its
+        own: a caller that stops waiting does not leave the connection open)."""
         if self._closing:
             return
         self._closing = True
         self._wake.set()
+        self._closer = asyncio.ensure_future(self._close())
 
-    async def wait_closed(self) -> None:
+    async def _close(self) -> None:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(asyncio.shield(self._pump), 1.0)
         with contextlib.suppress(Exception):  # give the peer a moment to read the end
             await asyncio.wait_for(self._conn.closed(), 0.5)
         with contextlib.suppress(Exception):
             self._conn.close(0, b"closed")
+
+    async def wait_closed(self) -> None:
+        if self._closer is not None:
+            await asyncio.shield(self._closer)
 
 
 class QuicTransport:
@@ -202,6 +209,7 @@ class QuicTransport:
         self.settings = settings
         self._accepting: asyncio.Task[None] | None = None
         self._connections: set[iroh.Connection] = set()
+        self._taking: set[asyncio.Task[None]] = set()  # held: a task nobody holds may vanish
 
     @classmethod
     async def bind(cls, seed: bytes, settings: QuicSettings) -> QuicTransport:
@@ -254,7 +262,9 @@ class QuicTransport:
                 return
             if incoming is None:  # the endpoint closed
                 return
-            asyncio.ensure_future(self._take(incoming, on_stream))
+            task = asyncio.ensure_future(self._take(incoming, on_stream))
+            self._taking.add(task)
+            task.add_done_callback(self._taking.discard)
 
     async def _take(self, incoming: iroh.Incoming, on_stream: StreamHandler) -> None:
         conn: iroh.Connection | None = None
@@ -294,6 +304,8 @@ class QuicTransport:
     async def close(self) -> None:
         if self._accepting is not None:
             self._accepting.cancel()
+        for task in list(self._taking):
+            task.cancel()
         for conn in list(self._connections):
             with contextlib.suppress(Exception):
                 conn.close(0, b"leaving")

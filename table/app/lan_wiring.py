@@ -21,6 +21,7 @@ from typing import Any
 
 from netplay.discovery import TableBrowser
 from netplay.listing import TableListing
+from netplay.peerfile import played_over_internet
 from netplay.finding import interface_choice
 from netplay.session import SessionOptions
 from netplay.session_events import PeersChanged
@@ -207,6 +208,8 @@ class LanApp:
 
     async def _rejoin(self, req: RejoinRequest) -> TableWindow:
         opts = self._options(req.passphrase, self.shell.settings.name)
+        if played_over_internet(req.log_path):  # its peers are redialled at their tickets
+            with_internet(opts, self.relay, self.interfaces)
         try:
             addresses = [_address(req.address)] if req.address else None
             t = await lan.rejoin(req.log_path, opts, addresses=addresses,

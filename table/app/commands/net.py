@@ -149,7 +149,10 @@ def _options(args: argparse.Namespace) -> Any:
                                                handshake_timeout=5.0, connect_timeout=3.0),
                                gossip_interval=1.0, dial_grace=0.3)
         opts.replication = ReplicationConfig(hash_interval=0.5)
-    if getattr(args, "internet", False) or getattr(args, "ticket", None):
+    from netplay.peerfile import played_over_internet
+
+    if getattr(args, "internet", False) or getattr(args, "ticket", None) \
+            or played_over_internet(args.log):  # a restart redials its peers' tickets
         from netplay.quic import QuicSettings
 
         interfaces = _interfaces(args.interfaces)
