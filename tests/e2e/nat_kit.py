@@ -37,7 +37,9 @@ def _run(*args: str) -> None:
 class NatLab:
     """Namespaces ``pub``, ``a`` (home A) and ``b`` (home B), for peers; see the module doc."""
 
-    def __init__(self, delay_ms: int = 80, jitter_ms: int = 20, loss: float = 0.02) -> None:
+    def __init__(self, delay_ms: int = 80, jitter_ms: int = 20, loss: float = 0.02, *,
+                 public_firewall: bool = False) -> None:
+        self.public_firewall = public_firewall  # "pub" then takes no connection it did not open
         self.tag = f"nt{os.getpid() % 1000}{random.randrange(10, 100)}"
         self.net = random.randrange(1, 250)
         self.shaping = (delay_ms, jitter_ms, loss)
@@ -82,6 +84,11 @@ class NatLab:
             hub, pub = self._ns("hub"), self._ns("pub")
             self._veth(hub, "hp", pub, "eth0")
             _run("ip", "-n", pub, "addr", "add", f"{self.public_addr}/24", "dev", "eth0")
+            if self.public_firewall:
+                for rule in (["-A", "INPUT", "-m", "conntrack", "--ctstate",
+                              "ESTABLISHED,RELATED", "-j", "ACCEPT"],
+                             ["-A", "INPUT", "-i", "eth0", "-j", "DROP"]):
+                    _run("ip", "netns", "exec", pub, "iptables", *rule)
             for home, last, lan in (("a", 1, "192.168.1"), ("b", 2, "192.168.2")):
                 router, peer = self._ns(f"r{home}"), self._ns(home)
                 self._veth(hub, f"h{home}", router, "wan")

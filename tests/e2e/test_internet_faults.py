@@ -112,3 +112,29 @@ def _play(lab: NatLab, tmp_path: Path, ops: int) -> None:
         p.wait_line(f"PEER {victim} back", 90)
     _converged(peers, restarted, "SIGKILL + restart of the public player", [])
     _finish(peers, tmp_path, ops)
+
+
+def test_where_a_pair_has_no_path_its_ops_go_through_the_mesh(tmp_path: Path) -> None:
+    """Home B lets nothing in and the public player's firewall takes only connections it
+    opened: B and it can never link. Both link to the host (its port mapping), and play
+    through it: the same table everywhere, every op in every log, B and the public player
+    each linked to one peer only."""
+    ops = 25
+    with NatLab(public_firewall=True) as lab:
+        scripts = [dice_and_chat(tmp_path / f"s{i}.jsonl", i + 1, ops, 0.5) for i in range(3)]
+        host = lab.start("a", *_host(lab, tmp_path, scripts[0]))
+        ticket = host.wait_line("TICKET", 30)[1]
+        peers = [host] + [lab.start(WHERE[i], *_join(lab, i, tmp_path, ticket, scripts[i]))
+                          for i in (1, 2)]
+        for p in peers:
+            assert p.wait_line("SCRIPT DONE", 180)[2] == "0", p.errors[-10:]
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            states = [p.status() for p in peers]
+            if None not in states and len({(s[0], s[1]) for s in states}) == 1:  # type: ignore[index]
+                break
+            time.sleep(0.2)
+        states = [p.status() for p in peers]
+        assert None not in states and len({(s[0], s[1]) for s in states}) == 1, states  # type: ignore[index]
+        assert [s[2] for s in states] == [2, 1, 1], states  # type: ignore[index]
+        _finish(peers, tmp_path, ops)
