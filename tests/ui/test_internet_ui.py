@@ -63,6 +63,7 @@ def test_host_invites_over_the_internet_and_a_player_joins_by_ticket(qapp, qtbot
         panel = lan_app.shell.tables[0].peers_panel
         await until(lambda: "Bob" in [r.name for r in panel.current]
                     and "connected" in panel.statuses().values(), 40, "Bob over the internet")
+        assert [r.address[:5] for r in panel.current if r.name == "Bob"] == ["quic:"]
         digest = t.replica.public_state_hash
         await until(lambda: peer.last_hash() == digest(), 20, "the same table at Bob's")
 
