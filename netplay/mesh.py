@@ -278,8 +278,8 @@ class Mesh:
                 return
             try:
                 link = self._new_link()
-                if not await link.accept(reader, writer) and link.via is not None:
-                    # no probes come over the internet: a failed one there is worth a warning
+                if not await link.accept(reader, writer) and link.via and not link.peer_id:
+                    # a failed handshake (no probes come over the internet): worth a warning
                     log.warning("mesh %s: refused %s: %s", self.peer_id, link.via, link.close_reason)
             finally:
                 self._slots.release(address)
