@@ -152,3 +152,24 @@ def test_a_ticket_is_never_looked_up_as_a_host_name_without_an_endpoint() -> Non
             await lan_only.stop()
 
     run(scenario())
+
+
+def test_a_relay_url_that_answers_nothing_still_links_directly() -> None:
+    """The URL mode's code path, against a relay address on 127.0.0.1 where nothing listens
+    (no relay can be reached from here): the endpoints still find their direct path."""
+    relay = QuicSettings(relay="http://127.0.0.1:9/", bind_host=LOOPBACK)
+    config = replace(FAST_MESH, quic=relay)
+
+    async def scenario() -> None:
+        a, b = (Mesh(Identity.generate(), "t1", "pw", host=LOOPBACK, config=config)
+                for _ in range(2))
+        await a.start()
+        await b.start()
+        try:
+            assert a.quic is not None
+            assert await b.connect(a.quic.ticket(), 0) == a.peer_id
+        finally:
+            for m in (a, b):
+                await m.stop()
+
+    run(scenario(), timeout=60)

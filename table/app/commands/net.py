@@ -90,7 +90,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--internet", action="store_true",
                    help="open an internet endpoint beside the LAN listener and print one line "
                         "TICKET <ticket> that invites to this table (docs/internet-play.md)")
-    p.add_argument("--relay", default="default", metavar="default|URL|off",
+    p.add_argument("--relay", default="default", metavar="default|URL|off", type=_relay,
                    help="internet play: n0's public relays (default), your own iroh-relay's "
                         "URL, or off (direct paths only: no relay, no discovery service)")
     p.add_argument("--quic-port", type=int, default=0,
@@ -99,6 +99,13 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--external-addr", action="append", default=[], metavar="IP:PORT",
                    help="internet play: where the internet reaches this endpoint (a router's "
                         "port mapping to --quic-port); put in the ticket")
+
+
+def _relay(text: str) -> str:
+    if text in ("default", "off") or text.startswith(("https://", "http://")):
+        return text
+    raise argparse.ArgumentTypeError(f"{text!r}: expected default, off or a relay's URL "
+                                     "(https://...)")
 
 
 def _interfaces(text: str | None) -> list[str] | None:
