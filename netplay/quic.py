@@ -34,6 +34,7 @@ RELAY_OFF = "off"
 RELAY_DEFAULT = "default"
 WRITE_HIGH_WATER = 256 * 1024  # drain() waits while more than this is buffered
 ACCEPT_STREAM_TIMEOUT = 5.0  # an incoming connection must open its stream this soon
+DRAIN_TIMEOUT = 3.0  # at most this long for the peer to read what a closing stream sent
 
 StreamHandler = Callable[["QuicReader", "QuicWriter", str], Awaitable[None]]
 
@@ -189,12 +190,20 @@ class QuicWriter:
         self._closer = asyncio.ensure_future(self._close())
 
     async def _close(self) -> None:
+        # QUIC drops what the peer has not acknowledged when a connection closes (TCP would
+        # still deliver it): wait until the peer has read the stream to its end (a bye, the
+        # last ops), bounded, before closing.
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(asyncio.shield(self._pump), 1.0)
-        with contextlib.suppress(Exception):  # give the peer a moment to read the end
-            await asyncio.wait_for(self._conn.closed(), 0.5)
+            await asyncio.wait_for(asyncio.shield(self._pump), DRAIN_TIMEOUT)
+        if self._error is None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._send.stopped(), DRAIN_TIMEOUT)
         with contextlib.suppress(Exception):
             self._conn.close(0, b"closed")
+
+    @property
+    def closer(self) -> asyncio.Task[None] | None:
+        return self._closer
 
     async def wait_closed(self) -> None:
         if self._closer is not None:
@@ -210,6 +219,7 @@ class QuicTransport:
         self._accepting: asyncio.Task[None] | None = None
         self._connections: set[iroh.Connection] = set()
         self._taking: set[asyncio.Task[None]] = set()  # held: a task nobody holds may vanish
+        self._writers: set[QuicWriter] = set()  # so that close() lets their last bytes arrive
 
     @classmethod
     async def bind(cls, seed: bytes, settings: QuicSettings) -> QuicTransport:
@@ -281,7 +291,7 @@ class QuicTransport:
         remote = f"quic:{conn.remote_id().fmt_short()}"
         self._connections.add(conn)
         try:
-            await on_stream(QuicReader(bi.recv()), QuicWriter(conn, bi.send(), remote), remote)
+            await on_stream(QuicReader(bi.recv()), self._writer(conn, bi.send(), remote), remote)
         finally:
             self._connections.discard(conn)
 
@@ -299,13 +309,23 @@ class QuicTransport:
         except Exception as err:
             raise ConnectionRefusedError(f"internet connect failed: {_iroh_reason(err)}") from None
         remote = f"quic:{conn.remote_id().fmt_short()}"
-        return QuicReader(bi.recv()), QuicWriter(conn, bi.send(), remote)
+        return QuicReader(bi.recv()), self._writer(conn, bi.send(), remote)
+
+    def _writer(self, conn: iroh.Connection, send: iroh.SendStream, remote: str) -> QuicWriter:
+        writer = QuicWriter(conn, send, remote)
+        self._writers.add(writer)
+        if len(self._writers) > 64:  # forget the ones long closed
+            self._writers = {w for w in self._writers if w.closer is None or not w.closer.done()}
+        return writer
 
     async def close(self) -> None:
         if self._accepting is not None:
             self._accepting.cancel()
         for task in list(self._taking):
             task.cancel()
+        closing = [w.closer for w in self._writers if w.closer is not None and not w.closer.done()]
+        if closing:  # the links' last bytes (their bye) reach the peers first
+            await asyncio.wait(closing, timeout=DRAIN_TIMEOUT)
         for conn in list(self._connections):
             with contextlib.suppress(Exception):
                 conn.close(0, b"leaving")
