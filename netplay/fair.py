@@ -103,7 +103,7 @@ class FairRounds:
     def __init__(self, me: str, *, clock: Callable[[], float] = time.monotonic,
                  new_share: Callable[[], str] = fair.new_share,
                  new_round_id: Callable[[], str] = lambda: secrets.token_hex(8),
-                 commit_timeout: float = 2.0, reveal_timeout: float = 2.0,
+                 commit_timeout: float = 3.0, reveal_timeout: float = 3.0,
                  settle_timeout: float = 15.0) -> None:
         self.me, self.clock = me, clock
         self.new_share, self.new_round_id = new_share, new_round_id

@@ -19,11 +19,16 @@ MAX_KNOWN_KEYS = 256
 LinkedPeer = tuple[str, str, int, bytes]  # peer id, host, port, Ed25519 key
 
 
-def peers_message(linked: Iterable[LinkedPeer], keys: Mapping[str, bytes]) -> dict[str, Any]:
+def peers_message(linked: Iterable[LinkedPeer], keys: Mapping[str, bytes],
+                  quic: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """``quic``: the signed endpoint claims (netplay.endpoint_claims), when any."""
     entries = [{"id": pid, "host": host, "port": port, "key": key}
                for pid, host, port, key in linked]
     known = [{"id": pid, "key": key} for pid, key in sorted(keys.items())]
-    return {"t": "peers", "peers": entries[:MAX_GOSSIP_ENTRIES], "keys": known[:MAX_KNOWN_KEYS]}
+    msg = {"t": "peers", "peers": entries[:MAX_GOSSIP_ENTRIES], "keys": known[:MAX_KNOWN_KEYS]}
+    if quic:
+        msg["quic"] = quic
+    return msg
 
 
 def read_peers(entries: list[Any]) -> list[LinkedPeer]:

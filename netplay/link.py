@@ -1,4 +1,5 @@
-"""One link: a single TCP connection to one peer, from handshake to close.
+"""One link: a single connection to one peer (TCP, or a QUIC bi-stream), from handshake to
+close.
 
 States: CONNECTING -> HANDSHAKING -> OPEN -> CLOSING -> CLOSED (any state may go straight to
 CLOSING or CLOSED). Only :meth:`Link._set_state` changes the state.
@@ -16,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import Any, AsyncIterator, Callable
+from typing import Any, AsyncIterator, Awaitable, Callable
 
 from .channel import MessageChannel
 from .handshake import Handshake, Rejected
@@ -33,6 +34,8 @@ log = logging.getLogger(__name__)
 MessageHandler = Callable[["Link", dict[str, Any]], None]
 LinkHandler = Callable[["Link"], None]
 OpenHandler = Callable[["Link"], bool]
+# Opens a byte stream to an address for a transport other than TCP (netplay.quic).
+StreamOpener = Callable[[str, int], Awaitable[tuple[Any, Any]]]
 
 _STOP = object()
 
@@ -68,6 +71,7 @@ class Link:
         self.peer_port = 0  # the peer's listening port (dialed port, or the one its hello gave)
         self.advertised_port = 0
         self.remote_host: str | None = None
+        self.via: str | None = None  # "quic:<endpoint>" for a link over the QUIC transport
         self.close_reason: str | None = None
 
         self._reader: asyncio.StreamReader | None = None
@@ -101,6 +105,8 @@ class Link:
     def label(self) -> str:
         if self.peer_id:
             return self.peer_id
+        if self.via is not None:
+            return self.via
         if self.remote_host is not None:
             return f"{self.remote_host}:{self.peer_port or '?'}"
         return "?"
@@ -112,18 +118,21 @@ class Link:
         self._state = new
 
     # ------------------------------------------------------------- open
-    async def connect(self, host: str, port: int) -> bool:
-        """Dial ``host:port`` and run the handshake as initiator. True once the link is open."""
+    async def connect(self, host: str, port: int, opener: StreamOpener | None = None) -> bool:
+        """Dial ``host:port`` (TCP; or through ``opener``, another transport's stream to that
+        address) and run the handshake as initiator. True once the link is open."""
         self.initiator = True
         self.remote_host, self.peer_port = host, port
         try:
-            reader, writer = await asyncio.wait_for(
-                asyncio.open_connection(host, port), self.config.connect_timeout
-            )
+            opening = opener(host, port) if opener is not None else \
+                asyncio.open_connection(host, port)
+            reader, writer = await asyncio.wait_for(opening, self.config.connect_timeout)
         except (OSError, asyncio.TimeoutError) as exc:
-            self._fail_before_open(f"connect to {host}:{port} failed: {exc or type(exc).__name__}")
+            where = f"{host}:{port}" if opener is None else host[:24] + "..."
+            self._fail_before_open(f"connect to {where} failed: {exc or type(exc).__name__}")
             return False
         tune_socket(writer, self.config.dead_after)
+        self.via = writer.get_extra_info("quic_remote")
         return await self._handshake(reader, writer)
 
     async def accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> bool:
@@ -132,6 +141,7 @@ class Link:
         peer = writer.get_extra_info("peername")
         if isinstance(peer, tuple) and len(peer) >= 2:
             self.remote_host, self.peer_port = str(peer[0]), 0
+        self.via = writer.get_extra_info("quic_remote")
         tune_socket(writer, self.config.dead_after)
         return await self._handshake(reader, writer)
 

@@ -1,9 +1,10 @@
 """The mesh: every peer of a table directly linked to every other (at most 15 links for 6).
 
-A :class:`Mesh` listens on a TCP port, dials the peers it is given, and gossips its list of
-linked peers (``peers`` message) on every new link and every ``gossip_interval``. A peer
-that learns of a peer it has no link to dials it: at once if its own id is lower, after
-``dial_grace`` otherwise, so usually only one side dials.
+A :class:`Mesh` listens on a TCP port (and, configured, an internet endpoint: netplay.quic,
+whose tickets are addresses with port 0), dials the peers it is given, and gossips its linked
+peers and the signed endpoint claims (``peers`` message) on every new link and every
+``gossip_interval``. A peer that learns of a peer it has no link to dials it: at once if its
+own id is lower, after ``dial_grace`` otherwise (a ticket always then), so usually one dials.
 
 Two links between the same pair (both dialed at once) are deduplicated deterministically:
 the link *initiated by the lower peer id* is kept, on both sides, and the other closed.
@@ -17,50 +18,32 @@ Events (:attr:`Mesh.events`): :class:`PeerJoined` (also with ``relinked=True`` w
 duplicate link replaced the current one, so that callers can re-synchronise), :class:`PeerLeft`
 and :class:`MessageReceived` for every message type above the mesh (replication and others).
 """
-
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
-from .admission import BUSY_LOG_EVERY, BUSY_REASON, HandshakeSlots, duplicate_verdict
+from .admission import BUSY_LOG_EVERY, HandshakeSlots, duplicate_verdict
 from .events import EventHub
 from .gossip import peers_message, read_keys, read_peers
 from .mesh_events import MeshEvent, MessageReceived, PeerJoined, PeerLeft
 from .identity import PUBLIC_KEY_BYTES, Identity, is_valid_peer_id
-from .link import Link, LinkConfig
+from .endpoint_claims import EndpointClaims
+from .link import Link
+from .mesh_config import MeshConfig as MeshConfig
+from .mesh_config import PeerAddress
 from .outbox import pack_message
-from .peerbook import KnownPeer, PeerBook, RedialPolicy
+from .peerbook import KnownPeer, PeerBook
+from .quic import QuicSettings, QuicTransport, stream_opener
 from .redial import redial_loop
-from .wire import ProtocolError, pack, write_frame
+from .streams import refuse_busy
+from .wire import ProtocolError
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True, slots=True)
-class MeshConfig:
-    link: LinkConfig = field(default_factory=LinkConfig)
-    gossip_interval: float = 5.0
-    dial_grace: float = 1.0
-    max_peers: int = 16
-    # Handshake slots: a global cap, and a smaller one per remote address so that one
-    # address (a flood of idle connections) cannot take them all.
-    max_pending_handshakes: int = 64
-    max_pending_per_address: int = 8
-    redial: RedialPolicy = field(default_factory=RedialPolicy)
-    redial_connect_timeout: float = 2.0
-    redial_tick: float = 0.2
-
-
-@dataclass(slots=True)
-class PeerAddress:
-    peer_id: str
-    host: str
-    port: int
 
 
 class Mesh:
@@ -98,6 +81,8 @@ class Mesh:
         self.dial_failures: dict[tuple[str, int], str] = {}  # last failure per address dialled
         self._busy_logged = -BUSY_LOG_EVERY
         self._running = False
+        self.quic: QuicTransport | None = None  # the internet endpoint, when configured
+        self.claims = EndpointClaims(identity, table_id, self.peer_key)
 
     # ------------------------------------------------------------------ lifecycle
     @property
@@ -112,6 +97,8 @@ class Mesh:
         self._server = await asyncio.start_server(self._on_accept, self._host, self._requested_port)
         sockets = self._server.sockets or ()
         self._port = sockets[0].getsockname()[1] if sockets else self._requested_port
+        if self.config.quic is not None:
+            await self.open_internet(self.config.quic)
         self._running = True
         self.spawn(self._gossip_loop())
         self.spawn(redial_loop(self))
@@ -127,10 +114,7 @@ class Mesh:
             task.cancel()
         links = list(self._links.values())
         for link in links:
-            if graceful:
-                link.close("leaving the table")
-            else:
-                link.abort("mesh stopped")
+            link.close("leaving the table") if graceful else link.abort("mesh stopped")
         for link in links:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(link.wait_closed(), 2.0)
@@ -141,7 +125,20 @@ class Mesh:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._server.wait_closed(), 2.0)
             self._server = None
+        if self.quic is not None:
+            await self.quic.close()
         log.info("mesh %s stopped", self.peer_id)
+
+    async def open_internet(self, settings: QuicSettings) -> QuicTransport:
+        """The internet endpoint beside the LAN listener, opened now if it is not yet (at
+        start, or during play); the peers hear its signed ticket at once."""
+        if self.quic is None:
+            self.quic = await QuicTransport.bind(self.identity.seed, settings)
+            self.claims.claim_own(self.quic.ticket())
+            self.quic.serve(self._on_accept)
+            if self._links:
+                self.broadcast(self._gossip_message())
+        return self.quic
 
     @property
     def running(self) -> bool:
@@ -252,7 +249,8 @@ class Mesh:
             link = self._new_link()
             if connect_timeout is not None:
                 link.config = replace(link.config, connect_timeout=connect_timeout)
-            if await link.connect(host, port):
+            opener = stream_opener(self.quic, host, self.config.link.connect_timeout)
+            if await link.connect(host, port, opener):
                 self.dial_failures.pop(key, None)
                 peer_id = link.peer_id
             else:
@@ -262,9 +260,11 @@ class Mesh:
             del self._dialing[key]
             result.set_result(peer_id)
 
-    async def _on_accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def _on_accept(self, reader: Any, writer: Any, address: str | None = None) -> None:
+        """An accepted stream (TCP, or QUIC with the remote endpoint as ``address``)."""
         peer = writer.get_extra_info("peername")
-        address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+        if address is None:
+            address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
         try:
             if not self._running:
                 writer.close()
@@ -274,10 +274,13 @@ class Mesh:
                     self._busy_logged = self.now()
                     log.warning("mesh %s: too many handshakes pending (from %s); refusing "
                                 "connections for now", self.peer_id, address)
-                await self._refuse_busy(writer)
+                await refuse_busy(writer)
                 return
             try:
-                await self._new_link().accept(reader, writer)
+                link = self._new_link()
+                if not await link.accept(reader, writer) and link.via and not link.peer_id:
+                    # a failed handshake (no probes come over the internet): worth a warning
+                    log.warning("mesh %s: refused %s: %s", self.peer_id, link.via, link.close_reason)
             finally:
                 self._slots.release(address)
         except asyncio.CancelledError:
@@ -285,14 +288,6 @@ class Mesh:
         except Exception:  # never let one connection take the listener down
             log.exception("mesh %s: unexpected error on an incoming connection", self.peer_id)
             writer.close()
-
-    async def _refuse_busy(self, writer: asyncio.StreamWriter) -> None:
-        """Say "busy" (a plaintext reject, which a dialler reads instead of a hello) and hang
-        up, so that a joiner retries instead of concluding that nobody is there."""
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(
-                write_frame(writer, pack({"t": "reject", "reason": BUSY_REASON})), 1.0)
-        writer.close()
 
     def _on_link_open(self, link: Link) -> bool:
         pid = link.peer_id
@@ -313,8 +308,9 @@ class Mesh:
         hearsay = self._hearsay_keys.pop(pid, None)
         if hearsay is not None and hearsay != link.peer_key:
             log.warning("mesh %s: gossiped key for %s was wrong; using the handshake's", self.peer_id, pid)
-        if link.remote_host is not None and link.peer_port:
-            self._addresses[pid] = PeerAddress(pid, link.remote_host, link.peer_port)
+        if link.remote_host is not None and (link.peer_port or link.initiator):  # a ticket: port 0
+            if link.peer_port:
+                self._addresses[pid] = PeerAddress(pid, link.remote_host, link.peer_port)
             self.book.remember(pid, link.remote_host, link.peer_port, self.now())
         relinked = existing is not None
         if existing is not None and existing.is_open:
@@ -354,6 +350,10 @@ class Mesh:
         if msg["t"] == "peers":
             self._handle_keys(msg.get("keys", []))
             self._handle_peers(link, msg["peers"])
+            for peer_id, ticket in self.claims.receive(msg.get("quic")):
+                self.book.remember(peer_id, ticket, 0, self.now())
+                if self.quic is not None and not self.is_linked(peer_id):
+                    self.spawn(self._dial_later(peer_id, ticket, 0))
             return
         self.events.emit(MessageReceived(pid, msg), propagate=(ProtocolError,))
 
@@ -365,7 +365,8 @@ class Mesh:
             key = self._pinned_keys.get(pid)
             if link.is_open and addr is not None and key is not None:
                 linked.append((pid, addr.host, addr.port, key))
-        return peers_message(linked, {**self._hearsay_keys, **self._pinned_keys})
+        return peers_message(linked, {**self._hearsay_keys, **self._pinned_keys},
+                             self.claims.entries())
 
     def _handle_peers(self, link: Link, entries: list[Any]) -> None:
         for pid, host, port, key in read_peers(entries):

@@ -15,7 +15,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-MAX_ADDRESSES = 3  # per peer, newest first (a restarted peer may listen on a new port)
+MAX_ADDRESSES = 3  # LAN addresses per peer, newest first (a restart may change the port)
+
+
+def is_ticket_address(host: str) -> bool:
+    """An internet endpoint ticket (netplay.quic) standing as an address's host."""
+    return host.startswith("endpoint") and len(host) > 20
 
 
 @dataclass(slots=True)
@@ -56,18 +61,22 @@ class PeerBook:
         return [self._peers[pid] for pid in sorted(self._peers)]
 
     def remember(self, peer_id: str, host: str, port: int, now: float) -> KnownPeer | None:
-        """Add an address for a peer (newest first). None for this peer itself."""
-        if peer_id == self.me or not host or not 0 < port <= 65535:
+        """Add an address for a peer (newest first; internet endpoint tickets, port 0, come
+        last: the LAN is tried first). None for this peer itself."""
+        ticket = port == 0 and is_ticket_address(host)
+        if peer_id == self.me or not host or not (ticket or 0 < port <= 65535):
             return None
         peer = self._peers.get(peer_id)
         if peer is None:
             peer = self._peers[peer_id] = KnownPeer(peer_id)
             peer.next_dial = now + self._first_delay(peer_id)
-        address = (host, port)
-        if address in peer.addresses:
-            peer.addresses.remove(address)
-        peer.addresses.insert(0, address)
-        del peer.addresses[MAX_ADDRESSES:]
+        lan = [a for a in peer.addresses if a[1] != 0 and a != (host, port)]
+        tickets = [a for a in peer.addresses if a[1] == 0]
+        if ticket:  # the newest two: the one that worked and the one the peer claims now
+            tickets = [(host, port)] + [t for t in tickets if t != (host, port)][:1]
+        else:
+            lan.insert(0, (host, port))
+        peer.addresses[:] = lan[:MAX_ADDRESSES] + tickets
         return peer
 
     def linked(self, peer_id: str, now: float) -> None:

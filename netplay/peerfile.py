@@ -3,8 +3,9 @@
 The log names every peer of the table and its key (their ``hello`` ops) but not where they
 listen. A peer restarted from its log (``host``/``join`` with an existing log, or Resume)
 reads this file to dial them again even when mDNS is blocked. JSON: ``{peer id: [[host,
-port], ...]}``, newest address first. A missing or unreadable file is an empty book: the
-table still rejoins through mDNS or an address the player gives.
+port], ...]}``, newest address first; an internet endpoint ticket is kept as ``[ticket, 0]``,
+so a restarted peer redials its internet table with no new ticket. A missing or unreadable
+file is an empty book: the table still rejoins through mDNS or an address the player gives.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import os
 from pathlib import Path
 
 from .identity import is_valid_peer_id
+from .peerbook import is_ticket_address
 
 log = logging.getLogger(__name__)
 
@@ -41,10 +43,18 @@ def load_peers(path: str | Path) -> Addresses:
             continue
         good = [(str(a[0]), int(a[1])) for a in addresses
                 if isinstance(a, list) and len(a) == 2 and isinstance(a[0], str)
-                and type(a[1]) is int and 0 < a[1] <= 65535]
+                and type(a[1]) is int and (0 < a[1] <= 65535 or a[1] == 0
+                                           and is_ticket_address(a[0]))]
         if good:
             out[pid] = good
     return out
+
+
+def played_over_internet(log_path: str | Path) -> bool:
+    """The address file beside this log names a peer at an internet endpoint ticket: a peer
+    restarted from the log opens its endpoint to redial them."""
+    return any(port == 0 for addresses in load_peers(peers_path(log_path)).values()
+               for _host, port in addresses)
 
 
 def save_peers(path: str | Path, peers: Addresses) -> None:

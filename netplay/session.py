@@ -313,8 +313,8 @@ class LanSession:
         if isinstance(event, PeerJoined):
             self._synced[event.peer_id] = False
             link = self.mesh.link(event.peer_id)
-            if link is not None and link.remote_host:
-                self._addresses[event.peer_id] = f"{link.remote_host}:{link.peer_port}"
+            if link is not None and (link.via or link.remote_host):  # via: "quic:<endpoint>"
+                self._addresses[event.peer_id] = link.via or f"{link.remote_host}:{link.peer_port}"
             announced = self.replica.store.announced_key(event.peer_id)
             pinned = self.mesh.pinned_key(event.peer_id)
             if announced is not None and pinned is not None and pinned.hex() != announced:

@@ -10,9 +10,10 @@ import asyncio
 import contextlib
 import socket
 
+from .admission import BUSY_REASON
 from .handshake import DEFAULT_TIMEOUT, Established, Handshake, HandshakeError, Rejected, Step
 from .identity import Identity
-from .wire import DEFAULT_LIMITS, WireLimits
+from .wire import DEFAULT_LIMITS, WireLimits, pack, write_frame
 
 READ_CHUNK = 64 * 1024
 
@@ -90,3 +91,12 @@ def tune_socket(writer: asyncio.StreamWriter, dead_after: float) -> None:
     for level, option, value in options:
         with contextlib.suppress(OSError):
             sock.setsockopt(level, option, value)
+
+
+async def refuse_busy(writer: asyncio.StreamWriter) -> None:
+    """Say "busy" (a plaintext reject, which a dialler reads instead of a hello) and hang up,
+    so that a joiner retries instead of concluding that nobody is there."""
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(write_frame(writer, pack({"t": "reject", "reason": BUSY_REASON})),
+                               1.0)
+    writer.close()

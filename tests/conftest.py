@@ -15,6 +15,9 @@ from tests import bundle_build
 
 ROOT = Path(__file__).resolve().parents[1]
 
+# Internet play in tests never reaches a public relay or discovery service: every peer the
+# tests start (in process or as a `sandtable` process) defaults to relays off.
+os.environ["SANDTABLE_RELAY"] = "off"
 if "SANDTABLE_HOME" not in os.environ:
     os.environ["SANDTABLE_HOME"] = tempfile.mkdtemp(prefix="sandtable-tests-")
 

@@ -94,7 +94,8 @@ def run_app(argv: list[str], game: str | None = None, seats: int | None = None,
 
 def _wire_lan(shell: object) -> object | None:
     """Host/Join on the start screen. SANDTABLE_LAN_INTERFACES=IP,... restricts LAN play to
-    those addresses (default: every interface)."""
+    those addresses (default: every interface); SANDTABLE_RELAY=off|URL sets internet play's
+    relays (default: n0's public ones; demos and tests: off)."""
     import os
 
     try:
@@ -104,7 +105,8 @@ def _wire_lan(shell: object) -> object | None:
         return None
     text = os.environ.get("SANDTABLE_LAN_INTERFACES", "").strip()
     interfaces = [p.strip() for p in text.split(",") if p.strip()] or None
-    return LanApp(shell, interfaces=interfaces)  # type: ignore[arg-type]
+    relay = os.environ.get("SANDTABLE_RELAY", "").strip() or "default"
+    return LanApp(shell, interfaces=interfaces, relay=relay)  # type: ignore[arg-type]
 
 
 if __name__ == "__main__":

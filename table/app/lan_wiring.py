@@ -21,6 +21,7 @@ from typing import Any
 
 from netplay.discovery import TableBrowser
 from netplay.listing import TableListing
+from netplay.peerfile import played_over_internet
 from netplay.finding import interface_choice
 from netplay.session import SessionOptions
 from netplay.session_events import PeersChanged
@@ -28,6 +29,7 @@ from table import lan
 from table.lan.setup import ready_seats
 from table.lan.table import until_changed
 from table.games.registry import ModuleNotFound
+from table.app.internet_wiring import invite, with_internet
 from table.app.owner_requests import install_owner_consent, install_owner_requests
 from table.ui.catalog import Catalog
 from table.ui.drafts import use_module
@@ -69,9 +71,10 @@ class LanApp:
     """Owns the LAN tables of one app instance."""
 
     def __init__(self, shell: Shell, *, interfaces: list[str] | None = None,
-                 options: dict[str, Any] | None = None) -> None:
+                 options: dict[str, Any] | None = None, relay: str = "default") -> None:
         self.shell = shell
         self.interfaces = interfaces
+        self.relay = relay  # internet play: n0's relays, a relay URL, or "off" (tests)
         self.extra_options = dict(options or {})  # e.g. mesh/replication configs (tests)
         self.tables: list[lan.LanTable] = []
         self.windows: dict[int, TableWindow] = {}
@@ -108,10 +111,12 @@ class LanApp:
             position = _position(req.position)
             module = position.module if position else lan.module_for(req.game_id)
             deck = module.deck(req.deck) if req.deck and position is None else None
+            opts = self._options(req.passphrase, req.player_name, req.port)
+            if req.internet:
+                with_internet(opts, self.relay, self.interfaces)
             t = await lan.host(module, table_name=req.table_name,
                                seats=position.seats if position else req.seats,
-                               log_path=new_log_path(module.id),
-                               options=self._options(req.passphrase, req.player_name, req.port),
+                               log_path=new_log_path(module.id), options=opts,
                                position=position, watchers=req.watchers,
                                record_to_watchers=req.record_to_watchers)
         except Exception as err:
@@ -123,7 +128,10 @@ class LanApp:
             if isinstance(err, Exception):
                 raise _problem(err) from None
             raise
-        return self._open_window(t)
+        window = self._open_window(t)
+        if req.internet:
+            self.dialogs.append(await invite(t, window, self.relay, self.interfaces))
+        return window
 
     # ------------------------------------------------------------------ joining
     def open_join_dialog(self) -> JoinDialog:
@@ -134,7 +142,12 @@ class LanApp:
             opts = self._options(req.passphrase, req.player_name)
             opts.watch = req.watch
             try:
-                if req.table_id:
+                if req.ticket:
+                    t = await lan.join(log_path=new_log_path("lan"), ticket=req.ticket,
+                                       options=with_internet(opts, self.relay, self.interfaces),
+                                       timeout=20.0, position=_position(req.position),
+                                       progress=dialog.status.setText)
+                elif req.table_id:
                     addresses = [_address(a) for a in req.addresses]
                     entry = next((e for e in dialog.entries if e.table_id == req.table_id), None)
                     t = await lan.join(log_path=new_log_path("lan"), options=opts,
@@ -195,6 +208,8 @@ class LanApp:
 
     async def _rejoin(self, req: RejoinRequest) -> TableWindow:
         opts = self._options(req.passphrase, self.shell.settings.name)
+        if played_over_internet(req.log_path):  # its peers are redialled at their tickets
+            with_internet(opts, self.relay, self.interfaces)
         try:
             addresses = [_address(req.address)] if req.address else None
             t = await lan.rejoin(req.log_path, opts, addresses=addresses,
@@ -253,7 +268,16 @@ class LanApp:
             return [PeerRow(p.peer_id, p.name, p.seats, p.status, p.address, p.watching)
                     for p in session.peer_list()]
 
-        panel = PeersPanel(rows, table_line=self._table_line(t))
+        def invite_soon() -> None:
+            async def show() -> None:
+                try:
+                    self.dialogs.append(await invite(t, self.windows.get(id(t)), self.relay,
+                                                     self.interfaces))
+                except Exception as err:  # the endpoint could not open: say why
+                    window.statusBar().showMessage(f"Cannot invite over the internet: {err}")
+            t.spawn(show())
+
+        panel = PeersPanel(rows, table_line=self._table_line(t), invite=invite_soon)
         unsubscribe = session.events.subscribe(
             lambda e: panel.schedule_refresh() if isinstance(e, PeersChanged) else None)
         game = module.name if module else t.replica.game

@@ -8,15 +8,24 @@ import logging
 from netplay.admission import BUSY_REASON
 from netplay.discovery import probe_table_id
 from netplay.finding import find_table
+from netplay.quic import TicketError
+from netplay.table_ticket import read_table_ticket
 from table.lan.table import LanError, LanTable
 
 log = logging.getLogger(__name__)
 
 
 async def resolve(*, table: str | None = None, connect: str | None = None,
-                  interfaces: list[str] | None = None, timeout: float = 10.0
-                  ) -> tuple[str, list[tuple[str, int]], str]:
-    """(table id, addresses to dial, table name) from a table name (discovery) or host:port."""
+                  interfaces: list[str] | None = None, timeout: float = 10.0,
+                  ticket: str | None = None) -> tuple[str, list[tuple[str, int]], str]:
+    """(table id, addresses to dial, table name) from a table name (discovery), host:port or
+    an internet ticket (its endpoint ticket is the address, port 0)."""
+    if ticket:
+        try:
+            table_id, endpoint = read_table_ticket(ticket)
+        except TicketError as err:
+            raise LanError(str(err)) from None
+        return table_id, [(endpoint, 0)], ""
     if connect:
         host_, _, port_text = connect.rpartition(":")
         if not host_ or not port_text.isdigit():
@@ -71,6 +80,9 @@ async def dial(t: LanTable, addresses: list[tuple[str, int]], timeout: float) ->
         log.warning("the table is busy, retrying")
         await asyncio.sleep(delay)
         delay = min(2.0, delay * 2)
+    if all(port == 0 for _, port in addresses):  # internet: the link's own reason says why
+        reason = next((f for f in failures if f), "no answer")
+        raise LanError(f"could not join the table over the internet: {reason}")
     # Did the table answer at all? Then the handshake failed: the passphrase.
     for host_, port in addresses:
         try:

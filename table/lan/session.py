@@ -13,10 +13,12 @@ import asyncio
 import errno
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from netplay.identity import Identity
+from netplay.quic import QuicSettings
 from netplay.peerfile import peers_path
 from netplay.keyfile import save_identity
 from netplay.session import LanSession, SessionOptions
@@ -99,9 +101,10 @@ async def host(module: GameModule, *, table_name: str, seats: int, log_path: str
 async def join(*, log_path: str | Path, table: str | None = None, connect: str | None = None,
                options: SessionOptions | None = None, timeout: float = 15.0,
                listed: tuple[str, list[tuple[str, int]], str] | None = None,
-               position: Position | None = None,
+               position: Position | None = None, ticket: str | None = None,
                progress: Callable[[str], None] | None = None) -> LanTable:
-    """Join a table by name or host:port and catch up. A log that exists is resumed.
+    """Join a table by name, host:port or internet ticket (``options.mesh.quic`` then says
+    how to open this peer's endpoint) and catch up. A log that exists is resumed.
     ``listed`` = (table id, addresses, name) of a table a browser already listed;
     ``progress`` hears how the transfer of the table's module goes, when it needs one."""
     opts = options or SessionOptions()
@@ -110,8 +113,10 @@ async def join(*, log_path: str | Path, table: str | None = None, connect: str |
     if listed is not None:
         table_id, addresses, name = listed
     else:
-        table_id, addresses, name = await resolve(table=table, connect=connect,
+        table_id, addresses, name = await resolve(table=table, connect=connect, ticket=ticket,
                                                   interfaces=opts.interfaces, timeout=timeout)
+    if ticket and opts.mesh.quic is None:
+        opts.mesh = replace(opts.mesh, quic=QuicSettings())
     if path.exists() and path.stat().st_size > 0:
         t = await resume(path, opts, addresses=addresses)
         if t.replica.table_id != table_id:

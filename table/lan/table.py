@@ -9,7 +9,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from netplay.events import EventHub
+from netplay.quic import QuicSettings
 from netplay.session import LanSession
+from netplay.table_ticket import table_ticket
 from table.core.replica import Replica
 from table.games.module import GameModule
 from table.games.position import Position
@@ -39,6 +41,17 @@ class LanTable:
     modules: ModuleFollower | None = None
     # told when the table moved to another module (a draft changed during play)
     on_module: Callable[[GameModule], None] | None = None
+
+    @property
+    def ticket(self) -> str | None:
+        """The table's invitation over the internet (None: no internet endpoint open)."""
+        quic = self.session.mesh.quic
+        return table_ticket(self.replica.table_id, quic.ticket()) if quic is not None else None
+
+    async def invite_over_internet(self, settings: QuicSettings) -> str:
+        """Open the internet endpoint if it is not yet; the table's ticket."""
+        quic = await self.session.mesh.open_internet(settings)
+        return table_ticket(self.replica.table_id, quic.ticket())
 
     def module_changed(self, module: GameModule) -> None:
         self.module = module

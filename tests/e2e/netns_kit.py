@@ -108,13 +108,15 @@ class NetLab:
 
 
 class Peer:
-    """``sandtable <args>`` in a namespace; ``lines`` are (monotonic time, text)."""
+    """``sandtable <args>`` in a namespace (``ns`` empty: in this one); ``lines`` are
+    (monotonic time, text)."""
 
     def __init__(self, ns: str, args: tuple[str, ...]) -> None:
         env = dict(os.environ, PYTHONPATH=str(ROOT))
         self.args = args
         self.proc = subprocess.Popen(
-            ["ip", "netns", "exec", ns, sys.executable, "-m", "table.app.cli", *args],
+            [*(["ip", "netns", "exec", ns] if ns else []), sys.executable, "-m", "table.app.cli",
+             *args],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=str(ROOT))
         self.lines: list[tuple[float, str]] = []
         self.errors: list[str] = []

@@ -244,7 +244,7 @@ def test_a_shuffle_that_went_on_without_a_silent_peer_audits_clean(tmp_path: Pat
     net = session.net
     net.drop = lambda sender, to, msg: sender == "peer3" and msg["t"] == "fair_reveal"
     net.start("peer1", "shuffle")
-    net.advance(2.5)
+    net.advance(3.5)  # past the reveal timeout
     [done] = net.drawn["peer1"]
     assert done.draw.missing == ["peer3"]
     op = fair_shuffle(session.replicas[0], "p1.deck", done.draw, seat=1)

@@ -41,7 +41,7 @@ def test_a_peer_that_never_reveals_is_named_and_the_roll_uses_the_others() -> No
     net.drop = lambda sender, to, msg: sender == "peer5" and msg["t"] == "fair_reveal"
     net.start("peer1", "roll")
     assert net.drawn["peer1"] == []  # waiting for peer5's share
-    net.advance(2.5)
+    net.advance(3.5)  # past the reveal timeout
     [done] = net.drawn["peer1"]
     assert done.draw.missing == ["peer5"] and "peer5" not in done.draw.shares
     assert len(done.draw.shares) == 5
@@ -69,7 +69,7 @@ def test_a_peer_that_never_commits_is_left_out_when_the_initiator_fixes_the_set(
     net.drop = lambda sender, to, msg: sender == "peer6" and msg["t"] == "fair_commit"
     rid = net.start("peer1", "roll")
     assert net.drawn["peer1"] == []
-    net.advance(2.1)  # the commit timeout: the initiator fixes the set, the others reveal
+    net.advance(3.1)  # the commit timeout: the initiator fixes the set, the others reveal
     [done] = net.drawn["peer1"]
     assert done.draw.round == rid and "peer6" not in done.draw.commits
     assert len(done.draw.shares) == 5 and done.draw.missing == []

@@ -28,6 +28,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="peers at the table (default: %(default)s)")
     p.add_argument("--processes", action="store_true", help="one process per peer")
     p.add_argument("--ops", type=int, default=2000, help="ops to send (default: %(default)s)")
+    p.add_argument("--transport", choices=("tcp", "quic"), default="tcp",
+                   help="quic: 2 and 6 peers over QUIC (iroh, relays off) beside TCP, in the "
+                        "same run, and the ratio")
     p.set_defaults(handler=bench_net)
     p = target("assist", "time the rules assist adds per op")
     p.set_defaults(handler=bench_assist)
@@ -78,6 +81,11 @@ def bench_ui(args: argparse.Namespace) -> int:
 
 
 def bench_net(args: argparse.Namespace) -> int:
+    if args.transport == "quic":
+        from table.bench import net_quic
+
+        net_quic.run(ops=min(args.ops, 1000))
+        return 0
     from table.bench.net import run
 
     run(peers=args.peers, processes=args.processes, ops=args.ops)

@@ -18,8 +18,10 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import signal
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +67,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     where = p.add_mutually_exclusive_group(required=True)
     where.add_argument("--table", help="table name (found by mDNS)")
     where.add_argument("--connect", metavar="HOST:PORT", help="a peer's address")
+    where.add_argument("--ticket", help="a ticket `host --internet` printed (internet play)")
     p.add_argument("--seat", type=int, help="the seat to play")
     p.add_argument("--watch", action="store_true",
                    help="watch the table: no seat, the public table live, chat and notes only")
@@ -96,6 +99,27 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-announce", action="store_true", help="do not announce over mDNS")
     p.add_argument("--fast", action="store_true",
                    help="short heartbeats and hash checks (tests)")
+    p.add_argument("--internet", action="store_true",
+                   help="open an internet endpoint beside the LAN listener and print one line "
+                        "TICKET <ticket> that invites to this table (docs/internet-play.md)")
+    p.add_argument("--relay", default=os.environ.get("SANDTABLE_RELAY", "").strip() or "default",
+                   metavar="default|URL|off", type=_relay,
+                   help="internet play: n0's public relays (default, or SANDTABLE_RELAY), your "
+                        "own iroh-relay's URL, or off (direct paths only: no relay, no "
+                        "discovery service)")
+    p.add_argument("--quic-port", type=int, default=0,
+                   help="internet play: UDP port of this peer's endpoint (default: one derived "
+                        "from its identity, the same after a restart; any free one if taken)")
+    p.add_argument("--external-addr", action="append", default=[], metavar="IP:PORT",
+                   help="internet play: where the internet reaches this endpoint (a router's "
+                        "port mapping to --quic-port); put in the ticket")
+
+
+def _relay(text: str) -> str:
+    if text in ("default", "off") or text.startswith(("https://", "http://")):
+        return text
+    raise argparse.ArgumentTypeError(f"{text!r}: expected default, off or a relay's URL "
+                                     "(https://...)")
 
 
 def _interfaces(text: str | None) -> list[str] | None:
@@ -146,6 +170,16 @@ def _options(args: argparse.Namespace) -> Any:
                                                handshake_timeout=5.0, connect_timeout=3.0),
                                gossip_interval=1.0, dial_grace=0.3)
         opts.replication = ReplicationConfig(hash_interval=0.5)
+    from netplay.peerfile import played_over_internet
+
+    if getattr(args, "internet", False) or getattr(args, "ticket", None) \
+            or played_over_internet(args.log):  # a restart redials its peers' tickets
+        from netplay.quic import QuicSettings
+
+        interfaces = _interfaces(args.interfaces)
+        opts.mesh = replace(opts.mesh, quic=QuicSettings(
+            relay=args.relay, bind_host=interfaces[0] if interfaces else "0.0.0.0",
+            port=args.quic_port, external=tuple(args.external_addr)))
     return opts
 
 
@@ -217,12 +251,14 @@ async def _main(args: argparse.Namespace, hosting: bool) -> int:
                                record_to_watchers=not args.no_record_to_watchers)
         else:
             t = await lan.join(log_path=args.log, table=args.table, connect=args.connect,
-                               options=opts, timeout=args.timeout, position=position,
+                               ticket=args.ticket, options=opts, timeout=args.timeout, position=position,
                                progress=lambda text: print(f"module: {text}", file=sys.stderr))
     except lan.LanError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
     _out(f"TABLE {t.replica.table_id} {t.session.port} {t.session.peer_id}")
+    if t.ticket is not None:
+        _out(f"TICKET {t.ticket}")
     t.replica.report_listeners.append(_print_report)
     if not opts.watch and lan.record_note(t.replica):
         print(f"note: {lan.record_note(t.replica)}", file=sys.stderr)

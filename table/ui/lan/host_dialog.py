@@ -78,6 +78,9 @@ class HostDialog(QDialog):
         self.watchers.toggled.connect(self.record.setEnabled)
         form.addRow("Watchers", self.watchers)
         form.addRow("", self.record)
+        self.internet = QCheckBox("Invite over the internet… (shows a ticket to send the players)")
+        self.internet.setObjectName("lan-internet")
+        form.addRow("Internet", self.internet)
         self.note = QLabel("Your deck list stays on this computer: others see only its "
                            "public headers, and hidden cards never leave their owner's machine.")
         self.note.setObjectName("muted")
@@ -136,6 +139,7 @@ class HostDialog(QDialog):
             deck=self.deck.currentText() if g.decks else None,
             player_name=self.name.text().strip(), port=self.port.value(),
             position=self.position.path(), watchers=self.watchers.isChecked(),
+            internet=self.internet.isChecked(),
             record_to_watchers=self.record.isChecked())
 
     # --- running -----------------------------------------------------------------------------

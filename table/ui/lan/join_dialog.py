@@ -58,6 +58,10 @@ class JoinDialog(QDialog):
         self.address = QLineEdit()
         self.address.setPlaceholderText("HOST:PORT, e.g. 192.168.1.20:47113")
         self.address.textEdited.connect(lambda _t: self.tables.clearSelection())
+        self.ticket = QLineEdit()
+        self.ticket.setObjectName("lan-ticket")
+        self.ticket.setPlaceholderText("a ticket the host sent, to join over the internet")
+        self.ticket.textEdited.connect(lambda _t: self.tables.clearSelection())
         self.passphrase = QLineEdit()
         self.passphrase.setEchoMode(QLineEdit.EchoMode.Password)
         self.passphrase.setPlaceholderText("if the table has one")
@@ -70,6 +74,7 @@ class JoinDialog(QDialog):
         where_box.addWidget(self.hint)
         form = QFormLayout()
         form.addRow("Address", self.address)
+        form.addRow("Ticket", self.ticket)
         form.addRow("Passphrase", self.passphrase)
         form.addRow("Your name", self.name)
         self.position = position_picker(self, "if the table starts from a position: the same "
@@ -165,6 +170,9 @@ class JoinDialog(QDialog):
         text = self.address.text().strip()
         position = self.position.path()
         watch = self.watch.isChecked()
+        ticket = self.ticket.text().strip()
+        if ticket:
+            return JoinRequest("", (), passphrase, name, position, watch, ticket=ticket)
         if text:
             return JoinRequest("", (text,), passphrase, name, position, watch)
         e = self.selected_entry()
@@ -180,7 +188,8 @@ class JoinDialog(QDialog):
             return
         req = self.request()
         if req is None:
-            self.show_error("Pick a table in the list, or type its address (HOST:PORT).")
+            self.show_error("Pick a table in the list, type its address (HOST:PORT), or paste "
+                            "the ticket the host sent.")
             return
         self.show_error("")
         self.status.setText("Connecting and catching up…")
@@ -258,7 +267,8 @@ class JoinDialog(QDialog):
         return self.status.text()
 
     def _set_step1(self, on: bool) -> None:
-        for w in (self.tables, self.address, self.passphrase, self.name, self.watch, self.go):
+        for w in (self.tables, self.address, self.ticket, self.passphrase, self.name, self.watch,
+                  self.go):
             w.setEnabled(on)
 
     def reject(self) -> None:

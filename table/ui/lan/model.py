@@ -54,6 +54,7 @@ class HostRequest:
     position: str = ""  # a position file to start from (it names the game and seats)
     watchers: bool = True  # let watchers (peers with no seat) join
     record_to_watchers: bool = True  # players send their secrets to the watchers at the end
+    internet: bool = False  # also invite over the internet (a ticket, docs/internet-play.md)
 
 
 @dataclass(slots=True)
@@ -72,6 +73,7 @@ class JoinRequest:
     player_name: str
     position: str = ""  # the same position file as the host's, for a table started from one
     watch: bool = False  # join as a watcher: no seat, the public table, chat and notes only
+    ticket: str = ""  # an internet ticket from the host (instead of a listing or an address)
 
 
 @dataclass(slots=True)

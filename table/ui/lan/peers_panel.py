@@ -5,7 +5,9 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QLabel, QPushButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
+)
 
 from .model import PeerRow
 
@@ -18,7 +20,8 @@ STATUS_COLOUR = {"me": "#90caf9", "connected": "#81c784", "catching up": "#ffb74
 class PeersPanel(QWidget):
     """Reads ``rows()`` on :meth:`refresh` (coalesced by :meth:`schedule_refresh`)."""
 
-    def __init__(self, rows: Callable[[], list[PeerRow]], *, table_line: str = "") -> None:
+    def __init__(self, rows: Callable[[], list[PeerRow]], *, table_line: str = "",
+                 invite: Callable[[], None] | None = None) -> None:
         super().__init__()
         self.setObjectName("peers-panel")
         self._rows = rows
@@ -36,6 +39,13 @@ class PeersPanel(QWidget):
         box.setContentsMargins(4, 4, 4, 4)
         box.addWidget(self.header)
         box.addWidget(self.tree, 1)
+        # the table's own "Invite over the internet…": opens the endpoint, shows the ticket
+        self.invite = QPushButton("Invite over the internet…")
+        self.invite.setObjectName("lan-invite")
+        self.invite.setVisible(invite is not None)
+        if invite is not None:
+            self.invite.clicked.connect(lambda _checked=False: invite())
+        box.addWidget(self.invite)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(50)
