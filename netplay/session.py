@@ -102,7 +102,8 @@ class LanSession:
         self.end_of_game = EndOfGame(replica, self.replication.send_private, self.mesh.peers)
         # dice and shuffles drawn jointly with the linked players (docs/protocol.md)
         self.fair = FairDriver(replica, send=self.mesh.send)
-        self.draws = LanDraws(replica, self.fair, self.mesh.peers)
+        self.draws = LanDraws(replica, self.fair, self.mesh.peers,
+                              self.replication.catch_up.caught_up_with)
         replica.joint_draws = self.draws
         self.events: EventHub[SessionEvent] = EventHub()
         self.announcer: TableAnnouncer | None = None

@@ -19,6 +19,7 @@ from .knowledge import Knowledge, deck_hash
 from .logfile import LogWriter, make_header, read_log
 from .causal import same_op
 from .ops import Op, from_wire
+from .private_draws import read_flag
 
 
 class MergeError(CoreError):
@@ -53,6 +54,7 @@ class _Gathered:
         self.ops: dict[tuple[str, int], Op] = {}
         # (author, seq) -> both versions: from a log's proof, or two logs holding one each
         self.equivocations: dict[tuple[str, int], list[Any]] = {}
+        self.flags: dict[tuple[str, int], dict[str, Any]] = {}  # private dice, as flagged
         self.knowledge = Knowledge()
         self.blobs: dict[str, tuple[str, bytes]] = {}  # hash -> (kind, data): module archives
         self.table_id: str | None = None
@@ -80,6 +82,9 @@ class _Gathered:
                     self.equivocations.setdefault(op.ref, [known.to_wire(), op.to_wire()])
 
     def _absorb(self, record: dict[str, Any]) -> None:
+        flagged = read_flag(record.get("flag"))
+        if flagged is not None:
+            self.flags.setdefault(flagged[0], record["flag"])
         if "equivocation" in record:
             try:
                 ref = check_proof(record["equivocation"])
@@ -121,6 +126,8 @@ def _write(out: Path, gathered: _Gathered, verified: dict[str, list[Any]],
             writer.append(op.to_wire())
         for _ref, proof in sorted(gathered.equivocations.items()):  # replay voids the same
             writer.append({"equivocation": proof})
+        for _ref, flagged in sorted(gathered.flags.items()):
+            writer.append({"flag": flagged})
         writer.append({"secret": {"cards": verified,
                                   "shown": {h: sorted(s) for h, s in knowledge.shown.items()},
                                   "decks": _verified_decks(gathered.ops.values(), knowledge),

@@ -17,6 +17,7 @@ from typing import Any
 
 from .causal import CausalStore, Equivocation, RefusedOp
 from .equivocation import check_proof, live_ops, void_from
+from .private_draws import read_flag
 from .errors import BadOp, CausalityError
 from .joint import JointDraws
 from .knowledge import Knowledge
@@ -67,6 +68,8 @@ class Replica:
         self.voided_from: dict[str, int] = {}  # equivocating author -> its first void seq
         # (author, seq) -> both versions: the proof, kept in the log (table.core.equivocation)
         self.equivocations: dict[tuple[str, int], list[Any]] = {}
+        # draws flagged as private dice (table.core.private_draws): op ref -> why
+        self.flags: dict[tuple[str, int], str] = {}
         # content-addressed files the table's ops name by hash (a module's archive): kept in the
         # log beside the ops, so a log carries what it needs to be read again
         self.blobs: dict[str, bytes] = {}
@@ -331,6 +334,8 @@ class Replica:
                     self._note_gift(record["secret"])
                 if "equivocation" in record:
                     self._load_proof(record["equivocation"])
+                if (flagged := read_flag(record.get("flag"))) is not None:
+                    self.flags.setdefault(*flagged)
                 wire = record.get("op")
                 if wire is not None:
                     ops.extend(offer(from_wire(wire)))
