@@ -29,6 +29,7 @@ from netplay.watching import table_fields
 from table.core import actions as act
 from table.core.errors import CoreError
 from table.core.objects import PUBLIC
+from table.core.private_draws import local_draws_allowed
 from table.core.replica import Replica
 from table.games.decks import parse_deck
 from table.games.model import Deck
@@ -69,6 +70,14 @@ def setup_complete(r: Replica) -> bool:
     """The LAN setup is over: the game's setup, or a start from a position (even a pending one:
     its players then finish the game's setup themselves)."""
     return bool(setup_marks(r, "complete") or setup_marks(r, "position-end"))
+
+
+def draws_note(r: Replica) -> str:
+    """What a player is told on joining a table opened allowing local draws (else empty)."""
+    if not local_draws_allowed(table_info(r) or {}):
+        return ""
+    return ("this table allows local draws: a player's rolls and shuffles may come from their "
+            "own software alone, are not flagged and are not audited")
 
 
 def record_note(r: Replica) -> str:

@@ -19,12 +19,12 @@ from tests.e2e.test_lan_play import LOOPBACK, ROOT, Proc, _same_status
 COMMON = ["--headless", "--interfaces", LOOPBACK, "--no-announce", "--fast", "--status"]
 
 
-def _gauntlet(tmp_path: Path, script: list[dict]) -> tuple[Proc, Proc]:
+def _gauntlet(tmp_path: Path, script: list[dict], *host_args: str) -> tuple[Proc, Proc]:
     """Host (seat 1) and a joiner (seat 2) set up Gauntlet; the joiner plays `script`."""
     path = tmp_path / "s2.jsonl"
     path.write_text("".join(json.dumps(line) + "\n" for line in script))
     host = Proc("host", *COMMON, "--game", "gauntlet", "--table", "d " + secrets.token_hex(3),
-                "--seat", "1", "--log", str(tmp_path / "h.log"))
+                "--seat", "1", "--log", str(tmp_path / "h.log"), *host_args)
     port = int(host.wait_line("TABLE", 20)[2])
     joiner = Proc("join", *COMMON, "--connect", f"{LOOPBACK}:{port}", "--seat", "2",
                   "--log", str(tmp_path / "j.log"), "--script", str(path))
@@ -87,3 +87,15 @@ def test_an_honest_gauntlet_lan_session_reads_audited(tmp_path: Path) -> None:
     assert audit_summary(tmp_path / "h.log") == "audited"
     [row] = session_rows([read_session(tmp_path / "h.log")])
     assert row["randomness"] == "audited"
+
+
+def test_a_table_opened_allowing_local_draws_says_so_and_flags_none(tmp_path: Path) -> None:
+    host, joiner = _gauntlet(tmp_path, [{"after": 1.0, "op": "roll", "sides": 6, "values": [6]}],
+                             "--local-draws")
+    for p in (joiner, host):
+        code, _ = p.terminate()
+        assert code == 0, p.errors[-10:]
+        assert not [e for e in p.errors if "private dice" in e], p.errors
+    assert any(e.startswith("note: this table allows local draws") for e in joiner.errors)
+    result = _audit(tmp_path / "h.log")
+    assert result.returncode == 0 and "; 1 local" in result.stdout, result.stdout
