@@ -10,7 +10,8 @@ import asyncio
 import contextlib
 import socket
 
-from .handshake import DEFAULT_TIMEOUT, Established, Handshake, HandshakeError, Rejected, Step
+from .handshake import (DEFAULT_TIMEOUT, WRONG_PASSPHRASE, Established, Handshake, HandshakeError,
+                        Rejected, Step)
 from .identity import Identity
 from .wire import DEFAULT_LIMITS, WireLimits
 
@@ -49,6 +50,11 @@ async def run_handshake(
                 continue  # poll() rejects it on the next turn
             step = handshake.feed(data) if data else handshake.connection_lost()
     except (OSError, ConnectionError) as exc:
+        # A reset or broken pipe is the stream ending too: after our auth, that is the peer
+        # failing to decrypt it (the documented wrong-passphrase error, not "Broken pipe").
+        lost = handshake.connection_lost().event
+        if isinstance(lost, Rejected) and lost.reason == WRONG_PASSPHRASE:
+            return lost
         error = HandshakeError(f"connection error during handshake: {exc or type(exc).__name__}")
         return Rejected(error.reason, error)
 
