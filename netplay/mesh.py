@@ -25,9 +25,10 @@ import contextlib
 import logging
 import time
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, cast
 
-from .admission import BUSY_LOG_EVERY, BUSY_REASON, HandshakeSlots, duplicate_verdict
+from .accepting import admit, room_for_connections
+from .admission import Admission, AdmissionLimits, duplicate_verdict
 from .events import EventHub
 from .gossip import peers_message, read_keys, read_peers
 from .mesh_events import MeshEvent, MessageReceived, PeerJoined, PeerLeft
@@ -36,7 +37,7 @@ from .link import Link, LinkConfig
 from .outbox import pack_message
 from .peerbook import KnownPeer, PeerBook, RedialPolicy
 from .redial import redial_loop
-from .wire import ProtocolError, pack, write_frame
+from .wire import ProtocolError
 
 log = logging.getLogger(__name__)
 
@@ -47,10 +48,8 @@ class MeshConfig:
     gossip_interval: float = 5.0
     dial_grace: float = 1.0
     max_peers: int = 16
-    # Handshake slots: a global cap, and a smaller one per remote address so that one
-    # address (a flood of idle connections) cannot take them all.
-    max_pending_handshakes: int = 64
-    max_pending_per_address: int = 8
+    # which connections are taken, so that no flood keeps a joiner out (netplay.admission)
+    admission: AdmissionLimits = field(default_factory=AdmissionLimits)
     redial: RedialPolicy = field(default_factory=RedialPolicy)
     redial_connect_timeout: float = 2.0
     redial_tick: float = 0.2
@@ -92,11 +91,10 @@ class Mesh:
         self._addresses: dict[str, PeerAddress] = {}
         self._dialing: dict[tuple[str, int], asyncio.Future[str | None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._slots = HandshakeSlots(self.config.max_pending_handshakes,
-                                     self.config.max_pending_per_address)
+        self._admission = Admission(self.config.admission, lambda address: any(
+            address == host for p in self.book.peers() for host, _port in p.addresses))
         self.book = PeerBook(identity.peer_id, self.config.redial)
         self.dial_failures: dict[tuple[str, int], str] = {}  # last failure per address dialled
-        self._busy_logged = -BUSY_LOG_EVERY
         self._running = False
 
     # ------------------------------------------------------------------ lifecycle
@@ -109,7 +107,9 @@ class Mesh:
         return self._port
 
     async def start(self) -> None:
-        self._server = await asyncio.start_server(self._on_accept, self._host, self._requested_port)
+        room_for_connections(self.config.admission)
+        self._server = await asyncio.start_server(  # a backlog a flood's reconnects cannot fill
+            self._on_accept, self._host, self._requested_port, backlog=self.config.admission.idle)
         sockets = self._server.sockets or ()
         self._port = sockets[0].getsockname()[1] if sockets else self._requested_port
         self._running = True
@@ -269,30 +269,20 @@ class Mesh:
             if not self._running:
                 writer.close()
                 return
-            if not self._slots.take(address):
-                if self.now() - self._busy_logged >= BUSY_LOG_EVERY:  # a flood: log once
-                    self._busy_logged = self.now()
-                    log.warning("mesh %s: too many handshakes pending (from %s); refusing "
-                                "connections for now", self.peer_id, address)
-                await self._refuse_busy(writer)
-                return
+            admitted = await admit(self._admission, address, reader, writer, self.now,
+                                   self.config.link.hello_timeout, self.peer_id)
+            if admitted is None:
+                return  # busy (and told so), or silent, gone, or closed for a newcomer
+            ticket, heard = admitted
             try:
-                await self._new_link().accept(reader, writer)
+                await self._new_link().accept(cast(asyncio.StreamReader, heard), writer)
             finally:
-                self._slots.release(address)
+                self._admission.release(ticket)
         except asyncio.CancelledError:
             writer.close()
         except Exception:  # never let one connection take the listener down
             log.exception("mesh %s: unexpected error on an incoming connection", self.peer_id)
             writer.close()
-
-    async def _refuse_busy(self, writer: asyncio.StreamWriter) -> None:
-        """Say "busy" (a plaintext reject, which a dialler reads instead of a hello) and hang
-        up, so that a joiner retries instead of concluding that nobody is there."""
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(
-                write_frame(writer, pack({"t": "reject", "reason": BUSY_REASON})), 1.0)
-        writer.close()
 
     def _on_link_open(self, link: Link) -> bool:
         pid = link.peer_id
