@@ -146,7 +146,7 @@ def _samples(op_wires: list[bytes]) -> list[dict[str, Any]]:
         {"t": "reject", "reason": "different table id"},
         {"t": "hb"},
         {"t": "bye", "reason": "left the table"},
-        {"t": "peers", "peers": [{"host": "192.168.1.20", "id": b, "port": 47001}],
+        {"t": "peers", "peers": [{"host": "192.168.1.20", "id": b, "key": key, "port": 47001}],
          "keys": [{"id": b, "key": bytes(range(32, 64))}]},
         {"t": "vv", "vv": {a: 3, b: 70000}},
         {"t": "op", "op": op},
