@@ -2,6 +2,8 @@
 and merge back into the same record (netplay.splitting)."""
 from __future__ import annotations
 
+import pytest
+
 from netplay.splitting import PUBLICATION_MAPS, RECORD_MAPS, split_maps
 from netplay.wire import DEFAULT_LIMITS, WireLimits, pack, unpack
 from table.core.fair import absorb_secrets
@@ -42,3 +44,47 @@ def test_bytes_split_too_and_a_small_record_goes_whole():
     assert all(len(pack(p)) <= tight.max_frame // 4 for p in parts)
     assert sum(len(p["fair"]["rounds"]) for p in parts) == 200
     assert sum(len(p["cards"]) for p in parts) == 900
+
+
+@pytest.mark.socket
+def test_the_largest_records_travel_over_a_real_link_without_a_drop():
+    """A 200-card hidden deck made in one op (a position's largest record), and the secrets
+    of a long game (8,000 card secrets: 200 cards re-handled 40 times) sent as `fair_pub`
+    parts, go over a real link on 127.0.0.1: the link stays, every part arrives whole."""
+    import asyncio
+
+    import netplay.session  # noqa: F401 - registers every message type (fair_pub)
+    from netplay.mesh_events import MessageReceived
+    from table.core import actions as act
+
+    from netplay_testkit import LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until
+
+    async def scenario() -> None:
+        meshes = await start_meshes(2)
+        a, b = (ReplicaPeer(m) for m in meshes)
+        await a.mesh.connect(LOOPBACK, b.mesh.port)
+        assert await wait_until(lambda: a.total() == 2 and b.total() == 2, 5)
+        a.replica.issue("seat", {"seat": 1})
+        act.create(a.replica, "p1.deck", "pile", owner=1, props={"visibility": "hidden"})
+        op = act.new_cards(a.replica, "p1.deck", [f"card-{i}" for i in range(200)], seat=1)
+        for seq in range(3, op.seq + 1):
+            a.repl.publish(a.replica.store.get(a.mesh.peer_id, seq).to_wire())
+        assert await wait_until(lambda: b.vv() == a.vv(), 10)
+        assert len(b.replica.state.objs["p1.deck"].children) == 200
+        got: list[dict] = []
+        b.mesh.events.subscribe(lambda e: isinstance(e, MessageReceived)
+                                and e.message["t"] == "fair_pub" and got.append(e.message))
+        body = _publication(cards=8000, rounds=40)
+        assert len(body["cards"]) > DEFAULT_LIMITS.max_map_len  # whole, it would drop the link
+        parts = split_maps(body, PUBLICATION_MAPS)
+        for part in parts:
+            assert a.mesh.send(b.mesh.peer_id, {"t": "fair_pub", "body": part})
+        assert await wait_until(lambda: len(got) == len(parts), 20)
+        assert sum(len(m["body"]["cards"]) for m in got) == 8000
+        await asyncio.sleep(0.3)
+        assert a.mesh.peers() == [b.mesh.peer_id] and b.mesh.peers() == [a.mesh.peer_id]
+        print(f"200-card op and {len(parts)} parts of an 8,000-secret record: link kept")
+        for peer in (a, b):
+            await peer.repl.stop()
+        await stop_all(meshes)
+    run(scenario(), 60)
