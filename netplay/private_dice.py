@@ -23,7 +23,10 @@ class PrivateDiceWatch:
     def __init__(self, replica: Replica, linked: Callable[[], list[str]],
                  caught_up_with: Callable[[str], bool]) -> None:
         self.replica, self.linked, self.caught_up_with = replica, linked, caught_up_with
-        self._judged: set[tuple[str, int]] = set()  # each draw once (a rollback re-applies)
+        # each draw is judged once, when it first arrives (a rollback re-applies records);
+        # those already held (a log read back on a restart) arrived before
+        self._judged: set[tuple[str, int]] = {rec.op.ref for rec in replica.records()
+                                              if is_local_draw(rec.op)}
         replica.listeners.append(self._on_change)
 
     def _on_change(self, change: Change) -> None:
