@@ -1,9 +1,10 @@
-"""A LAN player in its own process for the long-session test: hosts or joins a Mantle of the
-Keeper table on 127.0.0.1, takes its seat, shuffles its deck jointly N times (one after the
+"""A LAN player in its own process for the long-session test: hosts or joins a table (Gauntlet
+by default) on 127.0.0.1, takes its seat, shuffles its deck jointly N times (one after the
 other), waits until every seat has, then (the host) ends the game, so every peer publishes
 its record, and leaves when stdin closes.
 
-Prints ``PORT n`` (the host), ``SHUFFLED`` and ``PUBLISHED``; errors go to stderr.
+Prints ``PORT n`` (the host), ``SHUFFLED <card secrets it knows>`` and ``PUBLISHED``; errors
+go to stderr.
 """
 from __future__ import annotations
 
@@ -39,6 +40,7 @@ async def main() -> None:
     parser.add_argument("--seats", type=int, required=True)
     parser.add_argument("--shuffles", type=int, required=True)
     parser.add_argument("--log", required=True)
+    parser.add_argument("--game", default="gauntlet")
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     options = SessionOptions(interfaces=[LOOPBACK], announce=False, passphrase="pw",
@@ -47,7 +49,7 @@ async def main() -> None:
         t = await lan.join(log_path=args.log, connect=f"{LOOPBACK}:{args.join}",
                            options=options, timeout=30)
     else:
-        t = await lan.host(lan.module_for("mantle-of-the-keeper"), table_name="long",
+        t = await lan.host(lan.module_for(args.game), table_name="long",
                            seats=args.seats, log_path=args.log, options=options)
         out(f"PORT {t.session.port}")
     t.replica.report_listeners.append(lambda m: print(f"report: {m}", file=sys.stderr))
@@ -58,9 +60,9 @@ async def main() -> None:
     for n in range(1, args.shuffles + 1):
         assert act.shuffle(t.replica, deck, seat=seat) is None  # drawn jointly
         assert await wait_until(lambda: joint_play_shuffles(t, seat) >= base + n, 30), n
-    out("SHUFFLED")
     every = args.seats * (args.shuffles + 1)
     assert await wait_until(lambda: joint_play_shuffles(t) >= every, 120), "others' shuffles"
+    out(f"SHUFFLED {len(t.replica.knowledge.cards)}")  # the secrets its record will hold
     if not args.join:
         act.end_game(t.replica, [1], "victory", seat=seat)  # every peer publishes
     assert await wait_until(lambda: not audit_replica(t.replica).unverifiable, 60), \

@@ -1,7 +1,7 @@
-"""Every message within the limits in a long session: three players in separate processes
-(tests/netplay/shuffle_peer.py) shuffle their decks jointly 40 times each, the game ends and
-each peer leaves. Each peer's published record (well over the 1,024 entries a map may hold
-in one message) travels in parts: `sandtable check --audit` verifies every shuffle in every
+"""Every message within the limits in a long session: two Gauntlet players in separate
+processes (tests/netplay/shuffle_peer.py) shuffle their 27-card decks jointly 40 times each,
+the game ends and each peer leaves. Each peer's published record (over the 1,024 entries a
+map may hold in one message) travels in parts: `sandtable check --audit` verifies every shuffle in every
 log, nothing is left unverifiable, and no link was dropped for a limit."""
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import pytest
 pytestmark = pytest.mark.socket
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-SEATS, SHUFFLES = 3, 40
+SEATS, SHUFFLES = 2, 40
 
 
 class Peer:
@@ -52,6 +52,7 @@ def test_forty_joint_shuffles_per_seat_then_every_peer_leaves(tmp_path: Path) ->
         port = host.line("PORT").split()[1]
         peers += [Peer("--join", port, "--seat", str(s), "--log", str(logs[s - 1]), *common)
                   for s in range(2, SEATS + 1)]
+        records = [int(peer.line("SHUFFLED", 400).split()[1]) for peer in peers]
         for peer in peers:
             peer.line("PUBLISHED", 400)
         for peer in peers:  # each leaves in turn
@@ -65,8 +66,6 @@ def test_forty_joint_shuffles_per_seat_then_every_peer_leaves(tmp_path: Path) ->
     for peer in peers:
         dropped = [e for e in peer.errors if "exceeds" in e or "dropped" in e and "limit" in e]
         assert not dropped, dropped
-    from table.core.replica import Replica
-    entries = max(len(Replica.from_log(log).knowledge.cards) for log in logs)
     shuffles = SEATS * (SHUFFLES + 1)  # the play's and each seat's setup shuffle
     for log in logs:
         result = subprocess.run([sys.executable, "-m", "table.app.cli", "check", "--audit",
@@ -76,5 +75,5 @@ def test_forty_joint_shuffles_per_seat_then_every_peer_leaves(tmp_path: Path) ->
         assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
         assert f"{shuffles} shuffles verified; 0 local" in result.stdout
         assert "could not be verified" not in result.stdout
-    print(f"the largest log knows {entries} card secrets (one message holds at most 1,024)")
-    assert entries > 1024  # the record did need splitting
+    print(f"each peer's record held {records} card secrets (one message holds at most 1,024)")
+    assert min(records) > 1024  # each record did need splitting
