@@ -113,7 +113,8 @@ class LanApp:
                                log_path=new_log_path(module.id),
                                options=self._options(req.passphrase, req.player_name, req.port),
                                position=position, watchers=req.watchers,
-                               record_to_watchers=req.record_to_watchers)
+                               record_to_watchers=req.record_to_watchers,
+                               local_draws=req.local_draws)
         except Exception as err:
             raise _problem(err) from None
         try:
@@ -216,6 +217,7 @@ class LanApp:
         return JoinedTable(t.table_name or "table", module.id if module else "",
                            module.name if module else "", t.seats, free, decks, defaults,
                            record_note=lan.record_note(t.replica),
+                           draws_note=lan.draws_note(t.replica),
                            watching=t.session.options.watch)
 
     async def _browse(self, dialog: JoinDialog) -> None:

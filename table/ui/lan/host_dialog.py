@@ -77,6 +77,11 @@ class HostDialog(QDialog):
         self.watchers.toggled.connect(self.record.setEnabled)
         form.addRow("Watchers", self.watchers)
         form.addRow("", self.record)
+        self.local_draws = QCheckBox("Let players roll and shuffle alone (not audited)")
+        self.local_draws.setObjectName("lan-local-draws")
+        self.local_draws.setToolTip("Unticked, every roll and shuffle is drawn jointly, and a "
+                                    "player's roll made alone is flagged on every peer")
+        form.addRow("Dice", self.local_draws)
         self.note = QLabel("Your deck list stays on this computer: others see only its "
                            "public headers, and hidden cards never leave their owner's machine.")
         self.note.setObjectName("muted")
@@ -135,7 +140,8 @@ class HostDialog(QDialog):
             deck=self.deck.currentText() if g.decks else None,
             player_name=self.name.text().strip(), port=self.port.value(),
             position=self.position.path(), watchers=self.watchers.isChecked(),
-            record_to_watchers=self.record.isChecked())
+            record_to_watchers=self.record.isChecked(),
+            local_draws=self.local_draws.isChecked())
 
     # --- running -----------------------------------------------------------------------------
     @property

@@ -54,6 +54,7 @@ class HostRequest:
     position: str = ""  # a position file to start from (it names the game and seats)
     watchers: bool = True  # let watchers (peers with no seat) join
     record_to_watchers: bool = True  # players send their secrets to the watchers at the end
+    local_draws: bool = False  # players may roll and shuffle alone (not flagged, not audited)
 
 
 @dataclass(slots=True)
@@ -85,6 +86,7 @@ class JoinedTable:
     decks: list[str] = field(default_factory=list)
     default_decks: dict[int, str] = field(default_factory=dict)  # seat -> deck name
     record_note: str = ""  # the table sends players' secrets to its watchers at the end
+    draws_note: str = ""  # the table allows local draws
     watching: bool = False  # this peer joined as a watcher
 
 
