@@ -259,7 +259,7 @@ class TableBrowser:
                 table.name, table.game = one.name, one.game
                 table.players, table.free_seats = one.players, one.free_seats
                 table.passphrase_needed, table.version = one.passphrase_needed, one.version
-                table.watchers = one.watchers
+                table.watchers, table.local_draws = one.watchers, one.local_draws
             # one address per peer: its latest (a restarted peer's old record may linger)
             table.peers[:] = [p for p in table.peers
                               if p.peer_id not in {q.peer_id for q in one.peers}] + one.peers

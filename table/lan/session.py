@@ -62,6 +62,7 @@ async def host(module: GameModule, *, table_name: str, seats: int, log_path: str
     opts = options or SessionOptions()
     opts.table_name, opts.game, opts.seats = table_name, module.id, seats
     opts.watchers = watchers  # announced from the start (and in the layout mark)
+    opts.local_draws = local_draws
     path = Path(log_path)
     opts.peers_file = str(peers_path(path))
     if path.exists() and path.stat().st_size > 0:

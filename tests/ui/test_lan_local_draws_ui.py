@@ -47,6 +47,8 @@ def test_the_join_dialog_says_the_table_allows_local_draws(qapp, qtbot, tmp_path
                                                      player_name="Host", **FAST))
         hosts.append(host)
         await lan.take_seat(host, 1, name="Host")
+        assert host.session.announcer is not None  # the listing says so too (draws=local)
+        assert host.session.announcer.announcement.local_draws
         dialog = lan_app.open_join_dialog()
         qtbot.addWidget(dialog)
         await until(lambda: "Loose" in dialog.table_names(), 15, "the table listed")

@@ -115,11 +115,13 @@ def cmd_tables(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps({"name": safe_text(t.name), "table_id": t.table_id, "game": t.game,
                               "players": t.players, "free_seats": t.free_seats,
-                              "passphrase": t.passphrase_needed, "peers": peers.split()}))
+                              "passphrase": t.passphrase_needed, "local_draws": t.local_draws,
+                              "peers": peers.split()}))
         else:
             lock = " (passphrase)" if t.passphrase_needed else ""
+            draws = " (local draws)" if t.local_draws else ""
             print(f"{safe_text(t.name)}  {safe_text(t.game)}  {t.players} seated, "
-                  f"{t.free_seats} free{lock}  {peers}")
+                  f"{t.free_seats} free{lock}{draws}  {peers}")
     return 0
 
 
