@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import socket
 from collections.abc import Callable
 
 from .admission import BUSY_LOG_EVERY, BUSY_REASON, Admission, AdmissionLimits, Ticket
@@ -49,7 +50,8 @@ async def admit(admission: Admission, address: str, reader: asyncio.StreamReader
     busy (the dialler is told so, and retries), or the connection stayed silent for
     ``hello_timeout``, went away, or was closed for a newcomer."""
     transport = writer.transport
-    ticket = admission.open(address, now(), transport.abort)  # a flood's: no goodbye
+    ticket = admission.open(address, now(), transport.abort,  # a flood's: no goodbye
+                            lambda: _bytes_waiting(reader, writer))
     if ticket is None:
         await _busy(admission, address, writer, now(), me)
         return None
@@ -66,6 +68,23 @@ async def admit(admission: Admission, address: str, reader: asyncio.StreamReader
         await _busy(admission, address, writer, now(), me)
         return None
     return ticket, HeardReader(first, reader, lambda: admission.heard(ticket, now()))
+
+
+def _bytes_waiting(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> bool:
+    """Bytes arrived on the connection that no one has read: in the reader's buffer (asyncio
+    read them from the socket) or still in the kernel's (peeked, nothing consumed)."""
+    if getattr(reader, "_buffer", b""):  # asyncio's StreamReader keeps them there
+        return True
+    sock = writer.get_extra_info("socket")
+    if sock is None:
+        return False
+    try:
+        with socket.fromfd(sock.fileno(), sock.family, sock.type) as peek:  # a dup: ours
+            return bool(peek.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT))
+    except (BlockingIOError, InterruptedError):
+        return False
+    except OSError:  # reset or gone: nothing to keep it for
+        return False
 
 
 async def _busy(admission: Admission, address: str, writer: asyncio.StreamWriter, now: float,

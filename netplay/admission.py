@@ -42,6 +42,8 @@ class Ticket:
     known: bool
     opened: float
     close: Callable[[], None] = field(repr=False)
+    # bytes arrived that its task has not read yet (a joiner's hello, under a flood's churn)
+    pending_bytes: Callable[[], bool] = field(default=lambda: False, repr=False)
     heard: float | None = None  # when it last sent bytes (None: idle)
     done: bool = False  # released (or evicted)
 
@@ -61,17 +63,24 @@ class Admission:
     def pending(self) -> int:
         return len(self._idle) + len(self._busy)
 
-    def open(self, address: str, now: float, close: Callable[[], None]) -> Ticket | None:
-        """A connection from ``address`` was accepted: its idle place, or None (busy)."""
+    def open(self, address: str, now: float, close: Callable[[], None],
+             pending_bytes: Callable[[], bool] = lambda: False) -> Ticket | None:
+        """A connection from ``address`` was accepted: its idle place, or None (busy). The
+        connection closed for it is the longest-waiting one that has sent nothing: one whose
+        bytes wait to be read has spoken already (its task just did not run yet)."""
         if self._from.get(address, 0) >= self.limits.per_address:
             mine = [t for t in self._idle if t.address == address]
-            if not mine:
+            victim = self._silent(mine)
+            if victim is None:
                 return None
-            self._evict(mine[0])  # its own longest-waiting connection makes room
+            self._evict(victim)  # its own longest-waiting connection makes room
         if len(self._idle) >= self.limits.idle:
-            strangers = [t for t in self._idle if not t.known] or self._idle
-            self._evict(strangers[0])
-        ticket = Ticket(address, self.known(address), now, close)
+            victim = self._silent([t for t in self._idle if not t.known]) or \
+                self._silent(self._idle)
+            if victim is None:
+                return None
+            self._evict(victim)
+        ticket = Ticket(address, self.known(address), now, close, pending_bytes)
         self._idle.append(ticket)
         self._from[address] = self._from.get(address, 0) + 1
         return ticket
@@ -111,6 +120,11 @@ class Admission:
         left = self._from.pop(ticket.address, 1) - 1
         if left > 0:
             self._from[ticket.address] = left
+
+    @staticmethod
+    def _silent(tickets: list[Ticket]) -> Ticket | None:
+        """The longest-waiting of ``tickets`` with no bytes waiting to be read."""
+        return next((t for t in tickets if not t.pending_bytes()), None)
 
     def _evict(self, ticket: Ticket) -> None:
         self.release(ticket)

@@ -68,3 +68,12 @@ def test_release_is_idempotent_and_frees_the_address():
     admission.release(t)
     assert admission.pending == 0
     assert all(_open(admission, closed, "10.0.0.1") is not None for _ in range(2))
+
+
+def test_a_connection_whose_bytes_wait_to_be_read_is_not_closed_for_a_newcomer():
+    admission, closed = _admission()
+    joiner = admission.open("10.9.9.9", 0.0, lambda: closed.append("joiner"),
+                            pending_bytes=lambda: True)  # its hello came; its task waits
+    flood = [_open(admission, closed, f"10.0.0.{i}", now=1 + i) for i in range(20)]
+    assert joiner is not None and not joiner.done and "joiner" not in closed
+    assert sum(t.done for t in flood) == 13 and admission.pending == 8

@@ -67,3 +67,55 @@ def test_a_joiner_is_seated_through_a_flood_of_idle_connections(tmp_path, addres
         return seated
 
     run(scenario(), bound + 60)
+
+
+def test_a_joiner_in_its_own_process_is_seated_while_the_flood_overflows_the_idle_pool(
+        tmp_path):
+    """More idle connections than the pool holds (1,000 addresses against a pool cut to 256):
+    every newcomer closes the longest-waiting silent one, so the flood churns; a joiner
+    (`sandtable join` in its own process, as on another machine) still gets in, since its
+    hello arrives with its connection. Its time is printed; the bound is generous."""
+    from dataclasses import replace
+
+    from netplay.admission import AdmissionLimits
+    from tests.e2e.test_lan_play import Proc
+
+    async def scenario() -> None:
+        mesh = replace(FAST_MESH, admission=AdmissionLimits(idle=256))
+        host = await lan.host(lan.module_for("gauntlet"), table_name="flood", seats=2,
+                              log_path=tmp_path / "h.log",
+                              options=SessionOptions(interfaces=[LOOPBACK], announce=False,
+                                                     passphrase="pw", mesh=mesh))
+        await lan.take_seat(host, 1)
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(HERE), str(HERE.parents[1])]))
+        flood = await asyncio.create_subprocess_exec(
+            sys.executable, str(HERE / "idle_flood.py"), "--port", str(host.session.port),
+            "--addresses", "1000", stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE, env=env)
+        assert flood.stdin is not None and flood.stdout is not None
+        joiner = None
+        try:
+            assert (await asyncio.wait_for(flood.stdout.readline(), 30)).strip() == b"FLOODING"
+            admission = host.session.mesh._admission
+            assert await wait_until(lambda: admission.evicted > 0, 10)  # it overflows
+            t0 = time.monotonic()
+            joiner = Proc("join", "--headless", "--connect", f"{LOOPBACK}:{host.session.port}",
+                          "--seat", "2", "--passphrase", "pw", "--interfaces", LOOPBACK,
+                          "--fast", "--no-announce", "--timeout", "60",
+                          "--log", str(tmp_path / "j.log"))
+            loop = asyncio.get_running_loop()
+            await loop.run_in_executor(None, joiner.wait_line, "SEATED", 90)
+            seated = time.monotonic() - t0  # from the process's start: it imports first
+            assert await wait_until(lambda: 2 in host.replica.state.seats, 30)
+            print(f"pool 256, 1000 addresses: the joiner process was seated {seated:.2f} s "
+                  f"after it started; {admission.evicted} idle connections closed for "
+                  f"newcomers so far")
+        finally:
+            if joiner is not None:
+                joiner.kill()
+            flood.stdin.close()
+            await asyncio.wait_for(flood.stdout.read(), 30)
+            await flood.wait()
+            await host.close()
+
+    run(scenario(), 180)
