@@ -29,7 +29,7 @@ from zeroconf import InterfacesType, get_all_addresses  # type: ignore[attr-defi
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 from .listing import TableAnnouncement, TableListing, TablePeer, read_listing, txt_record
-from .wire import DEFAULT_LIMITS, ProtocolError, read_frame, unpack
+from .wire import DEFAULT_LIMITS, ProtocolError, pack, read_frame, unpack, write_frame
 
 log = logging.getLogger(__name__)
 
@@ -259,7 +259,7 @@ class TableBrowser:
                 table.name, table.game = one.name, one.game
                 table.players, table.free_seats = one.players, one.free_seats
                 table.passphrase_needed, table.version = one.passphrase_needed, one.version
-                table.watchers = one.watchers
+                table.watchers, table.local_draws = one.watchers, one.local_draws
             # one address per peer: its latest (a restarted peer's old record may linger)
             table.peers[:] = [p for p in table.peers
                               if p.peer_id not in {q.peer_id for q in one.peers}] + one.peers
@@ -303,10 +303,12 @@ class TableBrowser:
 
 
 async def probe_table_id(host: str, port: int, timeout: float = 5.0) -> str:
-    """Learn the table id of the peer at host:port (manual connect): a responder sends its
-    ``hello`` first, so read it and hang up. Raises OSError/ProtocolError/TimeoutError."""
+    """Learn the table id of the peer at host:port (manual connect): say ``probe`` (a
+    responder answers a dialler that spoke with its ``hello``), read the hello and hang up.
+    Raises OSError/ProtocolError/TimeoutError."""
     reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
     try:
+        await asyncio.wait_for(write_frame(writer, pack({"t": "probe"})), timeout)
         frame = await asyncio.wait_for(read_frame(reader, DEFAULT_LIMITS), timeout)
         hello = unpack(frame, DEFAULT_LIMITS)
         if isinstance(hello, dict) and hello.get("t") == "reject":  # e.g. "table busy"

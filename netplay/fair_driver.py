@@ -29,6 +29,7 @@ from table.core.replica import Replica
 from table.core.timeline import Change
 
 from .fair import MESSAGE_TYPES, Drawn, Event, FairRounds, Named, Send
+from .splitting import PUBLICATION_MAPS, split_maps
 ROUTED = MESSAGE_TYPES | {"fair_pub"}
 Sender = Callable[[str, dict[str, Any]], Any]
 
@@ -72,9 +73,11 @@ class FairDriver:
     def publish(self, peers: list[str]) -> dict[str, Any]:
         """The end-of-game publication: kept in this peer's log and sent to `peers`."""
         body = publish(self.replica, self.rounds.my_shares)
+        parts = split_maps(body, PUBLICATION_MAPS)  # a long game's is too big for one message
         for peer in peers:
             if peer != self.replica.peer_id:
-                self.send(peer, {"t": "fair_pub", "body": body})
+                for part in parts:
+                    self.send(peer, {"t": "fair_pub", "body": part})
         return body
 
     # --- what the session feeds in -------------------------------------------------------

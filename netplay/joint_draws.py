@@ -4,7 +4,8 @@
 ``table.core.joint``): with another player linked, ``actions.roll`` / ``actions.shuffle`` start
 a joint round through the session's :class:`~netplay.fair_driver.FairDriver` and the op is
 issued when the round completes; alone (or only watchers linked) it declines, and the action
-uses local randomness at once (marked local). Watchers take no part in the rounds: they
+uses local randomness at once (marked local); a linked player's draw made alone is flagged
+(:mod:`netplay.private_dice`). Watchers take no part in the rounds: they
 check the ops and, at the end, the publications, like any peer.
 """
 from __future__ import annotations
@@ -17,16 +18,19 @@ from table.core.watchers import is_watcher
 
 from .fair import MAX_PEERS
 from .fair_driver import FairDriver
+from .private_dice import PrivateDiceWatch
 from .watching import record_to_watchers
 
 TICK = 0.1  # seconds between checks of the joint draws' deadlines
 
 
 class LanDraws:
-    def __init__(self, replica: Replica, driver: FairDriver,
-                 linked: Callable[[], list[str]]) -> None:
+    def __init__(self, replica: Replica, driver: FairDriver, linked: Callable[[], list[str]],
+                 caught_up_with: Callable[[str], bool] = lambda _peer: True) -> None:
         self.replica, self.driver, self.linked = replica, driver, linked
         self.published = False
+        # the other side: another player's draw made alone while linked here is flagged
+        self.private_dice = PrivateDiceWatch(replica, linked, caught_up_with)
 
     async def keep_time(self) -> None:
         """A joint draw may not stall the table: a peer that does not reveal in time is named

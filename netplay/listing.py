@@ -13,6 +13,7 @@ free   free seats (decimal)
 pw     ``1`` if the table needs a passphrase, else ``0``
 pid    the announcing peer's id
 watch  ``0`` if the table takes no watchers
+draws  ``local`` if players may roll and shuffle alone (absent otherwise)
 rev    how many times this peer republished it (decimal): each TXT differs from the earlier
        ones, so a browser's cache reports a count that returns to an earlier value
 ====== ===========================================
@@ -59,6 +60,7 @@ class TableAnnouncement:
     free_seats: int = 0
     passphrase_needed: bool = False
     watchers: bool = True  # the table takes watchers (peers with no seat)
+    local_draws: bool = False  # players may roll and shuffle alone (docs/lan-play.md)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +81,7 @@ class TableListing:
     version: int
     peers: list[TablePeer] = field(default_factory=list)
     watchers: bool = True  # the host lets watchers join (absent from older announcements)
+    local_draws: bool = False  # players may roll and shuffle alone, unaudited
 
 
 def _truncate(text: str, limit: int) -> str:
@@ -98,6 +101,7 @@ def txt_record(a: TableAnnouncement, revision: int = 0) -> dict[str, str]:
         "pw": "1" if a.passphrase_needed else "0",
         "pid": a.peer_id,
         "watch": "1" if a.watchers else "0",
+        **({"draws": "local"} if a.local_draws else {}),
     }
 
 
@@ -126,5 +130,5 @@ def read_listing(props: dict[str, str], name: str, addresses: list[str],
         table_id=tid, name=safe_text(props.get("name", "")), game=game,
         players=players, free_seats=free, passphrase_needed=props.get("pw") == "1",
         version=version, peers=[TablePeer(pid, addresses[0], port)],
-        watchers=props.get("watch") != "0",
+        watchers=props.get("watch") != "0", local_draws=props.get("draws") == "local",
     )

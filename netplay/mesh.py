@@ -25,9 +25,10 @@ import contextlib
 import logging
 import time
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
-from .admission import BUSY_LOG_EVERY, HandshakeSlots, duplicate_verdict
+from .accepting import admit, room_for_connections
+from .admission import Admission, duplicate_verdict
 from .events import EventHub
 from .gossip import peers_message, read_keys, read_peers
 from .mesh_events import MeshEvent, MessageReceived, PeerJoined, PeerLeft
@@ -40,7 +41,6 @@ from .outbox import pack_message
 from .peerbook import KnownPeer, PeerBook
 from .quic import QuicSettings, QuicTransport, stream_opener
 from .redial import redial_loop
-from .streams import refuse_busy
 from .wire import ProtocolError
 
 log = logging.getLogger(__name__)
@@ -75,11 +75,10 @@ class Mesh:
         self._addresses: dict[str, PeerAddress] = {}
         self._dialing: dict[tuple[str, int], asyncio.Future[str | None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._slots = HandshakeSlots(self.config.max_pending_handshakes,
-                                     self.config.max_pending_per_address)
+        self._admission = Admission(self.config.admission, lambda address: any(
+            address == host for p in self.book.peers() for host, _port in p.addresses))
         self.book = PeerBook(identity.peer_id, self.config.redial)
         self.dial_failures: dict[tuple[str, int], str] = {}  # last failure per address dialled
-        self._busy_logged = -BUSY_LOG_EVERY
         self._running = False
         self.quic: QuicTransport | None = None  # the internet endpoint, when configured
         self.claims = EndpointClaims(identity, table_id, self.peer_key)
@@ -94,7 +93,9 @@ class Mesh:
         return self._port
 
     async def start(self) -> None:
-        self._server = await asyncio.start_server(self._on_accept, self._host, self._requested_port)
+        room_for_connections(self.config.admission)
+        self._server = await asyncio.start_server(  # a backlog a flood's reconnects cannot fill
+            self._on_accept, self._host, self._requested_port, backlog=self.config.admission.idle)
         sockets = self._server.sockets or ()
         self._port = sockets[0].getsockname()[1] if sockets else self._requested_port
         if self.config.quic is not None:
@@ -269,20 +270,19 @@ class Mesh:
             if not self._running:
                 writer.close()
                 return
-            if not self._slots.take(address):
-                if self.now() - self._busy_logged >= BUSY_LOG_EVERY:  # a flood: log once
-                    self._busy_logged = self.now()
-                    log.warning("mesh %s: too many handshakes pending (from %s); refusing "
-                                "connections for now", self.peer_id, address)
-                await refuse_busy(writer)
-                return
+            admitted = await admit(self._admission, address, reader, writer, self.now,
+                                   self.config.link.hello_timeout, self.peer_id)
+            if admitted is None:
+                return  # busy (and told so), or silent, gone, or closed for a newcomer
+            ticket, heard = admitted
             try:
                 link = self._new_link()
-                if not await link.accept(reader, writer) and link.via and not link.peer_id:
+                if not await link.accept(cast(asyncio.StreamReader, heard), writer) \
+                        and link.via and not link.peer_id:
                     # a failed handshake (no probes come over the internet): worth a warning
                     log.warning("mesh %s: refused %s: %s", self.peer_id, link.via, link.close_reason)
             finally:
-                self._slots.release(address)
+                self._admission.release(ticket)
         except asyncio.CancelledError:
             writer.close()
         except Exception:  # never let one connection take the listener down

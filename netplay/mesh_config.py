@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .admission import AdmissionLimits
 from .link_state import LinkConfig
 from .peerbook import RedialPolicy
 from .quic import QuicSettings
@@ -14,10 +15,8 @@ class MeshConfig:
     gossip_interval: float = 5.0
     dial_grace: float = 1.0
     max_peers: int = 16
-    # Handshake slots: a global cap, and a smaller one per remote address so that one
-    # address (a flood of idle connections) cannot take them all.
-    max_pending_handshakes: int = 64
-    max_pending_per_address: int = 8
+    # which connections are taken, so that no flood keeps a joiner out (netplay.admission)
+    admission: AdmissionLimits = field(default_factory=AdmissionLimits)
     redial: RedialPolicy = field(default_factory=RedialPolicy)
     redial_connect_timeout: float = 3.0  # a QUIC handshake over a lossy 150 ms path: 2 tries
     redial_tick: float = 0.2

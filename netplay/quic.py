@@ -201,6 +201,14 @@ class QuicWriter:
         with contextlib.suppress(Exception):
             self._conn.close(0, b"closed")
 
+    def abort(self) -> None:
+        """Close at once, nothing flushed (what admission does to a connection it drops)."""
+        self._closing = True
+        self._buffer.clear()
+        self._pump.cancel()
+        with contextlib.suppress(Exception):
+            self._conn.close(0, b"dropped")
+
     @property
     def closer(self) -> asyncio.Task[None] | None:
         return self._closer

@@ -91,8 +91,10 @@ class Replication:
         self.peer_vvs: dict[str, dict[str, int]] = {}  # each peer's latest announced vector
         self.catch_up = CatchUp(replica)
         self.chains = AuthorChains(replica)
-        # (author, seq) -> the two versions: the proof, shown to every peer that links
-        self.equivocations: dict[tuple[str, int], list[list[Any]]] = {}
+        # (author, seq) -> the two versions: the proof, shown to every peer that links (a
+        # replica read back from its log brings the proofs it logged)
+        self.equivocations: dict[tuple[str, int], list[list[Any]]] = dict(
+            getattr(replica, "equivocations", {}))
         self.held = HeldVersions()  # second versions that came before their first's delivery
         self._compared: set[tuple[str, str, int]] = set()  # (peer, author, count) sent once
         self.offences: list[PeerMisbehaved] = []
@@ -332,17 +334,18 @@ class Replication:
         reason = (f"peer {op.author} signed two different ops as #{op.seq}; the first one "
                   f"received is kept, the other (from {from_peer}) is never applied, and "
                   f"{op.author}'s ops from #{op.seq} on are void")
+        proof = [known.to_wire(), wire]
         void = getattr(self.replica, "void_author_from", None)
         if callable(void):
-            void(op.author, op.seq)
+            void(op.author, op.seq, proof)  # the replica logs the proof: replay voids the same
         if (op.author, op.seq) not in self.equivocations:
             # Show every other peer both versions (and every newcomer, after its catch-up):
             # each checks them itself and voids the same ops.
-            self.equivocations[(op.author, op.seq)] = [known.to_wire(), wire]
-            proof = {"t": "ops", "ops": [known.to_wire(), wire]}
+            self.equivocations[(op.author, op.seq)] = proof
+            proof_msg = {"t": "ops", "ops": proof}
             for pid in self.mesh.peers():
                 if pid != op.author:
-                    self.mesh.send(pid, proof)
+                    self.mesh.send(pid, proof_msg)
         if from_peer == op.author:
             self._offence(from_peer, reason)
         self._name(op.author, reason)

@@ -12,9 +12,8 @@
 * private messages on the direct link only (``priv``): secrets (a private ``show``, handed by
   ``replica.private_out``) and *requests* to the owner of a hidden pile (``request``), which
   the owner's peer performs and answers;
-* divergence at equal version vectors is reported loudly (log error, ``replica.report`` and a
-  :class:`DivergenceReported` event) and followed by a resync: the replica refolds its state
-  from its ops and the hashes are compared again.
+* divergence at equal version vectors is reported loudly (log error, ``replica.report``, a
+  :class:`DivergenceReported` event), then resynced: the replica refolds, hashes are compared.
 
 Pure asyncio: it runs under ``asyncio.run`` and under qasync. Nothing here blocks.
 """
@@ -42,8 +41,7 @@ from .peer_sources import browse_for_peers, remember_saved_peers, save_known_pee
 from .opsign import OpVerifier, op_signer
 from .repl_events import Divergence, PrivateReceived, ReplicationEvent
 from .replication import Replication, ReplicationConfig
-from .fair_driver import ROUTED as FAIR_MESSAGES
-from .fair_driver import FairDriver
+from .fair_driver import ROUTED as FAIR_MESSAGES, FairDriver
 from .joint_draws import LanDraws
 from .messages import vv_equal
 from .owner_requests import OwnerRequests
@@ -72,6 +70,7 @@ class SessionOptions:
     browse: bool = True  # with ``announce``: also browse mDNS during play for the table's peers
     watch: bool = False  # join as a watcher (no seat; docs/lan-play.md)
     watchers: bool = True  # announced: the table takes watchers (the host's setting)
+    local_draws: bool = False  # announced: players may draw alone (the host's setting)
     mesh: MeshConfig = field(default_factory=MeshConfig)
     replication: ReplicationConfig = field(default_factory=ReplicationConfig)
 
@@ -101,7 +100,7 @@ class LanSession:
         self.end_of_game = EndOfGame(replica, self.replication.send_private, self.mesh.peers)
         # dice and shuffles drawn jointly with the linked players (docs/protocol.md)
         self.fair = FairDriver(replica, send=self.mesh.send)
-        self.draws = LanDraws(replica, self.fair, self.mesh.peers)
+        self.draws = LanDraws(replica, self.fair, self.mesh.peers, self.replication.catch_up.caught_up_with)
         replica.joint_draws = self.draws
         self.events: EventHub[SessionEvent] = EventHub()
         self.announcer: TableAnnouncer | None = None
@@ -159,7 +158,8 @@ class LanSession:
                                   self.mesh.port, players=players, free_seats=free,
                                   passphrase_needed=bool(self.options.passphrase),
                                   watchers=self.options.watchers
-                                  and watchers_allowed(self.replica)),
+                                  and watchers_allowed(self.replica),
+                                  local_draws=self.options.local_draws),
                 interfaces=interface_choice(self.options.interfaces))
             self._last_seats = (players, free)
             # mDNS probes the name for about a second first: the table plays (and dials, and

@@ -10,10 +10,10 @@ import asyncio
 import contextlib
 import socket
 
-from .admission import BUSY_REASON
-from .handshake import DEFAULT_TIMEOUT, Established, Handshake, HandshakeError, Rejected, Step
+from .handshake import (DEFAULT_TIMEOUT, WRONG_PASSPHRASE, Established, Handshake, HandshakeError,
+                        Rejected, Step)
 from .identity import Identity
-from .wire import DEFAULT_LIMITS, WireLimits, pack, write_frame
+from .wire import DEFAULT_LIMITS, WireLimits
 
 READ_CHUNK = 64 * 1024
 
@@ -50,6 +50,11 @@ async def run_handshake(
                 continue  # poll() rejects it on the next turn
             step = handshake.feed(data) if data else handshake.connection_lost()
     except (OSError, ConnectionError) as exc:
+        # A reset or broken pipe is the stream ending too: after our auth, that is the peer
+        # failing to decrypt it (the documented wrong-passphrase error, not "Broken pipe").
+        lost = handshake.connection_lost().event
+        if isinstance(lost, Rejected) and lost.reason == WRONG_PASSPHRASE:
+            return lost
         error = HandshakeError(f"connection error during handshake: {exc or type(exc).__name__}")
         return Rejected(error.reason, error)
 
@@ -92,11 +97,3 @@ def tune_socket(writer: asyncio.StreamWriter, dead_after: float) -> None:
         with contextlib.suppress(OSError):
             sock.setsockopt(level, option, value)
 
-
-async def refuse_busy(writer: asyncio.StreamWriter) -> None:
-    """Say "busy" (a plaintext reject, which a dialler reads instead of a hello) and hang up,
-    so that a joiner retries instead of concluding that nobody is there."""
-    with contextlib.suppress(Exception):
-        await asyncio.wait_for(write_frame(writer, pack({"t": "reject", "reason": BUSY_REASON})),
-                               1.0)
-    writer.close()

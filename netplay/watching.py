@@ -18,6 +18,7 @@ from table.core.replica import Replica
 from table.core.timeline import Change
 from table.core.watchers import is_watcher, watchers
 
+from .splitting import RECORD_MAPS, split_maps
 from .wire import ProtocolError
 
 log = logging.getLogger(__name__)
@@ -75,9 +76,9 @@ class EndOfGame:
         # the table's setting is read from its layout mark (a scan of the log): only when due
         if not todo or not record_to_watchers(r):
             return 0
-        body = {"k": RECORD, "data": secrets_record(r.knowledge)}
+        parts = split_maps(secrets_record(r.knowledge), RECORD_MAPS)  # merged on arrival
         for watcher in todo:
-            if self.send_private(watcher, body):
+            if all(self.send_private(watcher, {"k": RECORD, "data": part}) for part in parts):
                 self.sent.add(watcher)
                 log.info("sent this player's secrets to watcher %s", watcher)
         return len(todo)

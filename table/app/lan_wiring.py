@@ -118,7 +118,8 @@ class LanApp:
                                seats=position.seats if position else req.seats,
                                log_path=new_log_path(module.id), options=opts,
                                position=position, watchers=req.watchers,
-                               record_to_watchers=req.record_to_watchers)
+                               record_to_watchers=req.record_to_watchers,
+                               local_draws=req.local_draws)
         except Exception as err:
             raise _problem(err) from None
         try:
@@ -231,6 +232,7 @@ class LanApp:
         return JoinedTable(t.table_name or "table", module.id if module else "",
                            module.name if module else "", t.seats, free, decks, defaults,
                            record_note=lan.record_note(t.replica),
+                           draws_note=lan.draws_note(t.replica),
                            watching=t.session.options.watch)
 
     async def _browse(self, dialog: JoinDialog) -> None:

@@ -13,8 +13,9 @@ has published), it replays the ops in canonical order and checks, at each op's p
 * each published deck order is the pile's order at the end.
 
 Rolls and shuffles made with one peer's randomness (hot-seat, a lone peer, older logs) are
-counted as local. `sandtable check --audit` prints the result; the report marks sessions with
-`audit_summary`.
+counted as local, except those the log's peer flagged as private dice (drawn alone while
+another player was linked, ``table.core.private_draws``): each of those fails, named.
+`sandtable check --audit` prints the result; the report marks sessions with `audit_summary`.
 """
 from __future__ import annotations
 
@@ -92,6 +93,7 @@ class _Auditor:
         self.knowledge = replica.knowledge
         self.rounds: dict[str, Any] = replica.knowledge.fair.get("rounds") or {}
         self.result = Audit()
+        self.flags = replica.flags  # private dice, as the peers that saw them arrive flagged
         # until the setup is complete, one peer's own randomness is the setup's (see Audit)
         self.in_setup = any(r.op.kind == "mark" and r.void is None
                             and r.op.args.get("what") == "setup"
@@ -113,8 +115,11 @@ class _Auditor:
         self.result.unverifiable.append(Finding(number, op.author, op.seat, message))
 
     # --- per op ----------------------------------------------------------------------------
-    def _local(self) -> None:
-        if self.in_setup:
+    def _local(self, number: int, op: Op) -> None:
+        flagged = self.flags.get(op.ref)
+        if flagged is not None:  # drawn alone while another player was linked
+            self.fail(number, op, flagged)
+        elif self.in_setup:
             self.result.setup_local += 1
         else:
             self.result.local += 1
@@ -126,7 +131,7 @@ class _Auditor:
             self.in_setup = False
         if op.kind == "roll":
             if op.args.get("fair") is None:
-                self._local()
+                self._local(number, op)
                 return
             problem = fair.roll_problem(op.args, op.author)
             if problem is None:
@@ -136,7 +141,7 @@ class _Auditor:
         elif op.kind == "consume" and not void:  # a void consume changed nothing
             if op.args.get("why") == "shuffle":
                 if op.args.get("fair") is None:
-                    self._local()
+                    self._local(number, op)
                 else:
                     self.shuffle(number, op, state)
             else:
@@ -300,7 +305,8 @@ def audit_summary(log: str | Path | Replica) -> str:
     (the audit caught a roll, shuffle or draw that did not follow its seed), "none"."""
     replica = log if isinstance(log, Replica) else Replica.from_log(log)
     ops = [record.op for record in replica.records()]
-    if not any(op.kind in ("roll", "consume") and op.args.get("fair") is not None for op in ops):
+    if not replica.flags and not any(op.kind in ("roll", "consume")
+                                     and op.args.get("fair") is not None for op in ops):
         # nothing joint (hot-seat, older logs): no need to replay the log
         local = any(op.kind == "roll" or op.kind == "consume" and op.args.get("why") == "shuffle"
                     for op in ops)

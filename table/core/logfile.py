@@ -7,6 +7,8 @@ creation time). Then one frame per record:
                                      is sent; or received)
   {"op": WIRE, "private": {...}}     this peer's op with the secrets only it holds
   {"secret": {...}}                  secrets received privately from another peer
+  {"equivocation": [WIRE, WIRE]}     two versions of one (author, seq): its ops from there void
+  {"flag": {"op": [a, s], ...}}      an op this peer flagged as private dice (audit fails)
 Frames are flushed as written, so a crash loses nothing that was shown. The CRC lets a reader
 skip a damaged frame and keep every complete one; see docs/log-format.md.
 """

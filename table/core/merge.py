@@ -2,7 +2,9 @@
 
 The union of every op (each peer holds the whole log, but one may have crashed early) and every
 secret any of them held, so the merged log shows every hidden card and can be verified: each
-revealed card is checked against its commitment when the merged log is replayed.
+revealed card is checked against its commitment when the merged log is replayed. An author
+that signed two ops under one number (two logs holding one version each, or a logged proof)
+keeps one version and the proof is written too, so the merged log voids the same ops.
 """
 from __future__ import annotations
 
@@ -12,10 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from . import commit
-from .errors import CoreError
+from .equivocation import check_proof
+from .errors import BadOp, CoreError
 from .knowledge import Knowledge, deck_hash
+from .causal import same_op
 from .logfile import LogContents, LogWriter, make_header, read_log
 from .ops import Op, from_wire
+from .private_draws import read_flag
 
 
 _HEADER_KEYS = {"format", "version", "table", "peer", "game", "game_hash", "created",
@@ -83,6 +88,9 @@ def merge_contents(contents: list[LogContents]) -> MergedLog:
     records: list[Any] = [{"blob": {"kind": kind, "hash": digest, "data": data}}
                           for digest, (kind, data) in sorted(gathered.blobs.items())]
     records += [op.to_wire() for op in sorted(gathered.ops.values(), key=lambda o: o.key)]
+    # the proofs, so replay voids the same ops; private dice as they were flagged
+    records += [{"equivocation": proof} for _ref, proof in sorted(gathered.equivocations.items())]
+    records += [{"flag": flagged} for _ref, flagged in sorted(gathered.flags.items())]
     records.append({"secret": {"cards": verified,
                                "shown": {h: sorted(s) for h, s in knowledge.shown.items()},
                                "decks": _verified_decks(gathered.ops.values(), knowledge),
@@ -110,6 +118,9 @@ class _Gathered:
 
     def __init__(self) -> None:
         self.ops: dict[tuple[str, int], Op] = {}
+        # (author, seq) -> both versions: from a log's proof, or two logs holding one each
+        self.equivocations: dict[tuple[str, int], list[Any]] = {}
+        self.flags: dict[tuple[str, int], dict[str, Any]] = {}  # private dice, as flagged
         self.knowledge = Knowledge()
         self.blobs: dict[str, tuple[str, bytes]] = {}  # hash -> (kind, data): module archives
         self.table_id: str | None = None
@@ -136,11 +147,23 @@ class _Gathered:
                 record = record.get("op")
             if record is not None:
                 op = from_wire(record)
-                self.ops.setdefault(op.ref, op)
+                known = self.ops.setdefault(op.ref, op)
+                if known is not op and not same_op(known, op):
+                    self.equivocations.setdefault(op.ref, [known.to_wire(), op.to_wire()])
                 held.add(op.ref)
         return len(held)
 
     def _absorb(self, record: dict[str, Any]) -> None:
+        flagged = read_flag(record.get("flag"))
+        if flagged is not None:
+            self.flags.setdefault(flagged[0], record["flag"])
+        if "equivocation" in record:
+            try:
+                ref = check_proof(record["equivocation"])
+            except BadOp as err:
+                self.problems.append(f"an equivocation record proves nothing: {err}")
+            else:
+                self.equivocations.setdefault(ref, list(record["equivocation"]))
         blob = record.get("blob")
         if isinstance(blob, dict) and isinstance(blob.get("hash"), str):
             self.blobs.setdefault(blob["hash"], (str(blob.get("kind", "")),

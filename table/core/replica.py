@@ -15,7 +15,9 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from .causal import CausalStore, RefusedOp
+from .causal import CausalStore, Equivocation, RefusedOp
+from .equivocation import check_proof, live_ops, void_from
+from .private_draws import read_flag
 from .errors import BadOp, CausalityError
 from .joint import JointDraws
 from .knowledge import Knowledge
@@ -64,6 +66,10 @@ class Replica:
         self.damage: list[Any] = []  # logfile.Damage: what the reader could not read
         self.header_extra = dict(header_extra or {})
         self.voided_from: dict[str, int] = {}  # equivocating author -> its first void seq
+        # (author, seq) -> both versions: the proof, kept in the log (table.core.equivocation)
+        self.equivocations: dict[tuple[str, int], list[Any]] = {}
+        # draws flagged as private dice (table.core.private_draws): op ref -> why
+        self.flags: dict[tuple[str, int], str] = {}
         # content-addressed files the table's ops name by hash (a module's archive): kept in the
         # log beside the ops, so a log carries what it needs to be read again
         self.blobs: dict[str, bytes] = {}
@@ -212,18 +218,20 @@ class Replica:
         if not self.verifier(op, self.store.key_for(op)):
             raise CausalityError(f"op {op.author}#{op.seq} has a bad signature")
 
-    def void_author_from(self, author: str, seq: int) -> None:
+    def void_author_from(self, author: str, seq: int, proof: list[Any] | None = None) -> None:
         """`author` signed two different ops as #`seq` (an equivocation): its ops from `seq` on
         are void here, whichever version each peer holds, so every honest peer folds the same
-        ops and their states agree. They stay in the store and the log (evidence)."""
-        if self.voided_from.get(author, seq + 1) <= seq:
-            return
-        self.voided_from[author] = seq
-        self.refold()
+        ops and their states agree. They stay in the store and the log (evidence), and the
+        proof (both versions) is logged, so the log read again voids the same ops."""
+        if proof is not None and (author, seq) not in self.equivocations:
+            self.equivocations[(author, seq)] = [list(w) for w in proof]
+            if self.log is not None:
+                self.log.append({"equivocation": self.equivocations[(author, seq)]})
+        if void_from(self.voided_from, author, seq):
+            self.refold()
 
     def _live(self, ops: list[Op]) -> list[Op]:
-        voided = self.voided_from
-        return [op for op in ops if op.seq < voided.get(op.author, op.seq + 1)]
+        return live_ops(ops, self.voided_from)
 
     def _fold(self, ops: list[Op]) -> None:
         if self.voided_from:
@@ -324,15 +332,31 @@ class Replica:
                     self._load_blob(blob, number, source)
                 if isinstance(record.get("secret"), dict):
                     self._note_gift(record["secret"])
+                if "equivocation" in record:
+                    self._load_proof(record["equivocation"])
+                if (flagged := read_flag(record.get("flag"))) is not None:
+                    self.flags.setdefault(*flagged)
                 wire = record.get("op")
                 if wire is not None:
                     ops.extend(offer(from_wire(wire)))
+            except Equivocation as err:  # both versions in one log: a proof as well
+                void_from(self.voided_from, err.author, err.seq)
+                self.report(f"{source}: record {number}: {err}")
             except (BadOp, CausalityError) as err:
                 if isinstance(err, RefusedOp):
                     ops.extend(err.delivered)
                 self.report(f"{source}: record {number}: {err}")
         if ops:
             self._fold(ops)
+
+    def _load_proof(self, proof: Any) -> None:
+        """A logged equivocation proof: its author's ops from its number on are void, as they
+        were live. With a verifier, both versions' signatures must hold."""
+        verifier = self.verifier
+        verify = None if verifier is None else (lambda op: verifier(op, self.store.key_for(op)))
+        author, seq = check_proof(proof, verify)
+        self.equivocations.setdefault((author, seq), [list(w) for w in proof])
+        void_from(self.voided_from, author, seq)
 
     def _after_load(self, source: str, salvage: bool) -> None:
         """Salvage mode: in a log one author wrote, a lost op would hold back every later op of

@@ -10,8 +10,9 @@ What the app and the CLI call is gathered here.
 from table.lan.rejoin import rejoin
 from table.lan.seating import take_seat
 from table.lan.session import host, join, module_for
-from table.lan.setup import record_note, setup_complete
+from table.lan.setup import draws_note, record_note, setup_complete
 from table.lan.table import LanError, LanTable, NobodyFound
 
-__all__ = ["LanError", "LanTable", "NobodyFound", "host", "join", "module_for", "record_note",
+__all__ = ["LanError", "LanTable", "NobodyFound", "draws_note", "host", "join", "module_for",
+           "record_note",
            "rejoin", "setup_complete", "take_seat"]

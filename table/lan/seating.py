@@ -17,7 +17,8 @@ from table.games.position_table import finish as position_finish
 from table.games.position_table import lan_seat
 from table.games.setup import default_decks
 from table.lan.seat_setup import SETUP_KINDS, begin_seat, resume_seat, reveal_when_called
-from table.lan.setup import (has_reveal, host_finish, ready_seats, revealed_seats,
+from table.lan.first_player import host_finish_jointly
+from table.lan.setup import (has_reveal, ready_seats, revealed_seats,
                              setup_complete, setup_marks)
 from table.lan.table import LanError, LanTable, until_changed
 
@@ -40,7 +41,7 @@ async def finish_when_ready(t: LanTable) -> None:
                             kinds=SETUP_KINDS)
         if setup_complete(r):
             return
-    host_finish(r, t.module, seats)
+    await host_finish_jointly(t)
     log.info("every seat is ready: setup complete")
 
 

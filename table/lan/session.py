@@ -48,13 +48,15 @@ def _new_identity(log_path: str | Path) -> Identity:
 async def host(module: GameModule, *, table_name: str, seats: int, log_path: str | Path,
                options: SessionOptions | None = None,
                position: Position | None = None, watchers: bool = True,
-               record_to_watchers: bool = True) -> LanTable:
+               record_to_watchers: bool = True, local_draws: bool = False) -> LanTable:
     """Start a table: announce it, lay it out, and finish the setup once every seat is ready.
     A log that exists is resumed (a host restarting after a crash). With a `position`, the
     table starts in it: the host places the public part, each seat's peer its hidden cards.
     `watchers`: the table takes watchers; `record_to_watchers`: each player's peer sends its
-    secrets to the watchers at the end of the game (both are announced in the layout mark)."""
-    settings = {"watchers": watchers, "record_to_watchers": record_to_watchers}
+    secrets to the watchers at the end of the game; `local_draws`: a player may roll and
+    shuffle alone while others are linked, unaudited (all announced in the layout mark)."""
+    settings = {"watchers": watchers, "record_to_watchers": record_to_watchers,
+                **({"local_draws": True} if local_draws else {})}
     try:
         module.check_seats(seats)
     except ValueError as err:
@@ -62,6 +64,7 @@ async def host(module: GameModule, *, table_name: str, seats: int, log_path: str
     opts = options or SessionOptions()
     opts.table_name, opts.game, opts.seats = table_name, module.id, seats
     opts.watchers = watchers  # announced from the start (and in the layout mark)
+    opts.local_draws = local_draws
     path = Path(log_path)
     opts.peers_file = str(peers_path(path))
     if path.exists() and path.stat().st_size > 0:

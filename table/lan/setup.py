@@ -29,6 +29,7 @@ from netplay.watching import table_fields
 from table.core import actions as act
 from table.core.errors import CoreError
 from table.core.objects import PUBLIC
+from table.core.private_draws import local_draws_allowed
 from table.core.replica import Replica
 from table.games.decks import parse_deck
 from table.games.model import Deck
@@ -69,6 +70,14 @@ def setup_complete(r: Replica) -> bool:
     """The LAN setup is over: the game's setup, or a start from a position (even a pending one:
     its players then finish the game's setup themselves)."""
     return bool(setup_marks(r, "complete") or setup_marks(r, "position-end"))
+
+
+def draws_note(r: Replica) -> str:
+    """What a player is told on joining a table opened allowing local draws (else empty)."""
+    if not local_draws_allowed(table_info(r) or {}):
+        return ""
+    return ("this table allows local draws: a player's rolls and shuffles may come from their "
+            "own software alone, are not flagged and are not audited")
 
 
 def record_note(r: Replica) -> str:
@@ -216,14 +225,25 @@ def revealed_seats(r: Replica) -> set[int]:
             if isinstance(op.args.get("seat"), int)}
 
 
-def host_finish(r: Replica, module: GameModule, seats: int) -> None:
-    """The shared rest of the setup, once every seat is ready (and revealed)."""
+def host_shared_steps(r: Replica, module: GameModule, seats: int) -> list[SetupStep]:
+    """Once every seat is ready (and revealed): lay out the shared objects that depend on the
+    decks in play; returns the shared steps still to run (first player, shared supplies)."""
     decks = {s: _public_deck(h) for s, h in ready_seats(r).items()}
     lay_out(r, module, seats, decks, only_seats=set(), shared=True, conditional=True)
-    for step in module.setup_for(seats, decks):
-        if step.seat is None and not isinstance(step, SetFace):
-            try:
-                run_steps(r, [step], seats=set(), shared=True)
-            except (CoreError, ValueError) as err:
-                log.warning("shared setup step %s skipped: %s", type(step).__name__, err)
+    return [step for step in module.setup_for(seats, decks)
+            if step.seat is None and not isinstance(step, SetFace)]
+
+
+def run_shared_step(r: Replica, step: SetupStep) -> None:
+    try:
+        run_steps(r, [step], seats=set(), shared=True)
+    except (CoreError, ValueError) as err:
+        log.warning("shared setup step %s skipped: %s", type(step).__name__, err)
+
+
+def host_finish(r: Replica, module: GameModule, seats: int) -> None:
+    """The shared rest of the setup, each step at once (`table.lan.first_player` rolls for
+    the first player jointly instead), then setup complete."""
+    for step in host_shared_steps(r, module, seats):
+        run_shared_step(r, step)
     act.mark(r, "setup", value="complete")

@@ -17,7 +17,8 @@ SOCKET_MODULES = {
     "test_discovery", "test_fuzz", "test_gifts_lan", "test_hidden_info", "test_mesh",
     "test_multiprocess", "test_op_fuzz", "test_qasync_timer_churn", "test_replication",
 }
-MULTIPROCESS_MODULES = {"test_multiprocess", "test_qasync_timer_churn"}
+MULTIPROCESS_MODULES = {"test_multiprocess", "test_qasync_timer_churn", "test_admission_flood",
+                        "test_long_session_limits"}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -102,13 +102,14 @@ class RecordingRelay:
 class ReplicaPeer:
     """A real table replica wired to a mesh the way netplay.session does it (tests)."""
 
-    def __init__(self, mesh: Mesh, config: Any = None, table: str = "table-1") -> None:
+    def __init__(self, mesh: Mesh, config: Any = None, table: str = "table-1",
+                 log_path: Any = None) -> None:
         from netplay.opsign import OpVerifier, op_signer
         from netplay.replication import Replication, ReplicationConfig
         from table.core.replica import Replica
 
         self.mesh = mesh
-        self.replica = Replica(table, mesh.peer_id)
+        self.replica = Replica(table, mesh.peer_id, log_path=log_path)
         self.replica.signer = op_signer(mesh.identity)
         self.replica.verifier = OpVerifier(mesh.pinned_key, self.replica.store.announced_key)
         self.repl = Replication(mesh, self.replica, config or ReplicationConfig(hash_interval=0.2))

@@ -129,3 +129,14 @@ def test_the_tables_command_prints_names_without_escape_codes(capsys, tmp_path):
     assert "Evil table" in out
     assert "\x1b" not in out and "\r" not in out and "\x07" not in out
     assert safe_text(EVIL_NAME) == "Evil table"
+
+
+def test_a_table_allowing_local_draws_says_so_in_its_listing():
+    from netplay.listing import TableAnnouncement, read_listing, txt_record
+
+    pid = new_peer_id()
+    plain = TableAnnouncement("a" * 16, "Strict", "gauntlet", pid, 9)
+    loose = TableAnnouncement("a" * 16, "Loose", "gauntlet", pid, 9, local_draws=True)
+    assert "draws" not in txt_record(plain)  # older listings read the same
+    listings = [read_listing(txt_record(a), "n", [LOOPBACK], 9) for a in (plain, loose)]
+    assert [t.local_draws for t in listings if t is not None] == [False, True]

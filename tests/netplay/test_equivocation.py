@@ -2,6 +2,8 @@
 
 import asyncio
 
+import pytest
+
 from netplay.opsign import op_signer
 
 from netplay.repl_events import Equivocated
@@ -70,3 +72,60 @@ def test_a_proof_that_arrives_before_the_authors_earlier_ops_still_voids():
         assert relayer.mesh.peer_id in target.mesh.peers()  # the relayer did nothing wrong
         await stop_all([relayer.mesh, target.mesh])
     run(scenario(), 60)
+
+
+def _log_hash(path) -> str:
+    """`sandtable log hash` of a log, run as a person would."""
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-m", "table.app.cli", "log", "hash", str(path)],
+                         capture_output=True, text=True, timeout=120, check=True)
+    return out.stdout.split()[-1]
+
+
+@pytest.mark.parametrize("case", ["reused_seq", "split_seq"])
+def test_every_honest_log_hashes_to_the_live_state_after_an_equivocation(case, tmp_path):
+    """A hostile peer in its own process (tests/netplay/hostile_peer.py, written against the
+    document) signs two ops as #3: both to one peer (reused_seq), or one to each of two peers
+    (split_seq). Every honest peer's `sandtable log hash` equals its live hash and the others';
+    the merged log hashes the same too."""
+    from test_hostile_peer import MESH, REPL, _spawn
+
+    from table.core.merge import merge_logs
+
+    async def scenario() -> tuple[str, str]:
+        meshes = await start_meshes(2, config=MESH)
+        paths = [tmp_path / "target.sandlog", tmp_path / "other.sandlog"]
+        target, other = (ReplicaPeer(m, REPL, log_path=p) for m, p in zip(meshes, paths))
+        await other.mesh.connect(LOOPBACK, target.mesh.port)
+        assert await wait_until(lambda: target.total() == 2 and other.total() == 2, 5)
+        proc, hid, _ = await _spawn(case, [target.mesh.port, other.mesh.port])
+        try:
+            assert await wait_until(lambda: other.replica.voided_from.get(hid) == 3
+                                    and target.replica.voided_from.get(hid) == 3, 30)
+            target.play("after the equivocation")
+            other.play("after it, too")
+            assert await wait_until(lambda: target.vv() == other.vv()
+                                    and target.hash() == other.hash(), 10)
+            return target.hash(), other.hash(), hid
+        finally:
+            assert proc.stdin is not None
+            proc.stdin.close()
+            await asyncio.wait_for(proc.wait(), 10)
+            for peer in (target, other):
+                await peer.repl.stop()
+            await stop_all(meshes)
+            for peer in (target, other):
+                peer.replica.close()
+
+    live, other_live, hid = run(scenario(), 120)
+    assert live == other_live
+    from table.core.replica import Replica
+    for name in ("target", "other"):  # the proof is in each log: replay voids the same ops
+        assert Replica.from_log(tmp_path / f"{name}.sandlog").voided_from == {hid: 3}
+    hashes = [_log_hash(p) for p in (tmp_path / "target.sandlog", tmp_path / "other.sandlog")]
+    merge_logs([tmp_path / "target.sandlog", tmp_path / "other.sandlog"],
+               tmp_path / "merged.sandlog")
+    hashes.append(_log_hash(tmp_path / "merged.sandlog"))
+    print(f"{case}: live {live[:16]}, logs {[h[:16] for h in hashes]}")
+    assert hashes == [live, live, live]

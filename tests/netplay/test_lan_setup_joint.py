@@ -1,6 +1,7 @@
 """A LAN seat's setup shuffles its hidden deck with a jointly drawn seed (real sockets,
 127.0.0.1 only): the seat waits for another player, a peer restarted mid-setup takes its seat
-up where it stopped, and a round that cannot complete falls back to a local shuffle, said so.
+up where it stopped, and a round that cannot complete falls back to a local shuffle, said so
+(and flagged as private dice by the linked player, whose audit then fails on it).
 """
 from __future__ import annotations
 
@@ -93,7 +94,10 @@ def test_a_round_that_cannot_complete_falls_back_to_a_local_shuffle(
             [joint] = _shuffles(host.replica, "p2.deck")
             assert local.args.get("fair") is None and joint.args.get("fair")
             assert any("p1.deck" in m and "shuffled locally" in m for m in host.replica.reports)
-            assert audit_replica(guest.replica).setup_local == 1
+            # drawn alone while the guest was linked: the guest's peer flags it, its audit
+            # fails on it (private dice, table.core.private_draws), naming the seat
+            [failure] = audit_replica(guest.replica).failures
+            assert failure.seat == 1 and "shuffled p1.deck alone" in failure.message
         finally:
             for t in (host, guest):
                 await t.close()

@@ -109,20 +109,25 @@ def test_a_hundred_idle_connections_do_not_lock_out_a_late_joiner(tmp_path, capl
                               connect=f"{LOOPBACK}:{host.session.port}", options=_options(),
                               timeout=20)
         assert await wait_until(lambda: _same([host, late]), 10)
-        # Every idle connection was hung up by the host (busy at once, or no hello in time).
+        # Every idle connection was hung up by the host (busy at once, no hello in time, or
+        # closed for a newcomer).
         closed = 0
         for reader, writer in idle:
             try:
                 await asyncio.wait_for(reader.read(), 5)
                 closed += 1
-            except (asyncio.TimeoutError, ConnectionError):
+            except ConnectionError:  # reset: closed for a newcomer
+                closed += 1
+            except asyncio.TimeoutError:
                 pass
             writer.close()
         assert closed == 100
+        # One address holds at most 8 places: the joiner's own connection (same address)
+        # pushed out the flood's longest-waiting one instead of being told "busy".
+        assert host.session.mesh._admission.evicted >= 1
         await late.close()
         await host.close()
     run(scenario(), 60)
-    assert any("the table is busy, retrying" in r.getMessage() for r in caplog.records)
 
 
 def test_the_address_file_survives_garbage(tmp_path, caplog):

@@ -52,6 +52,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seat", type=int, help="also play this seat")
     p.add_argument("--no-watchers", action="store_true",
                    help="refuse watchers (peers who join with no seat); announced with the table")
+    p.add_argument("--local-draws", action="store_true",
+                   help="let players roll and shuffle alone while others are linked (not "
+                        "flagged, not audited); announced in the table's layout and at join")
     p.add_argument("--no-record-to-watchers", action="store_true",
                    help="players' peers do not send their secrets to the watchers at the end "
                         "of the game (default: they do)")
@@ -147,11 +150,13 @@ def cmd_tables(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps({"name": safe_text(t.name), "table_id": t.table_id, "game": t.game,
                               "players": t.players, "free_seats": t.free_seats,
-                              "passphrase": t.passphrase_needed, "peers": peers.split()}))
+                              "passphrase": t.passphrase_needed, "local_draws": t.local_draws,
+                              "peers": peers.split()}))
         else:
             lock = " (passphrase)" if t.passphrase_needed else ""
+            draws = " (local draws)" if t.local_draws else ""
             print(f"{safe_text(t.name)}  {safe_text(t.game)}  {t.players} seated, "
-                  f"{t.free_seats} free{lock}  {peers}")
+                  f"{t.free_seats} free{lock}{draws}  {peers}")
     return 0
 
 
@@ -236,7 +241,8 @@ async def _main(args: argparse.Namespace, hosting: bool) -> int:
             t = await lan.host(position.module, table_name=args.table, seats=position.seats,
                                log_path=args.log, options=opts, position=position,
                                watchers=not args.no_watchers,
-                               record_to_watchers=not args.no_record_to_watchers)
+                               record_to_watchers=not args.no_record_to_watchers,
+                               local_draws=args.local_draws)
         elif hosting:
             if not args.game and not args.module:
                 print("error: host needs --game (or --position, or --module)", file=sys.stderr)
@@ -248,7 +254,8 @@ async def _main(args: argparse.Namespace, hosting: bool) -> int:
             seats = args.seats or _min_seats(module)
             t = await lan.host(module, table_name=args.table, seats=seats, log_path=args.log,
                                options=opts, watchers=not args.no_watchers,
-                               record_to_watchers=not args.no_record_to_watchers)
+                               record_to_watchers=not args.no_record_to_watchers,
+                               local_draws=args.local_draws)
         else:
             t = await lan.join(log_path=args.log, table=args.table, connect=args.connect,
                                ticket=args.ticket, options=opts, timeout=args.timeout, position=position,
@@ -260,6 +267,8 @@ async def _main(args: argparse.Namespace, hosting: bool) -> int:
     if t.ticket is not None:
         _out(f"TICKET {t.ticket}")
     t.replica.report_listeners.append(_print_report)
+    if lan.draws_note(t.replica):
+        print(f"note: {lan.draws_note(t.replica)}", file=sys.stderr)
     if not opts.watch and lan.record_note(t.replica):
         print(f"note: {lan.record_note(t.replica)}", file=sys.stderr)
     status_task = asyncio.ensure_future(_status_loop(t)) if args.status else None

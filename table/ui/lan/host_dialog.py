@@ -81,6 +81,11 @@ class HostDialog(QDialog):
         self.internet = QCheckBox("Invite over the internet… (shows a ticket to send the players)")
         self.internet.setObjectName("lan-internet")
         form.addRow("Internet", self.internet)
+        self.local_draws = QCheckBox("Let players roll and shuffle alone (not audited)")
+        self.local_draws.setObjectName("lan-local-draws")
+        self.local_draws.setToolTip("Unticked, every roll and shuffle is drawn jointly, and a "
+                                    "player's roll made alone is flagged on every peer")
+        form.addRow("Dice", self.local_draws)
         self.note = QLabel("Your deck list stays on this computer: others see only its "
                            "public headers, and hidden cards never leave their owner's machine.")
         self.note.setObjectName("muted")
@@ -140,7 +145,8 @@ class HostDialog(QDialog):
             player_name=self.name.text().strip(), port=self.port.value(),
             position=self.position.path(), watchers=self.watchers.isChecked(),
             internet=self.internet.isChecked(),
-            record_to_watchers=self.record.isChecked())
+            record_to_watchers=self.record.isChecked(),
+            local_draws=self.local_draws.isChecked())
 
     # --- running -----------------------------------------------------------------------------
     @property

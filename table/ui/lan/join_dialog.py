@@ -208,7 +208,8 @@ class JoinDialog(QDialog):
     def show_joined(self, joined: JoinedTable) -> None:
         self.joined = joined
         self.status.setText("")
-        note = f"\nNote: {joined.record_note}." if joined.record_note else ""
+        note = "".join(f"\nNote: {text}." for text in (joined.draws_note, joined.record_note)
+                       if text)
         self.joined_label.setText(f"Joined “{joined.table_name}” ({joined.game_name}, "
                                   f"{joined.seats} seats).{note}")
         if joined.watching:  # no seat to choose: open the table

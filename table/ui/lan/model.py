@@ -55,6 +55,7 @@ class HostRequest:
     watchers: bool = True  # let watchers (peers with no seat) join
     record_to_watchers: bool = True  # players send their secrets to the watchers at the end
     internet: bool = False  # also invite over the internet (a ticket, docs/internet-play.md)
+    local_draws: bool = False  # players may roll and shuffle alone (not flagged, not audited)
 
 
 @dataclass(slots=True)
@@ -87,6 +88,7 @@ class JoinedTable:
     decks: list[str] = field(default_factory=list)
     default_decks: dict[int, str] = field(default_factory=dict)  # seat -> deck name
     record_note: str = ""  # the table sends players' secrets to its watchers at the end
+    draws_note: str = ""  # the table allows local draws
     watching: bool = False  # this peer joined as a watcher
 
 

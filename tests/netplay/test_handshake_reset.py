@@ -1,0 +1,50 @@
+"""A wrong passphrase ends with the documented error even when the other side resets the
+connection (real sockets on 127.0.0.1): a reset or broken pipe after our auth is the peer
+failing to decrypt it, never "Broken pipe"."""
+from __future__ import annotations
+
+import asyncio
+import socket
+import struct
+
+import pytest
+
+from netplay.handshake import WRONG_PASSPHRASE, AuthError, Handshake
+from netplay.identity import Identity
+from netplay.streams import perform_handshake
+
+from netplay_testkit import LOOPBACK, run
+
+pytestmark = pytest.mark.socket
+
+
+def test_a_reset_after_our_auth_reads_as_the_wrong_passphrase() -> None:
+    async def scenario() -> str:
+        async def host(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            # another implementation, with another passphrase: it sends its hello, reads the
+            # joiner's hello and auth, cannot decrypt that and resets without an auth of its own
+            shake = Handshake(Identity.generate(), "t", "right", initiator=False,
+                              clock=asyncio.get_running_loop().time)
+            writer.write(shake.start())
+            await writer.drain()
+            await reader.read(65536)
+            await asyncio.sleep(0.05)  # the auth follows the hello
+            await reader.read(65536)
+            sock = writer.get_extra_info("socket")
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            writer.transport.abort()
+
+        server = await asyncio.start_server(host, LOOPBACK, 0)
+        port = server.sockets[0].getsockname()[1]
+        reader, writer = await asyncio.open_connection(LOOPBACK, port)
+        try:
+            await perform_handshake(reader, writer, Identity.generate(), "t", "wrong", True)
+        except AuthError as err:
+            return str(err)
+        finally:
+            writer.close()
+            server.close()
+        return "established"
+
+    for _ in range(5):  # reset or end of stream, whichever the kernel gives: the same words
+        assert run(scenario(), 20) == WRONG_PASSPHRASE
