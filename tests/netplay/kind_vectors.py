@@ -105,6 +105,8 @@ def _session() -> tuple[list[Any], list[dict[str, Any]]]:
                                      seat=1))
     moved = next(s["op"].ref for s in steps if s["op"].kind == "move")
     step("undo (of the move)", b, lambda r: r.issue("undo", {"target": list(moved)}, seat=2))
+    undone = next(s["op"].ref for s in steps if s["op"].kind == "undo")
+    step("redo (of the undo)", b, lambda r: r.issue("redo", {"target": list(undone)}, seat=2))
     step("delete", a, lambda r: r.issue("delete", {"id": "p1.favor"}, seat=1))
     step("end", a, lambda r: act.end_game(r, [1], "victory", scores={1: 10, 2: 7}, seat=1))
     return ids, steps
