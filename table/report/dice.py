@@ -13,7 +13,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from html import escape
 
-from .aggregate import chi2_sf
+from .aggregate import Dice
 from .html import _Raw, _table
 from .model import Session
 
@@ -22,24 +22,10 @@ MIN_ROLLS = 12  # fewer rolls than this for a seat's die: no test (the chi-squar
 
 
 @dataclass(slots=True)
-class SeatDie:
+class SeatDie(Dice):
+    """One seat's rolls of one die size in one session (the chi-square is Dice's)."""
     session: Session
     seat: int | None
-    sides: int
-    counts: list[int]  # index 0 = face 1
-
-    @property
-    def total(self) -> int:
-        return sum(self.counts)
-
-    @property
-    def chi2(self) -> float:
-        e = self.total / self.sides
-        return sum((c - e) ** 2 / e for c in self.counts) if e else 0.0
-
-    @property
-    def p_value(self) -> float:
-        return chi2_sf(self.chi2, self.sides - 1)
 
     @property
     def most(self) -> int:
@@ -63,7 +49,7 @@ def seat_dice(s: Session) -> list[SeatDie]:
         if 2 <= sides <= 100 and 1 <= value <= sides:
             counts = by.setdefault((seat, sides), [0] * sides)
             counts[value - 1] += 1
-    return [SeatDie(s, seat, sides, counts) for (seat, sides), counts in sorted(
+    return [SeatDie(sides, counts, session=s, seat=seat) for (seat, sides), counts in sorted(
         by.items(), key=lambda kv: (kv[0][0] if kv[0][0] is not None else -1, kv[0][1]))]
 
 
@@ -130,7 +116,7 @@ def _by_seat(sessions: list[Session]) -> str:
     rows = []
     for (seat, sides), counts in sorted(pooled.items(), key=lambda kv: (
             kv[0][0] if kv[0][0] is not None else -1, kv[0][1])):
-        d = SeatDie(sessions[0], seat, sides, counts)
+        d = SeatDie(sides, counts, session=sessions[0], seat=seat)
         cls = "neg" if d.p_value * len(pooled) < ALPHA else ""
         rows.append([f"seat {seat}" if seat is not None else "no seat", f"d{sides}", d.total,
                      " ".join(f"{f + 1}:{c}" for f, c in enumerate(counts)), f"{d.chi2:.1f}",

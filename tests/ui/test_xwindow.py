@@ -38,6 +38,16 @@ def _wait(what: str, test, timeout: float = 30.0):  # type: ignore[no-untyped-de
     raise AssertionError(f"timed out waiting for {what}")
 
 
+def _xdotool(env: dict[str, str], *args: str) -> str:
+    """What xdotool printed; "" when it did not answer in 10 s (a search can hang while the X
+    server is busy), so the caller's wait goes on instead of hanging the test."""
+    try:
+        return subprocess.run(["xdotool", *args], env=env, capture_output=True, text=True,
+                              timeout=10).stdout
+    except subprocess.TimeoutExpired:
+        return ""
+
+
 def _grab(env: dict[str, str], out: Path):  # type: ignore[no-untyped-def]
     from PySide6.QtGui import QImage
 
@@ -72,20 +82,20 @@ def test_right_click_a_card_and_add_a_counter_in_a_real_window(tmp_path) -> None
         app = subprocess.Popen(["bash", str(ROOT / "scripts" / "run.sh"), "--game", "sample"],
                                env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE)
-        window = _wait("the table window", lambda: subprocess.run(
-            ["xdotool", "search", "--name", "Sandtable"], env=env, capture_output=True,
-            text=True).stdout.split(), timeout=45)[-1]
+        window = _wait("the table window", lambda: _xdotool(
+            env, "search", "--name", "Sandtable").split(), timeout=45)[-1]
         assert window
         hand = _wait("the card positions", lambda: geometry.exists() and json.loads(
             geometry.read_text())["hand"])
         card = hand[-1]  # the top of the fan: nothing covers it
         x, y = card["x"], card["y"]
         before = _grab(env, tmp_path / "before.png")
-        subprocess.run(["xdotool", "mousemove", str(x), str(y), "click", "3"], env=env, check=True)
+        subprocess.run(["xdotool", "mousemove", str(x), str(y), "click", "3"], env=env, check=True,
+                       timeout=10)
         time.sleep(0.8)
         # Flip, Engage, Counters > Add Damage
         subprocess.run(["xdotool", "key", "--delay", "150", "Down", "Down", "Down", "Right",
-                        "Return"], env=env, check=True)
+                        "Return"], env=env, check=True, timeout=10)
         # the badge sits at the card's foot, from its left
         bx, by = x, y + 45
         red_before = _red_pixels(before, bx, by, 60)
@@ -131,14 +141,14 @@ def test_drag_a_card_into_play_then_ctrl_z_in_a_real_window(tmp_path) -> None:  
         _grab(env, tmp_path / "1-start.png")
         steps = [["mousemove", str(x), str(y - 25 * i)] for i in range(1, 9)]
         subprocess.run(["xdotool", "mousemove", str(x), str(y), "mousedown", "1"], env=env,
-                       check=True)
+                       check=True, timeout=10)
         for step in steps:  # a drag the view sees move, then the drop 200 px up: the play area
-            subprocess.run(["xdotool", *step], env=env, check=True)
+            subprocess.run(["xdotool", *step], env=env, check=True, timeout=10)
             time.sleep(0.05)
-        subprocess.run(["xdotool", "mouseup", "1"], env=env, check=True)
+        subprocess.run(["xdotool", "mouseup", "1"], env=env, check=True, timeout=10)
         time.sleep(1.0)
         _grab(env, tmp_path / "2-played.png")
-        subprocess.run(["xdotool", "key", "ctrl+z"], env=env, check=True)
+        subprocess.run(["xdotool", "key", "ctrl+z"], env=env, check=True, timeout=10)
         logs = home / "games"
 
         def undone() -> bool:
@@ -216,8 +226,7 @@ class Screen:
                 self.stop(proc)
 
     def xdotool(self, *args: str) -> str:
-        return subprocess.run(["xdotool", *args], env=self.env, capture_output=True,
-                              text=True).stdout
+        return _xdotool(self.env, *args)
 
     def window(self, title: str, timeout: float = 45.0) -> str:
         """The visible window whose title matches (a regular expression)."""
