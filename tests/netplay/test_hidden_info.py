@@ -132,8 +132,13 @@ def test_a_watcher_receives_no_hidden_card_before_the_end(tmp_path):
             assert i < 0, (secret, plain[max(0, i - 300):i + 100])
         # the end of the game: the players' records reach the watcher
         act.end_game(host.replica, [1], "victory", seat=1)
-        assert await wait_until(lambda: len(watcher.replica.knowledge.cards) >= len(
-            host.replica.knowledge.cards), 5)
+        # each player's record travels on its own: wait for both, not for a count one reaches
+        def every_secret_arrived() -> bool:
+            known = watcher.replica.knowledge.cards
+            return all(known.get(h) == pair for t in (host, guest)
+                       for h, pair in t.replica.knowledge.cards.items())
+
+        await wait_until(every_secret_arrived, 10)
         for t in (host, guest):
             for handle, pair in t.replica.knowledge.cards.items():
                 assert watcher.replica.knowledge.cards.get(handle) == pair
