@@ -10,6 +10,7 @@ makes the E* rule a warning.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from assist import payments
@@ -78,8 +79,8 @@ def check_payments(d: Dtr) -> list[Flag]:
     out = []
     for e in found:
         before, after = payments.paid_around(
-            d.records, i, d.ctx.index, _is_favor_change,
-            lambda a, b, seat=e.seat: _paid(d, seat, a, b), next_entry_pays=e.seat in later)
+            d.records, i, d.ctx.index, _is_favor_change, functools.partial(_paid, d, e.seat),
+            next_entry_pays=e.seat in later)
         out += _judge(d, e, i, before, after)
     return out
 
