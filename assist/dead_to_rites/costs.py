@@ -1,11 +1,8 @@
 """Paying Favor for cards and Rites: DTR-PLAY-COST and DTR-RITE-COST.
 
 A card played from hand and a Rite placed on the Altar are paid from the player's Favor tracker
-in the same action: the run of Favor changes right before the move, or right after it. So an
-entry is judged once its payment is over, at the first op after it that is not a Favor change
-(the flag names the entry's op as well). A run of Favor changes between two entries of one
-player is the later entry's payment ("pay, play, pay, play"), never both. Paying nothing is
-a payment of 0 like any other.
+in the same action, the way assist/payments.py reads a payment: the run of Favor changes right
+before the move, or right after it (the flag names the entry's op as well).
 
 The excuses are the catalogue's: a `card-effect` declaration naming the card, in the entry's
 timing window, means it was played for free (no flag); any other card effect declared there
@@ -13,10 +10,11 @@ makes the E* rule a warning.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
+from assist import payments
 from assist.api import CARD_EFFECT, Flag, journal_moves
-from table.core import opkinds
 from table.core.timeline import Record
 
 from .reader import ALTAR, POOL, Dtr, resolve, z, zone_kind, zone_seat
@@ -35,17 +33,6 @@ class Entry:
     seat: int
     name: str
     cost: int
-
-
-def transparent(rec: Record) -> bool:
-    """Ops that neither pay nor end a payment: void ones, notes, chat, acks, rolls, reveals."""
-    kind = rec.op.kind
-    return rec.void is not None or kind in opkinds.QUIET or kind in (opkinds.ROLL,
-                                                                    opkinds.REVEAL)
-
-
-def _skipped(rec: Record) -> bool:
-    return transparent(rec) or _is_favor_change(rec)
 
 
 def _is_favor_change(rec: Record) -> bool:
@@ -82,34 +69,20 @@ def entries(d: Dtr, rec: Record) -> list[Entry]:
 
 def check_payments(d: Dtr) -> list[Flag]:
     """At the op that ends a payment run: judge the entry just before that run."""
-    ctx = d.ctx
-    records = d.records
-    if _skipped(ctx.record):
+    i = payments.pending_entry(d.records, d.ctx.index, _is_favor_change)
+    if i is None:
         return []
-    i = ctx.index - 1
-    while i >= 0 and _skipped(records[i]):
-        i -= 1
-    if i < 0:
-        return []
-    found = entries(d, records[i])
+    found = entries(d, d.records[i])
     if not found:
         return []
-    later = {e.seat for e in entries(d, ctx.record)}  # the run after pays the next entry
+    later = {e.seat for e in entries(d, d.ctx.record)}  # the run after pays the next entry
     out = []
     for e in found:
-        before = _paid(d, e.seat, _run_start(d, i), i)
-        after = 0 if e.seat in later else _paid(d, e.seat, i + 1, ctx.index)
+        before, after = payments.paid_around(
+            d.records, i, d.ctx.index, _is_favor_change, functools.partial(_paid, d, e.seat),
+            next_entry_pays=e.seat in later)
         out += _judge(d, e, i, before, after)
     return out
-
-
-def _run_start(d: Dtr, index: int) -> int:
-    """The first op of the run of Favor changes that ends right before `index`."""
-    records = d.records
-    i = index
-    while i > 0 and _skipped(records[i - 1]):
-        i -= 1
-    return i
 
 
 def _paid(d: Dtr, seat: int, start: int, stop: int) -> int:
@@ -125,8 +98,8 @@ def _judge(d: Dtr, e: Entry, at: int, before: int, after: int) -> list[Flag]:
             expected += int(d.p("threat_cost", 1))
             why = f" +{d.p('threat_cost', 1)} Threat (alone in the lead)"
     paid = before + after
-    if before == expected or paid == expected:
-        return []  # paid before the move (a later change is something else), or across it
+    if payments.settled(expected, before, after):
+        return []
     start, _phase, _active = d.window_before(at + 1)
     effects = d.declarations(CARD_EFFECT, start, d.ctx.index)
     if any(resolve(d, d.field(r, "card")) == e.obj or _names(d.field(r, "card"), e.name)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from assist.api import CARD_EFFECT_SPEC, DeclarationSpec, Flag, OpContext, Plugin, RuleInfo
 from table.core import opkinds
 
-from . import battle_close, declares, marks, moves, state_ops
+from . import battle_close, declares, marks, moves, order_costs, state_ops
 from .facts import Facts
 from .marks import check_mark
 from .rules import RULES
@@ -80,6 +80,7 @@ class GauntletPlugin(Plugin):
             return out
         f = Facts(ctx)
         moves.check_refill_end(f, out)
+        order_costs.check_order_costs(f, out)
         if kind == "mark":
             if ctx.op.args.get("what") != "declare":
                 check_mark(f, out)

@@ -11,8 +11,8 @@ from typing import Any
 from assist.testing import AssistTable
 
 from .gau_kit import (
-    AO1, AO2, CAPTURE, CLEANUP, DRAW, MOVE, battle, begin, cmd, discard, face, hidden, roll,
-    tok,
+    AO1, AO2, CAPTURE, CLEANUP, DRAW, MOVE, battle, begin, cmd, discard, face, hidden, order,
+    roll, stock, tok,
 )
 
 Case = Callable[[AssistTable, bool], int]
@@ -451,11 +451,12 @@ def _(t: AssistTable, legal: bool) -> int:
 
 @case("GAU-PREDICE-SPENDS")
 def _(t: AssistTable, legal: bool) -> int:
+    stock(t, 1)  # Command to pay for the Order
     fight(t)
     if not legal:
         roll(t, 1, 3)
     c = cp(t)
-    t.declare("order", seat=1, order="Rally")
+    order(t, 1, "Rally")
     return c
 
 
@@ -507,13 +508,14 @@ def _(t: AssistTable, legal: bool) -> int:
 
 @case("GAU-ATTACKER-FIRST", "military", "financiers")
 def _(t: AssistTable, legal: bool) -> int:
+    stock(t, 1)  # Command to pay for the Order
     fight(t)
     c = cp(t)
     if legal:
-        t.declare("order", seat=1, order="Rally")
+        order(t, 1, "Rally")
     t.declare("subsidize", seat=2, bonus=1, spent=1)
     if not legal:
-        t.declare("order", seat=1, order="Rally")
+        order(t, 1, "Rally")
     return c
 
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 from assist.testing import AssistTable
 
 from .cases_core import bank, case, commits, cp, fight, full_battle, hands, reveal
-from .gau_kit import AO1, AO2, CAPTURE, DRAW, MOVE, begin, cmd, discard, hidden, roll, tok
+from .gau_kit import (
+    AO1, AO2, CAPTURE, DRAW, MOVE, begin, cmd, discard, hidden, order, roll, stock, tok,
+)
 
 __all__ = ["bank"]
 
@@ -39,17 +41,19 @@ def _(t: AssistTable, legal: bool) -> int:
 
 @case("GAU-MIL-ORDERS-OWN-LEADER")
 def _(t: AssistTable, legal: bool) -> int:
+    stock(t, 1)  # Command to pay for the Order
     fight(t)
     c = cp(t)
-    t.declare("order", seat=1, order="Rally" if legal else "Entrench")
+    order(t, 1, "Rally" if legal else "Entrench")
     return c
 
 
 @case("GAU-MIL-ONWARD")
 def _(t: AssistTable, legal: bool) -> int:
+    stock(t, 1)  # Command to pay for the Order
     begin(t, 1, MOVE)
     if legal:
-        t.declare("order", seat=1, order="Onward")
+        order(t, 1, "Onward")
     tok(t, 1, 1)
     c = cp(t)
     tok(t, 1, 2)
@@ -58,47 +62,52 @@ def _(t: AssistTable, legal: bool) -> int:
 
 @case("GAU-MIL-RALLY")
 def _(t: AssistTable, legal: bool) -> int:
+    stock(t, 1)  # Command to pay for the Order
     fight(t, att=1 if legal else 2, pos=4)
     c = cp(t)
-    t.declare("order", seat=1, order="Rally")
+    order(t, 1, "Rally")
     return c
 
 
 @case("GAU-MIL-ROUT")
 def _(t: AssistTable, legal: bool) -> int:
+    stock(t, 1)  # Command to pay for the Order
     if legal:
         full_battle(t)
     else:
         begin(t, 1, MOVE)
     c = cp(t)
-    t.declare("order", seat=1, order="Rout")
+    order(t, 1, "Rout")
     return c
 
 
 @case("GAU-MIL-ENTRENCH", "military", "diplomats", "Commandant")
 def _(t: AssistTable, legal: bool) -> int:
+    stock(t, 1)  # Command to pay for the Order
     fight(t, att=2 if legal else 1, pos=4)
     c = cp(t)
-    t.declare("order", seat=1, order="Entrench")
+    order(t, 1, "Entrench")
     return c
 
 
 @case("GAU-MIL-REPEL", "military", "diplomats", "Commandant")
 def _(t: AssistTable, legal: bool) -> int:
+    stock(t, 1)  # Command to pay for the Order
     full_battle(t, att=2 if legal else 1, pos=4, winner=1, close=False)
     c = cp(t)
-    t.declare("order", seat=1, order="Repel")
+    order(t, 1, "Repel")
     return c
 
 
 @case("GAU-MIL-FORTIFY", "military", "diplomats", "Commandant")
 def _(t: AssistTable, legal: bool) -> int:
+    stock(t, 1)  # Command to pay for the Order
     if legal:
         full_battle(t)
     else:
         begin(t, 1, MOVE)
     c = cp(t)
-    t.declare("order", seat=1, order="Fortify")
+    order(t, 1, "Fortify")
     return c
 
 

@@ -73,3 +73,24 @@ def battle(t: AssistTable, attacker: int, pos: int, **kw: Any) -> None:
 
 def roll(t: AssistTable, seat: int, *values: int) -> None:
     t.do({"seat": seat, "op": "roll", "id": f"p{seat}.die", "values": list(values)})
+
+
+ORDER_COSTS = {"Onward": 1, "Rally": 1, "Rout": 2, "Entrench": 1, "Repel": 1, "Fortify": 2}
+
+
+def stock(t: AssistTable, seat: int, command: int = 2) -> None:
+    """Set `seat`'s Command (test setup: take the checkpoint after it)."""
+    t.do({"seat": seat, "op": "counter", "id": f"p{seat}.command", "value": command})
+
+
+def order(t: AssistTable, seat: int, name: str, paid: int | None = None) -> None:
+    """Pay `paid` Command (the Order's cost unless told), then use the Order."""
+    amount = ORDER_COSTS[name] if paid is None else paid
+    if amount:
+        t.do({"seat": seat, "op": "counter", "id": f"p{seat}.command", "add": -amount})
+    t.declare("order", seat=seat, order=name)
+
+
+def settle(t: AssistTable, seat: int = 1) -> None:
+    """An op that changes nothing the assist judges, so a payment run before it is over."""
+    t.do({"seat": seat, "op": "rotate", "id": f"p{seat}.token", "degrees": 0})
