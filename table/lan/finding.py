@@ -7,6 +7,7 @@ import logging
 
 from netplay.admission import BUSY_REASON
 from netplay.discovery import probe_table_id
+from netplay.handshake import CLOSED_EARLY
 from netplay.finding import find_table
 from netplay.quic import TicketError
 from netplay.table_ticket import read_table_ticket
@@ -41,7 +42,10 @@ async def resolve(*, table: str | None = None, connect: str | None = None,
 
 
 async def _probe_retrying(host_: str, port: int, timeout: float) -> str:
-    """The table id at host:port; a busy table is asked again until ``timeout``."""
+    """The table id at host:port; a busy table is asked again until ``timeout``, and so is
+    one that took the connection and closed it without a word: under a flood of idle
+    connections the table sheds the longest-waiting ones (netplay.admission), and a joiner
+    caught in that churn is there to try again."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     delay = 0.3
@@ -49,7 +53,8 @@ async def _probe_retrying(host_: str, port: int, timeout: float) -> str:
         try:
             return await probe_table_id(host_, port, max(0.5, min(timeout, deadline - loop.time())))
         except Exception as err:
-            if busy(str(err)) and loop.time() + delay < deadline:
+            again = busy(str(err)) or isinstance(err, (EOFError, ConnectionResetError))
+            if again and loop.time() + delay < deadline:
                 log.warning("the table is busy, retrying")
                 await asyncio.sleep(delay)
                 delay = min(2.0, delay * 2)
@@ -63,6 +68,12 @@ def busy(reason: str | None) -> bool:
     return bool(reason) and BUSY_REASON in str(reason)
 
 
+def shed(reason: str | None) -> bool:
+    """The table took the connection and closed it before its hello: what a table under a
+    flood does to the longest-waiting connections (a wrong passphrase fails later, at auth)."""
+    return bool(reason) and CLOSED_EARLY in str(reason)
+
+
 async def dial(t: LanTable, addresses: list[tuple[str, int]], timeout: float) -> None:
     if not addresses:
         raise LanError("could not join the table (no address)")
@@ -74,7 +85,7 @@ async def dial(t: LanTable, addresses: list[tuple[str, int]], timeout: float) ->
             if await t.session.connect(host_, port) or t.session.mesh.peers():
                 return
         failures = [t.session.mesh.dial_failures.get(a) for a in addresses]
-        if not any(busy(f) for f in failures) or loop.time() + delay > deadline:
+        if not any(busy(f) or shed(f) for f in failures) or loop.time() + delay > deadline:
             break
         # A busy table (its handshake slots are full) is there: wait and try again.
         log.warning("the table is busy, retrying")
