@@ -2,8 +2,6 @@
 
 import random
 
-import pytest
-
 from netplay.opsign import op_signer
 
 from netplay.replication import ReplicationConfig
@@ -19,10 +17,6 @@ def _resign(attacker, wire):
     return wire
 
 
-# A known race, open: the attacker's genuine ops travel live while the forged ones are built,
-# so which case names it an equivocator first depends on delivery order; once named, its later
-# forgeries are ignored instead of answered by a dropped link. Re-run twice before it fails.
-@pytest.mark.flaky(reruns=2)
 def test_bad_signatures_forged_authors_and_skipped_stamps_are_dropped():
     async def scenario():
         meshes = await start_meshes(3)

@@ -9,8 +9,6 @@
 """
 from __future__ import annotations
 
-import pytest
-
 import asyncio
 import os
 import subprocess
@@ -150,9 +148,6 @@ class Headless:
                 self.proc.kill()
 
 
-# Fails now and then on a loaded machine (cause not found yet; passes alone every time).
-# Re-run twice before it fails.
-@pytest.mark.flaky(reruns=2)
 def test_host_in_the_app_with_a_headless_joiner(qapp, qtbot, tmp_path):  # type: ignore[no-untyped-def]
     lan_app = _lan_app(tmp_path)
     shell = lan_app.shell
