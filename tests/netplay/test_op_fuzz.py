@@ -65,7 +65,14 @@ def test_bad_signatures_forged_authors_and_skipped_stamps_are_dropped():
         for name, msg in cases:
             await link_up()
             assert attacker.mesh.send(target.mesh.peer_id, msg), name
-            assert await wait_until(lambda: a_id not in target.mesh.peers(), 3), name
+            dropped = await wait_until(lambda: a_id not in target.mesh.peers(), 3)
+            if not dropped and a_id in target.replica.voided_from:
+                # The race this test can lose: the attacker's genuine ops travel live while
+                # the forgeries are built, and one of them already named it an equivocator, so
+                # this forgery is ignored (its ops are void) instead of dropping a link.
+                await stop_all(meshes)
+                return False
+            assert dropped, name
             # Only the attacker's genuine ops (sent again by catch-up) were delivered.
             for seq in range(1, target.vv().get(a_id, 0) + 1):
                 got = target.replica.store.get(a_id, seq)
@@ -85,7 +92,10 @@ def test_bad_signatures_forged_authors_and_skipped_stamps_are_dropped():
         honest.play("still here")
         assert await wait_until(lambda: target.vv()[h_id] == 4, 5)
         await stop_all(meshes)
-    run(scenario(), 60)
+        return True
+
+    # with fresh peers each time, up to three tries at the order the cases mean to test
+    assert any(run(scenario(), 60) for _try in range(3)), "named an equivocator three times"
 
 
 async def _target_honest_author() -> tuple[ReplicaPeer, ReplicaPeer, ReplicaPeer]:
