@@ -24,6 +24,7 @@ import os
 import random
 import statistics
 import time
+from pathlib import Path
 from typing import Any
 
 from . import ui_floor
@@ -44,7 +45,6 @@ def _tables(seed: int) -> tuple[Any, Any]:
     from table.core import actions
     from table.core.replica import Replica
     from table.core.rng import Rng
-
     from table.ui.sample import _CARDS
 
     remote = Replica(peer_id="remote", rng=Rng(seed), game="sample")
@@ -122,7 +122,7 @@ def _open_window(local: Any) -> tuple[Any, Any, float]:
     painted: list[float] = []
 
     class FirstPaint(QObject):
-        def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        def eventFilter(self, obj: QObject, event: QEvent) -> bool:
             if event.type() == QEvent.Type.Paint and not painted:
                 painted.append(time.perf_counter())
             return False
@@ -211,8 +211,9 @@ def _pictures_in_sight(window: Any) -> list[tuple[Any, float, float]]:
 def _process_age() -> float:
     """Seconds since this process started (Linux: /proc), else since the bench module loaded."""
     try:
-        ticks = int(open("/proc/self/stat").read().rsplit(")", 1)[1].split()[19])
-        uptime = float(open("/proc/uptime").read().split()[0])
+        stat = Path("/proc/self/stat").read_text()
+        ticks = int(stat.rsplit(")", 1)[1].split()[19])
+        uptime = float(Path("/proc/uptime").read_text().split()[0])
         return uptime - ticks / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, IndexError):
         return time.perf_counter() - _LOADED
@@ -233,7 +234,7 @@ def first_frame_child(game: str = "dead-to-rites") -> None:
     class FirstPaint(QObject):
         done = False
 
-        def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt name)
+        def eventFilter(self, obj: QObject, event: QEvent) -> bool:
             if event.type() == QEvent.Type.Paint and not self.done and \
                     isinstance(obj.parent(), QGraphicsView):
                 self.done = True

@@ -54,7 +54,10 @@ def bare_scene_view(table_view: Any, pictures: list[tuple[Any, float, float]]) -
     scene units; each drawn at device size (scaled by 1 / zoom in the scene)."""
     from PySide6.QtGui import QTransform
     from PySide6.QtWidgets import (
-        QApplication, QGraphicsPixmapItem, QGraphicsScene, QGraphicsView,
+        QApplication,
+        QGraphicsPixmapItem,
+        QGraphicsScene,
+        QGraphicsView,
     )
 
     zoom = table_view.transform().m11()
