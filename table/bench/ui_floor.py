@@ -61,14 +61,15 @@ def bare_scene_view(table_view: Any, pictures: list[tuple[Any, float, float]]) -
     )
 
     zoom = table_view.transform().m11()
-    scene = QGraphicsScene()
+    view = QGraphicsView()
+    scene = QGraphicsScene(view)  # the view keeps it
     scene.setSceneRect(table_view.sceneRect())
     for pix, x, y in pictures:
         item = QGraphicsPixmapItem(pix)
         item.setTransform(QTransform.fromScale(1 / zoom, 1 / zoom))
         item.setPos(x, y)
         scene.addItem(item)
-    view = QGraphicsView(scene)
+    view.setScene(scene)
     view.setFrameShape(table_view.frameShape())
     view.setHorizontalScrollBarPolicy(table_view.horizontalScrollBarPolicy())
     view.setVerticalScrollBarPolicy(table_view.verticalScrollBarPolicy())
@@ -78,7 +79,6 @@ def bare_scene_view(table_view: Any, pictures: list[tuple[Any, float, float]]) -
     view.show()
     view.viewport().resize(size)
     view.centerOn(table_view.mapToScene(table_view.viewport().rect().center()))
-    view.scene_keep = scene  # the view does not own its scene
     QApplication.processEvents()  # shown and exposed: repaints paint now
     return view
 
