@@ -73,7 +73,10 @@ def run_bench(seed: int = 1) -> dict[str, float]:
     wrong = _misplaced(window, local)
     window.view.settle_zoom()  # as the view does once zooming pauses: cards crisp at this scale
     floor_view = ui_floor.bare_scene_view(window.view, _pictures_in_sight(window))
-    (warm, cold), (floor_warm, floor_cold) = ui_floor.time_repaints([window.view, floor_view])
+    view = window.view
+    (warm, cold), (floor_warm, floor_cold) = ui_floor.time_repaints(
+        [view, floor_view], [lambda f: view.set_zoom(view.zoom * f),
+                             lambda f: floor_view.scale(f, f)])
     floor_view.close()
     hover = _hover_zoom_ms(app, window)
     first_frame, floor_first_frame = _process_start_to_first_frame()

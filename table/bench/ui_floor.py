@@ -16,15 +16,17 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-REPAINTS = 30
-ZOOM_STEPS = 10
+REPAINTS = 60
+ZOOM_STEPS = 30
 ZOOM_STEP = 1.02
 
 
-def time_repaints(views: list[Any]) -> list[tuple[float, float]]:
-    """For each view, the median ms of a full synchronous repaint (warm) and of the first frame
-    after each of ZOOM_STEPS zoom steps (cold); the zoom ends where it started. The views take
-    turns, frame by frame, so each sees the same load on a shared machine."""
+def time_repaints(views: list[Any], zooms: list[Callable[[float], None]]
+                  ) -> list[tuple[float, float]]:
+    """For each view (zoomed by its function in `zooms`), the median ms of a full synchronous
+    repaint (warm) and of the first frame after each of ZOOM_STEPS zoom steps (cold); the zoom
+    ends where it started. The views take turns, frame by frame, so each sees the same load on
+    a shared machine."""
     warm: list[list[float]] = [[] for _ in views]
     cold: list[list[float]] = [[] for _ in views]
     for view in views:
@@ -35,7 +37,7 @@ def time_repaints(views: list[Any]) -> list[tuple[float, float]]:
     for step in range(ZOOM_STEPS):
         factor = ZOOM_STEP if step % 2 else 1 / ZOOM_STEP
         for k, view in enumerate(views):
-            view.scale(factor, factor)
+            zooms[k](factor)
             cold[k].append(_ms(view.viewport().repaint))
     return [(statistics.median(w), statistics.median(c)) for w, c in zip(warm, cold, strict=True)]
 

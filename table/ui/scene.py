@@ -416,7 +416,15 @@ class TableScene(QGraphicsScene, SceneGestures, ScenePieces, SceneSizes):
         return oid in self.zones or oid in self.trackers or oid in self.dice
 
     # --- the pictures' resolution, the drag under way ----------------------------------------
+    def zoom_started(self) -> None:
+        """The view starts zooming: the backgrounds show still pictures until it pauses."""
+        for item in (*self.zones.values(), *self.areas.values()):
+            item.still.hold(self.card_resolution)
+
     def set_card_resolution(self, scale: float) -> None:
+        """Zooming paused: every picture crisp at `scale` device pixels per unit."""
+        for item in (*self.zones.values(), *self.areas.values()):
+            item.still.release()
         if abs(scale - self.card_resolution) < 1e-3:
             return
         self.card_resolution = scale

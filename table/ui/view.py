@@ -74,6 +74,9 @@ class TableView(QGraphicsView):
     def set_zoom(self, factor: float) -> None:
         factor = max(MIN_ZOOM, min(MAX_ZOOM, factor))
         self.fitting = False
+        scene = self.scene()
+        if isinstance(scene, TableScene):
+            scene.zoom_started()
         self.scale(factor / self.zoom, factor / self.zoom)
         self.zoomChanged.emit(self.zoom)
 

@@ -21,9 +21,12 @@ if TYPE_CHECKING:
     from ..scene import TableScene
 
 CARD_RECT = QRectF(-theme.CARD_W / 2, -theme.CARD_H / 2, theme.CARD_W, theme.CARD_H)
-BOUNDS = CARD_RECT.adjusted(-14, -3, 3, 14)  # room for the flag badge
+# the card and its outlines (selection, private): every card's cached picture is this size,
+# and a repaint blits every pixel of it, so nothing more than the marks it wears
+BOUNDS = CARD_RECT.adjusted(-3, -3, 3, 3)
+BADGE_BOUNDS = CARD_RECT.adjusted(-14, -3, 3, 3)  # the flag badge stands out on the left
 # counters hang below the card's foot, so they never cover its stat line or its name
-COUNTER_BOUNDS = CARD_RECT.adjusted(-14, -3, 3, 46)
+COUNTER_BOUNDS = CARD_RECT.adjusted(-3, -3, 3, 46)
 
 
 class CardItem(QGraphicsRectItem):
@@ -69,6 +72,8 @@ class CardItem(QGraphicsRectItem):
 
     def _fit_rect(self) -> None:
         bounds = COUNTER_BOUNDS if any(self.counters.values()) else BOUNDS
+        if self.flag_severity is not None:
+            bounds = bounds.united(BADGE_BOUNDS)
         self.setRect(QRectF(bounds.topLeft() * self.res, bounds.size() * self.res))
 
     def set_look(self, face: CardFace | None, back: BackStyle, owner_colour: QColor | None,
@@ -120,7 +125,10 @@ class CardItem(QGraphicsRectItem):
         severity = severity_of(flags)
         self.setToolTip(tooltip_of(flags, message) if flags else "")
         if severity != self.flag_severity:
+            if (severity is None) != (self.flag_severity is None):
+                self.prepareGeometryChange()
             self.flag_severity = severity
+            self._fit_rect()
             self.update()
 
     def counter_rects(self, lod: float) -> list[tuple[str, int, QRectF]]:

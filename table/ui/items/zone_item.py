@@ -10,12 +10,15 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import (
-    QGraphicsItem, QGraphicsSceneMouseEvent,
-    QStyleOptionGraphicsItem, QWidget,
+    QGraphicsItem,
+    QGraphicsSceneMouseEvent,
+    QStyleOptionGraphicsItem,
+    QWidget,
 )
 
 from .. import theme
 from ..layout import CELL, LABEL, PAD
+from .zoom_still import ZoomStill
 
 if TYPE_CHECKING:
     from ..scene import TableScene
@@ -25,6 +28,7 @@ class ZoneItem(QGraphicsItem):
     def __init__(self, obj_id: str) -> None:
         super().__init__()
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)  # repaints blit
+        self.still = ZoomStill(self, self._paint_live)  # while the view zooms
         self.obj_id = obj_id
         self.role = "zone"
         self.rect = QRectF(0, 0, 100, 100)
@@ -47,16 +51,19 @@ class ZoneItem(QGraphicsItem):
         self.setZValue({"board": -20, "grid": -20, "slot": -8, "table": -30, "tile": -6,
                         "tileslot": -7}
                        .get(role, -10))
+        self.still.changed()
         self.update()
 
     def set_count(self, count: int) -> None:
         if count != self.count:
             self.count = count
+            self.still.changed()
             self.update()
 
     def set_highlight(self, on: bool) -> None:
         if on != self.highlight:
             self.highlight = on
+            self.still.changed()
             self.update()
 
     def boundingRect(self) -> QRectF:
@@ -72,6 +79,9 @@ class ZoneItem(QGraphicsItem):
 
     def paint(self, p: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
+        self.still.paint(p)
+
+    def _paint_live(self, p: QPainter) -> None:
         p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         r = self.rect
         if self.role == "tile":
