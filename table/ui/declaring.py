@@ -70,5 +70,5 @@ class Declaring:
                 if not ok:
                     return
                 values[name] = text.strip()
-        if self.ctl.act(declare, spec.name, values) is not None:
+        if self.ctl.act(declare, spec.name, values).op is not None:
             self.ctl.status.emit(f"Declared: {spec.label}")

@@ -9,6 +9,7 @@ Cards are read only through `table.core.views`.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from functools import partial
 from typing import Any
 
@@ -360,6 +361,18 @@ class TableScene(QGraphicsScene, SceneGestures, ScenePieces, SceneSizes):
             item.setVisible(spot.visible)
 
     # --- following the replica ---------------------------------------------------------------
+    def restore(self, ids: Iterable[str]) -> None:
+        """Show these pieces where the state says again (a drag moved them by hand)."""
+        self._dirty = set()
+        for oid in ids:
+            obj = self.state.objs.get(oid)
+            if obj is not None and obj.alive and obj.kind in lay.PIECES:
+                self._configure_piece(obj)
+            elif obj is not None and obj.alive:
+                self._update_piece(obj)
+        for cid in self._dirty:
+            self.arrange(cid)
+
     def on_change(self, change: Change) -> None:
         self.apply_touched(change.touched)
         self.changed_by_ops.emit()

@@ -95,7 +95,8 @@ class SceneGestures:
     def roll_die(self, obj_id: str) -> None:
         obj = self.state.live(obj_id)
         sides = obj.props.get("sides", 6) if obj is not None else 6
-        op = self.ctl.act(actions.roll, die_id=obj_id, sides=sides if isinstance(sides, int) else 6)
+        op = self.ctl.act(actions.roll, die_id=obj_id,
+                          sides=sides if isinstance(sides, int) else 6).op
         if op is not None:
             self.ctl.status.emit(f"Rolled {op.args['values'][0]} on d{op.args['sides']}")
         elif self.ctl.joint_pending:
@@ -152,7 +153,7 @@ class SceneGestures:
 
     def draw_from(self, pile_id: str, count: int) -> None:
         hand = self.own_hand() or ROOT
-        self.ctl.act(actions.draw, pile_id, hand, count)
+        self.ctl.perform({"op": "draw", "from": pile_id, "to": hand, "count": count})
 
     def item_for(self, obj_id: str) -> QGraphicsItem | None:
         return (self.cards.get(obj_id) or self.tokens.get(obj_id) or self.zones.get(obj_id)

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from table.core.errors import CoreError
-from table.core.logfile import LogError, LogReader
+from table.core.errors import CoreError, LogError
+from table.core.logfile import LogReader
 
 from . import geometry_dump
 from .catalog import Catalog
@@ -181,6 +181,7 @@ class Shell:
         except (CoreError, OSError) as err:
             self._error("Cannot open the log", err)
             return None
+        assert isinstance(window, QWidget)
         self.replays.append(window)
         window.closed.connect(lambda w=window: self._replay_closed(w))
         window.show()
