@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtWidgets import QMessageBox, QWidget
 
@@ -181,12 +181,11 @@ class Shell:
         except (CoreError, OSError) as err:
             self._error("Cannot open the log", err)
             return None
-        assert isinstance(window, QWidget)
         self.replays.append(window)
         window.closed.connect(lambda w=window: self._replay_closed(w))
         window.show()
         self._hide_start()
-        return window
+        return cast(QWidget, window)
 
     def _replay_closed(self, window: QWidget) -> None:
         if window in self.replays:
