@@ -31,7 +31,8 @@ if TYPE_CHECKING:
 class SceneGestures:
     if TYPE_CHECKING:
         ctl: TableController
-        state: State
+        @property
+        def state(self) -> State: ...
         drops: DropHandler
         cards: dict[str, CardItem]
         tokens: dict[str, TokenItem]
@@ -41,8 +42,8 @@ class SceneGestures:
         where: dict[str, str]
 
         def items(self, pos: QPointF) -> list[QGraphicsItem]: ...
-        def selectedItems(self) -> list[QGraphicsItem]: ...  # noqa: N802 (Qt name)
-        cardHovered: Any  # noqa: N815 (the scene's Qt signal)
+        def selectedItems(self) -> list[QGraphicsItem]: ...
+        cardHovered: Any
 
     def hovered(self, item: CardItem | None) -> None:
         self.cardHovered.emit(item.obj_id if item is not None else "")
