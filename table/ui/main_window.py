@@ -87,7 +87,7 @@ class TableWindow(QMainWindow):
         self.fit = fit_window(self, "table", 1500, 950)  # inside the screen, frame and all
         self._restore_geometry()
         self.fit.clamp()  # a geometry saved on a larger screen shrinks to this one
-        self.focus = TableFocus(self)
+        self.focus = TableFocus(self, self.view)
         self.view.setFocus()
         QTimer.singleShot(0, self.view.fit_legible)
         QTimer.singleShot(0, self.refresh_panels)  # a resumed table: its flags, at once

@@ -59,6 +59,11 @@ class SceneGestures:
                 return item
         return None
 
+    @property
+    def carrying(self) -> bool:
+        """A drag of pieces is under way."""
+        return self.drops.active
+
     def drag_started(self, item: QGraphicsItem, event: QGraphicsSceneMouseEvent) -> None:
         self.drops.press(item, event)
 

@@ -5,7 +5,7 @@ A pile paints its thickness and count under its top card.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol, cast
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
@@ -20,8 +20,10 @@ from .. import theme
 from ..layout import CELL, LABEL, PAD
 from .zoom_still import ZoomStill
 
-if TYPE_CHECKING:
-    from ..scene import TableScene
+
+class ZoneHost(Protocol):
+    """What a zone asks of the scene it lies in."""
+    def draw_from(self, pile_id: str, count: int) -> None: ...
 
 
 class ZoneItem(QGraphicsItem):
@@ -195,6 +197,6 @@ class ZoneItem(QGraphicsItem):
         return (col, row) if 0 <= col < cols and 0 <= row < rows else None
 
     def mouseDoubleClickEvent(self, event: QGraphicsSceneMouseEvent) -> None:
-        scene: TableScene = self.scene()  # type: ignore[assignment]
+        scene = cast(ZoneHost, self.scene())  # a zone lies only in the table scene
         if self.role == "pile":
             scene.draw_from(self.obj_id, 1)
