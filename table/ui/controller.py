@@ -84,6 +84,11 @@ class TableController(QObject):
         self._heard: list[Change] | None = None  # the changes of the action under way
         replica.listeners.append(self._hear)
 
+    def detach(self) -> None:
+        """Stop following the replica (the window closes)."""
+        if self._hear in self.replica.listeners:
+            self.replica.listeners.remove(self._hear)
+
     def _hear(self, change: Change) -> None:
         if self._heard is not None:
             self._heard.append(change)
