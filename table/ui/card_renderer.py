@@ -189,17 +189,7 @@ def _paint_near(p: QPainter, inner: QRectF, face: CardFace, colour: QColor,
               int(Qt.AlignmentFlag.AlignVCenter) | int(Qt.AlignmentFlag.AlignLeft), sub)
     y = body.top() + 16
     if face.flags:
-        x = body.left() + 4
-        p.setFont(_font(8, bold=True))
-        for flag in face.flags[:3]:
-            fw = QFontMetricsF(_font(8, bold=True)).horizontalAdvance(flag) + 8
-            badge = QRectF(x, y, fw, 12)
-            p.setPen(Qt.PenStyle.NoPen)
-            p.setBrush(QColor(20, 20, 20, 170))
-            p.drawRoundedRect(badge, 6, 6)
-            p.setPen(QColor("#ffe082"))
-            draw_text(p, badge, int(Qt.AlignmentFlag.AlignCenter), flag)
-            x += fw + 3
+        _flag_badges(p, QPointF(body.left() + 4, y), face.flags[:3])
         y += 14
     img = _image(face.image) if face.image else None
     if img is not None:  # art only when the data has some: no placeholder eats the text's room
@@ -217,6 +207,21 @@ def _paint_near(p: QPainter, inner: QRectF, face: CardFace, colour: QColor,
         p.setFont(_font(size))
         draw_text(p, text_box, _TOP_WRAP, face.text)
     _stat_pills(p, body, pills, colour)
+
+
+def _flag_badges(p: QPainter, at: QPointF, flags: tuple[str, ...]) -> None:
+    """The keyword badges (Unique...) in a row from `at`."""
+    x = at.x()
+    p.setFont(_font(8, bold=True))
+    for flag in flags:
+        fw = QFontMetricsF(_font(8, bold=True)).horizontalAdvance(flag) + 8
+        badge = QRectF(x, at.y(), fw, 12)
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(QColor(20, 20, 20, 170))
+        p.drawRoundedRect(badge, 6, 6)
+        p.setPen(QColor("#ffe082"))
+        draw_text(p, badge, int(Qt.AlignmentFlag.AlignCenter), flag)
+        x += fw + 3
 
 
 def _pill_texts(face: CardFace, detail: bool) -> list[str]:
