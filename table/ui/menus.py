@@ -18,8 +18,8 @@ from . import layout as lay
 from .ask import ask_int, back_to_table
 from .items.card_item import CardItem
 from .items.token_item import TokenItem
-from .pile_dialog import PileDialog
 from .piece_menus import PieceMenus, add_action
+from .pile_dialog import PileDialog
 
 if TYPE_CHECKING:
     from .scene import TableScene
@@ -28,7 +28,7 @@ _add = add_action
 
 
 class Menus:
-    def __init__(self, scene: "TableScene", parent: QWidget) -> None:
+    def __init__(self, scene: TableScene, parent: QWidget) -> None:
         self.scene, self.parent = scene, parent
         self.ctl = scene.ctl
         self.pieces = PieceMenus(scene, parent)

@@ -5,7 +5,13 @@ from __future__ import annotations
 
 from PySide6.QtCore import QPoint, QPointF, Qt, QTimer, Signal
 from PySide6.QtGui import (
-    QContextMenuEvent, QCursor, QFocusEvent, QKeyEvent, QMouseEvent, QPainter, QResizeEvent,
+    QContextMenuEvent,
+    QCursor,
+    QFocusEvent,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QResizeEvent,
     QWheelEvent,
 )
 from PySide6.QtWidgets import QGraphicsView, QWidget
@@ -137,10 +143,8 @@ class TableView(QGraphicsView):
 
     # --- context menus: right-click, the menu key, Shift+F10 ------------------------------------
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:
-        if event.reason() == QContextMenuEvent.Reason.Mouse:
-            at = event.pos()
-        else:
-            at = self._keyboard_menu_point()
+        at = event.pos() if event.reason() == QContextMenuEvent.Reason.Mouse else \
+            self._keyboard_menu_point()
         self.menuWanted.emit(self.mapToScene(at), self.viewport().mapToGlobal(at))
         event.accept()
 
