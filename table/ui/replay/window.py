@@ -16,18 +16,8 @@ from typing import Any
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QColor, QKeySequence
 from PySide6.QtWidgets import (
-    QComboBox,
-    QDockWidget,
-    QHBoxLayout,
-    QLabel,
-    QListWidget,
-    QListWidgetItem,
-    QMainWindow,
-    QMessageBox,
-    QPushButton,
-    QToolButton,
-    QVBoxLayout,
-    QWidget,
+    QComboBox, QDockWidget, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QMainWindow,
+    QMessageBox, QPushButton, QToolButton, QVBoxLayout, QWidget,
 )
 
 from table.core.replica import Replica
@@ -58,7 +48,7 @@ def load_flags(source: Replica, module: Any) -> Any:
         from table.report.flags import run_assist
 
         run = run_assist(source, module)
-    except Exception as err:
+    except Exception as err:  # noqa: BLE001 - the replay works without the assist
         log.warning("no flags for the replay: %s", err)
         return None
     return run
@@ -373,7 +363,7 @@ class ReplayWindow(QMainWindow):
                 path = new_log_path(self.source.game)
         try:
             replica = fork_table(self.source, self.seeker.position, path)
-        except Exception as err:
+        except Exception as err:  # noqa: BLE001 - a fork that fails is reported, never a crash
             log.warning("cannot fork: %s", err)
             QMessageBox.warning(self, "Cannot fork the game", str(err))
             return None
@@ -384,7 +374,7 @@ class ReplayWindow(QMainWindow):
         return replica
 
     # --- closing ----------------------------------------------------------------------------
-    def closeEvent(self, event: QCloseEvent) -> None:
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         self.shutdown()
         super().closeEvent(event)
         self.closed.emit()
