@@ -1,11 +1,11 @@
 """Composition root: the QApplication, the qasync event loop, and the first window.
 
 netplay (asyncio) and the UI (Qt) share one loop through qasync; LAN play is wired in
-through table.app.lan_wiring (the UI itself never imports netplay).
+through table.app.lan_wiring (the UI itself never imports netplay). A game opened from the
+command line paints its first frame before any of that loads.
 """
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 import sys
@@ -33,8 +33,6 @@ def run_app(argv: list[str], game: str | None = None, seats: int | None = None,
             position: str | None = None, module: str | None = None) -> int:
     """Open the window: the start screen, or straight into a hot-seat game of `game` (or of
     the draft in the folder `module`, or from a position file)."""
-    import qasync
-    from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
     from table.ui.shell import Shell
@@ -49,45 +47,83 @@ def run_app(argv: list[str], game: str | None = None, seats: int | None = None,
     app.setOrganizationName("Sandtable")
     app.setQuitOnLastWindowClosed(True)
     apply_style(app)
+    lan: list[object | None] = []  # the LAN wiring, once made
+    if game is not None:
+        shell = Shell()
+        shown = _open_game(shell, lan, game, seats)
+        if shown is None:
+            return 1
+        # the table paints before asyncio and the event loop load: a good part of a second
+        # the first frame does not need
+        from table.ui.first_frame import paint_first_frame
+
+        paint_first_frame(shown)
+        if not any(w.isVisible() for w in app.topLevelWidgets()):
+            return 0  # closed before the loop ran
+        loop = _event_loop(app)
+    else:
+        loop = _event_loop(app)  # LAN play is wired at once here: its stack needs the loop
+        shell = Shell()
+        lan.append(_wire_lan(shell))
+        shell.show_start()
+        if position is not None or module is not None:
+            opened = shell.play_position(position) if position is not None else \
+                shell.play_module(str(module), seats)
+            if opened is None:
+                return 1
+        else:
+            shell.offer_resume()
+    return _run(app, loop, lan)
+
+
+def _open_game(shell: Any, lan: list[object | None], game: str,
+               seats: int | None) -> Any | None:
+    """A hot-seat table of `game` (the start screen if it cannot start): what is on screen,
+    or None when there is no such game or not for that many seats (said on stderr)."""
+    from table.ui.first_frame import after_first_frame
+    from table.ui.games import game_choice
+
+    choice = game_choice(game)
+    if choice is None:
+        print(f"sandtable: unknown game {game!r} (see `sandtable games`)", file=sys.stderr)
+        return None
+    count = seats or choice.min_seats
+    if not choice.min_seats <= count <= choice.max_seats:
+        print(f"sandtable: {choice.name} is for {choice.min_seats}-{choice.max_seats} "
+              f"players", file=sys.stderr)
+        return None
+    window = shell.play(choice, count, choice.default_decks[:count])
+    if window is None:
+        shell.show_start()
+    shown = window.view.viewport() if window is not None else shell.start
+    # LAN play (Host/Join on the start screen) is wired once the table is on screen: its
+    # network stack takes a good part of a second to load, and a hot-seat game waits for none
+    # of it (after the first frame, not after a fixed time: on a loaded machine that came first)
+    after_first_frame(shown, lambda: lan.append(_wire_lan(shell)), LAN_AFTER_MS)
+    return shown
+
+
+def _event_loop(app: Any) -> Any:
+    """netplay (asyncio) and the UI (Qt) share one loop through qasync."""
+    import asyncio
+
+    import qasync
+
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
-    shell = Shell()
-    lan: list[object | None] = []  # the LAN wiring, once made
-    if position is not None or module is not None:
-        lan.append(_wire_lan(shell))
-        shell.show_start()
-        opened = shell.play_position(position) if position is not None else \
-            shell.play_module(str(module), seats)
-        if opened is None:
-            return 1
-    elif game is None:
-        lan.append(_wire_lan(shell))
-        shell.show_start()
-        shell.offer_resume()
-    else:
-        from table.ui.games import available_games
+    return loop
 
-        choice = next((c for c in available_games() if c.id == game), None)
-        if choice is None:
-            print(f"sandtable: unknown game {game!r} (see `sandtable games`)", file=sys.stderr)
-            return 1
-        count = seats or choice.min_seats
-        if not choice.min_seats <= count <= choice.max_seats:
-            print(f"sandtable: {choice.name} is for {choice.min_seats}-{choice.max_seats} "
-                  f"players", file=sys.stderr)
-            return 1
-        if shell.play(choice, count, choice.default_decks[:count]) is None:
-            shell.show_start()
-        # LAN play (Host/Join on the start screen) is wired once the table is on screen: its
-        # network stack takes a good part of a second to load, and a hot-seat game waits for
-        # none of it
-        QTimer.singleShot(LAN_AFTER_MS, lambda: lan.append(_wire_lan(shell)))
+
+def _run(app: Any, loop: Any, lan: list[object | None]) -> int:
+    """Run until the last window closes; then leave LAN tables cleanly (bye), logs complete."""
+    import asyncio
+
     done = asyncio.Event()
     app.aboutToQuit.connect(done.set)
     with loop:
         loop.run_until_complete(done.wait())
         lan_app: Any = lan[0] if lan else None
-        if lan_app is not None:  # leave LAN tables cleanly (bye), logs complete
+        if lan_app is not None:
             loop.run_until_complete(lan_app.close_all())  # bounded: it abandons stuck ones
     return 0
 

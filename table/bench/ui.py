@@ -12,6 +12,9 @@ delivered through `replica.receive` as netplay would. Measured:
 - process_start_to_first_frame_s: a fresh Python process running `sandtable play` (Dead to
   Rites), from the process's start to the table's first painted frame.
 
+Each speed beside its floor measured in the same run (table/bench/ui_floor.py), and the ratio:
+repaint_floor_ratio, zoom_frame_floor_ratio, startup_floor_ratio.
+
 Zoom changes: until zooming pauses the view scales the cards' pictures it has (the first
 frame after a zoom change, repaint_cold); then it renders them crisp at the new scale once.
 """
@@ -21,11 +24,15 @@ import os
 import random
 import statistics
 import time
+from pathlib import Path
 from typing import Any
+
+from . import ui_floor
 
 CARDS = 1000
 MOVES = 1000
 ZONES = 4
+RUNS = 4  # fresh processes of each kind for the start-to-first-frame figures
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -38,7 +45,6 @@ def _tables(seed: int) -> tuple[Any, Any]:
     from table.core import actions
     from table.core.replica import Replica
     from table.core.rng import Rng
-
     from table.ui.sample import _CARDS
 
     remote = Replica(peer_id="remote", rng=Rng(seed), game="sample")
@@ -61,10 +67,52 @@ def _tables(seed: int) -> tuple[Any, Any]:
 
 def run_bench(seed: int = 1) -> dict[str, float]:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from table.core import actions
-
     remote, local = _tables(seed)  # the fixture: not part of any timing
-    # startup: from here (Qt and the window modules not yet needed) to the first painted frame
+    app, window, startup = _open_window(local)
+    listener_ms, receive_ms = _remote_moves(app, window, remote, local, seed)
+    wrong = _misplaced(window, local)
+    window.view.settle_zoom()  # as the view does once zooming pauses: cards crisp at this scale
+    floor_view = ui_floor.bare_scene_view(window.view, _pictures_in_sight(window))
+    view = window.view
+    (warm, cold), (floor_warm, floor_cold) = ui_floor.time_repaints(
+        [view, floor_view], [lambda f: view.set_zoom(view.zoom * f),
+                             lambda f: floor_view.scale(f, f)])
+    floor_view.close()
+    hover = _hover_zoom_ms(app, window)
+    first_frame, floor_first_frame = _process_start_to_first_frame()
+    result = {
+        "cards": float(CARDS),
+        "moves": float(MOVES),
+        "remote_move_ms_p50": statistics.median(listener_ms),
+        "remote_move_ms_p99": _pct(listener_ms, 0.99),
+        "receive_ms_p50": statistics.median(receive_ms),
+        "receive_ms_p99": _pct(receive_ms, 0.99),
+        "repaint_ms_p50": warm,
+        "repaint_floor_ms_p50": floor_warm,
+        "repaint_floor_ratio": warm / floor_warm,
+        "repaint_cold_ms_p50": cold,
+        "zoom_frame_floor_ms_p50": floor_cold,
+        "zoom_frame_floor_ratio": cold / floor_cold,
+        "hover_zoom_ms_p50": statistics.median(hover),
+        "hover_zoom_ms_max": max(hover),
+        "startup_s": startup,
+        "process_start_to_first_frame_s": first_frame,
+        "startup_floor_s": floor_first_frame,
+        "startup_floor_ratio": first_frame / floor_first_frame,
+        "misplaced_cards": float(wrong),
+        "zoom": window.view.zoom,
+        "cards_in_view": float(len(_pictures_in_sight(window))),
+    }
+    window.shutdown()
+    window.close()
+    window.deleteLater()
+    app.processEvents()
+    return result
+
+
+def _open_window(local: Any) -> tuple[Any, Any, float]:
+    """The table window on `local`, at the legible zoom with the table's middle in sight; and
+    the seconds from loading the window's modules (Qt not yet needed) to its first frame."""
     start = time.perf_counter()
     from PySide6.QtCore import QEvent, QObject
     from PySide6.QtWidgets import QApplication
@@ -74,11 +122,10 @@ def run_bench(seed: int = 1) -> dict[str, float]:
     from table.ui.view import LEGIBLE_ZOOM
 
     app = QApplication.instance() or QApplication(["sandtable-bench"])
-
     painted: list[float] = []
 
     class FirstPaint(QObject):
-        def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt name)
+        def eventFilter(self, obj: QObject, event: QEvent) -> bool:
             if event.type() == QEvent.Type.Paint and not painted:
                 painted.append(time.perf_counter())
             return False
@@ -97,21 +144,25 @@ def run_bench(seed: int = 1) -> dict[str, float]:
     window.view.set_zoom(LEGIBLE_ZOOM)
     window.view.centerOn(window.scene.sceneRect().center())
     app.processEvents()
-    in_view = window.view.mapToScene(window.view.viewport().rect()).boundingRect()
-    seen = sum(1 for item in window.scene.cards.values()
-               if in_view.contains(item.sceneBoundingRect()))
+    return app, window, startup
 
-    # remote moves: time the scene's share of each delivery
+
+def _remote_moves(app: Any, window: Any, remote: Any, local: Any,
+                  seed: int) -> tuple[list[float], list[float]]:
+    """MOVES remote moves delivered through `receive`: ms of the scene's share of each (its
+    change listener), and of the whole `receive` call."""
+    from table.core import actions
+
     scene = window.scene
     listener_ms: list[float] = []
-    original = scene.on_change
 
     def timed(change: Any) -> None:
         t0 = time.perf_counter()
-        original(change)
+        scene.on_change(change)
         listener_ms.append((time.perf_counter() - t0) * 1000)
 
-    local.listeners[local.listeners.index(original)] = timed
+    scene.detach()  # the scene hears the replica through the timer instead
+    local.listeners.append(timed)
     rnd = random.Random(seed + 1)
     receive_ms: list[float] = []
     for i in range(MOVES):
@@ -125,59 +176,47 @@ def run_bench(seed: int = 1) -> dict[str, float]:
         if i % 100 == 0:
             app.processEvents()  # let paints happen now and then, as a live window would
     app.processEvents()
-    # check the mirror is right: every card where the state says
+    local.listeners.remove(timed)
+    return listener_ms, receive_ms
+
+
+def _misplaced(window: Any, local: Any) -> int:
+    """Cards the scene shows somewhere other than where the state says."""
     wrong = 0
     for i in range(CARDS):
         obj = local.state.objs[f"card{i}"]
-        item = scene.cards[obj.id]
-        rect = scene.layout.rects[obj.container]
+        item = window.scene.cards[obj.id]
+        rect = window.scene.layout.rects[obj.container]
         if obj.pos is not None and abs(item.pos().x() - rect.left() - obj.pos[0]) > 0.5:
             wrong += 1
+    return wrong
 
-    window.view.settle_zoom()  # as the view does once zooming pauses: cards crisp at this scale
-    viewport = window.view.viewport()
-    viewport.repaint()
-    warm: list[float] = []
-    for _ in range(30):
-        t0 = time.perf_counter()
-        viewport.repaint()
-        warm.append((time.perf_counter() - t0) * 1000)
-    cold: list[float] = []
-    for k in range(10):
-        window.view.set_zoom(window.view.zoom * (1.02 if k % 2 else 1 / 1.02))
-        t0 = time.perf_counter()
-        viewport.repaint()
-        cold.append((time.perf_counter() - t0) * 1000)
-    hover = _hover_zoom_ms(app, window)
-    result = {
-        "cards": float(CARDS),
-        "moves": float(MOVES),
-        "remote_move_ms_p50": statistics.median(listener_ms),
-        "remote_move_ms_p99": _pct(listener_ms, 0.99),
-        "receive_ms_p50": statistics.median(receive_ms),
-        "receive_ms_p99": _pct(receive_ms, 0.99),
-        "repaint_ms_p50": statistics.median(warm),
-        "repaint_cold_ms_p50": statistics.median(cold),
-        "hover_zoom_ms_p50": statistics.median(hover),
-        "hover_zoom_ms_max": max(hover),
-        "startup_s": startup,
-        "process_start_to_first_frame_s": _process_start_to_first_frame(),
-        "misplaced_cards": float(wrong),
-        "zoom": LEGIBLE_ZOOM,
-        "cards_in_view": float(seen),
-    }
-    window.shutdown()
-    window.close()
-    window.deleteLater()
-    app.processEvents()
-    return result
+
+def _pictures_in_sight(window: Any) -> list[tuple[Any, float, float]]:
+    """Each card in sight: its picture at the view's device scale, and its picture's top-left
+    in scene units (the floor scene draws the same pixmaps at the same places)."""
+    from table.ui.card_pixmaps import MARGIN, STEPS, picture
+    from table.ui.items.card_item import CARD_RECT
+
+    view = window.view
+    zoom = view.zoom * view.devicePixelRatioF()
+    in_view = view.mapToScene(view.viewport().rect()).boundingRect()
+    out = []
+    for item in sorted(window.scene.cards.values(), key=lambda i: i.zValue()):
+        if not in_view.intersects(item.sceneBoundingRect()):
+            continue
+        corner = item.scenePos() + CARD_RECT.topLeft()
+        out.append((picture(item.look, max(1, round(zoom * STEPS))),
+                    corner.x() - MARGIN / zoom, corner.y() - MARGIN / zoom))
+    return out
 
 
 def _process_age() -> float:
     """Seconds since this process started (Linux: /proc), else since the bench module loaded."""
     try:
-        ticks = int(open("/proc/self/stat").read().rsplit(")", 1)[1].split()[19])
-        uptime = float(open("/proc/uptime").read().split()[0])
+        stat = Path("/proc/self/stat").read_text()
+        ticks = int(stat.rsplit(")", 1)[1].split()[19])
+        uptime = float(Path("/proc/uptime").read_text().split()[0])
         return uptime - ticks / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, IndexError):
         return time.perf_counter() - _LOADED
@@ -198,12 +237,12 @@ def first_frame_child(game: str = "dead-to-rites") -> None:
     class FirstPaint(QObject):
         done = False
 
-        def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt name)
+        def eventFilter(self, obj: QObject, event: QEvent) -> bool:
             if event.type() == QEvent.Type.Paint and not self.done and \
                     isinstance(obj.parent(), QGraphicsView):
                 self.done = True
                 print(f"{_process_age():.3f}", flush=True)
-                app.quit()
+                os._exit(0)  # measured; the table may not have started its event loop yet
             return False
 
     spy = FirstPaint()
@@ -213,10 +252,11 @@ def first_frame_child(game: str = "dead-to-rites") -> None:
     run_app([], game=game)
 
 
-def _process_start_to_first_frame() -> float:
+def _process_start_to_first_frame() -> tuple[float, float]:
+    """Seconds from a fresh process's start to its first frame: `sandtable play`, and the
+    floor's bare QGraphicsView, run in turns so both see the same load."""
     import subprocess
     import sys
-
     import tempfile
 
     # as on a player's machine after the first launch: byte code cached (kept out of the tree),
@@ -225,16 +265,17 @@ def _process_start_to_first_frame() -> float:
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         env.update(QT_QPA_PLATFORM="offscreen", PYTHONPYCACHEPREFIX=os.path.join(tmp, "pyc"),
                    SANDTABLE_HOME=os.path.join(tmp, "home"))
-        ages = []
-        for _ in range(3):  # the first run writes the byte code; the best of the next two
-            out = subprocess.run([sys.executable, "-c", "from table.bench.ui import "
-                                  "first_frame_child; first_frame_child()"],
-                                 capture_output=True, text=True, timeout=120, env=env)
-            try:
-                ages.append(float(out.stdout.strip().splitlines()[-1]))
-            except (ValueError, IndexError):
-                ages.append(float("nan"))
-        return min(ages[1:])
+        app_code = "from table.bench.ui import first_frame_child; first_frame_child()"
+        ages: dict[str, list[float]] = {app_code: [], ui_floor.BARE_VIEW_CHILD: []}
+        for _ in range(RUNS):  # the first run writes the byte code; the best of the others
+            for code, seen in ages.items():
+                out = subprocess.run([sys.executable, "-c", code], capture_output=True,
+                                     text=True, timeout=120, env=env)
+                try:
+                    seen.append(float(out.stdout.strip().splitlines()[-1]))
+                except (ValueError, IndexError):
+                    seen.append(float("nan"))
+        return min(ages[app_code][1:]), min(ages[ui_floor.BARE_VIEW_CHILD][1:])
 
 
 def _hover_zoom_ms(app: Any, window: Any) -> list[float]:

@@ -8,63 +8,31 @@ once per card and size (in scene units) and kept, so repainting at a new zoom is
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from functools import lru_cache
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPainterPath, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
 
 from table.games.model import abbreviate
 
 from . import theme
 from .catalog import BackStyle, CardFace
+from .face_text import (
+    CENTRE_WRAP,
+    TOP_WRAP,
+    WRAP,
+    draw_text,
+    face_image,
+    fit_text,
+    recording_texts,
+)
+
+__all__ = ["DETAIL_LOD", "NEAR_LOD", "RADIUS", "fit_text", "paint_back", "paint_face",
+           "recording_texts", "short_label"]
 
 RADIUS = 8.0
 NEAR_LOD = 0.7  # from this scale on, the rules text is drawn
 DETAIL_LOD = 2.0  # hover zoom and the card panel: every field the module gives the card
-_recorder: list[str] | None = None
-
-
-@contextmanager
-def recording_texts() -> Iterator[list[str]]:
-    """Collect every text the painter draws meanwhile (what a reader of the face can read)."""
-    global _recorder
-    before, _recorder = _recorder, []
-    try:
-        yield _recorder
-    finally:
-        _recorder = before
-
-
-def draw_text(p: QPainter, rect: QRectF, flags: int, text: str) -> None:
-    if _recorder is not None:
-        _recorder.append(text)
-    p.drawText(rect, flags, text)
-_WRAP = int(Qt.TextFlag.TextWordWrap)
-_CENTRE_WRAP = int(Qt.AlignmentFlag.AlignCenter) | _WRAP
-_TOP_WRAP = int(Qt.AlignmentFlag.AlignTop) | int(Qt.AlignmentFlag.AlignLeft) | _WRAP
-
-
-@lru_cache(maxsize=256)
-def _image(path: str) -> QImage | None:
-    img = QImage(path)
-    return None if img.isNull() else img
-
-
-@lru_cache(maxsize=4096)
-def fit_text(text: str, width: float, height: float, sizes: tuple[float, ...], bold: bool,
-             flags: int = _CENTRE_WRAP) -> float:
-    """The largest of `sizes` (pixels) at which `text` wraps inside width x height; the
-    smallest when none does."""
-    for size in sizes:
-        fm = QFontMetricsF(theme.font(size, bold=bold))
-        need = fm.boundingRect(QRectF(0, 0, width, 10_000), flags, text)
-        if need.height() <= height and need.width() <= width + 0.5:
-            return size
-    return sizes[-1]
-
-
 @lru_cache(maxsize=64)
 def _font(size: float, bold: bool = False, italic: bool = False) -> QFont:
     return theme.font(size, bold=bold, italic=italic)
@@ -131,7 +99,7 @@ def _paint_far(p: QPainter, inner: QRectF, face: CardFace, colour: QColor) -> No
                     (30.0, 27.0, 24.0, 21.0, 18.0, 16.0, 14.0, 12.0, 11.0, 10.0), True)
     p.setPen(theme.TEXT_DARK)
     p.setFont(_font(size, bold=True))
-    draw_text(p, box, _CENTRE_WRAP, face.name)
+    draw_text(p, box, CENTRE_WRAP, face.name)
     if face.stats:
         _stat_cells(p, QRectF(inner.left(), inner.bottom() - foot, inner.width(), foot), face,
                     colour)
@@ -162,7 +130,7 @@ def _paint_near(p: QPainter, inner: QRectF, face: CardFace, colour: QColor,
     # name band: up to two lines, shrunk before it is cut
     name_w = w - 8 - corner_w
     size = fit_text(face.name, name_w, 30.0, (14.0, 13.0, 12.0, 11.0, 10.0, 9.0, 8.0, 7.0), True,
-                    _TOP_WRAP)
+                    TOP_WRAP)
     fm = QFontMetricsF(_font(size, bold=True))
     lines = 1 if fm.horizontalAdvance(face.name) <= name_w else 2
     band = QRectF(inner.left(), inner.top(), w, max(24.0, lines * fm.lineSpacing() + 6))
@@ -172,7 +140,7 @@ def _paint_near(p: QPainter, inner: QRectF, face: CardFace, colour: QColor,
     p.setPen(theme.readable_on(colour))
     p.setFont(_font(size, bold=True))
     draw_text(p, band.adjusted(4, 2, -corner_w - 2, -2),
-              int(Qt.AlignmentFlag.AlignVCenter) | int(Qt.AlignmentFlag.AlignLeft) | _WRAP,
+              int(Qt.AlignmentFlag.AlignVCenter) | int(Qt.AlignmentFlag.AlignLeft) | WRAP,
               face.name)
     if face.corner:
         _cost(p, QPointF(inner.right() - 14, inner.top() + 14), 13, face.corner, colour)
@@ -189,19 +157,9 @@ def _paint_near(p: QPainter, inner: QRectF, face: CardFace, colour: QColor,
               int(Qt.AlignmentFlag.AlignVCenter) | int(Qt.AlignmentFlag.AlignLeft), sub)
     y = body.top() + 16
     if face.flags:
-        x = body.left() + 4
-        p.setFont(_font(8, bold=True))
-        for flag in face.flags[:3]:
-            fw = QFontMetricsF(_font(8, bold=True)).horizontalAdvance(flag) + 8
-            badge = QRectF(x, y, fw, 12)
-            p.setPen(Qt.PenStyle.NoPen)
-            p.setBrush(QColor(20, 20, 20, 170))
-            p.drawRoundedRect(badge, 6, 6)
-            p.setPen(QColor("#ffe082"))
-            draw_text(p, badge, int(Qt.AlignmentFlag.AlignCenter), flag)
-            x += fw + 3
+        _flag_badges(p, QPointF(body.left() + 4, y), face.flags[:3])
         y += 14
-    img = _image(face.image) if face.image else None
+    img = face_image(face.image) if face.image else None
     if img is not None:  # art only when the data has some: no placeholder eats the text's room
         art = QRectF(body.left() + 4, y, w - 8, body.height() * 0.32)
         p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
@@ -212,11 +170,26 @@ def _paint_near(p: QPainter, inner: QRectF, face: CardFace, colour: QColor,
     text_box = QRectF(body.left() + 5, y + 2, w - 10, body.bottom() - y - 6 - stats_h)
     if face.text and text_box.height() > 6:
         size = fit_text(face.text, text_box.width(), text_box.height(),
-                        (11.0, 10.0, 9.0, 8.0, 7.0, 6.0, 5.0), False, _TOP_WRAP)
+                        (11.0, 10.0, 9.0, 8.0, 7.0, 6.0, 5.0), False, TOP_WRAP)
         p.setPen(theme.TEXT_DARK)
         p.setFont(_font(size))
-        draw_text(p, text_box, _TOP_WRAP, face.text)
+        draw_text(p, text_box, TOP_WRAP, face.text)
     _stat_pills(p, body, pills, colour)
+
+
+def _flag_badges(p: QPainter, at: QPointF, flags: tuple[str, ...]) -> None:
+    """The keyword badges (Unique...) in a row from `at`."""
+    x = at.x()
+    p.setFont(_font(8, bold=True))
+    for flag in flags:
+        fw = QFontMetricsF(_font(8, bold=True)).horizontalAdvance(flag) + 8
+        badge = QRectF(x, at.y(), fw, 12)
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(QColor(20, 20, 20, 170))
+        p.drawRoundedRect(badge, 6, 6)
+        p.setPen(QColor("#ffe082"))
+        draw_text(p, badge, int(Qt.AlignmentFlag.AlignCenter), flag)
+        x += fw + 3
 
 
 def _pill_texts(face: CardFace, detail: bool) -> list[str]:
@@ -278,7 +251,7 @@ def paint_back(p: QPainter, rect: QRectF, back: BackStyle, lod: float = 1.0,
         plate_w = inner.width() - 8
         size = fit_text(back.label, plate_w - 8, 70.0, (17.0, 15.0, 13.0, 11.0), True)
         fm = QFontMetricsF(_font(size, bold=True))
-        need = fm.boundingRect(QRectF(0, 0, plate_w - 8, 200), _CENTRE_WRAP, back.label)
+        need = fm.boundingRect(QRectF(0, 0, plate_w - 8, 200), CENTRE_WRAP, back.label)
         plate = QRectF(rect.center().x() - plate_w / 2, rect.center().y() - need.height() / 2 - 6,
                        plate_w, need.height() + 12)
         p.setPen(QPen(colour.lighter(170), 1.2))
@@ -286,7 +259,7 @@ def paint_back(p: QPainter, rect: QRectF, back: BackStyle, lod: float = 1.0,
         p.drawRoundedRect(plate, 6, 6)
         p.setPen(QColor("#f5f0e1"))
         p.setFont(_font(size, bold=True))
-        draw_text(p, plate.adjusted(4, 0, -4, 0), _CENTRE_WRAP, back.label)
+        draw_text(p, plate.adjusted(4, 0, -4, 0), CENTRE_WRAP, back.label)
     if owner_colour is not None:  # a seat stripe tells whose card it is
         p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(owner_colour)

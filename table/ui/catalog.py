@@ -73,7 +73,7 @@ class Catalog:
         return self.face(card_id).name if card_id else "a card"
 
     @classmethod
-    def from_module(cls, module: Any) -> "Catalog":
+    def from_module(cls, module: Any) -> Catalog:
         """Build from a table.games GameModule (duck-typed: only its data is read)."""
         front = module.front
         faces: dict[str, CardFace] = {}

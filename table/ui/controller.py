@@ -4,29 +4,63 @@ Widgets never change state: they call `act`, which runs a `table.core.actions` f
 active seat. A refused action (ActionError, or a void op) becomes a status-bar message, never a
 crash. The scene and panels then update from the replica's Change, like for a remote op.
 
-At a LAN table only the owner's peer handles a seat's hidden pile or card. The composition root
-may set `ask_owner(entry, seat)`: a draw, move or shuffle that needs another peer's hidden pile
-or card then becomes a request (JSON op form, see docs/ops.md) handed to it, which asks that
-seat's peer and reports in the status bar. The UI never talks to the network itself.
+Draws, moves and shuffles are written in the JSON op form (table/core/jsonform.py, docs/ops.md)
+and run through `perform`. At a LAN table only the owner's peer handles a seat's hidden pile or
+card: the composition root may set `ask_owner(entry, seat)`, and an entry that needs another
+peer's hidden pile or card is handed to it as is (it asks that seat's peer and reports in the
+status bar). The UI never talks to the network itself.
+
+Both return an `Acted`: what happened (the op, why it was void, the Change it made, or the seat
+asked instead), so no widget asks the timeline again.
 """
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from table.core import actions, undoing
+from table.core import actions, jsonform, undoing
 from table.core.errors import CoreError
 from table.core.objects import PUBLIC
 from table.core.ops import Op
 from table.core.replica import Replica
+from table.core.timeline import Change
 from table.core.watchers import is_watcher
 
 from .catalog import Catalog
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Acted:
+    """What one action did. `op`: the (last) op issued, None when refused, asked of the owner's
+    peer or drawn jointly (still under way); `void`: why that op changed nothing; `changes`:
+    what it changed on the table (the scene has shown them already); `asked`: the seat whose
+    peer was asked to do it; `refused`: the refusal, in words."""
+    op: Op | None = None
+    void: str | None = None
+    changes: tuple[Change, ...] = ()
+    asked: int | None = None
+    refused: str | None = None
+    pending: bool = False  # a joint draw: its op comes in a few ms
+
+    @property
+    def done(self) -> bool:
+        """An op was issued here and it did something."""
+        return self.op is not None and self.void is None
+
+    @property
+    def touched(self) -> set[str]:
+        """Every object this action changed."""
+        out: set[str] = set()
+        for change in self.changes:
+            out |= change.touched
+        return out
 
 
 class TableController(QObject):
@@ -47,6 +81,25 @@ class TableController(QObject):
         self.seat: int = seat if seat is not None else mine[0]
         # set for LAN tables: ask the peer of `seat` to perform `entry` (table/app/owner_requests.py)
         self.ask_owner: Callable[[dict[str, Any], int], None] | None = None
+        self._heard: list[Change] | None = None  # the changes of the action under way
+        replica.listeners.append(self._hear)
+
+    def detach(self) -> None:
+        """Stop following the replica (the window closes)."""
+        if self._hear in self.replica.listeners:
+            self.replica.listeners.remove(self._hear)
+
+    def _hear(self, change: Change) -> None:
+        if self._heard is not None:
+            self._heard.append(change)
+
+    @contextmanager
+    def _hearing(self) -> Iterator[list[Change]]:
+        outer, self._heard = self._heard, []
+        try:
+            yield self._heard
+        finally:
+            self._heard = outer
 
     # --- seats -----------------------------------------------------------------------------
     @staticmethod
@@ -108,59 +161,57 @@ class TableController(QObject):
         self.status.emit(f"Now playing as {self.seat_name(seat)}")
 
     # --- acting ----------------------------------------------------------------------------
-    def act(self, fn: Callable[..., Op | None], *args: Any, **kwargs: Any) -> Op | None:
-        """Run an action as the active seat; report refusals in the status bar. None when
-        refused, or when the op will come later (a joint draw: `joint_pending` is then True)."""
+    def act(self, fn: Callable[..., Op | None], *args: Any, **kwargs: Any) -> Acted:
+        """Run an action as the active seat; report refusals (and void ops) in the status
+        bar. A joint draw's op comes later (`pending`; `joint_pending` is then True)."""
         self.joint_pending = False
         if self.read_only:
-            self.status.emit("This table is read-only")
-            return None
-        if self.ask_owner is not None:
-            request = self.owner_request(fn, args, kwargs)
-            if request is not None:
-                self.ask_owner(*request)
-                return None
-        try:
-            op = fn(self.replica, *args, seat=self.seat, **kwargs)
-        except CoreError as err:  # ActionError, BadOp: a message for the player
-            self.status.emit(str(err))
-            return None
+            return self._refuse("This table is read-only")
+        with self._hearing() as heard:
+            try:
+                op = fn(self.replica, *args, seat=self.seat, **kwargs)
+            except CoreError as err:  # ActionError, BadOp: a message for the player
+                return self._refuse(str(err))
         if op is None:  # drawn jointly with the other peers: the op comes in a few ms
             self.joint_pending = True
-            return None
+            return Acted(changes=tuple(heard), pending=True)
         record = self.replica.timeline.record_of(op.ref)
-        if record is not None and record.void:
-            self.status.emit(f"Nothing happened: {record.void}")
-        return op
+        void = record.void if record is not None and record.void else None
+        if void:
+            self.status.emit(f"Nothing happened: {void}")
+        return Acted(op, void, tuple(heard))
 
-    def owner_request(self, fn: Callable[..., Op | None], args: tuple[Any, ...],
-                      kwargs: dict[str, Any]) -> tuple[dict[str, Any], int] | None:
-        """(entry, owner seat) when this draw/move/shuffle needs a hidden pile or card of a seat
-        another peer plays: the request to send that peer instead. None: act here."""
-        r = self.replica
-        if fn is actions.draw:
-            pile_id, to_id = args[0], args[1]
-            owner = actions.foreign_owner(r, r.state.live(pile_id))
-            count = args[2] if len(args) > 2 else kwargs.get("count", 1)
-            entry: dict[str, Any] = {"op": "draw", "from": pile_id, "to": to_id, "count": count}
-            if kwargs.get("face_up") is not None:
-                entry["face_up"] = kwargs["face_up"]
-        elif fn is actions.shuffle:
-            owner = actions.foreign_owner(r, r.state.live(args[0]))
-            entry = {"op": "shuffle", "pile": args[0]}
-        elif fn is actions.move:
-            # a face-down card of theirs may be moved about the table, not looked at
-            dest = r.state.live(args[1])
-            looks = kwargs.get("face_up") or (dest is not None and dest.visibility != PUBLIC)
-            owner = actions.foreign_owner(r, r.state.live(args[0]), secret=bool(looks))
-            entry = {"op": "move", "id": args[0], "to": args[1]}
-            for key in ("at", "pos", "face_up", "rot"):
-                if kwargs.get(key) is not None:
-                    value = kwargs[key]
-                    entry[key] = [float(v) for v in value] if key == "pos" else value
-        else:
+    def perform(self, entry: dict[str, Any]) -> Acted:
+        """Run one op in the JSON form (`{"op": "move", "id": ..., "to": ...}`) as the active
+        seat; at a LAN table one that needs another seat's hidden pile or card is asked of
+        that seat's peer instead."""
+        owner = self.owner_request(entry) if self.ask_owner is not None else None
+        if owner is not None and not self.read_only and self.ask_owner is not None:
+            self.ask_owner(entry, owner)
+            return Acted(asked=owner)
+
+        def run(r: Replica, *, seat: int) -> Op | None:  # JsonOpError is a CoreError: refused
+            return jsonform.perform(r, {**entry, "seat": seat})
+        return self.act(run)
+
+    def owner_request(self, entry: dict[str, Any]) -> int | None:
+        """The seat whose peer alone may do this JSON-form draw, move or shuffle (it needs a
+        hidden pile or card of a seat another peer plays); None: act here."""
+        kind = entry.get("op")
+        if kind not in jsonform.REQUESTABLE:
             return None
-        return None if owner is None else (entry, owner)
+        r = self.replica
+        source = jsonform.source_of(r, entry)
+        if kind != "move":
+            return actions.foreign_owner(r, source)
+        # a face-down card of theirs may be moved about the table, not looked at
+        dest = r.state.live(str(entry.get("to")))
+        looks = entry.get("face_up") or (dest is not None and dest.visibility != PUBLIC)
+        return actions.foreign_owner(r, source, secret=bool(looks))
+
+    def _refuse(self, message: str) -> Acted:
+        self.status.emit(message)
+        return Acted(refused=message)
 
     def undo(self) -> None:
         """Undo the last action (Ctrl+Z; again and again walks further back). Hot-seat: the
@@ -174,7 +225,7 @@ class TableController(QObject):
 
     def _step(self, fn: Callable[..., Op], done: str) -> None:
         hot = self.hot_seat_for(self.replica) and not self.read_only
-        op = self.act(fn, any_seat=True) if hot else self.act(fn)
+        op = (self.act(fn, any_seat=True) if hot else self.act(fn)).op
         if op is None:
             return
         if hot and self._turn_pass_half(op):

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 OPEN_KEYS = (Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Enter)
 
 
-def curtain_wanted(settings: "Settings | None", ctl: "TableController") -> bool:
+def curtain_wanted(settings: Settings | None, ctl: TableController) -> bool:
     """On when this window plays several seats, unless the player turned it off."""
     saved = settings.extra.get("curtain") if settings is not None else None
     if isinstance(saved, bool):

@@ -5,29 +5,45 @@ points at them on the table; only values (a seat, a number) are typed.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from PySide6.QtWidgets import QMenu, QToolBar, QToolButton
+from PySide6.QtWidgets import QMenu, QStatusBar, QToolBar, QToolButton, QWidget
 
 from .ask import ask_text
+from .controller import TableController
 from .pointing import Pointer, is_pointed
+from .view import TableView
 
-if TYPE_CHECKING:
-    from .main_window import TableWindow
+
+class Selection(Protocol):
+    def selected_ids(self) -> list[str]: ...
+
+
+class DeclaringHost(Protocol):
+    """What declaring needs of the table window."""
+    ctl: TableController
+    view: TableView
+    assist_runner: Any  # the rules assist (its declarations), or None
+
+    @property
+    def scene(self) -> Selection: ...
+
+    def statusBar(self) -> QStatusBar: ...
+    def window(self) -> QWidget: ...  # the parent of its menu and questions
 
 
 class Declaring:
-    def __init__(self, window: "TableWindow") -> None:
-        self.window = window
-        self.ctl, self.scene = window.ctl, window.scene
-        self.pointer = Pointer(window.view, lambda text: window.statusBar().showMessage(text))
+    def __init__(self, host: DeclaringHost) -> None:
+        self.host = host
+        self.ctl, self.scene = host.ctl, host.scene
+        self.pointer = Pointer(host.view, lambda text: host.statusBar().showMessage(text))
         self.button: QToolButton | None = None  # the toolbar's Declare button, with an assist
 
     def build_menu(self, bar: QToolBar) -> QMenu | None:
-        runner = self.window.assist_runner
+        runner = self.host.assist_runner
         if runner is None:
             return None
-        menu = QMenu("Declare", self.window)
+        menu = QMenu("Declare", self.host.window())
         for spec in runner.declarations:
             act = menu.addAction(spec.label)
             act.triggered.connect(lambda _=False, sp=spec: self.declare(sp))
@@ -59,16 +75,16 @@ class Declaring:
             return
         prompts = [f"{spec.label}: click the {name}" for name in to_point]
         self.pointer.ask(prompts, lambda ids: self._declare_rest(
-            spec, {**values, **dict(zip(to_point, ids))}))
+            spec, {**values, **dict(zip(to_point, ids, strict=False))}))
 
     def _declare_rest(self, spec: Any, values: dict[str, Any]) -> None:
         from .panels.assist_panel import declare
 
         for name in spec.fields:
             if name not in values:
-                text, ok = ask_text(self.window, spec.label, f"{name}:")
+                text, ok = ask_text(self.host.window(), spec.label, f"{name}:")
                 if not ok:
                     return
                 values[name] = text.strip()
-        if self.ctl.act(declare, spec.name, values) is not None:
+        if self.ctl.act(declare, spec.name, values).op is not None:
             self.ctl.status.emit(f"Declared: {spec.label}")

@@ -1,34 +1,49 @@
 """What a drag means: which container a drop lands in, and the move actions it issues.
 
-Qt moves the dragged items under the mouse; on release this turns the drop into `move` actions
-(as the active seat) and then puts every dragged item back where the state says it is. So a
-refused or void move snaps back, and an accepted one lands where the op put it.
+Qt moves the dragged items under the mouse; on release this turns the drop into `move` ops
+(JSON form, as the active seat). An accepted move has already put its item where the op says
+(the scene follows each Change); every other dragged item (a refused or void move, one asked of
+its owner's peer) is put back where the state says it is.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable
+from typing import Any, Protocol
 
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsSceneMouseEvent
 
-from table.core import actions
 from table.core.objects import PUBLIC, ROOT
+from table.core.state import State
 
 from . import layout as lay
 from . import placement
+from .controller import TableController
 from .items.card_item import CardItem
 from .items.die_item import DieItem
 from .items.token_item import TokenItem
 from .items.zone_item import ZoneItem
 
-if TYPE_CHECKING:
-    from .scene import TableScene
-
 DRAG_START = 6.0  # scene units moved before a press becomes a drag
 
 
+class DropScene(Protocol):
+    """What a drop needs of the table scene."""
+    ctl: TableController
+    zones: dict[str, ZoneItem]
+    where: dict[str, str]  # piece id -> the container it is drawn in
+
+    @property
+    def state(self) -> State: ...
+    def frame_of(self, container_id: str) -> tuple[QRectF | None, float]: ...
+    def restore(self, ids: Iterable[str]) -> None: ...
+    def selectedItems(self) -> list[QGraphicsItem]: ...
+    def mouseGrabberItem(self) -> QGraphicsItem | None: ...
+    def items(self, pos: QPointF) -> list[QGraphicsItem]: ...
+
+
 class DropHandler:
-    def __init__(self, scene: "TableScene") -> None:
+    def __init__(self, scene: DropScene) -> None:
         self.scene = scene
         self.pressed_at: QPointF | None = None
         self.active = False
@@ -102,51 +117,50 @@ class DropHandler:
     # --- turning a drop into actions ------------------------------------------------------------
     def drop(self, items: list[CardItem | TokenItem | DieItem], target: ZoneItem | None, *,
              face_down: bool = False) -> None:
-        scene = self.scene
-        state = scene.state
+        state = self.scene.state
         dest_id = target.obj_id if target is not None else ROOT
-        dest = state.live(dest_id)
-        if dest is None:
+        if state.live(dest_id) is None:
             return
-        rect, k = scene.frame_of(dest_id)
+        placed: set[str] = set()
+        for item in items:
+            entry = self._entry(item, target, dest_id, face_down)
+            if entry is not None:
+                placed |= self.scene.ctl.perform(entry).touched
+        # what no op placed goes back where the state says (Qt's drag moved it by hand)
+        self.scene.restore(i.obj_id for i in items if i.obj_id not in placed)
+
+    def _entry(self, item: CardItem | TokenItem | DieItem, target: ZoneItem | None,
+               dest_id: str, face_down: bool) -> dict[str, Any] | None:
+        """The move (JSON op form) that dropping `item` on `target` means; None: no move."""
+        state = self.scene.state
+        obj, dest = state.live(item.obj_id), state.objs[dest_id]
+        if obj is None:
+            return None
+        rect, k = self.scene.frame_of(dest_id)
         role = target.role if target is not None else "table"
-        for item in items:
-            obj = state.live(item.obj_id)
-            if obj is None:
-                continue
-            kwargs: dict[str, Any] = {}
-            if role in ("zone", "table", "board") and rect is not None:
-                if rect.contains(item.pos()) or role == "table":  # in full-size units
-                    kwargs["pos"] = placement.free_pos(lay.local(rect, k),
-                                                       lay.to_local(item.pos(), rect, k))
-                # else: sent here without being carried over it: take the next free place
-            elif role == "grid" and target is not None:
-                cell = target.cell_at(item.pos())
-                if cell is None:
-                    continue
-                kwargs["pos"] = list(cell)
-            elif role in ("hand", "pile") and obj.container == dest_id:
-                continue  # dropped back where it was
-            if isinstance(item, DieItem) and "pos" not in kwargs:
-                continue  # a die lies on the table or in a free zone, not in a hand or pile
-            if obj.kind == "card" and dest.visibility == PUBLIC:
-                source = state.objs.get(obj.container or ROOT)
-                from_hidden = source is not None and source.visibility != PUBLIC
-                lies_up = dest.props.get("enter_face_up", True) is not False
-                if face_down:
-                    kwargs["face_up"] = False
-                elif from_hidden:  # played from a hand or deck: as the zone says (face up)
-                    kwargs["face_up"] = lies_up
-            if role == "pile":
-                kwargs["at"] = "top"
-            scene.ctl.act(actions.move, obj.id, dest_id, **kwargs)
-        # put everything where the state now says (snaps back what did not move)
-        scene._dirty = set()
-        for item in items:
-            obj = state.objs.get(item.obj_id)
-            if obj is not None and obj.alive and isinstance(item, DieItem):
-                scene._configure_piece(obj)
-            elif obj is not None and obj.alive:
-                scene._update_piece(obj)
-        for cid in scene._dirty:
-            scene.arrange(cid)
+        entry: dict[str, Any] = {"op": "move", "id": obj.id, "to": dest_id}
+        if role in ("zone", "table", "board") and rect is not None:
+            if rect.contains(item.pos()) or role == "table":  # in full-size units
+                entry["pos"] = placement.free_pos(lay.local(rect, k),
+                                                  lay.to_local(item.pos(), rect, k))
+            # else: sent here without being carried over it: take the next free place
+        elif role == "grid" and target is not None:
+            cell = target.cell_at(item.pos())
+            if cell is None:
+                return None
+            entry["pos"] = list(cell)
+        elif role in ("hand", "pile") and obj.container == dest_id:
+            return None  # dropped back where it was
+        if isinstance(item, DieItem) and "pos" not in entry:
+            return None  # a die lies on the table or in a free zone, not in a hand or pile
+        if obj.kind == "card" and dest.visibility == PUBLIC:
+            source = state.objs.get(obj.container or ROOT)
+            from_hidden = source is not None and source.visibility != PUBLIC
+            lies_up = dest.props.get("enter_face_up", True) is not False
+            if face_down:
+                entry["face_up"] = False
+            elif from_hidden:  # played from a hand or deck: as the zone says (face up)
+                entry["face_up"] = lies_up
+        if role == "pile":
+            entry["at"] = "top"
+        return entry

@@ -12,8 +12,8 @@ from PySide6.QtGui import QColor, QFontMetricsF, QPainter
 from table.games.card_faces import Region
 
 from . import theme
-from .card_renderer import _image, draw_text, fit_text
 from .catalog import CardFace
+from .face_text import draw_text, face_image, fit_text
 
 _ALIGN = {"left": Qt.AlignmentFlag.AlignLeft, "centre": Qt.AlignmentFlag.AlignHCenter,
           "right": Qt.AlignmentFlag.AlignRight}
@@ -94,7 +94,7 @@ def _text(p: QPainter, box: QRectF, region: Region, text: str, ink: QColor) -> N
 
 
 def _art(p: QPainter, box: QRectF, face: CardFace) -> None:
-    img = _image(face.image) if face.image else None
+    img = face_image(face.image) if face.image else None
     if img is None:
         return
     p.save()

@@ -9,16 +9,20 @@ changes a combo box's choice behind the player's back. Overlays that read keys t
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import contextlib
 
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
-    QAbstractSpinBox, QApplication, QComboBox, QLineEdit, QPlainTextEdit, QTextEdit, QWidget,
+    QAbstractScrollArea,
+    QAbstractSpinBox,
+    QApplication,
+    QComboBox,
+    QLineEdit,
+    QPlainTextEdit,
+    QTextEdit,
+    QWidget,
 )
-
-if TYPE_CHECKING:
-    from .main_window import TableWindow
 
 
 def takes_typing(widget: QWidget) -> bool:
@@ -31,9 +35,10 @@ def takes_typing(widget: QWidget) -> bool:
 
 
 class TableFocus(QObject):
-    def __init__(self, window: "TableWindow") -> None:
+    def __init__(self, window: QWidget, table: QAbstractScrollArea) -> None:
+        """`window`'s focus goes back to `table` (its view of the table)."""
         super().__init__(window)
-        self.window = window
+        self.window, self.table = window, table
         self._typing: QWidget | None = None  # the field being typed into: Esc leaves it
         app = QApplication.instance()
         if isinstance(app, QApplication):
@@ -44,22 +49,21 @@ class TableFocus(QObject):
                 and event.key() == Qt.Key.Key_Escape \
                 and event.modifiers() == Qt.KeyboardModifier.NoModifier \
                 and watched is self._typing:
-            self.window.view.setFocus(Qt.FocusReason.ShortcutFocusReason)
+            self.table.setFocus(Qt.FocusReason.ShortcutFocusReason)
             return True
         return False
 
     def _watch_typing(self, widget: QWidget | None) -> None:
         if self._typing is not None:
-            try:
+            # the field may be deleted by now (a closed dialog's, a rebuilt panel's)
+            with contextlib.suppress(RuntimeError):
                 self._typing.removeEventFilter(self)
-            except RuntimeError:  # the field was deleted (a closed dialog's, a rebuilt panel's)
-                pass
         self._typing = widget
         if widget is not None:
             widget.installEventFilter(self)
 
     def _changed(self, old: QWidget | None, new: QWidget | None) -> None:
-        view = self.window.view
+        view = self.table
         self._watch_typing(None)
         if new is None or new is view or new is view.viewport():
             return

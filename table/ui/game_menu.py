@@ -3,16 +3,28 @@ and printing the module's cards (print/print_dialog.py)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from PySide6.QtWidgets import QMenu, QToolBar, QToolButton
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QMenu, QToolBar, QToolButton, QWidget
 
-if TYPE_CHECKING:
-    from .main_window import TableWindow
+from table.core.replica import Replica
+
+from .controller import TableController
 
 
-def build_game_menu(window: "TableWindow", bar: QToolBar) -> QMenu:
-    menu = QMenu("Game", window)
+class GameMenuHost(Protocol):
+    """What the Game menu needs of the table window."""
+    replica: Replica
+    ctl: TableController
+    act_save_position: QAction  # set here: the menu's Save position action
+
+    def save_position(self) -> None: ...
+    def window(self) -> QWidget: ...  # the parent of its menu and dialogs
+
+
+def build_game_menu(window: GameMenuHost, bar: QToolBar) -> QMenu:
+    menu = QMenu("Game", window.window())
     window.act_save_position = menu.addAction("Save position…")
     window.act_save_position.triggered.connect(lambda _=False: window.save_position())
     act_print = menu.addAction("Print cards…")
@@ -29,13 +41,13 @@ def build_game_menu(window: "TableWindow", bar: QToolBar) -> QMenu:
     return menu
 
 
-def _print_cards(window: "TableWindow") -> None:
+def _print_cards(window: GameMenuHost) -> None:
     from .print.print_dialog import open_print_dialog
 
     open_print_dialog(window)  # the window (its parent) keeps it while it is open
 
 
-def save_position(window: "TableWindow") -> None:
+def save_position(window: GameMenuHost) -> None:
     """Write the table as a position file: what this peer knows (others' hidden cards "?")."""
     from PySide6.QtWidgets import QFileDialog, QMessageBox
 
@@ -45,9 +57,9 @@ def save_position(window: "TableWindow") -> None:
     try:
         module = find_module(window.replica.game)
     except (LookupError, ValueError) as err:
-        QMessageBox.warning(window, "Cannot save the position", str(err))
+        QMessageBox.warning(window.window(), "Cannot save the position", str(err))
         return
-    path, _ = QFileDialog.getSaveFileName(window, "Save position", "position.toml",
+    path, _ = QFileDialog.getSaveFileName(window.window(), "Save position", "position.toml",
                                           "Positions (*.toml)")
     if not path:
         return
@@ -55,7 +67,7 @@ def save_position(window: "TableWindow") -> None:
     try:
         Path(path).write_text(text, encoding="utf-8")
     except OSError as err:
-        QMessageBox.warning(window, "Cannot save the position", str(err))
+        QMessageBox.warning(window.window(), "Cannot save the position", str(err))
         return
     unknown = text.count('"?"')
     window.ctl.status.emit(f"Position saved to {path}" + (

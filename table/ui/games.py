@@ -31,13 +31,34 @@ class GameChoice:
 
 
 def available_games() -> list[GameChoice]:
-    out: list[GameChoice] = []
-    for module in _modules():
-        decks = sorted(module.starter_decks)
-        out.append(GameChoice(module.id, module.name, module.players.min, module.players.max,
-                              decks, _default_decks(decks, module.players.max), module))
-    out.append(GameChoice(SAMPLE_ID, "Sample game (built in)", 1, 4))
+    out = [_choice(module) for module in _modules()]
+    out.append(_sample_choice())
     return out
+
+
+def game_choice(game_id: str) -> GameChoice | None:
+    """The one game with this id, reading no other module (a game opened from the command
+    line); None when there is none or it cannot be read."""
+    if game_id == SAMPLE_ID:
+        return _sample_choice()
+    try:
+        from table.games.registry import module_dirs
+
+        folder = module_dirs().get(game_id)
+        return None if folder is None else _choice(_module_at(folder))
+    except Exception as err:  # a broken module: the caller says there is no such game
+        log.warning("cannot load game module %s: %s", game_id, err)
+        return None
+
+
+def _choice(module: Any) -> GameChoice:
+    decks = sorted(module.starter_decks)
+    return GameChoice(module.id, module.name, module.players.min, module.players.max,
+                      decks, _default_decks(decks, module.players.max), module)
+
+
+def _sample_choice() -> GameChoice:
+    return GameChoice(SAMPLE_ID, "Sample game (built in)", 1, 4)
 
 
 def _default_decks(decks: list[str], seats: int) -> list[str]:
@@ -61,20 +82,23 @@ def _modules() -> list[Any]:
     """The installed modules, each read again only when one of its files changed (the start
     screen, `play` and the table all ask; reading a module takes a good part of a second)."""
     try:
-        from table.games.loader import load_module
         from table.games.registry import module_dirs
 
-        out = []
-        for _id, folder in sorted(module_dirs().items()):
-            stamp = _stamp(folder)
-            known = _loaded.get(folder)
-            if known is None or known[0] != stamp:
-                known = _loaded[folder] = (stamp, load_module(folder))
-            out.append(known[1])
-        return out
+        return [_module_at(folder) for _id, folder in sorted(module_dirs().items())]
     except Exception as err:  # a broken module must not keep the window from opening
         log.warning("cannot load game modules: %s", err)
         return []
+
+
+def _module_at(folder: Path) -> Any:
+    """The module in `folder`, read again only when one of its files changed."""
+    from table.games.loader import load_module
+
+    stamp = _stamp(folder)
+    known = _loaded.get(folder)
+    if known is None or known[0] != stamp:
+        known = _loaded[folder] = (stamp, load_module(folder))
+    return known[1]
 
 
 def catalog_for(game_id: str) -> Catalog:

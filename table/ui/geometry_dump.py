@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QTimer
 
@@ -17,13 +17,13 @@ if TYPE_CHECKING:
 ENV = "SANDTABLE_GEOMETRY_OUT"
 
 
-def watch(window: "TableWindow") -> None:
+def watch(window: TableWindow) -> None:
     path = os.environ.get(ENV)
     if path:
         QTimer.singleShot(1000, lambda: write(window, Path(path)))
 
 
-def write(window: "TableWindow", path: Path) -> None:
+def write(window: TableWindow, path: Path) -> None:
     view, scene = window.view, window.scene
     hand = scene.own_hand()
     cards = []
@@ -33,7 +33,7 @@ def write(window: "TableWindow", path: Path) -> None:
             continue
         centre = view.viewport().mapToGlobal(view.mapFromScene(item.sceneBoundingRect().center()))
         cards.append({"id": cid, "x": centre.x(), "y": centre.y(), "z": item.zValue()})
-    cards.sort(key=lambda c: c["z"])
+    cards.sort(key=lambda c: cast(float, c["z"]))
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps({"hand": cards, "zoom": view.zoom}))
     tmp.replace(path)  # whole or not at all: the test polls for it

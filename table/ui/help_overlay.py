@@ -70,7 +70,7 @@ class HelpOverlay(QWidget):
         p.drawText(box.adjusted(24, 14, -24, 0), Qt.AlignmentFlag.AlignTop, "Keyboard and mouse")
         y = box.top() + 24 + size * 2
         key_w = w * 0.36
-        for (key, what), row_h in zip(SHORTCUTS, rows):
+        for (key, what), row_h in zip(SHORTCUTS, rows, strict=False):
             p.setFont(theme.font(size, bold=True))
             p.setPen(theme.HILITE)
             p.drawText(QRectF(box.left() + 24, y, key_w - 12, row_h), _WRAP, key)

@@ -22,66 +22,37 @@ from functools import partial
 
 from PySide6.QtCore import QPointF, QRectF
 
-from table.core.objects import OWNER, ROOT, Obj
+from table.core.objects import ROOT, Obj
 from table.core.state import State
 
-from .theme import CARD_H, CARD_W, GAP
+from .layout_boards import board_rect, place_board
+from .layout_units import (
+    CELL,
+    CONTAINERS,
+    DIE,
+    FAN_CARDS,
+    FAN_W,
+    HAND_MIN_W,
+    LABEL,
+    PAD,
+    PIECES,
+    PILE_H,
+    PILE_W,
+    PLAY_H,
+    TRACKER_H,
+    TRACKER_W,
+    grid_size,
+    laid_out_piece,
+    role,
+    seat_of,
+)
+from .theme import CARD_W, GAP
 
-LABEL = 20.0           # zone name strip
-PAD = 8.0
-PILE_W = CARD_W + 2 * PAD
-PILE_H = CARD_H + LABEL + 2 * PAD
-TRACKER_W, TRACKER_H = 150.0, 58.0
-DIE = 56.0
-CELL = 112.0  # a Mantle arena cell: the arena is the heart of that table, so it is big
-HAND_MIN_W = CARD_W * 5.5
-FAN_CARDS = 6  # the viewer's own hand holds this many cards side by side: names in full
-FAN_W = FAN_CARDS * (CARD_W + 8) - 8 + 2 * PAD
-PLAY_H = CARD_H + LABEL + 2 * PAD + 20
-CONTAINERS = ("zone", "pile", "board")
-PIECES = ("counter", "die")
-
-
-def role(obj: Obj) -> str:
-    """How a container behaves on screen: pile, hand, slot, grid, board or zone."""
-    zk = obj.props.get("zone_kind")
-    if obj.props.get("board_kind") == "tile":
-        return "tile"
-    if obj.kind == "pile" or zk == "pile":
-        return "pile"
-    if zk == "slot":
-        return "slot"
-    if "grid" in obj.props or zk == "grid":
-        return "grid"
-    if obj.kind == "board":
-        return "board"
-    if obj.visibility == OWNER and obj.owner is not None:
-        return "hand"
-    return "zone"
-
-
-def laid_out_piece(obj: Obj) -> bool:
-    """A tracker or die the layout places (one put down at a spot of its own is not)."""
-    return obj.kind in PIECES and obj.pos is None
-
-
-def seat_of(obj: Obj) -> int | None:
-    """Whose area it sits in. A zone made by game setup states its seat; a shared hidden pile
-    owned by its keeper seat (Mantle's Turn Order deck) still belongs in the middle."""
-    if "zone_kind" in obj.props:
-        seat = obj.props.get("seat")
-    else:
-        seat = obj.props.get("seat", obj.owner)
-    return seat if isinstance(seat, int) else None
-
-
-def grid_size(obj: Obj) -> tuple[int, int]:
-    g = obj.props.get("grid") or [8, 8]
-    try:
-        return max(1, int(g[0])), max(1, int(g[1]))
-    except (TypeError, ValueError, IndexError):
-        return 8, 8
-
+__all__ = [  # the units and facts of layout_units, read as lay.role, lay.PIECES...
+    "CELL", "CONTAINERS", "DIE", "FAN_CARDS", "FAN_W", "HAND_MIN_W", "LABEL", "PAD", "PIECES",
+    "PILE_H", "PILE_W", "PLAY_H", "TRACKER_H", "TRACKER_W", "Layout", "compute", "grid_size",
+    "laid_out_piece", "local", "role", "seat_of", "tile_slots", "to_local", "to_scene",
+]
 
 @dataclass(slots=True)
 class Layout:
@@ -148,6 +119,28 @@ def _sort_key(obj: Obj) -> tuple[int, str]:
     return order, obj.id
 
 
+def _groups(state: State, seats: list[int]) -> dict[int | None, _Group]:
+    """The table's top-level containers and trackers by the seat whose area they are in
+    (None: the shared middle)."""
+    groups: dict[int | None, _Group] = {s: _Group() for s in seats}
+    groups[None] = _Group()
+    for cid in state.objs[ROOT].children:
+        obj = state.objs[cid]
+        if not obj.alive:
+            continue
+        seat = seat_of(obj)
+        g = groups.setdefault(seat if seat in groups else None, _Group())
+        if obj.kind in PIECES:
+            if laid_out_piece(obj):
+                g.trackers.append(obj)
+        elif obj.kind in CONTAINERS:
+            {"pile": g.piles, "hand": g.hands, "grid": g.boards, "board": g.boards,
+             "slot": g.piles}.get(role(obj), g.zones).append(obj)
+    for g in groups.values():
+        g.piles.sort(key=_sort_key)
+    return groups
+
+
 def compute(state: State, seats: list[int],
             tiles: dict[str, tuple[int, int, int]] | None = None, others: float = 1.0,
             middle: float | None = None) -> Layout:
@@ -158,24 +151,7 @@ def compute(state: State, seats: list[int],
     mid_k = others if middle is None else middle
     out = Layout()
     tiles = tiles or {}
-    groups: dict[int | None, _Group] = {s: _Group() for s in seats}
-    groups[None] = _Group()
-    root = state.objs[ROOT]
-    for cid in root.children:
-        obj = state.objs[cid]
-        if not obj.alive:
-            continue
-        seat = seat_of(obj)
-        g = groups.setdefault(seat if seat in groups else None, _Group())
-        if obj.kind in PIECES:
-            if laid_out_piece(obj):
-                g.trackers.append(obj)
-        elif obj.kind in CONTAINERS:
-            r = role(obj)
-            {"pile": g.piles, "hand": g.hands, "grid": g.boards, "board": g.boards,
-             "slot": g.piles}.get(r, g.zones).append(obj)
-    for g in groups.values():
-        g.piles.sort(key=_sort_key)
+    groups = _groups(state, seats)
     # seat areas: first half along the bottom (left to right), the rest along the top
     bottom = seats[:(len(seats) + 1) // 2]
     top = list(reversed(seats[len(bottom):]))
@@ -215,63 +191,9 @@ def compute(state: State, seats: list[int],
     return out
 
 
-# --- boards: their slots and zones in a row, their trackers in a column -------------------------
-def _board_parts(state: State, board: Obj) -> tuple[list[Obj], list[Obj]]:
-    kids = [state.objs[c] for c in board.children if state.objs[c].alive]
-    return ([k for k in kids if k.kind in CONTAINERS],
-            [k for k in kids if laid_out_piece(k)])
-
-
-def _child_w(obj: Obj) -> float:
-    return PILE_W if role(obj) in ("pile", "slot") else CARD_W * 2.6
-
-
-def _board_rect(state: State, board: Obj) -> tuple[float, float]:
-    conts, pieces = _board_parts(state, board)
-    tr_w = (TRACKER_W + GAP) * ((len(pieces) + 2) // 3)  # trackers in columns of three
-    tr_h = min(3, len(pieces)) * (TRACKER_H + GAP / 2)
-    if role(board) == "grid":
-        cols, rows = grid_size(board)
-        return cols * CELL + 2 * PAD + tr_w, max(rows * CELL, tr_h) + LABEL + 2 * PAD
-    spots = [c for c in conts if role(c) != "grid"]
-    w = sum(_child_w(c) + GAP / 2 for c in spots) + tr_w
-    return max(w + 2 * PAD, CARD_W * 2), max(PILE_H, tr_h) + LABEL + 2 * PAD
-
-
-def _place_board(state: State, board: Obj, out: Layout, rect: QRectF,
-                 tiles: dict[str, tuple[int, int, int]]) -> None:
-    out.rects[board.id] = rect
-    conts, pieces = _board_parts(state, board)
-    x = rect.left() + PAD
-    y = rect.top() + LABEL + PAD
-    if role(board) == "grid":
-        cols, _rows = grid_size(board)
-        for c in conts:  # tile slots cover their cells of the grid
-            if c.id in tiles:
-                col, row, size = tiles[c.id]
-                r = QRectF(x + col * CELL, y + row * CELL, size * CELL, size * CELL)
-                out.rects[c.id] = r
-                for t in c.children:
-                    if state.objs[t].kind in CONTAINERS:
-                        out.rects[t] = r
-        x += cols * CELL + GAP
-    else:
-        for c in conts:
-            w = _child_w(c)
-            out.rects[c.id] = QRectF(x, y, w, PILE_H)
-            x += w + GAP / 2
-    for i, p in enumerate(pieces):
-        col, row = divmod(i, 3)
-        tx = rect.right() - PAD - (TRACKER_W + GAP) * ((len(pieces) + 2) // 3) + GAP + \
-            col * (TRACKER_W + GAP)
-        out.rects[p.id] = QRectF(tx, y + row * (TRACKER_H + GAP / 2),
-                                 DIE if p.kind == "die" else TRACKER_W,
-                                 DIE if p.kind == "die" else TRACKER_H)
-
-
 # --- a seat's area ---------------------------------------------------------------------------
 def _seat_width(state: State, g: _Group, viewer: bool = False) -> float:
-    boards_w = sum(_board_rect(state, b)[0] + GAP for b in g.boards)
+    boards_w = sum(board_rect(state, b)[0] + GAP for b in g.boards)
     piles_w = len(g.piles) * (PILE_W + GAP)
     hand_row = HAND_MIN_W + TRACKER_W + GAP
     if viewer and g.hands:  # the fan of one's own hand, the other hands beside it
@@ -303,7 +225,7 @@ def _rows(state: State, g: _Group) -> list[tuple[str, float]]:
     if g.hands or g.trackers:
         rows.append(("hand", max(PILE_H if g.hands else 0.0, tr_h)))
     if g.piles or g.boards:
-        rows.append(("piles", max([PILE_H] + [_board_rect(state, b)[1] for b in g.boards])))
+        rows.append(("piles", max([PILE_H] + [board_rect(state, b)[1] for b in g.boards])))
     if g.zones:
         rows.append(("zones", PLAY_H))
     return rows
@@ -340,7 +262,7 @@ def _place_seat(state: State, g: _Group, out: Layout, area: QRectF, flipped: boo
             tr_w = cols * (TRACKER_W + GAP)
             if g.hands:
                 avail = inner_w - tr_w - GAP * (len(g.hands) - 1)
-                for hand, hw in zip(g.hands, _hand_widths(g.hands, avail, viewer)):
+                for hand, hw in zip(g.hands, _hand_widths(g.hands, avail, viewer), strict=True):
                     out.rects[hand.id] = QRectF(x, y, hw, h)
                     x += hw + GAP
             for i, t in enumerate(g.trackers):
@@ -354,8 +276,8 @@ def _place_seat(state: State, g: _Group, out: Layout, area: QRectF, flipped: boo
                 out.rects[p.id] = QRectF(x, y, PILE_W, PILE_H)
                 x += PILE_W + GAP
             for b in g.boards:
-                bw, bh = _board_rect(state, b)
-                _place_board(state, b, out, QRectF(x, y, bw, bh), tiles)
+                bw, bh = board_rect(state, b)
+                place_board(state, b, out.rects, QRectF(x, y, bw, bh), tiles)
                 x += bw + GAP
         elif name == "zones":
             total = sum(_weight(z) for z in g.zones)
@@ -373,7 +295,7 @@ def _trackers_h(trackers: list[Obj]) -> float:
 
 # --- the shared middle of the table ----------------------------------------------------------
 def _middle_size(state: State, g: _Group) -> tuple[float, float]:
-    boards = [_board_rect(state, b) for b in g.boards]
+    boards = [board_rect(state, b) for b in g.boards]
     w = sum(bw for bw, _ in boards) + GAP * len(boards)
     w += len(g.piles) * (PILE_W + GAP)
     w += len(g.zones) * (CARD_W * 3 + GAP)
@@ -387,8 +309,8 @@ def _place_middle(state: State, g: _Group, out: Layout, band: QRectF,
                   tiles: dict[str, tuple[int, int, int]]) -> None:
     x, y = band.left(), band.top()
     for b in g.boards:
-        bw, bh = _board_rect(state, b)
-        _place_board(state, b, out, QRectF(x, y + (band.height() - bh) / 2, bw, bh), tiles)
+        bw, bh = board_rect(state, b)
+        place_board(state, b, out.rects, QRectF(x, y + (band.height() - bh) / 2, bw, bh), tiles)
         x += bw + GAP
     for p in g.piles:
         out.rects[p.id] = QRectF(x, y + (band.height() - PILE_H) / 2, PILE_W, PILE_H)

@@ -1,35 +1,40 @@
 """The table window: the table view, a seat bar for hot-seat, side panels, toolbar, shortcuts."""
 from __future__ import annotations
 
-from functools import partial
 import logging
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
-from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
-    QDockWidget, QLabel, QMainWindow, QTabBar, QToolBar, QVBoxLayout, QWidget,
+    QDockWidget,
+    QLabel,
+    QMainWindow,
+    QTabBar,
+    QToolBar,
+    QVBoxLayout,
+    QWidget,
 )
 
 from table.core.replica import Replica
 from table.core.timeline import Change
 
 from . import theme
-from .catalog import Catalog
-from .drafts import follow_module
-from .seat_tabs import grey_out_moves, sync_watcher_tabs
 from .ask import ask_text
+from .catalog import Catalog
 from .controller import TableController
 from .curtain import Curtain, curtain_wanted
 from .declaring import Declaring
 from .dock_layout import DockLayout
-from .game_menu import build_game_menu, save_position
+from .drafts import follow_module
 from .focus import TableFocus
+from .game_menu import build_game_menu, save_position
 from .help_overlay import HelpOverlay
 from .items.card_item import CardItem
 from .menus import Menus
-from .panels.assist_panel import AssistPanel
+from .panels.assist_panel import AssistPanel, make_assist_runner
 from .panels.chat_panel import ChatPanel
 from .panels.checklist_panel import ChecklistPanel
 from .panels.log_panel import LogPanel, undone_from
@@ -37,9 +42,10 @@ from .panels.seats_panel import SeatsPanel
 from .panels.turn_panel import TurnPanel
 from .preview import CardPreview
 from .scene import TableScene
+from .seat_tabs import grey_out_moves, sync_watcher_tabs
 from .settings import Settings
 from .view import TableView
-from .window_fit import fit_window
+from .window_fit import fit_window, restore_geometry, save_geometry
 
 log = logging.getLogger(__name__)
 
@@ -85,9 +91,10 @@ class TableWindow(QMainWindow):
         replica.listeners.append(self._on_change)
         replica.report_listeners.append(lambda m: self.statusBar().showMessage(m, 10000))
         self.fit = fit_window(self, "table", 1500, 950)  # inside the screen, frame and all
-        self._restore_geometry()
+        if settings is not None:
+            restore_geometry(self, settings)
         self.fit.clamp()  # a geometry saved on a larger screen shrinks to this one
-        self.focus = TableFocus(self)
+        self.focus = TableFocus(self, self.view)
         self.view.setFocus()
         QTimer.singleShot(0, self.view.fit_legible)
         QTimer.singleShot(0, self.refresh_panels)  # a resumed table: its flags, at once
@@ -366,22 +373,9 @@ class TableWindow(QMainWindow):
         self.dock_layout.follow_width(self.width())
 
     # --- geometry and closing ----------------------------------------------------------------
-    def _restore_geometry(self) -> None:
-        if self.settings is None:
-            return
-        try:
-            if self.settings.geometry:
-                self.restoreGeometry(QByteArray.fromHex(self.settings.geometry.encode()))
-            if self.settings.window_state:
-                self.restoreState(QByteArray.fromHex(self.settings.window_state.encode()))
-        except (ValueError, TypeError):
-            log.warning("ignoring saved window geometry")
-
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.settings is not None:
-            self.settings.geometry = bytes(self.saveGeometry().toHex().data()).decode()
-            self.settings.window_state = bytes(self.saveState().toHex().data()).decode()
-            self.settings.save()
+            save_geometry(self, self.settings)
         self.shutdown()
         super().closeEvent(event)
         self.closed.emit()
@@ -393,23 +387,10 @@ class TableWindow(QMainWindow):
         if self.assist_runner is not None:
             self.assist_runner.detach()
         self.scene.detach()
+        self.ctl.detach()
         if self.on_leave is not None:  # LAN: leave the table (bye), then close the log
             leave, self.on_leave = self.on_leave, None
             leave()
         else:
             self.replica.close()
 
-
-def make_assist_runner(replica: Replica, catalog: Catalog) -> Any:
-    """The game's rules assist attached to the replica, or None (no module or no plugin)."""
-    if catalog.module is None or not hasattr(catalog.module, "players"):
-        return None
-    from assist.runner import AssistRunner, load_plugin
-
-    notices: list[str] = []
-    plugin = load_plugin(catalog.module.id, notices)
-    if plugin is None and not notices:
-        return None
-    runner = AssistRunner.for_replica(replica, catalog.module, plugin)
-    runner.notices[:0] = notices
-    return runner

@@ -18,8 +18,8 @@ from . import layout as lay
 from .ask import ask_int, back_to_table
 from .items.card_item import CardItem
 from .items.token_item import TokenItem
-from .pile_dialog import PileDialog
 from .piece_menus import PieceMenus, add_action
+from .pile_dialog import PileDialog
 
 if TYPE_CHECKING:
     from .scene import TableScene
@@ -28,7 +28,7 @@ _add = add_action
 
 
 class Menus:
-    def __init__(self, scene: "TableScene", parent: QWidget) -> None:
+    def __init__(self, scene: TableScene, parent: QWidget) -> None:
         self.scene, self.parent = scene, parent
         self.ctl = scene.ctl
         self.pieces = PieceMenus(scene, parent)
@@ -108,7 +108,7 @@ class Menus:
         menu.addSection(str(self.ctl.replica.state.objs[pile_id].props.get("name", "Pile")))
         _add(menu, "Draw a card", lambda: self.scene.draw_from(pile_id, 1), "D")
         _add(menu, "Draw N cards…", lambda: self.draw_n(pile_id))
-        _add(menu, "Shuffle", lambda: self.ctl.act(actions.shuffle, pile_id))
+        _add(menu, "Shuffle", lambda: self.ctl.perform({"op": "shuffle", "pile": pile_id}))
         _add(menu, "Search…", lambda: self.search(pile_id))
         _add(menu, "Peek at the top N…", lambda: self.peek(pile_id))
         _add(menu, "Reveal the top card", lambda: self.reveal_top(pile_id))
@@ -150,7 +150,7 @@ class Menus:
         state = self.ctl.replica.state
         if state.objs[pile_id].visibility == HIDDEN:
             for cid in ids:  # a peek is a private show to oneself: logged, seen by nobody else
-                if self.ctl.act(actions.show, cid, self.ctl.seat) is None:
+                if self.ctl.act(actions.show, cid, self.ctl.seat).op is None:
                     return None
         name = state.objs[pile_id].props.get("name", pile_id)
         dialog = PileDialog(self.ctl, pile_id, ids, f"{title}: {name}",
@@ -214,10 +214,8 @@ class Menus:
 
     def _send(self, ids: list[str], zone_id: str, at: str | None) -> None:
         for cid in ids:
-            if at is None:
-                self.ctl.act(actions.move, cid, zone_id)
-            else:
-                self.ctl.act(actions.move, cid, zone_id, at=at)
+            entry = {"op": "move", "id": cid, "to": zone_id}
+            self.ctl.perform(entry if at is None else {**entry, "at": at})
 
     def _select_all(self, zone_id: str) -> None:
         self.scene.clearSelection()

@@ -6,8 +6,8 @@ Pieces a player adds carry `added: true` in their props; only those can be remov
 """
 from __future__ import annotations
 
-from functools import partial
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QPointF
@@ -18,8 +18,8 @@ from table.core import actions
 from table.core.objects import ROOT
 
 from . import layout as lay
-from .ask import ask_int, ask_text
 from . import placement
+from .ask import ask_int, ask_text
 
 if TYPE_CHECKING:
     from .scene import TableScene
@@ -37,7 +37,7 @@ def add_action(menu: QMenu, text: str, fn: Callable[[], Any], shortcut: str = ""
 
 
 class PieceMenus:
-    def __init__(self, scene: "TableScene", parent: QWidget) -> None:
+    def __init__(self, scene: TableScene, parent: QWidget) -> None:
         self.scene, self.parent = scene, parent
         self.ctl = scene.ctl
 
@@ -127,7 +127,7 @@ class PieceMenus:
             zobj = self.ctl.replica.state.objs[zid]
             if item.role == "zone" and lay.seat_of(zobj) in (None, self.ctl.seat):
                 out.append((zid, str(zobj.props.get("name", zid))))
-        return out + [(ROOT, "Open table")]
+        return [*out, (ROOT, "Open table")]
 
     # --- the table's own menu: new pieces where it was opened -------------------------------
     def table(self, menu: QMenu, zone_id: str, scene_pos: QPointF | None) -> None:

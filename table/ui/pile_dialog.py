@@ -3,11 +3,16 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QDialog, QDialogButtonBox, QLabel, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout,
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QVBoxLayout,
     QWidget,
 )
 
-from table.core import actions
 from table.core.objects import ROOT
 from table.core.views import known_card
 
@@ -51,6 +56,6 @@ class PileDialog(QDialog):
         if item is None or dest is None:
             return
         cid = item.data(Qt.ItemDataRole.UserRole)
-        kwargs = {"face_up": True} if dest == ROOT else {}
-        if self.ctl.act(actions.move, cid, dest, **kwargs) is not None:
+        entry = {"op": "move", "id": cid, "to": dest}
+        if self.ctl.perform({**entry, "face_up": True} if dest == ROOT else entry).op is not None:
             self.list.takeItem(self.list.row(item))

@@ -9,19 +9,21 @@ Cards are read only through `table.core.views`.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from functools import partial
 from typing import Any
 
-from PySide6.QtCore import QPointF, QRectF, Signal
+from PySide6.QtCore import QRectF, Signal
 from PySide6.QtGui import QBrush, QPixmapCache
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsSceneMouseEvent
 
 from table.core.objects import HIDDEN, PUBLIC, ROOT, Obj
+from table.core.state import State
 from table.core.timeline import Change
-from table.core.views import known_card, view_object
+from table.core.views import view_object
 
 from . import layout as lay
-from . import placement, theme
+from . import theme
 from .controller import TableController
 from .dragdrop import DropHandler
 from .items.card_item import CardItem
@@ -30,14 +32,16 @@ from .items.seat_area_item import SeatAreaItem
 from .items.token_item import TokenItem
 from .items.tracker_item import TrackerItem
 from .items.zone_item import ZoneItem
+from .items.zoom_still import ZoomStill
 from .privacy import flag_message
+from .scene_arrange import SceneArrange
 from .scene_gestures import SceneGestures
 from .scene_pieces import ScenePieces
 from .scene_sizes import SceneSizes
 
 log = logging.getLogger(__name__)
 
-class TableScene(QGraphicsScene, SceneGestures, ScenePieces, SceneSizes):
+class TableScene(QGraphicsScene, SceneArrange, SceneGestures, ScenePieces, SceneSizes):
     cardHovered = Signal(str)            # object id, "" when the cursor leaves
     changed_by_ops = Signal()            # after every applied Change (panels refresh)
 
@@ -75,7 +79,7 @@ class TableScene(QGraphicsScene, SceneGestures, ScenePieces, SceneSizes):
             self.replica.listeners.remove(self.on_change)
 
     @property
-    def state(self):  # type: ignore[no-untyped-def]
+    def state(self) -> State:
         return self.replica.state
 
     # --- building ----------------------------------------------------------------------------
@@ -223,9 +227,6 @@ class TableScene(QGraphicsScene, SceneGestures, ScenePieces, SceneSizes):
             return any(objs[c].pos is None for c in objs[container_id].children)
         return True
 
-    def _item(self, oid: str) -> CardItem | TokenItem | None:
-        return self.cards.get(oid) or self.tokens.get(oid)
-
     def show_flags(self, by_object: dict[str, list[Any]]) -> None:
         """Badge the cards and tokens the rules assist flagged (and unbadge the rest); the
         tooltips are worded for the viewing seat."""
@@ -236,130 +237,19 @@ class TableScene(QGraphicsScene, SceneGestures, ScenePieces, SceneSizes):
                 item.set_flags(by_object.get(oid, []), message)
         self._flagged = dict(by_object)
 
-    def _place_one(self, obj: Obj) -> None:
-        """Place a piece alone when its container allows it; else re-arrange the container."""
-        parent = self.state.objs.get(obj.container or ROOT)
-        if parent is None:
-            return
-        role = "table" if parent.id == ROOT else lay.role(parent)
-        if role == "pile":
-            item = self._item(obj.id)
-            if item is not None and obj.id in parent.children and \
-                    parent.children.index(obj.id) < len(parent.children) - placement.PILE_SHOWN:
-                item.setVisible(False)  # deep in a pile: hidden, the pile shows its top
-                self._pile_shown.get(parent.id, set()).discard(obj.id)
-                return
-            self._dirty.add(parent.id)
-            return
-        if role in ("zone", "table", "grid", "board") and obj.pos is not None:
-            item = self._item(obj.id)
-            rect, k = self.frame_of(parent.id)
-            if item is None or rect is None:
-                return
-            box = lay.local(rect, k)
-            if role == "grid":
-                spot = placement.grid_spot(box, obj.pos, 0, obj.kind == "card")
-            else:
-                spot = placement.free_spot(box, obj.pos, 0, 0)
-            self._z_top += 0.001
-            spot.z = self._z_top
-            self._apply_spot(item, self._shrunk(spot, rect, k), obj)
-        else:
-            self._dirty.add(parent.id)
-
-    def _hand_order(self, obj: Obj) -> tuple[str, str, str, str]:
-        """One's own hand, sorted as a player would hold it: by type, then cost, then name.
-
-        The table re-handles a hand in a random order whenever a card enters it (so nobody can
-        follow a card); sorting here keeps the fan steady from one draw to the next.
-        """
-        card = known_card(self.state, self.ctl.replica.knowledge, obj, self.ctl.seat)
-        if card is None:
-            return ("~", "", "", obj.id)
-        face = self.ctl.catalog.face(card)
-        return (face.type, face.corner.rjust(4), face.name, obj.id)
-
-    def arrange(self, container_id: str) -> None:
-        """Position every piece of a container whose layout depends on the others (order)."""
-        parent = self.state.objs.get(container_id)
-        zone = self.zones.get(container_id)
-        if parent is None or not parent.alive:
-            return
-        drawn, k = self.frame_of(container_id)
-        rect = lay.local(drawn, k) if drawn is not None else None
-        kids = [self.state.objs[c] for c in parent.children]
-        cards = [k for k in kids if k.kind in ("card", "token") and k.alive]
-        if zone is not None:
-            zone.set_count(sum(1 for k in cards if k.kind == "card"))
-        if rect is None:
-            if parent.kind == "card":  # overlays on a card: tuck them under it
-                host = self.cards.get(parent.id)
-                if host is not None:
-                    for i, under in enumerate(cards):
-                        item = self._item(under.id)
-                        if item is not None:
-                            self._apply_spot(item, placement.Spot(
-                                host.pos() + QPointF(0, 24 * (i + 1) * host.scale()), 0,
-                                host.zValue() - 0.001 * (i + 1), scale=host.scale()), under)
-            return
-        role = "table" if container_id == ROOT else lay.role(parent)
-        if role == "hand" and lay.seat_of(parent) == self.ctl.seat:
-            cards.sort(key=self._hand_order)  # a hand's stored order is random (privacy)
-        n = len(cards)
-        if role == "pile":
-            self._arrange_pile(container_id, rect, cards, k)
-            return
-        auto = 0
-        for i, card in enumerate(cards):
-            item = self._item(card.id)
-            if item is None:
-                continue
-            if role == "slot":
-                spot = placement.slot_spot(rect, i, n)
-            elif role == "hand":
-                fan = lay.seat_of(parent) == self.ctl.seat
-                spot = placement.hand_spot(rect, i, n, fan)
-            elif role == "grid":
-                spot = placement.grid_spot(rect, card.pos, i, card.kind == "card")
-            else:
-                if card.pos is not None:
-                    continue  # placed on its own (_place_one), stacked by arrival
-                else:
-                    spot = placement.free_spot(rect, None, i, auto)
-                    auto += 1
-            self._apply_spot(item, self._shrunk(spot, rect, k), card)
-
-    def _arrange_pile(self, pile_id: str, rect: QRectF, cards: list[Obj], k: float) -> None:
-        """Only the top cards of a pile are shown; touch just those (piles can be long)."""
-        n = len(cards)
-        top = cards[max(0, n - placement.PILE_SHOWN):]
-        shown = {k.id for k in top}
-        for oid in self._pile_shown.get(pile_id, set()) - shown:
-            item = self._item(oid)
-            obj = self.state.objs.get(oid)
-            if item is not None and obj is not None and obj.container == pile_id:
-                item.setVisible(False)
-        for i, top_card in enumerate(top, start=n - len(top)):
-            item = self._item(top_card.id)
-            if item is not None:
-                self._apply_spot(item, self._shrunk(placement.pile_spot(rect, i, n), rect, k), top_card)
-        self._pile_shown[pile_id] = shown
-
-    def _apply_spot(self, item: CardItem | TokenItem, spot: placement.Spot, obj: Obj) -> None:
-        if item.pos() != spot.pos:
-            item.setPos(spot.pos)
-        rotation = spot.rotation + (obj.rotation if isinstance(item, CardItem)
-                                    and item.container_role != "hand" else 0)
-        if item.rotation() != rotation:
-            item.setRotation(rotation)
-        if item.zValue() != spot.z:
-            item.setZValue(spot.z)
-        if item.scale() != spot.scale:
-            item.setScale(spot.scale)
-        if item.isVisible() != spot.visible:
-            item.setVisible(spot.visible)
-
     # --- following the replica ---------------------------------------------------------------
+    def restore(self, ids: Iterable[str]) -> None:
+        """Show these pieces where the state says again (a drag moved them by hand)."""
+        self._dirty = set()
+        for oid in ids:
+            obj = self.state.objs.get(oid)
+            if obj is not None and obj.alive and obj.kind in lay.PIECES:
+                self._configure_piece(obj)
+            elif obj is not None and obj.alive:
+                self._update_piece(obj)
+        for cid in self._dirty:
+            self.arrange(cid)
+
     def on_change(self, change: Change) -> None:
         self.apply_touched(change.touched)
         self.changed_by_ops.emit()
@@ -406,7 +296,7 @@ class TableScene(QGraphicsScene, SceneGestures, ScenePieces, SceneSizes):
 
     def _forget(self, oid: str) -> bool:
         for registry in (self.cards, self.tokens):
-            item = registry.pop(oid, None)  # type: ignore[attr-defined]
+            item = registry.pop(oid, None)
             if item is not None:
                 self.removeItem(item)
                 old = self.where.pop(oid, None)
@@ -416,7 +306,18 @@ class TableScene(QGraphicsScene, SceneGestures, ScenePieces, SceneSizes):
         return oid in self.zones or oid in self.trackers or oid in self.dice
 
     # --- the pictures' resolution, the drag under way ----------------------------------------
+    def zoom_started(self) -> None:
+        """The view starts zooming: the backgrounds show still pictures until it pauses."""
+        for still in self._stills():
+            still.hold(self.card_resolution)
+
+    def _stills(self) -> list[ZoomStill]:
+        return [z.still for z in self.zones.values()] + [a.still for a in self.areas.values()]
+
     def set_card_resolution(self, scale: float) -> None:
+        """Zooming paused: every picture crisp at `scale` device pixels per unit."""
+        for still in self._stills():
+            still.release()
         if abs(scale - self.card_resolution) < 1e-3:
             return
         self.card_resolution = scale

@@ -31,7 +31,8 @@ if TYPE_CHECKING:
 class SceneGestures:
     if TYPE_CHECKING:
         ctl: TableController
-        state: State
+        @property
+        def state(self) -> State: ...
         drops: DropHandler
         cards: dict[str, CardItem]
         tokens: dict[str, TokenItem]
@@ -41,8 +42,8 @@ class SceneGestures:
         where: dict[str, str]
 
         def items(self, pos: QPointF) -> list[QGraphicsItem]: ...
-        def selectedItems(self) -> list[QGraphicsItem]: ...  # noqa: N802 (Qt name)
-        cardHovered: Any  # noqa: N815 (the scene's Qt signal)
+        def selectedItems(self) -> list[QGraphicsItem]: ...
+        cardHovered: Any
 
     def hovered(self, item: CardItem | None) -> None:
         self.cardHovered.emit(item.obj_id if item is not None else "")
@@ -57,6 +58,11 @@ class SceneGestures:
             if isinstance(item, ZoneItem) and item.role not in ("tile", "tileslot"):
                 return item
         return None
+
+    @property
+    def carrying(self) -> bool:
+        """A drag of pieces is under way."""
+        return self.drops.active
 
     def drag_started(self, item: QGraphicsItem, event: QGraphicsSceneMouseEvent) -> None:
         self.drops.press(item, event)
@@ -95,7 +101,8 @@ class SceneGestures:
     def roll_die(self, obj_id: str) -> None:
         obj = self.state.live(obj_id)
         sides = obj.props.get("sides", 6) if obj is not None else 6
-        op = self.ctl.act(actions.roll, die_id=obj_id, sides=sides if isinstance(sides, int) else 6)
+        op = self.ctl.act(actions.roll, die_id=obj_id,
+                          sides=sides if isinstance(sides, int) else 6).op
         if op is not None:
             self.ctl.status.emit(f"Rolled {op.args['values'][0]} on d{op.args['sides']}")
         elif self.ctl.joint_pending:
@@ -152,7 +159,7 @@ class SceneGestures:
 
     def draw_from(self, pile_id: str, count: int) -> None:
         hand = self.own_hand() or ROOT
-        self.ctl.act(actions.draw, pile_id, hand, count)
+        self.ctl.perform({"op": "draw", "from": pile_id, "to": hand, "count": count})
 
     def item_for(self, obj_id: str) -> QGraphicsItem | None:
         return (self.cards.get(obj_id) or self.tokens.get(obj_id) or self.zones.get(obj_id)

@@ -28,15 +28,16 @@ if TYPE_CHECKING:
 class ScenePieces:
     if TYPE_CHECKING:
         ctl: TableController
-        state: State
+        @property
+        def state(self) -> State: ...
         layout: lay.Layout
         zones: dict[str, ZoneItem]
         trackers: dict[str, TrackerItem]
         dice: dict[str, DieItem]
         areas: dict[int, SeatAreaItem]
 
-        def addItem(self, item: QGraphicsItem) -> None: ...  # noqa: N802 (Qt name)
-        def removeItem(self, item: QGraphicsItem) -> None: ...  # noqa: N802 (Qt name)
+        def addItem(self, item: QGraphicsItem) -> None: ...
+        def removeItem(self, item: QGraphicsItem) -> None: ...
 
     def _configure_areas(self) -> None:
         for seat, rect in self.layout.seat_areas.items():

@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 class SceneSizes:
     if TYPE_CHECKING:
         ctl: TableController
-        state: State
+        @property
+        def state(self) -> State: ...
         layout: lay.Layout
         others_scale: tuple[float, float]
         _bounds: dict[tuple[float, float, int], QRectF]

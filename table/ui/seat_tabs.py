@@ -28,7 +28,7 @@ def sync_watcher_tabs(window: Any) -> None:
     bar.blockSignals(True)
     while bar.count():
         bar.removeTab(0)
-    for seat, name in zip(seats, names):
+    for seat, name in zip(seats, names, strict=True):
         bar.addTab(name)
         bar.setTabTextColor(bar.count() - 1, theme.seat_colour(seat, ctl.seat_colour(seat)))
     bar.setCurrentIndex(seats.index(ctl.seat) if ctl.seat in seats else 0)

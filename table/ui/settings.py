@@ -64,7 +64,7 @@ class Settings:
         return config_dir() / "settings.json"
 
     @classmethod
-    def load(cls) -> "Settings":
+    def load(cls) -> Settings:
         try:
             raw = json.loads(cls.path().read_text(encoding="utf-8"))
         except (OSError, ValueError):

@@ -8,45 +8,62 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from table.core.errors import CoreError
-from table.core.logfile import LogError, LogReader
+from table.core.errors import CoreError, LogError
+from table.core.logfile import LogReader
 
 from . import geometry_dump
 from .catalog import Catalog
 from .games import GameChoice, open_log, start_game
 from .main_window import TableWindow
 from .settings import Settings, new_log_path
-from .start_screen import StartScreen
 
+if TYPE_CHECKING:
+    from .start_screen import StartScreen
 log = logging.getLogger(__name__)
 
 
 class Shell:
     def __init__(self, settings: Settings | None = None) -> None:
         self.settings = settings or Settings.load()
-        self.start = StartScreen(self.settings)
-        self.start.playRequested.connect(self.play)
-        self.start.resumeRequested.connect(self.resume)
-        self.start.openLogRequested.connect(self.open_replay)
-        self.start.positionRequested.connect(self.play_position)
-        self.start.moduleRequested.connect(self.play_module)
-        self.start.hostRequested.connect(lambda: self.on_host() if self.on_host else None)
-        self.start.joinRequested.connect(lambda: self.on_join() if self.on_join else None)
+        self._start: StartScreen | None = None  # made when first needed: a game opened
+        # straight from the command line paints its table without waiting for it
         self.on_host: Callable[[], object] | None = None  # LAN play, wired in by the app
         self.on_join: Callable[[], object] | None = None
         self.on_rejoin: Callable[[str], object] | None = None  # a LAN game's log -> rejoin it
         self.tables: list[TableWindow] = []
         self.replays: list[QWidget] = []
 
+    @property
+    def start(self) -> StartScreen:
+        if self._start is None:
+            from .start_screen import StartScreen
+
+            start = self._start = StartScreen(self.settings)
+            start.playRequested.connect(self.play)
+            start.resumeRequested.connect(self.resume)
+            start.openLogRequested.connect(self.open_replay)
+            start.positionRequested.connect(self.play_position)
+            start.moduleRequested.connect(self.play_module)
+            start.hostRequested.connect(lambda: self.on_host() if self.on_host else None)
+            start.joinRequested.connect(lambda: self.on_join() if self.on_join else None)
+            start.set_lan_available(self.on_host is not None)
+        return self._start
+
+    def _hide_start(self) -> None:
+        if self._start is not None:
+            self._start.hide()
+
     def set_lan(self, host: Callable[[], object], join: Callable[[], object],
                 rejoin: Callable[[str], object] | None = None) -> None:
         """Enable Host/Join on the start screen; the app passes what they open (and what
         rejoins a LAN game from its log, for Resume)."""
         self.on_host, self.on_join, self.on_rejoin = host, join, rejoin
-        self.start.set_lan_available(True)
+        if self._start is not None:
+            self._start.set_lan_available(True)
 
     def open_table(self, window: TableWindow) -> TableWindow:
         """Show a table window opened elsewhere (a LAN table) like any other."""
@@ -167,8 +184,8 @@ class Shell:
         self.replays.append(window)
         window.closed.connect(lambda w=window: self._replay_closed(w))
         window.show()
-        self.start.hide()
-        return window
+        self._hide_start()
+        return cast(QWidget, window)
 
     def _replay_closed(self, window: QWidget) -> None:
         if window in self.replays:
@@ -181,7 +198,7 @@ class Shell:
         window.closed.connect(lambda w=window: self._closed(w))
         window.show()
         geometry_dump.watch(window)
-        self.start.hide()
+        self._hide_start()
         return window
 
     def _closed(self, window: TableWindow) -> None:
@@ -195,7 +212,8 @@ class Shell:
         if self.settings.last_log == path:
             self.settings.last_log_finished = True
             self.settings.save()
-            self.start.refresh_resume()
+            if self._start is not None:
+                self._start.refresh_resume()
 
     def _error(self, title: str, err: Exception) -> None:
         log.warning("%s: %s", title, err)

@@ -3,8 +3,20 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QComboBox, QFileDialog, QFormLayout, QFrame, QGridLayout, QGroupBox, QHBoxLayout, QLabel,
-    QLineEdit, QPushButton, QScrollArea, QSpinBox, QVBoxLayout, QWidget,
+    QComboBox,
+    QFileDialog,
+    QFormLayout,
+    QFrame,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
 )
 
 from .games import GameChoice, available_games
@@ -36,12 +48,23 @@ class StartScreen(QWidget):
         tagline = QLabel("A virtual table for playtesting card games — every action logged.")
         tagline.setObjectName("tagline")
         tagline.setWordWrap(True)
+        column = QVBoxLayout()
+        column.addWidget(title)
+        column.addWidget(tagline)
+        column.addSpacing(12)
+        for group in (self._hot_seat(), self._logs(), self._lan(), self._you()):
+            column.addWidget(group)
+        column.addStretch(1)
+        self._page(column)
+        self._game_changed()
+        self.refresh_resume()
+        self.fit = fit_window(self, "start", 760, 720)
 
-        # --- hot-seat ---
+    def _hot_seat(self) -> QGroupBox:
         self.game = QComboBox()
         for g in self.games:
             self.game.addItem(g.name, g.id)
-        last = self.game.findData(settings.last_game)
+        last = self.game.findData(self.settings.last_game)
         self.game.setCurrentIndex(last if last >= 0 else 0)
         self.seats = QSpinBox()
         self.decks_box = QGridLayout()
@@ -71,8 +94,9 @@ class StartScreen(QWidget):
         hot_box.addWidget(self.from_folder)
         self.game.currentIndexChanged.connect(self._game_changed)
         self.seats.valueChanged.connect(self._seats_changed)
+        return hot
 
-        # --- LAN ---
+    def _lan(self) -> QGroupBox:
         lan = QGroupBox("Play over the LAN")
         lan_box = QHBoxLayout(lan)
         self.host = QPushButton("&Host a LAN table")  # Alt+H
@@ -85,8 +109,9 @@ class StartScreen(QWidget):
         self.lan_note.setObjectName("muted")
         lan_box.addWidget(self.lan_note)
         self.set_lan_available(False)
+        return lan
 
-        # --- resume / logs ---
+    def _logs(self) -> QGroupBox:
         logs = QGroupBox("Continue or review")
         logs_box = QVBoxLayout(logs)
         self.resume = QPushButton("Resume the last game")
@@ -100,24 +125,18 @@ class StartScreen(QWidget):
         logs_box.addWidget(self.resume)
         logs_box.addWidget(self.resume_note)
         logs_box.addWidget(self.open_log)
+        return logs
 
-        # --- you ---
+    def _you(self) -> QGroupBox:
         you = QGroupBox("You")
         you_form = QFormLayout(you)
-        self.name = QLineEdit(settings.name)
+        self.name = QLineEdit(self.settings.name)
         self.name.setPlaceholderText("Your name at the table")
         self.name.editingFinished.connect(self._save_name)
         you_form.addRow("Name", self.name)
+        return you
 
-        column = QVBoxLayout()
-        column.addWidget(title)
-        column.addWidget(tagline)
-        column.addSpacing(12)
-        column.addWidget(hot)
-        column.addWidget(logs)
-        column.addWidget(lan)
-        column.addWidget(you)
-        column.addStretch(1)
+    def _page(self, column: QVBoxLayout) -> None:
         page = QWidget()  # scrolls when the screen is shorter than the page (a laptop, 4 decks)
         page.setObjectName("start-page")
         page.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
@@ -137,9 +156,6 @@ class StartScreen(QWidget):
         whole = QVBoxLayout(self)
         whole.setContentsMargins(0, 0, 0, 0)
         whole.addWidget(scroll)
-        self._game_changed()
-        self.refresh_resume()
-        self.fit = fit_window(self, "start", 760, 720)
 
     def choice(self) -> GameChoice:
         return self.games[max(0, self.game.currentIndex())]

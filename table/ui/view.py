@@ -5,7 +5,13 @@ from __future__ import annotations
 
 from PySide6.QtCore import QPoint, QPointF, Qt, QTimer, Signal
 from PySide6.QtGui import (
-    QContextMenuEvent, QCursor, QFocusEvent, QKeyEvent, QMouseEvent, QPainter, QResizeEvent,
+    QContextMenuEvent,
+    QCursor,
+    QFocusEvent,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QResizeEvent,
     QWheelEvent,
 )
 from PySide6.QtWidgets import QGraphicsView, QWidget
@@ -74,6 +80,9 @@ class TableView(QGraphicsView):
     def set_zoom(self, factor: float) -> None:
         factor = max(MIN_ZOOM, min(MAX_ZOOM, factor))
         self.fitting = False
+        scene = self.scene()
+        if isinstance(scene, TableScene):
+            scene.zoom_started()
         self.scale(factor / self.zoom, factor / self.zoom)
         self.zoomChanged.emit(self.zoom)
 
@@ -134,10 +143,8 @@ class TableView(QGraphicsView):
 
     # --- context menus: right-click, the menu key, Shift+F10 ------------------------------------
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:
-        if event.reason() == QContextMenuEvent.Reason.Mouse:
-            at = event.pos()
-        else:
-            at = self._keyboard_menu_point()
+        at = event.pos() if event.reason() == QContextMenuEvent.Reason.Mouse else \
+            self._keyboard_menu_point()
         self.menuWanted.emit(self.mapToScene(at), self.viewport().mapToGlobal(at))
         event.accept()
 

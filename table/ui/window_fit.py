@@ -7,16 +7,22 @@ moved until all of it is on the screen's available area (without the desktop's p
 are remembered per kind of window in window-sizes.ini beside settings.json (QSettings: each
 window writes only its own key, so two windows never overwrite each other's).
 
+A table window also comes back with its docks where the player left them (the settings).
+
 Offscreen rendering (tests, `sandtable screenshot`) has no screen to fit: the size asked for
 is the picture's size there, and is kept.
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QMargins, QObject, QRect, QSettings, QSize, QTimer
-from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QWidget
+import logging
 
-from .settings import config_dir
+from PySide6.QtCore import QByteArray, QEvent, QMargins, QObject, QRect, QSettings, QSize, QTimer
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QMainWindow, QWidget
+
+from .settings import Settings, config_dir
+
+log = logging.getLogger(__name__)
 
 FRAME_GUESS = QMargins(4, 32, 4, 8)  # left, top, right, bottom: a common title bar and border
 WINDOWLESS = ("offscreen", "minimal")
@@ -114,3 +120,20 @@ class WindowFit(QObject):
 def fit_window(window: QWidget, key: str, width: int, height: int) -> WindowFit:
     """Fit `window` (see WindowFit); keeps the fitter alive as the window's child."""
     return WindowFit(window, key, QSize(width, height))
+
+
+def restore_geometry(window: QMainWindow, settings: Settings) -> None:
+    """The window's size, place and docks as the player left them (a bad record: ignored)."""
+    try:
+        if settings.geometry:
+            window.restoreGeometry(QByteArray.fromHex(settings.geometry.encode()))
+        if settings.window_state:
+            window.restoreState(QByteArray.fromHex(settings.window_state.encode()))
+    except (ValueError, TypeError):
+        log.warning("ignoring saved window geometry")
+
+
+def save_geometry(window: QMainWindow, settings: Settings) -> None:
+    settings.geometry = bytes(window.saveGeometry().toHex().data()).decode()
+    settings.window_state = bytes(window.saveState().toHex().data()).decode()
+    settings.save()

@@ -13,8 +13,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent / "sandtable"
-README_LIBS = ("libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0 "
-               "libxcb-xkb1 libxkbcommon-x11-0 libxcb-shape0 libxcb-randr0 libegl1").split()
+README_LIBS = ["libxcb-cursor0", "libxcb-icccm4", "libxcb-keysyms1", "libxcb-image0",
+               "libxcb-render-util0", "libxcb-xkb1", "libxkbcommon-x11-0", "libxcb-shape0",
+               "libxcb-randr0", "libegl1"]
 SONAMES = {"libxcb-cursor0": "libxcb-cursor.so.0", "libxcb-icccm4": "libxcb-icccm.so.4",
            "libxcb-keysyms1": "libxcb-keysyms.so.1", "libxcb-image0": "libxcb-image.so.0",
            "libxcb-render-util0": "libxcb-render-util.so.0", "libxcb-xkb1": "libxcb-xkb.so.1",

@@ -93,9 +93,9 @@ class Table:
 
 
 async def three_peers(root: Path, lan_app: Any) -> Table:
+    from table import lan
     from table.app.commands.net import _watch_draft
     from table.games import load_module
-    from table import lan
 
     folder = draft(root)
     host = await lan.host(load_module(folder), table_name="draft", seats=2,

@@ -5,10 +5,10 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from table.core.rng import Rng  # noqa: E402
-from table.games import find_module  # noqa: E402
-from table.games.setup import new_table  # noqa: E402
-from table.ui.catalog import Catalog  # noqa: E402
+from table.core.rng import Rng
+from table.games import find_module
+from table.games.setup import new_table
+from table.ui.catalog import Catalog
 
 
 def _window(qtbot):  # type: ignore[no-untyped-def]

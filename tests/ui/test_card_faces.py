@@ -70,8 +70,9 @@ def test_hover_zoom_of_a_champion_shows_power_guard_and_block(dtr, qtbot):  # ty
 
 
 def test_the_table_stat_line_is_labelled_and_counters_hang_below_it(dtr, qtbot):  # type: ignore[no-untyped-def]
-    from table.ui.card_renderer import paint_face
     from PySide6.QtGui import QImage, QPainter
+
+    from table.ui.card_renderer import paint_face
 
     w = dtr
     cid, face = _champion_in_hand(w)

@@ -6,12 +6,12 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from table.core import actions  # noqa: E402
-from table.core.rng import Rng  # noqa: E402
-from table.core.views import known_card  # noqa: E402
-from table.games import find_module  # noqa: E402
-from table.games.setup import new_table  # noqa: E402
-from table.ui.catalog import Catalog  # noqa: E402
+from table.core import actions
+from table.core.rng import Rng
+from table.core.views import known_card
+from table.games import find_module
+from table.games.setup import new_table
+from table.ui.catalog import Catalog
 
 
 def test_own_hand_fan_is_sorted_and_steady_across_draws(qtbot) -> None:  # type: ignore[no-untyped-def]

@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from tests.ui.test_lan_ui import LOOPBACK, FAST, Headless, _run, closing, until
+from tests.ui.test_lan_ui import FAST, LOOPBACK, Headless, _run, closing, until
 
 pytestmark = [pytest.mark.socket, pytest.mark.multiprocess]
 

@@ -10,7 +10,6 @@ from PySide6.QtCore import Qt
 from netplay.session import SessionOptions
 from table import lan
 from table.lan.setup import table_info
-
 from tests.ui.test_lan_ui import FAST, LOOPBACK, _lan_app, _run, closing, until
 
 

@@ -17,7 +17,6 @@ import threading
 from pathlib import Path
 from typing import Any
 
-
 from netplay.link import LinkConfig
 from netplay.mesh import MeshConfig
 from netplay.replication import ReplicationConfig
@@ -69,7 +68,7 @@ def _run(qapp: Any, coro: Any, timeout: float) -> Any:
             raise AssertionError("a Qt event loop ran inside a task (processEvents or a "
                                  "qtbot wait in a coroutine: await instead): " + nested[0])
         if main.cancelled():
-            raise asyncio.TimeoutError(f"the scenario took more than {timeout:.0f} s")
+            raise TimeoutError(f"the scenario took more than {timeout:.0f} s")
         return main.result()
 
     loop.set_exception_handler(on_error)

@@ -1,8 +1,9 @@
 """Asking the owner's peer from a LAN table window (offscreen, 127.0.0.1 only, no zeroconf).
 
-Bob's window draws from Alice's deck and shuffles it: the controller turns each into a request
-to Alice's peer (``ask_owner``, set by table.app.owner_requests), which performs it; the status bar
-says it asked, then that it was done or refused. The drawn card reaches Bob's hand as a gift:
+Bob's window draws from Alice's deck (a double-click on it) and shuffles it: each is a JSON-form
+op, which the controller hands as a request to Alice's peer (``ask_owner``, set by
+table.app.owner_requests), which performs it; the status bar says it asked, then that it was
+done or refused. The drawn card reaches Bob's hand as a gift:
 Bob's software knows it, Alice's can no longer follow it.
 """
 from __future__ import annotations
@@ -17,6 +18,7 @@ from netplay.session import SessionOptions
 from table import lan
 from table.core import actions as act
 
+from .helpers import click
 from .test_lan_ui import LOOPBACK, _cards, _run, until
 
 
@@ -46,17 +48,23 @@ def test_bobs_window_asks_alices_peer_to_draw_and_shuffle(qapp, qtbot, tmp_path:
             ra, rb = alice.replica, bob.replica
             window = TableWindow(rb, catalog_for("gauntlet"), title="Bob")
             qtbot.addWidget(window)
+            window.resize(1600, 1000)
+            window.show()
+            qtbot.waitExposed(window)
+            window.view.fit_table()
             messages: list[str] = []
             window.ctl.status.connect(messages.append)
+            deck = window.scene.zones["p1.deck"].card_anchor()
             # without the hook, Bob's window only says it cannot
-            assert window.ctl.act(act.draw, "p1.deck", "p2.hand", 1) is None
+            refused = window.ctl.perform({"op": "draw", "from": "p1.deck", "to": "p2.hand"})
+            assert refused.op is None and refused.refused and refused.asked is None
             assert window.ctl.ask_owner is None and messages
             install_owner_requests(window, bob)
             assert window.ctl.ask_owner is not None
             hand_before = len(_cards(rb, "p2.hand"))
             deck_before = len(_cards(ra, "p1.deck"))
             messages.clear()
-            assert window.ctl.act(act.draw, "p1.deck", "p2.hand", 1) is None
+            click(window.view, deck, double=True)  # a double-click on Alice's deck: draw one
             assert messages == ["Asked Alice's table to draw for you…"]
             await until(lambda: len(messages) == 2, 10, "Alice's answer")
             assert messages[1] == "Alice's table did it (draw)"
@@ -71,14 +79,15 @@ def test_bobs_window_asks_alices_peer_to_draw_and_shuffle(qapp, qtbot, tmp_path:
             # a shuffle of Alice's deck from Bob's window
             messages.clear()
             shuffles = sum(rec.op.args.get("why") == "shuffle" for rec in ra.records())
-            window.ctl.act(act.shuffle, "p1.deck")
+            asked = window.ctl.perform({"op": "shuffle", "pile": "p1.deck"})
+            assert asked.asked == 1 and asked.op is None
             assert messages == ["Asked Alice's table to shuffle for you…"]
             await until(lambda: len(messages) == 2, 10, "Alice's answer to the shuffle")
             assert messages[1] == "Alice's table did it (shuffle)"
             assert sum(rec.op.args.get("why") == "shuffle" for rec in ra.records()) == shuffles + 1
             # a request Alice's peer cannot perform is reported as refused
             messages.clear()
-            window.ctl.act(act.draw, "p1.deck", "nowhere", 1)
+            window.ctl.perform({"op": "draw", "from": "p1.deck", "to": "nowhere"})
             await until(lambda: len(messages) == 2, 10, "the refusal")
             assert messages[1].startswith("Alice's table refused: ") and "nowhere" in messages[1]
             await until(lambda: ra.public_state_hash() == rb.public_state_hash()
@@ -104,22 +113,45 @@ def test_which_actions_become_requests(qtbot) -> None:  # type: ignore[no-untype
     ctl = TableController(bob, sample_catalog())
     asked: list[tuple[dict[str, Any], int]] = []
     ctl.ask_owner = lambda entry, seat: asked.append((entry, seat))
-    face_down = [c for c in bob.state.objs["play"].children if bob.state.objs[c].is_secret][0]
+    face_down = next(c for c in bob.state.objs["play"].children if bob.state.objs[c].is_secret)
     theirs = bob.state.objs["p1.hand"].children[0]
     mine = bob.state.objs["p2.hand"].children[0]
     req = ctl.owner_request
-    assert req(act.draw, ("p1.deck", "p2.hand"), {}) == (
-        {"op": "draw", "from": "p1.deck", "to": "p2.hand", "count": 1}, 1)
-    assert req(act.shuffle, ("p1.deck",), {}) == ({"op": "shuffle", "pile": "p1.deck"}, 1)
-    assert req(act.move, (theirs, "play"), {"face_up": True}) == (
-        {"op": "move", "id": theirs, "to": "play", "face_up": True}, 1)
-    assert req(act.move, (face_down, "discard"), {"pos": (1, 2)}) is None  # moved about unseen
-    assert req(act.move, (face_down, "p2.hand"), {})[1] == 1  # to be put into a hand: ask
-    assert req(act.move, (mine, "p1.hand"), {}) is None  # a gift: done here
-    assert req(act.draw, ("p2.deck", "p2.hand"), {}) is None
-    assert req(act.flip, (face_down,), {}) is None
-    ctl.act(act.shuffle, "p1.deck")
+    assert req({"op": "draw", "from": "p1.deck", "to": "p2.hand", "count": 1}) == 1
+    assert req({"op": "shuffle", "pile": "p1.deck"}) == 1
+    assert req({"op": "move", "id": theirs, "to": "play", "face_up": True}) == 1
+    assert req({"op": "move", "id": face_down, "to": "discard", "pos": [1.0, 2.0]}) is None  # unseen
+    assert req({"op": "move", "id": face_down, "to": "p2.hand"}) == 1  # into a hand: ask
+    assert req({"op": "move", "id": mine, "to": "p1.hand"}) is None  # a gift: done here
+    assert req({"op": "draw", "from": "p2.deck", "to": "p2.hand"}) is None
+    assert req({"op": "flip", "id": face_down}) is None  # not a kind an owner is asked for
+    assert ctl.perform({"op": "shuffle", "pile": "p1.deck"}).asked == 1
     assert asked == [({"op": "shuffle", "pile": "p1.deck"}, 1)]
     ctl.ask_owner = None
-    ctl.act(act.move, face_down, "discard")
+    moved = ctl.perform({"op": "move", "id": face_down, "to": "discard"})
+    assert moved.done and face_down in moved.touched
     assert bob.state.objs[face_down].container == "discard"
+
+
+def test_a_double_click_on_their_deck_asks_its_owner_in_json_form(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from table.ui.main_window import TableWindow
+    from table.ui.sample import sample_catalog
+    from tests.core.tables import peers, sync_all
+
+    rs = peers(2)
+    bob = rs[1]
+    sync_all(rs)
+    window = TableWindow(bob, sample_catalog())
+    qtbot.addWidget(window)
+    window.resize(1600, 1000)
+    window.show()
+    qtbot.waitExposed(window)
+    window.view.fit_table()
+    asked: list[tuple[dict[str, Any], int]] = []
+    window.ctl.ask_owner = lambda entry, seat: asked.append((entry, seat))
+    click(window.view, window.scene.zones["p1.deck"].card_anchor(), double=True)
+    assert asked == [({"op": "draw", "from": "p1.deck", "to": "p2.hand", "count": 1}, 1)]
+    held = len(bob.state.objs["p2.hand"].children)
+    click(window.view, window.scene.zones["p2.deck"].card_anchor(), double=True)  # Bob's own
+    assert len(asked) == 1 and len(bob.state.objs["p2.hand"].children) == held + 1
+    window.shutdown()

@@ -7,7 +7,14 @@ from PySide6.QtGui import QImage
 
 from table.core.objects import ROOT
 from tests.ui.helpers import (
-    answer_next_dialog, cards_in, choose, click, drag, menu_texts, open_menu, right_click,
+    answer_next_dialog,
+    cards_in,
+    choose,
+    click,
+    drag,
+    menu_texts,
+    open_menu,
+    right_click,
 )
 
 

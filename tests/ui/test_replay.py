@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import pytest
 
+from table.bench.simulated_sessions import play_session
 from table.core.replica import Replica
 from table.core.seek import Seeker
 from table.core.snapshot import to_snapshot
 from table.core.statehash import public_state_hash
 from table.games import find_module
-from table.bench.simulated_sessions import play_session
 
 
 @pytest.fixture(scope="module")

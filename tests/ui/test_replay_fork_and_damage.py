@@ -8,8 +8,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from table.games import find_module
 from table.bench.simulated_sessions import play_session
+from table.games import find_module
 
 
 @pytest.fixture(scope="module")

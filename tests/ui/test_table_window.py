@@ -4,8 +4,17 @@ from __future__ import annotations
 from PySide6.QtCore import QPointF, Qt
 
 from table.core.views import view_object
-from tests.ui.helpers import (answer_next_dialog, cards_in, choose, click, drag, menu_texts,
-                              open_menu, right_click, wheel)
+from tests.ui.helpers import (
+    answer_next_dialog,
+    cards_in,
+    choose,
+    click,
+    drag,
+    menu_texts,
+    open_menu,
+    right_click,
+    wheel,
+)
 
 
 def _hand(w, seat=1):  # type: ignore[no-untyped-def]

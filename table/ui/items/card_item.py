@@ -2,12 +2,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, cast
 
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPen, QTransform
 from PySide6.QtWidgets import (
-    QGraphicsItem, QGraphicsRectItem, QStyle, QGraphicsSceneHoverEvent, QGraphicsSceneMouseEvent,
+    QGraphicsItem,
+    QGraphicsRectItem,
+    QGraphicsSceneHoverEvent,
+    QGraphicsSceneMouseEvent,
+    QStyle,
     QStyleOptionGraphicsItem,
     QWidget,
 )
@@ -17,13 +21,21 @@ from ..card_pixmaps import draw_card, look_id
 from ..catalog import BackStyle, CardFace
 from .flag_badge import paint_badge, severity_of, tooltip_of
 
-if TYPE_CHECKING:
-    from ..scene import TableScene
-
 CARD_RECT = QRectF(-theme.CARD_W / 2, -theme.CARD_H / 2, theme.CARD_W, theme.CARD_H)
-BOUNDS = CARD_RECT.adjusted(-14, -3, 3, 14)  # room for the flag badge
+# the card and its outlines (selection, private): every card's cached picture is this size,
+# and a repaint blits every pixel of it, so nothing more than the marks it wears
+BOUNDS = CARD_RECT.adjusted(-3, -3, 3, 3)
+BADGE_BOUNDS = CARD_RECT.adjusted(-14, -3, 3, 3)  # the flag badge stands out on the left
 # counters hang below the card's foot, so they never cover its stat line or its name
-COUNTER_BOUNDS = CARD_RECT.adjusted(-14, -3, 3, 46)
+COUNTER_BOUNDS = CARD_RECT.adjusted(-3, -3, 3, 46)
+
+
+class CardHost(Protocol):
+    """What a card asks of the scene it lies in (the scene decides what a gesture means)."""
+    def hovered(self, item: CardItem | None) -> None: ...
+    def drag_started(self, item: QGraphicsItem, event: QGraphicsSceneMouseEvent) -> None: ...
+    def drag_finished(self, item: QGraphicsItem, event: QGraphicsSceneMouseEvent) -> None: ...
+    def card_double_clicked(self, item: CardItem) -> None: ...
 
 
 class CardItem(QGraphicsRectItem):
@@ -69,6 +81,8 @@ class CardItem(QGraphicsRectItem):
 
     def _fit_rect(self) -> None:
         bounds = COUNTER_BOUNDS if any(self.counters.values()) else BOUNDS
+        if self.flag_severity is not None:
+            bounds = bounds.united(BADGE_BOUNDS)
         self.setRect(QRectF(bounds.topLeft() * self.res, bounds.size() * self.res))
 
     def set_look(self, face: CardFace | None, back: BackStyle, owner_colour: QColor | None,
@@ -120,7 +134,10 @@ class CardItem(QGraphicsRectItem):
         severity = severity_of(flags)
         self.setToolTip(tooltip_of(flags, message) if flags else "")
         if severity != self.flag_severity:
+            if (severity is None) != (self.flag_severity is None):
+                self.prepareGeometryChange()
             self.flag_severity = severity
+            self._fit_rect()
             self.update()
 
     def counter_rects(self, lod: float) -> list[tuple[str, int, QRectF]]:
@@ -154,8 +171,8 @@ class CardItem(QGraphicsRectItem):
             p.drawText(rect, Qt.AlignmentFlag.AlignCenter, label)
 
     # --- interaction: the scene decides what a gesture means --------------------------------
-    def _scene(self) -> "TableScene":
-        return self.scene()  # type: ignore[return-value]
+    def _scene(self) -> CardHost:
+        return cast(CardHost, self.scene())  # a card lies only in the table scene
 
     def hoverEnterEvent(self, event: QGraphicsSceneHoverEvent) -> None:
         self._scene().hovered(self)

@@ -2,22 +2,31 @@
 moves it (a `move` op, like a card's). Centred on its position, like cards and tokens."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol, cast
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import (
-    QGraphicsItem, QGraphicsSceneMouseEvent, QStyleOptionGraphicsItem, QWidget,
+    QGraphicsItem,
+    QGraphicsSceneMouseEvent,
+    QStyleOptionGraphicsItem,
+    QWidget,
 )
 
 from .. import theme
 
-if TYPE_CHECKING:
-    from ..scene import TableScene
-
 _PIPS = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
          4: [(-1, -1), (1, -1), (-1, 1), (1, 1)], 5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
          6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}
+
+
+class DieHost(Protocol):
+    """What a die asks of the scene it lies in."""
+    @property
+    def carrying(self) -> bool: ...  # a drag is under way (a release ends it, not a roll)
+    def drag_started(self, item: QGraphicsItem, event: QGraphicsSceneMouseEvent) -> None: ...
+    def drag_finished(self, item: QGraphicsItem, event: QGraphicsSceneMouseEvent) -> None: ...
+    def roll_die(self, obj_id: str) -> None: ...
 
 
 class DieItem(QGraphicsItem):
@@ -70,15 +79,18 @@ class DieItem(QGraphicsItem):
             p.drawText(r, Qt.AlignmentFlag.AlignCenter, str(self.value) if self.value else
                        f"d{self.sides}")
 
+    def _scene(self) -> DieHost:
+        return cast(DieHost, self.scene())  # a die lies only in the table scene
+
     def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:
-        scene: TableScene = self.scene()  # type: ignore[assignment]
+        scene = self._scene()
         scene.drag_started(self, event)
         super().mousePressEvent(event)
         event.accept()
 
     def mouseReleaseEvent(self, event: QGraphicsSceneMouseEvent) -> None:
-        scene: TableScene = self.scene()  # type: ignore[assignment]
-        carried = scene.drops.active
+        scene = self._scene()
+        carried = scene.carrying
         super().mouseReleaseEvent(event)
         scene.drag_finished(self, event)
         if not carried and event.button() == Qt.MouseButton.LeftButton and \

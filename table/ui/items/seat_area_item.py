@@ -6,12 +6,14 @@ from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from .. import theme
+from .zoom_still import ZoomStill
 
 
 class SeatAreaItem(QGraphicsItem):
     def __init__(self, seat: int) -> None:
         super().__init__()
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)  # repaints blit
+        self.still = ZoomStill(self, self._paint_live)  # while the view zooms
         self.seat = seat
         self.rect = QRectF()
         self.name = ""
@@ -28,6 +30,7 @@ class SeatAreaItem(QGraphicsItem):
             self.prepareGeometryChange()
         self.rect, self.name, self.colour = QRectF(rect), name, colour
         self.active, self.flipped, self.summary, self.mark = active, flipped, summary, mark
+        self.still.changed()
         self.update()
 
     def boundingRect(self) -> QRectF:
@@ -35,6 +38,9 @@ class SeatAreaItem(QGraphicsItem):
 
     def paint(self, p: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
+        self.still.paint(p)
+
+    def _paint_live(self, p: QPainter) -> None:
         p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         tint = QColor(self.colour)
         tint.setAlpha(40 if self.active else 22)

@@ -2,21 +2,27 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, cast
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import (
-    QGraphicsItem, QGraphicsSceneMouseEvent, QStyleOptionGraphicsItem, QWidget,
+    QGraphicsItem,
+    QGraphicsSceneMouseEvent,
+    QStyleOptionGraphicsItem,
+    QWidget,
 )
 
 from .. import theme
 from .flag_badge import paint_badge, severity_of, tooltip_of
 
-if TYPE_CHECKING:
-    from ..scene import TableScene
-
 R = theme.TOKEN / 2
+
+
+class TokenHost(Protocol):
+    """What a token asks of the scene it lies in."""
+    def drag_started(self, item: QGraphicsItem, event: QGraphicsSceneMouseEvent) -> None: ...
+    def drag_finished(self, item: QGraphicsItem, event: QGraphicsSceneMouseEvent) -> None: ...
 
 
 class TokenItem(QGraphicsItem):
@@ -102,12 +108,13 @@ class TokenItem(QGraphicsItem):
         else:
             p.drawEllipse(rect)
 
+    def _scene(self) -> TokenHost:
+        return cast(TokenHost, self.scene())  # a token lies only in the table scene
+
     def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:
-        scene: TableScene = self.scene()  # type: ignore[assignment]
-        scene.drag_started(self, event)
+        self._scene().drag_started(self, event)
         super().mousePressEvent(event)
 
     def mouseReleaseEvent(self, event: QGraphicsSceneMouseEvent) -> None:
         super().mouseReleaseEvent(event)
-        scene: TableScene = self.scene()  # type: ignore[assignment]
-        scene.drag_finished(self, event)
+        self._scene().drag_finished(self, event)

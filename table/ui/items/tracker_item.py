@@ -1,19 +1,24 @@
 """A tracker (Favor, Health, Command...): name, value, - and + buttons; the wheel steps it."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol, cast
 
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import (
-    QGraphicsItem, QGraphicsSceneMouseEvent, QGraphicsSceneWheelEvent, QStyleOptionGraphicsItem,
+    QGraphicsItem,
+    QGraphicsSceneMouseEvent,
+    QGraphicsSceneWheelEvent,
+    QStyleOptionGraphicsItem,
     QWidget,
 )
 
 from .. import theme
 
-if TYPE_CHECKING:
-    from ..scene import TableScene
+
+class TrackerHost(Protocol):
+    """What a tracker asks of the scene it lies in."""
+    def bump_counter(self, obj_id: str, delta: int) -> None: ...
 
 
 class TrackerItem(QGraphicsItem):
@@ -77,7 +82,7 @@ class TrackerItem(QGraphicsItem):
             p.drawText(rect, Qt.AlignmentFlag.AlignCenter, sign)
 
     def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:
-        scene: TableScene = self.scene()  # type: ignore[assignment]
+        scene = cast(TrackerHost, self.scene())  # a tracker lies only in the table scene
         if event.button() != Qt.MouseButton.LeftButton:
             event.ignore()
             return
@@ -88,6 +93,6 @@ class TrackerItem(QGraphicsItem):
         event.accept()
 
     def wheelEvent(self, event: QGraphicsSceneWheelEvent) -> None:
-        scene: TableScene = self.scene()  # type: ignore[assignment]
+        scene = cast(TrackerHost, self.scene())
         scene.bump_counter(self.obj_id, 1 if event.delta() > 0 else -1)
         event.accept()

@@ -5,26 +5,32 @@ A pile paints its thickness and count under its top card.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol, cast
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import (
-    QGraphicsItem, QGraphicsSceneMouseEvent,
-    QStyleOptionGraphicsItem, QWidget,
+    QGraphicsItem,
+    QGraphicsSceneMouseEvent,
+    QStyleOptionGraphicsItem,
+    QWidget,
 )
 
 from .. import theme
 from ..layout import CELL, LABEL, PAD
+from .zoom_still import ZoomStill
 
-if TYPE_CHECKING:
-    from ..scene import TableScene
+
+class ZoneHost(Protocol):
+    """What a zone asks of the scene it lies in."""
+    def draw_from(self, pile_id: str, count: int) -> None: ...
 
 
 class ZoneItem(QGraphicsItem):
     def __init__(self, obj_id: str) -> None:
         super().__init__()
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)  # repaints blit
+        self.still = ZoomStill(self, self._paint_live)  # while the view zooms
         self.obj_id = obj_id
         self.role = "zone"
         self.rect = QRectF(0, 0, 100, 100)
@@ -47,16 +53,19 @@ class ZoneItem(QGraphicsItem):
         self.setZValue({"board": -20, "grid": -20, "slot": -8, "table": -30, "tile": -6,
                         "tileslot": -7}
                        .get(role, -10))
+        self.still.changed()
         self.update()
 
     def set_count(self, count: int) -> None:
         if count != self.count:
             self.count = count
+            self.still.changed()
             self.update()
 
     def set_highlight(self, on: bool) -> None:
         if on != self.highlight:
             self.highlight = on
+            self.still.changed()
             self.update()
 
     def boundingRect(self) -> QRectF:
@@ -72,6 +81,9 @@ class ZoneItem(QGraphicsItem):
 
     def paint(self, p: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
+        self.still.paint(p)
+
+    def _paint_live(self, p: QPainter) -> None:
         p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         r = self.rect
         if self.role == "tile":
@@ -185,6 +197,6 @@ class ZoneItem(QGraphicsItem):
         return (col, row) if 0 <= col < cols and 0 <= row < rows else None
 
     def mouseDoubleClickEvent(self, event: QGraphicsSceneMouseEvent) -> None:
-        scene: TableScene = self.scene()  # type: ignore[assignment]
+        scene = cast(ZoneHost, self.scene())  # a zone lies only in the table scene
         if self.role == "pile":
             scene.draw_from(self.obj_id, 1)

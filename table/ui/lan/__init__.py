@@ -8,11 +8,34 @@ from .consent_dialog import ConsentDialog
 from .host_dialog import HostDialog
 from .invite_dialog import InviteDialog
 from .join_dialog import JoinDialog
-from .model import (WATCH_SEAT, HostRequest, JoinedTable, JoinRequest, LanProblem, NoPeersFound,
-                    PeerRow, RejoinRequest, TableEntry)
+from .model import (
+                    WATCH_SEAT,
+                    HostRequest,
+                    JoinedTable,
+                    JoinRequest,
+                    LanProblem,
+                    NoPeersFound,
+                    PeerRow,
+                    RejoinRequest,
+                    TableEntry,
+)
 from .peers_panel import PeersPanel
 from .rejoin_dialog import RejoinDialog
 
-__all__ = ["ConsentDialog", "HostDialog", "InviteDialog", "JoinDialog", "PeersPanel",
-           "RejoinDialog", "HostRequest", "JoinRequest", "JoinedTable", "LanProblem",
-           "NoPeersFound", "PeerRow", "RejoinRequest", "TableEntry", "WATCH_SEAT"]
+__all__ = [
+                    "WATCH_SEAT",
+                    "ConsentDialog",
+                    "HostDialog",
+                    "HostRequest",
+                    "InviteDialog",
+                    "JoinDialog",
+                    "JoinRequest",
+                    "JoinedTable",
+                    "LanProblem",
+                    "NoPeersFound",
+                    "PeerRow",
+                    "PeersPanel",
+                    "RejoinDialog",
+                    "RejoinRequest",
+                    "TableEntry",
+]

@@ -6,15 +6,23 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QSpinBox,
-    QVBoxLayout, QWidget,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
 )
 
 from ..games import GameChoice
 from ..style import show_error
+from ..window_fit import fit_window
 from .model import HostRequest, message_of, run_soon
 from .position_picker import position_picker
-from ..window_fit import fit_window
 
 
 class HostDialog(QDialog):
@@ -30,7 +38,14 @@ class HostDialog(QDialog):
         self.games = [g for g in games if g.module is not None] or list(games)
         self._start = start
         self._task: asyncio.Future[Any] | None = None
+        form = self._table_fields(player_name, last_game)
+        self._play_fields(form)
+        self.note = QLabel("Your deck list stays on this computer: others see only its "
+                           "public headers, and hidden cards never leave their owner's machine.")
+        self._finish(form)
 
+    def _table_fields(self, player_name: str, last_game: str) -> QFormLayout:
+        """The table's game, seats, name and passphrase; this player's name, seat, deck, port."""
         self.game = QComboBox()
         for g in self.games:
             self.game.addItem(g.name, g.id)
@@ -55,7 +70,6 @@ class HostDialog(QDialog):
         self.port.setToolTip("The TCP port others connect to (allow it through the firewall)")
         self.position = position_picker(self, "optional: start from a position file "
                                               "(it names the game and seats)")
-
         form = QFormLayout()
         form.addRow("Game", self.game)
         form.addRow("Seats", self.seats)
@@ -69,6 +83,10 @@ class HostDialog(QDialog):
         form.addRow("Your deck", self.deck)
         form.addRow("Port", self.port)
         form.addRow("Position", self.position)
+        return form
+
+    def _play_fields(self, form: QFormLayout) -> None:
+        """Who may watch, internet play, and whether dice may be rolled alone."""
         self.watchers = QCheckBox("Let watchers join (no seat: they see the public table)")
         self.watchers.setObjectName("lan-watchers")
         self.watchers.setChecked(True)
@@ -86,8 +104,8 @@ class HostDialog(QDialog):
         self.local_draws.setToolTip("Unticked, every roll and shuffle is drawn jointly, and a "
                                     "player's roll made alone is flagged on every peer")
         form.addRow("Dice", self.local_draws)
-        self.note = QLabel("Your deck list stays on this computer: others see only its "
-                           "public headers, and hidden cards never leave their owner's machine.")
+
+    def _finish(self, form: QFormLayout) -> None:
         self.note.setObjectName("muted")
         self.note.setWordWrap(True)
         self.status = QLabel()

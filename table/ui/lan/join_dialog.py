@@ -8,14 +8,24 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QGroupBox, QLabel, QLineEdit,
-    QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QGroupBox,
+    QLabel,
+    QLineEdit,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
 )
 
 from ..style import show_error
+from ..window_fit import fit_window
 from .model import WATCH_SEAT, JoinedTable, JoinRequest, TableEntry, message_of, run_soon
 from .position_picker import position_picker
-from ..window_fit import fit_window
 
 SEARCHING = "Looking for tables on this network…"
 NO_MDNS = ("Not listed? Some networks block table discovery (mDNS): ask the host for the "
@@ -39,8 +49,13 @@ class JoinDialog(QDialog):
         self._task: asyncio.Future[Any] | None = None
         self.joined: JoinedTable | None = None
         self.entries: list[TableEntry] = []
+        where = self._which_table(player_name)
+        self.seat_box = self._seat_step()
+        self.status = QLabel()
+        self._finish(where)
 
-        # --- step 1: which table ---
+    def _which_table(self, player_name: str) -> QGroupBox:
+        """Step 1: which table (the live list, an address or a ticket), and who joins it."""
         self.tables = QTreeWidget()
         self.tables.setObjectName("lan-tables")
         self.tables.setHeaderLabels(["Table", "Game", "Players", "Free", "Passphrase"])
@@ -84,10 +99,12 @@ class JoinDialog(QDialog):
         self.watch.setObjectName("lan-watch")
         form.addRow("", self.watch)
         where_box.addLayout(form)
+        return where
 
-        # --- step 2: seat and deck, once caught up ---
-        self.seat_box = QGroupBox("Your seat")
-        seat_form = QFormLayout(self.seat_box)
+    def _seat_step(self) -> QGroupBox:
+        """Step 2: seat and deck, shown once caught up."""
+        seat_box = QGroupBox("Your seat")
+        seat_form = QFormLayout(seat_box)
         self.joined_label = QLabel()
         self.joined_label.setWordWrap(True)
         self.seat = QComboBox()
@@ -96,9 +113,10 @@ class JoinDialog(QDialog):
         seat_form.addRow(self.joined_label)
         seat_form.addRow("Seat", self.seat)
         seat_form.addRow("Deck", self.deck)
-        self.seat_box.setVisible(False)
+        seat_box.setVisible(False)
+        return seat_box
 
-        self.status = QLabel()
+    def _finish(self, where: QGroupBox) -> None:
         self.status.setObjectName("lan-status")
         self.status.setWordWrap(True)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)

@@ -6,12 +6,18 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from PySide6.QtWidgets import (
-    QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QVBoxLayout, QWidget,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QVBoxLayout,
+    QWidget,
 )
 
 from ..style import show_error
-from .model import NoPeersFound, RejoinRequest, message_of, run_soon
 from ..window_fit import fit_window
+from .model import NoPeersFound, RejoinRequest, message_of, run_soon
 
 
 class RejoinDialog(QDialog):

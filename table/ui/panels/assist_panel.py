@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWi
 from table.core.ops import Op
 from table.core.replica import Replica
 
+from ..catalog import Catalog
 from ..controller import TableController
 from ..privacy import flag_message
 from .flag_list import FlagList
@@ -122,3 +123,19 @@ def flags_by_op(runner: Any) -> dict[int, list[Any]]:
 
 __all__ = ["AssistPanel", "acknowledge", "declare", "flags_by_op"]
 _ = Qt
+
+
+
+def make_assist_runner(replica: Replica, catalog: Catalog) -> Any:
+    """The game's rules assist attached to the replica, or None (no module or no plugin)."""
+    if catalog.module is None or not hasattr(catalog.module, "players"):
+        return None
+    from assist.runner import AssistRunner, load_plugin
+
+    notices: list[str] = []
+    plugin = load_plugin(catalog.module.id, notices)
+    if plugin is None and not notices:
+        return None
+    runner = AssistRunner.for_replica(replica, catalog.module, plugin)
+    runner.notices[:0] = notices
+    return runner

@@ -2,7 +2,12 @@
 from __future__ import annotations
 
 from PySide6.QtWidgets import (
-    QComboBox, QHBoxLayout, QLineEdit, QPlainTextEdit, QVBoxLayout, QWidget,
+    QComboBox,
+    QHBoxLayout,
+    QLineEdit,
+    QPlainTextEdit,
+    QVBoxLayout,
+    QWidget,
 )
 
 from table.core.timeline import Change

@@ -12,7 +12,12 @@ from __future__ import annotations
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
 from PySide6.QtGui import QColor, QFontMetrics, QPainter, QResizeEvent
 from PySide6.QtWidgets import (
-    QStyle, QStyledItemDelegate, QStyleOptionViewItem, QTreeWidget, QTreeWidgetItem, QWidget,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QWidget,
 )
 
 COLUMNS = ["Op", "Severity", "Rule", "Message", "Section"]
@@ -33,7 +38,7 @@ def headline(index: Index) -> str:
 
 
 class FlagDelegate(QStyledItemDelegate):
-    def __init__(self, tree: "FlagList") -> None:
+    def __init__(self, tree: FlagList) -> None:
         super().__init__(tree)
         self.tree = tree
 
@@ -54,7 +59,7 @@ class FlagDelegate(QStyledItemDelegate):
         style = self.tree.style()
         style.drawPrimitive(QStyle.PrimitiveElement.PE_PanelItemViewItem, option, painter,
                             self.tree)
-        selected = bool(option.state & QStyle.StateFlag.State_Selected)  # type: ignore[operator]
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
         palette = option.palette
         text_colour = palette.highlightedText().color() if selected else palette.text().color()
         metrics = QFontMetrics(option.font)

@@ -89,7 +89,7 @@ def undone_from(replica: Replica, change: Change) -> int:
     targets = {tuple(r.op.args.get("target") or ()) for r in change.records
                if r.op.kind in ("undo", "redo")}
     for ref in list(targets):  # a redo's target is an undo: the line it brings back is older
-        undo = replica.timeline.record_of(ref) if len(ref) == 2 else None  # type: ignore[arg-type]
+        undo = replica.timeline.record_of(ref) if len(ref) == 2 else None
         if undo is not None and undo.op.kind == "undo":
             targets.add(tuple(undo.op.args.get("target") or ()))
     for i in range(len(records) - 1, -1, -1):  # undo is rare: a scan back is cheap

@@ -9,7 +9,11 @@ from pathlib import Path
 from table.games.card_faces import CardSize
 from table.games.module import GameModule
 from table.games.print_selection import (
-    all_cards, card_size, changed_cards, deck_cards, earlier_version,
+    all_cards,
+    card_size,
+    changed_cards,
+    deck_cards,
+    earlier_version,
 )
 
 from ..catalog import Catalog

@@ -12,8 +12,17 @@ from typing import Any, TypeVar
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QImage, QPainter, QPixmap
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QDialog, QDoubleSpinBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel,
-    QPushButton, QVBoxLayout, QWidget,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
 )
 
 from table.games import ModuleError
@@ -43,27 +52,7 @@ class PrintDialog(QDialog):
         self.job: Job | None = None
         self.layout_: SheetLayout | None = None
         self.saved: Path | None = None  # the last PDF written
-        self.what = _named(QComboBox(), "print-what")
-        self.what.addItem(WHOLE, None)
-        for name in sorted(module.starter_decks):
-            self.what.addItem(f"Starter deck: {module.starter_decks[name].name}", name)
-        self.what.addItem(DECK_FILE, DECK_FILE)
-        self.paper = _named(QComboBox(), "print-paper")
-        self.paper.addItem("A4", "a4")
-        self.paper.addItem("Letter", "letter")
-        self.fronts_only = _named(QCheckBox("Fronts only (no back pages)"), "print-fronts")
-        self.marks = _named(QCheckBox("Crop marks"), "print-marks")
-        self.marks.setChecked(True)
-        self.bleed = _named(QDoubleSpinBox(), "print-bleed")
-        self.bleed.setRange(0.0, 10.0)
-        self.bleed.setSuffix(" mm")
-        self.bleed.setSingleStep(0.5)
-        form = QFormLayout()
-        for label, widget in (("Cards", self.what), ("Paper", self.paper),
-                              ("Bleed", self.bleed)):
-            form.addRow(label, widget)
-        form.addRow(self.fronts_only)
-        form.addRow(self.marks)
+        form = self._options(module)
         self.summary = _named(QLabel(), "print-summary")
         self.summary.setWordWrap(True)
         self.error = _named(QLabel(), "print-error")
@@ -95,6 +84,31 @@ class PrintDialog(QDialog):
                        self.marks.toggled, self.bleed.valueChanged):
             signal.connect(lambda *_: self.refresh())
         self.refresh()
+
+    def _options(self, module: Any) -> QFormLayout:
+        """Which cards, the paper, bleed, backs and crop marks."""
+        self.what = _named(QComboBox(), "print-what")
+        self.what.addItem(WHOLE, None)
+        for name in sorted(module.starter_decks):
+            self.what.addItem(f"Starter deck: {module.starter_decks[name].name}", name)
+        self.what.addItem(DECK_FILE, DECK_FILE)
+        self.paper = _named(QComboBox(), "print-paper")
+        self.paper.addItem("A4", "a4")
+        self.paper.addItem("Letter", "letter")
+        self.fronts_only = _named(QCheckBox("Fronts only (no back pages)"), "print-fronts")
+        self.marks = _named(QCheckBox("Crop marks"), "print-marks")
+        self.marks.setChecked(True)
+        self.bleed = _named(QDoubleSpinBox(), "print-bleed")
+        self.bleed.setRange(0.0, 10.0)
+        self.bleed.setSuffix(" mm")
+        self.bleed.setSingleStep(0.5)
+        form = QFormLayout()
+        for label, widget in (("Cards", self.what), ("Paper", self.paper),
+                              ("Bleed", self.bleed)):
+            form.addRow(label, widget)
+        form.addRow(self.fronts_only)
+        form.addRow(self.marks)
+        return form
 
     def _what_chosen(self, _index: int) -> None:
         if self.what.currentData() == DECK_FILE:

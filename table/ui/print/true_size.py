@@ -17,7 +17,7 @@ from table.games.problems import ModuleError, Problem
 
 from .. import theme
 from ..card_renderer import paint_back, paint_face
-from ..catalog import BackStyle, Catalog, CardFace
+from ..catalog import BackStyle, CardFace, Catalog
 
 PRINT_LOD = 1.0  # the face a player reads on the table, rules text and all
 
