@@ -92,7 +92,7 @@ CARD_EFFECT_SPEC = DeclarationSpec(CARD_EFFECT, "Card effect (excuses this timin
 class AssistView:
     """The table as one seat (or ALL, for a merged log or hot-seat) may see it. Read-only."""
 
-    __slots__ = ("_state", "_knowledge", "seat")
+    __slots__ = ("_knowledge", "_state", "seat")
 
     def __init__(self, state: State, knowledge: Knowledge | None = None, seat: int = ALL) -> None:
         self._state = state
@@ -104,6 +104,12 @@ class AssistView:
             return None
         obj = self._state.objs.get(obj_id)
         return obj if obj is not None and obj.alive else None
+
+    def raw_field(self, obj_id: str, name: str) -> Any:
+        """An object's field as the state holds it now, removed objects too (None if unknown):
+        what an op changed, read back by OpContext.field_before."""
+        obj = self._state.objs.get(obj_id)
+        return None if obj is None else getattr(obj, name)
 
     def obj(self, obj_id: str) -> ObjView | None:
         obj = self._live(obj_id)
@@ -229,7 +235,7 @@ class History:
     recorded result) counts as a "winner" marker: the game is over either way.
     """
 
-    __slots__ = ("_records", "index", "_marks", "_seats")
+    __slots__ = ("_marks", "_records", "_seats", "index")
 
     def __init__(self, records: Sequence[Record], index: int,
                  marks: Sequence[int] | None = None, state: State | None = None) -> None:
@@ -399,8 +405,7 @@ class OpContext:
         for entry in self.record.journal.entries:
             if entry[0] == "f" and entry[1].id == obj_id and entry[2] == name:
                 return entry[3]
-        obj = self.view._state.objs.get(obj_id)
-        return None if obj is None else getattr(obj, name)
+        return self.view.raw_field(obj_id, name)
 
     def flag(self, rule: str, severity: Severity, message: str, section: str,
              objects: Sequence[str] = (), ops: Sequence[OpRef] = ()) -> Flag:
@@ -480,7 +485,22 @@ class Plugin(ABC):
 
 
 __all__ = [
-    "ACK_REASONS", "ALL", "API_VERSION", "AssistView", "CARD_EFFECT", "CARD_EFFECT_SPEC",
-    "DeclarationSpec", "Flag", "GameInfo", "History", "OpContext", "OpRef", "Plugin", "RuleInfo",
-    "Severity", "counter_delta", "flag_key", "journal_moves",
+    "ACK_REASONS",
+    "ALL",
+    "API_VERSION",
+    "CARD_EFFECT",
+    "CARD_EFFECT_SPEC",
+    "AssistView",
+    "DeclarationSpec",
+    "Flag",
+    "GameInfo",
+    "History",
+    "OpContext",
+    "OpRef",
+    "Plugin",
+    "RuleInfo",
+    "Severity",
+    "counter_delta",
+    "flag_key",
+    "journal_moves",
 ]

@@ -24,8 +24,17 @@ from table.core.timeline import Record, Timeline
 from table.core.views import ALL
 
 from .api import (
-    API_VERSION, CARD_EFFECT, CARD_EFFECT_SPEC, AssistView, DeclarationSpec, Flag, GameInfo,
-    History, OpContext, OpRef, Plugin,
+    API_VERSION,
+    CARD_EFFECT,
+    CARD_EFFECT_SPEC,
+    AssistView,
+    DeclarationSpec,
+    Flag,
+    GameInfo,
+    History,
+    OpContext,
+    OpRef,
+    Plugin,
 )
 from .conditions import Conditions, Which, which
 
@@ -93,7 +102,7 @@ def load_plugin(game_id: str, notices: list[str] | None = None) -> Plugin | None
     for ep in named or eps:
         try:
             plugin = _instantiate(ep.load())
-        except Exception as err:  # noqa: BLE001 - a broken plugin must not break the table
+        except Exception as err:  # a broken plugin must not break the table
             message = f"assist plugin {ep.name!r} could not be loaded: {err}"
             log.warning(message)
             if notices is not None:
@@ -280,7 +289,7 @@ class AssistRunner:
         try:
             return self._conditions.follow(index, record, self.plugin,
                                            AssistView(state, self.knowledge, self.seat), self.game)
-        except Exception as err:  # noqa: BLE001 - any plugin bug disables the plugin
+        except Exception as err:  # any plugin bug disables the plugin
             self._disable(err)
             return False
 
@@ -315,7 +324,7 @@ class AssistRunner:
                     and record.op.args.get("what") == "setup"
                     and record.op.args.get("value") == "complete"):
                 found = list(found) + list(plugin.check_setup(ctx))
-        except Exception as err:  # noqa: BLE001 - any plugin bug disables the plugin
+        except Exception as err:  # any plugin bug disables the plugin
             self._disable(err)
             return ()
         if not found:
@@ -337,7 +346,7 @@ class AssistRunner:
         for listener in list(self.listeners):
             try:
                 listener()
-            except Exception:  # noqa: BLE001 - a listener must not break the fold
+            except Exception:  # a listener must not break the fold
                 log.exception("assist listener failed")
 
     # -- reading ---------------------------------------------------------------------------
@@ -347,7 +356,7 @@ class AssistRunner:
         if self.plugin is not None:
             try:
                 specs += [s for s in self.plugin.declarations() if s.name != CARD_EFFECT]
-            except Exception as err:  # noqa: BLE001
+            except Exception as err:  # any plugin bug disables the plugin
                 self._disable(err)
         return specs
 
@@ -436,7 +445,7 @@ def _with_op(flag: Flag, op: Op) -> Flag:
     ref = (op.author, op.seq)
     if flag.ops and flag.ops[0] == ref:
         return flag
-    ops = (ref,) + tuple(r for r in flag.ops if tuple(r) != ref)
+    ops = (ref, *tuple(r for r in flag.ops if tuple(r) != ref))
     return Flag(flag.rule, flag.severity, flag.message, flag.section, ops, tuple(flag.objects))
 
 

@@ -10,7 +10,6 @@ from . import combat, costs, ritual, windows
 from .reader import ALTAR, POOL, Dtr, z, zone_kind, zone_seat
 from .rules import RULES, flag
 
-
 DECLARATIONS = [
     DeclarationSpec("attack", "Attack (attacker -> target)", ("attacker", "target")),
     DeclarationSpec("strike-back", "Strike back (target -> attacker)", ("target", "attacker")),
@@ -255,4 +254,4 @@ def check_moves(d: Dtr) -> list[Flag]:
     return out
 
 
-__all__ = ["DeadToRites", "flag", "ALTAR"]
+__all__ = ["ALTAR", "DeadToRites", "flag"]

@@ -126,16 +126,12 @@ def combat_end(d: Dtr) -> list[Flag]:
 
 def dusk_end(d: Dtr) -> list[Flag]:
     damaged = [c for _s, c in d.all_champions()
-               if (d.view.obj(c) or _none()).counters.get("damage", 0) > 0]
+               if (d.view.counter(c, "damage") or 0) > 0]
     if not damaged:
         return []
     return [flag(d.ctx, "DTR-DAMAGE-CLEAR-DUSK", f"Damage was left on "
                  f"{', '.join(d.name(c) for c in damaged)} after Dusk; non-Poison damage clears "
                  "at Dusk.", objects=tuple(damaged))]
-
-
-class _none:  # noqa: N801 - a stand-in ObjView with no counters
-    counters: dict[str, int] = {}
 
 
 def touched(d: Dtr, ids: set[str], start: int) -> bool:

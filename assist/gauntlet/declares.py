@@ -227,7 +227,7 @@ def _dice_keep(f: Facts, out: list[Flag], b: Battle, d: Decl) -> None:
         values = mine[-1]
         net = _net(f, b, seat)
         right = max(values) if net > 0 else min(values) if net < 0 else values[0]
-        if kept != right and len(values) > 1 or kept not in values:
+        if (kept != right and len(values) > 1) or kept not in values:
             add(out, f, "GAU-DICE-KEEP", f"Seat {seat} kept {kept} from {values}; with net "
                 f"{'advantage' if net > 0 else 'disadvantage'} keep the "
                 f"{'highest' if net > 0 else 'lowest'} ({right}).")
@@ -237,11 +237,10 @@ def _terms_offered(f: Facts, out: list[Flag], d: Decl) -> None:
     b = f.battle
     seat = d.seat
     bad = b is None or seat not in (b.attacker, b.defender) or f.faction(seat or 0) != "Diplomats"
-    if not bad and b is not None:
-        if f.decl("terms-offered", since=b.open_i, before=d.index):
-            bad = True
-        elif any(f.v.count(f"p{s}.commit") for s in (1, 2)):
-            bad = True
+    if not bad and b is not None and (
+            f.decl("terms-offered", since=b.open_i, before=d.index)
+            or any(f.v.count(f"p{s}.commit") for s in (1, 2))):
+        bad = True
     if bad:
         add(out, f, "GAU-DIP-TERMS-TIMING", "Terms are offered by the Diplomat in its own "
             "battle, before any card is committed, once per battle.")
@@ -391,13 +390,11 @@ def _surveillance(f: Facts, out: list[Flag], d: Decl) -> None:
     opp = f.other(seat)
     ok = b is not None and seat in (b.attacker, b.defender) and f.faction(seat or 0) \
         == "Intelligence"
-    if ok and b is not None:
-        if f.decl("surveillance", since=b.open_i, before=d.index, seat=seat):
-            ok = False
-        elif not (f.v.count(f"p{opp}.commit") or f.v.count(f"p{opp}.battle-choice")):
-            ok = False
-        elif (f.counter_at(f"p{seat}.intel", d.index) or 0) < 1:
-            ok = False
+    if ok and b is not None and (
+            f.decl("surveillance", since=b.open_i, before=d.index, seat=seat)
+            or not (f.v.count(f"p{opp}.commit") or f.v.count(f"p{opp}.battle-choice"))
+            or (f.counter_at(f"p{seat}.intel", d.index) or 0) < 1):
+        ok = False
     if not ok:
         add(out, f, "GAU-INT-SURVEILLANCE", "Surveillance: once per battle, 1 Intel, right "
             "after the opponent commits or chooses a face-down card.")

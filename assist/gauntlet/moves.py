@@ -82,10 +82,7 @@ def _card(f: Facts, out: list[Flag], obj: str, frm: str | None, to: str | None,
     if fk == "battle-hand" and tk == "hand":
         add(out, f, "GAU-BATTLEHAND-SEPARATE", "Battle Hand cards stay separate from the hand.",
             [obj])
-    elif fk == "commit" and tk not in ("graveyard", "hand"):
-        add(out, f, "GAU-CLEANUP-DEST", "A hand commitment goes to its owner's Graveyard.",
-            [obj])
-    elif fk == "commit" and tk == "graveyard" and ts != owner:
+    elif fk == "commit" and (tk not in ("graveyard", "hand") or (tk == "graveyard" and ts != owner)):
         add(out, f, "GAU-CLEANUP-DEST", "A hand commitment goes to its owner's Graveyard.",
             [obj])
     elif fk == "battle-choice" and tk not in ("battle-hand",):
@@ -176,10 +173,10 @@ def _entered(f: Facts, out: list[Flag], obj: str, to: str, seen: set[str]) -> No
             add(out, f, "GAU-RESHUFFLE-TRIGGER", "The whole Discard Pile becomes the new Draw "
                 "Pile only when the Draw Pile cannot complete a draw.", [to])
     elif tk == "mission":
-        if kinds - {"hand"} or f.v.count(to) > 1 or f.step != AO_AFTER:
-            if not f.decl("mission-control", seat=ts) or f.v.count(to) > 1:
-                add(out, f, "GAU-INT-MISSION-START", "A Mission is started from hand in "
-                    "AO-after, one at a time.", [to])
+        untimely = kinds - {"hand"} or f.v.count(to) > 1 or f.step != AO_AFTER
+        if untimely and (not f.decl("mission-control", seat=ts) or f.v.count(to) > 1):
+            add(out, f, "GAU-INT-MISSION-START", "A Mission is started from hand in "
+                "AO-after, one at a time.", [to])
         for cid in f.v.child_ids(to, "card"):
             card = f.card(cid)
             if card is not None and (card.group != "Intelligence" or not card.flag("mission")):

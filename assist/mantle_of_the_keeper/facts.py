@@ -245,7 +245,7 @@ class Facts:
 
     # -- the turn's records ------------------------------------------------------------------
     def steps(self, start: int | None = None, stop: int | None = None,
-              phase: str | None | bool = False) -> Iterator[Step]:
+              phase: str | bool | None = False) -> Iterator[Step]:
         """Records of the current turn (from `start`, to `stop` inclusive), with their phase
         (`phase`: the phase in force at `start`, when the caller knows it)."""
         records = self.h.records

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .board import chosen_card, seat_of_id
 from .common import Out, param, seat_name, walk_turn
@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from assist.api import OpContext
 
 
-def _window_declarations(f: Facts, name: str) -> list[dict]:
+def _window_declarations(f: Facts, name: str) -> list[dict[str, Any]]:
     """Fields of `name` declarations made in the current turn."""
     out = []
     for rec in f.h.declarations(name, since=f.turn_start):

@@ -16,7 +16,8 @@ def _by_count(ctx: OpContext, name: str, seats: int, seat: int, default: int) ->
     table = ctx.game.param(name, {}) or {}
     row = table.get(str(seats)) if isinstance(table, dict) else None
     if isinstance(row, list) and len(row) >= seat and isinstance(row[seat - 1], int):
-        return row[seat - 1]
+        count: int = row[seat - 1]
+        return count
     return default
 
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .common import Out, card_of_obj, living_seats, param, seat_name, walk_turn
-from .facts import ACTION, END, INCOME, Facts, counter_delta, drawn, moved, norm_phase, \
-    phase_index, what
+from .facts import ACTION, END, INCOME, Facts, counter_delta, drawn, moved, norm_phase, phase_index, what
 
 if TYPE_CHECKING:
     from assist.api import OpContext
@@ -125,10 +124,9 @@ def on_card_move(ctx: OpContext, f: Facts, out: Out) -> None:
     o = view.obj(obj)
     if o is None or o.kind != "card":
         return
-    if dest.endswith(".discard"):
-        if not o.face_up or view.card_of(obj) is None:
-            out.add("MAN-DISCARD-PUBLIC", "A card went face down into a Discard Pile: Discard "
-                    "Piles are face up and public.", [obj, dest])
+    if dest.endswith(".discard") and (not o.face_up or view.card_of(obj) is None):
+        out.add("MAN-DISCARD-PUBLIC", "A card went face down into a Discard Pile: Discard "
+                "Piles are face up and public.", [obj, dest])
     if not f.in_play or src is None:
         return
     seat = _seat_of_counter(src, ".hand")

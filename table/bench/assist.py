@@ -6,12 +6,11 @@ import json
 import time
 from typing import Any
 
+from assist.runner import AssistRunner, load_plugin
 from table.core import actions as act
 from table.core.rng import Rng
 from table.games import builtin_modules
 from table.games.setup import new_table
-
-from assist.runner import AssistRunner, load_plugin
 
 TARGET_OBJECTS = 600
 

@@ -77,7 +77,7 @@ def read_cards(text: str, sink: ProblemSink, columns: tuple[Column, ...], group_
         if len(row) != len(header):
             sink.add(this_line, f"row has {len(row)} fields but the header has {len(header)}")
             continue
-        values = {h: v.strip() for h, v in zip(header, row)}
+        values = {h: v.strip() for h, v in zip(header, row, strict=True)}
         card = _card(values, this_line, sink, extra, group_column, group_names, neutral,
                      card_types)
         if card is None:

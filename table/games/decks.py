@@ -27,7 +27,7 @@ _HEADER = re.compile(r"^([A-Za-z][A-Za-z0-9_-]*)\s*:\s*(.*)$")
 _SECTION = re.compile(r"^\[\s*([A-Za-z0-9_-]+)\s*\]$")
 
 
-def parse_deck(module: "GameModule", text: str, file: str, sink: ProblemSink,
+def parse_deck(module: GameModule, text: str, file: str, sink: ProblemSink,
                name: str | None = None) -> Deck:
     """Parse a deck list; problems (unknown card, bad count, unknown header...) go to ``sink``."""
     sink = sink.for_file(file)
@@ -96,7 +96,7 @@ def parse_deck(module: "GameModule", text: str, file: str, sink: ProblemSink,
                 lines=lines, header_lines=header_lines, text=text)
 
 
-def _check_header(module: "GameModule", key: str, value: str, line: int,
+def _check_header(module: GameModule, key: str, value: str, line: int,
                   sink: ProblemSink) -> None:
     spec = module.deck_headers.get(key)
     if spec is None:
@@ -113,7 +113,7 @@ def _check_header(module: "GameModule", key: str, value: str, line: int,
                  f"(one of: {', '.join(module.groups)})")
 
 
-def load_deck(module: "GameModule", path_or_text: str | Path) -> Deck:
+def load_deck(module: GameModule, path_or_text: str | Path) -> Deck:
     """Parse a deck list from a file path or from its text; raise ModuleError on problems.
 
     Construction rules are not checked here: see :func:`deck_problems`.
@@ -135,14 +135,14 @@ def load_deck(module: "GameModule", path_or_text: str | Path) -> Deck:
     return deck
 
 
-def _display(module: "GameModule", path: Path) -> str:
+def _display(module: GameModule, path: Path) -> str:
     try:
         return path.resolve().relative_to(module.path.resolve().parent).as_posix()
     except ValueError:
         return str(path)
 
 
-def deck_problems(module: "GameModule", deck: Deck) -> list[Problem]:
+def deck_problems(module: GameModule, deck: Deck) -> list[Problem]:
     """The game's construction rules (``[rules.deck.<section>]``) checked against ``deck``."""
     sink = ProblemSink(deck.file)
     head_line = 1 if not deck.header_lines else min(deck.header_lines.values())

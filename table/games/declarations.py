@@ -6,11 +6,22 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from .model import (
-    SEAT, BackTemplate, Board, BoardSlot, Condition, Counter, Die, FrontTemplate, Grid, Tile,
-    TileSlot, Token, Zone,
-)
 from .card_faces import read_layouts
+from .model import (
+    SEAT,
+    BackTemplate,
+    Board,
+    BoardSlot,
+    Condition,
+    Counter,
+    Die,
+    FrontTemplate,
+    Grid,
+    Tile,
+    TileSlot,
+    Token,
+    Zone,
+)
 from .toml_reader import Table
 
 ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@-]*$")
@@ -77,7 +88,7 @@ def read_boards(root: Table, max_seats: int, headers: Iterable[str]) -> list[Boa
             raw_slots = []
         for i, item in enumerate(raw_slots):
             if not isinstance(item, dict):
-                t.sink.add(t.index.line_of(t.path + ("slots", i)),
+                t.sink.add(t.index.line_of((*t.path, "slots", i)),
                            f"slot {i + 1} of board '{bid}' must be a table like {{ id = \"P0\" }}")
                 continue
             s = t.sub("slots", {}, "").sub(i, item, f"slot {i + 1} of board '{bid}'")
@@ -136,7 +147,7 @@ def read_tiles(root: Table) -> list[Tile]:
                     sides_t.problem(side, f"side '{side}' of tile '{tid}' has {len(rows)} rows, "
                                     f"not {size}")
                 for y, row in enumerate(rows):
-                    where = t.index.line_of(sides_t.path + (side, y))
+                    where = t.index.line_of((*sides_t.path, side, y))
                     if len(row) != size or set(row) - {".", "#"}:
                         t.sink.add(where, f"row {y + 1} of side '{side}' of tile '{tid}' must "
                                    f"be {size} characters of '.' (open) and '#' (obstruction)")

@@ -7,14 +7,20 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from .archive import folder_hash as content_hash
 from .card_faces import read_card_size
 from .cards import read_cards
-from .declarations import (
-    read_boards, read_components, read_counters, read_dice, read_templates, read_tiles,
-    read_tokens, read_zones,
-)
 from .decks import deck_problems, parse_deck
-from .archive import folder_hash as content_hash
+from .declarations import (
+    read_boards,
+    read_components,
+    read_counters,
+    read_dice,
+    read_templates,
+    read_tiles,
+    read_tokens,
+    read_zones,
+)
 from .model import SEAT, CardType, Column, Counter, DeckRules, HeaderSpec, PlayerRange, Seat
 from .module import GameModule
 from .problems import ModuleError, Problem, ProblemSink
@@ -365,7 +371,7 @@ def _check_declarations(module: GameModule, root_t: Table) -> None:
         for i, item in enumerate(items):
             for s in range(1, n + 1):
                 origin.setdefault(item.id.replace(SEAT, str(s)), line(section, i))
-    for i, (tk, count) in enumerate(module.tokens):
+    for i, (tk, _count) in enumerate(module.tokens):
         for s in range(1, n + 1):
             origin.setdefault(tk.id.replace(SEAT, str(s)), line("tokens", i))
     for i, b in enumerate(module.boards):

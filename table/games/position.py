@@ -144,7 +144,7 @@ class _Reader:
     def only(self, path: tuple[str | int, ...], value: dict[str, Any], allowed: set[str]) -> None:
         for key in value:
             if key not in allowed:
-                self.bad(path + (key,), f"unknown key '{key}'{suggest(key, allowed)}; "
+                self.bad((*path, key), f"unknown key '{key}'{suggest(key, allowed)}; "
                          f"allowed: {', '.join(sorted(allowed))}")
 
 
@@ -250,14 +250,14 @@ def _read_seats(r: _Reader, module: GameModule, seats: int
             if isinstance(value["player"], str) and value["player"].strip():
                 players[seat] = value["player"]
             else:
-                r.bad(path + ("player",), "player must be a name")
+                r.bad((*path, "player"), "player must be a name")
         ref = value.get("deck")
         if ref is None:
             continue
         if not isinstance(ref, str):
-            r.bad(path + ("deck",), "deck must be a starter deck name, a file or the list text")
+            r.bad((*path, "deck"), "deck must be a starter deck name, a file or the list text")
             continue
-        deck = _load_deck(r, module, ref, path + ("deck",))
+        deck = _load_deck(r, module, ref, (*path, "deck"))
         if deck is not None:
             decks[seat], refs[seat] = deck, ref
     return players, decks, refs

@@ -94,7 +94,7 @@ def read_setup(root: Table, players: tuple[int, int], headers: list[str]) -> lis
                     for j, item in enumerate(raw):
                         want = _type_ok(fkind, item)
                         if want:
-                            t.sink.add(t.index.line_of(t.path + (key, j)),
+                            t.sink.add(t.index.line_of((*t.path, key, j)),
                                        f"'{key}' in {t.label}: item {j + 1} must be {want}")
                             ok = False
                     by_seat[name] = tuple(raw)
@@ -123,7 +123,7 @@ def read_setup(root: Table, players: tuple[int, int], headers: list[str]) -> lis
     return out
 
 
-def check_setup_refs(module: "GameModule", root: Table) -> None:
+def check_setup_refs(module: GameModule, root: Table) -> None:
     """Check every id a step names exists, for every legal seat count."""
     reported: set[tuple[int, str]] = set()
     sides_of_cards = {s for ct in module.card_types.values() for s in ct.sides}
@@ -157,7 +157,7 @@ def check_setup_refs(module: "GameModule", root: Table) -> None:
                                tokens, boards, tile_slots, dice, tiles, sides_of_cards, n, seat)
 
 
-def _check_ref(module: "GameModule", bad: Any, t: StepTemplate, key: str, label: str,
+def _check_ref(module: GameModule, bad: Any, t: StepTemplate, key: str, label: str,
                fkind: str, value: Any, zones: set[str], counters: set[str], tokens: set[str],
                boards: dict[str, Any], tile_slots: dict[str, Any], dice: set[str],
                tiles: dict[str, Any], sides_of_cards: set[str], n: int,

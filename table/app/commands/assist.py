@@ -7,8 +7,10 @@ import json
 import sys
 from typing import Any
 
+from table.app.commands import Subcommands
 
-def register(sub: argparse._SubParsersAction) -> None:
+
+def register(sub: Subcommands) -> None:
     parser = sub.add_parser(
         "check", help="run the rules assist over a log and print its flags",
         description="Run the game's rules assist over a log and print every flag (op, "

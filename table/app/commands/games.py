@@ -6,8 +6,10 @@ import sys
 import time
 from pathlib import Path
 
+from table.app.commands import Subcommands
 
-def register(sub: argparse._SubParsersAction) -> None:
+
+def register(sub: Subcommands) -> None:
     p = sub.add_parser("games", help="list the game modules",
                        description="List the installed game modules.")
     p.set_defaults(handler=cmd_games)

@@ -6,6 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from table.app.commands import Subcommands
+
 
 def _source(p: argparse.ArgumentParser) -> None:
     which = p.add_mutually_exclusive_group(required=True)
@@ -24,7 +26,7 @@ def _source(p: argparse.ArgumentParser) -> None:
                                   "bridge, tarot, mini or WIDTHxHEIGHT in mm")
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: Subcommands) -> None:
     p = sub.add_parser("print", help="print-and-play sheets of a module's cards as a PDF",
                        description="Write the cards at true size on A4 or Letter, as many a "
                                    "page as fit, with crop marks, an optional bleed and the "
