@@ -4,24 +4,22 @@ lists the position uses."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from table.core.objects import ROOT
 
 from .model import Deck
 from .module import GameModule
-from .position import (
+from .position_model import (
     FACES,
     UNKNOWN,
     CardPlacement,
     TilePlacement,
     TokenPlacement,
     ZonePlacement,
-    suggest,
 )
-
-if TYPE_CHECKING:
-    from .position import _Reader
+from .position_source import PositionSource
+from .spelling import suggest
 
 CARD_KEYS = {"card", "face", "owner", "rotation", "side", "counters", "pos"}
 ZONE_KEYS = {"cards", "rest", "shuffle"}
@@ -63,7 +61,7 @@ class _Names:
         return None, f"no card '{ref}' in {self.module.name}{suggest(ref, self.card_names)}"
 
 
-def read_parts(r: _Reader, module: GameModule, seats: int,
+def read_parts(r: PositionSource, module: GameModule, seats: int,
                decks: Mapping[int, Deck]) -> dict[str, Any]:
     names = _Names(module, seats, decks)
     turn = _read_turn(r, names)
@@ -72,14 +70,14 @@ def read_parts(r: _Reader, module: GameModule, seats: int,
             "boards": _read_boards(r, names), "tiles": _read_tiles(r, names), **turn}
 
 
-def _id_ok(r: _Reader, path: tuple[str | int, ...], ident: str, known: Any, what: str) -> bool:
+def _id_ok(r: PositionSource, path: tuple[str | int, ...], ident: str, known: Any, what: str) -> bool:
     if ident in known:
         return True
     r.bad(path, f"no {what} '{ident}' at this table{suggest(ident, known)}")
     return False
 
 
-def _read_zones(r: _Reader, names: _Names) -> tuple[ZonePlacement, ...]:
+def _read_zones(r: PositionSource, names: _Names) -> tuple[ZonePlacement, ...]:
     out: list[ZonePlacement] = []
     for zone_id, value in r.table("zones").items():
         path: tuple[str | int, ...] = ("zones", zone_id)
@@ -105,7 +103,7 @@ def _read_zones(r: _Reader, names: _Names) -> tuple[ZonePlacement, ...]:
     return tuple(out)
 
 
-def _read_card(r: _Reader, names: _Names, path: tuple[str | int, ...],
+def _read_card(r: PositionSource, names: _Names, path: tuple[str | int, ...],
                item: Any) -> CardPlacement | None:
     if isinstance(item, str):
         item = {"card": item}
@@ -153,7 +151,7 @@ def _read_card(r: _Reader, names: _Names, path: tuple[str | int, ...],
                          (float(pos[0]), float(pos[1])) if pos else None)
 
 
-def _read_counters(r: _Reader, names: _Names) -> dict[str, int]:
+def _read_counters(r: PositionSource, names: _Names) -> dict[str, int]:
     out: dict[str, int] = {}
     for cid, value in r.table("counters").items():
         if not _id_ok(r, ("counters", cid), cid, names.counters, "counter"):
@@ -165,7 +163,7 @@ def _read_counters(r: _Reader, names: _Names) -> dict[str, int]:
     return out
 
 
-def _read_tokens(r: _Reader, names: _Names) -> dict[str, TokenPlacement]:
+def _read_tokens(r: PositionSource, names: _Names) -> dict[str, TokenPlacement]:
     out: dict[str, TokenPlacement] = {}
     places = set(names.zones) | set(names.boards) | {"table"}
     for tid, value in r.table("tokens").items():
@@ -200,7 +198,7 @@ def _read_tokens(r: _Reader, names: _Names) -> dict[str, TokenPlacement]:
     return out
 
 
-def _read_dice(r: _Reader, names: _Names) -> dict[str, int]:
+def _read_dice(r: PositionSource, names: _Names) -> dict[str, int]:
     out: dict[str, int] = {}
     for did, value in r.table("dice").items():
         if not _id_ok(r, ("dice", did), did, names.dice, "die"):
@@ -213,7 +211,7 @@ def _read_dice(r: _Reader, names: _Names) -> dict[str, int]:
     return out
 
 
-def _read_boards(r: _Reader, names: _Names) -> dict[str, str]:
+def _read_boards(r: PositionSource, names: _Names) -> dict[str, str]:
     out: dict[str, str] = {}
     for bid, value in r.table("boards").items():
         if not _id_ok(r, ("boards", bid), bid, names.boards, "board"):
@@ -228,7 +226,7 @@ def _read_boards(r: _Reader, names: _Names) -> dict[str, str]:
     return out
 
 
-def _read_tiles(r: _Reader, names: _Names) -> dict[str, TilePlacement]:
+def _read_tiles(r: PositionSource, names: _Names) -> dict[str, TilePlacement]:
     out: dict[str, TilePlacement] = {}
     for slot, value in r.table("tiles").items():
         path: tuple[str | int, ...] = ("tiles", slot)
@@ -255,7 +253,7 @@ def _read_tiles(r: _Reader, names: _Names) -> dict[str, TilePlacement]:
     return out
 
 
-def _read_turn(r: _Reader, names: _Names) -> dict[str, Any]:
+def _read_turn(r: PositionSource, names: _Names) -> dict[str, Any]:
     turn = r.table("turn")
     r.only(("turn",), turn, {"seat", "number", "phase", "step"})
     seat, number = turn.get("seat"), turn.get("number")
