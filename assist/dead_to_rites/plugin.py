@@ -5,6 +5,7 @@ from collections import Counter as Tally
 
 from assist.api import AssistView, DeclarationSpec, Flag, GameInfo, OpContext, Plugin, RuleInfo
 from table.core import opkinds
+from table.core.timeline import Record
 from table.games.model import Card
 
 from . import combat, costs, ritual, windows
@@ -233,8 +234,8 @@ def check_counter(d: Dtr) -> list[Flag]:
     return out
 
 
-def _pact_owner(d: Dtr, rec: object) -> int | None:
-    pact = d.field(rec, "pact")  # type: ignore[arg-type]
+def _pact_owner(d: Dtr, rec: Record) -> int | None:
+    pact = d.field(rec, "pact")
     return d.view.owner_of(pact) if isinstance(pact, str) else None
 
 

@@ -9,6 +9,7 @@ them out.
 from __future__ import annotations
 
 from assist.api import Flag, journal_moves
+from table.core.timeline import Record
 
 from . import combat, ritual
 from .reader import POOL, Dtr, resolve, z, zone_kind
@@ -245,10 +246,10 @@ def _went_to(d: Dtr, obj_id: str, zone: str, start: int, stop: int) -> bool:
     return False
 
 
-def _pact_break(d: Dtr, i: int, rec: object) -> list[Flag]:
+def _pact_break(d: Dtr, i: int, rec: Record) -> list[Flag]:
     ctx = d.ctx
-    pact = resolve(d, d.field(rec, "pact")) or d.field(rec, "pact")  # type: ignore[arg-type]
-    breaker = d.seat_field(rec, "breaker") or d.seat_of(rec)  # type: ignore[arg-type]
+    pact = resolve(d, d.field(rec, "pact")) or d.field(rec, "pact")
+    breaker = d.seat_field(rec, "breaker") or d.seat_of(rec)
     if not isinstance(pact, str) or breaker is None:
         return []
     offerer = d.view.owner_of(pact)

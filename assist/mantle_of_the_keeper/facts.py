@@ -220,6 +220,12 @@ class Facts:
         self._play_start = None
 
     @property
+    def play_start(self) -> int | None:
+        """The index of the first marker of play (None: play has not started)."""
+        self._scan()
+        return self._play_start
+
+    @property
     def in_play(self) -> bool:
         self._scan()
         return self._play_start is not None

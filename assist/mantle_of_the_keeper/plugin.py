@@ -107,7 +107,7 @@ class MantlePlugin(Plugin):
             if not f.in_play:
                 return
             resolution.close_window(ctx, f, out)
-            if f._play_start == ctx.index:  # noqa: SLF001 - the first marker of play
+            if f.play_start == ctx.index:  # the first marker of play
                 setup.at_start_of_play(ctx, f, out)
                 return
             if w == "turn":

@@ -57,7 +57,8 @@ def roll_in_memory(count: int) -> list[float]:
                              .to_wire(), use_bin_type=True)
         for peer in PEERS[1:]:
             [op] = replicas[peer].receive(msgpack.unpackb(wire), PEERS[0])
-            assert replicas[peer].timeline.record_of(op.ref).void is None  # type: ignore[union-attr]
+            record = replicas[peer].timeline.record_of(op.ref)
+            assert record is not None and record.void is None
         times.append(time.perf_counter() - t0)
     return times
 

@@ -119,6 +119,7 @@ def read_boards(root: Table, max_seats: int, headers: Iterable[str]) -> list[Boa
         if kind == "grid" and grid is None and not g:
             t.problem(None, f"board '{bid}' is a grid: give grid = {{ cols = .., rows = .. }}")
         if bid and kind:
+            # kind is one of BOARD_KINDS: t.str(choices=...) reported any other
             boards.append(Board(id=bid, name=name, kind=kind,  # type: ignore[arg-type]
                                 sides=sides, slots=tuple(slots), grid=grid, when=when))
     return boards
@@ -166,7 +167,7 @@ def read_zones(root: Table, headers: Iterable[str]) -> list[Zone]:
         vis = t.str("visibility", required=True, choices=VISIBILITIES)
         face = t.str("face", choices=("up", "down"),
                      default="down" if vis == "hidden" else "up")
-        if zid and kind and vis:
+        if zid and kind and vis:  # of ZONE_KINDS and VISIBILITIES: t.str(choices=...) checked
             zones.append(Zone(id=zid, name=t.str("name", default=zid) or zid,
                               kind=kind,  # type: ignore[arg-type]
                               visibility=vis,  # type: ignore[arg-type]

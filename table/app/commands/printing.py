@@ -5,8 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from table.app.commands import Subcommands
+
+if TYPE_CHECKING:
+    from table.ui.print.job import Job
 
 
 def _source(p: argparse.ArgumentParser) -> None:
@@ -54,7 +58,7 @@ def register(sub: Subcommands) -> None:
     p.set_defaults(handler=cmd_export_images)
 
 
-def _job(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+def _job(args: argparse.Namespace) -> Job:
     from table.games import find_module, load_module
     from table.ui.print.job import build_job
 
