@@ -1,11 +1,9 @@
 """Checks fired by declarations (mark what="declare")."""
 from __future__ import annotations
 
-from typing import Any
-
 from assist.api import Flag
 
-from .faction_powers import FACTION_POWERS
+from .faction_powers import FACTION_POWERS, Handler
 from .facts import Battle, Decl, Facts
 from .marks import AO_AFTER, AO_BEFORE, AO_USES, PREDICE, PREDICE_ORDERS
 from .rules import add
@@ -46,7 +44,7 @@ def _ao_use(f: Facts, out: list[Flag], d: Decl) -> None:
                 f"again this turn ({d.name}); the limit is {allowed}.")
 
 
-def _after_only(rule: str, what: str) -> Any:
+def _after_only(rule: str, what: str) -> Handler:
     def check(f: Facts, out: list[Flag], d: Decl) -> None:
         if f.step != AO_AFTER or d.seat != f.active:
             add(out, f, rule, f"{what} happens only in the active player's Action Opportunity "
@@ -279,7 +277,7 @@ def _predice(f: Facts, out: list[Flag], d: Decl) -> None:
                 "come before the defender's.")
 
 
-_HANDLERS: dict[str, Any] = {
+_HANDLERS: dict[str, Handler] = {
     "battle-open": _battle_open,
     "battle-winner": _winner,
     "deed-buy": _deed,

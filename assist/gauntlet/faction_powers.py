@@ -3,12 +3,17 @@ Terms, Financiers' Subsidize, Intelligence's Surveillance, the Mystics' unlocks)
 be used and what it costs. `declares.check_declare` finds them in FACTION_POWERS."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from assist.api import Flag
 
 from .facts import Decl, Facts
 from .rules import add
+
+# A declaration's check: the facts, the flags so far (appended to), the declaration.
+Handler = Callable[[Facts, list[Flag], Decl], None]
+Need = Callable[[Facts, Decl], bool]  # what must be true for a once-per-turn power
 
 
 def _terms_offered(f: Facts, out: list[Flag], d: Decl) -> None:
@@ -70,7 +75,7 @@ def _subsidize(f: Facts, out: list[Flag], d: Decl) -> None:
                 f"{spent} was spent.")
 
 
-def _once_per_turn(rule: str, leader: str | None, what: str, need: Any = None) -> Any:
+def _once_per_turn(rule: str, leader: str | None, what: str, need: Need | None = None) -> Handler:
     def check(f: Facts, out: list[Flag], d: Decl) -> None:
         seat = d.seat
         ok = seat is not None and (leader is None or f.leader(seat) == leader)
@@ -110,7 +115,7 @@ def _pursuit(f: Facts, d: Decl) -> bool:
     return any(b.defender == d.seat and b.winner == d.seat for b in f.battles)
 
 
-def _intel(n: int) -> Any:
+def _intel(n: int) -> Need:
     def need(f: Facts, d: Decl) -> bool:
         return (f.v.counter(f"p{d.seat}.intel") or 0) >= n or (f.counter_at(
             f"p{d.seat}.intel", d.index) or 0) >= n
@@ -166,7 +171,7 @@ def _transmutation(f: Facts, out: list[Flag], d: Decl) -> None:
             "involving the Mystic, before dice.")
 
 
-FACTION_POWERS: dict[str, Any] = {
+FACTION_POWERS: dict[str, Handler] = {
     "terms-offered": _terms_offered,
     "terms-accepted": _terms_answer,
     "terms-refused": _terms_answer,
