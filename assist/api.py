@@ -7,23 +7,24 @@ rollback the runner throws away the flags of the taken-back ops and asks again, 
 never keep state between calls. Flags never block anything.
 
 Everything a plugin reads goes through `AssistView` (built on `table.core.views`, so hidden
-information stays hidden from a seat's assist) and `History` (the records applied so far).
+information stays hidden from a seat's assist; in assist/view.py) and `History` (the records
+applied so far; in assist/history.py), both importable from here.
 Rule numbers come from the game module (`GameInfo.param`), never from constants in the plugin.
 See docs/assist/plugin-guide.md.
 """
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, overload
+from typing import TYPE_CHECKING, Any, Literal
 
-from table.core.knowledge import Knowledge
-from table.core.objects import Obj
 from table.core.ops import Op
-from table.core.state import State
 from table.core.timeline import Record
-from table.core.views import ALL, ObjView, known_card, view_object
+from table.core.views import ALL
+
+from .history import History
+from .view import AssistView
 
 if TYPE_CHECKING:
     from table.games.model import Card
@@ -86,244 +87,6 @@ class DeclarationSpec:
 
 CARD_EFFECT_SPEC = DeclarationSpec(CARD_EFFECT, "Card effect (excuses this timing window)",
                                    ("card",))
-
-
-# ---------------------------------------------------------------------------------------------
-class AssistView:
-    """The table as one seat (or ALL, for a merged log or hot-seat) may see it. Read-only."""
-
-    __slots__ = ("_state", "_knowledge", "seat")
-
-    def __init__(self, state: State, knowledge: Knowledge | None = None, seat: int = ALL) -> None:
-        self._state = state
-        self._knowledge = knowledge
-        self.seat = seat
-
-    def _live(self, obj_id: str | None) -> Obj | None:
-        if obj_id is None:
-            return None
-        obj = self._state.objs.get(obj_id)
-        return obj if obj is not None and obj.alive else None
-
-    def obj(self, obj_id: str) -> ObjView | None:
-        obj = self._live(obj_id)
-        return None if obj is None else view_object(self._state, self._knowledge, obj, self.seat)
-
-    def exists(self, obj_id: str) -> bool:
-        return self._live(obj_id) is not None
-
-    def children(self, obj_id: str) -> list[ObjView]:
-        """Live children, bottom -> top."""
-        obj = self._live(obj_id)
-        if obj is None:
-            return []
-        out = []
-        for child_id in obj.children:
-            child = self._live(child_id)
-            if child is not None:
-                out.append(view_object(self._state, self._knowledge, child, self.seat))
-        return out
-
-    def child_ids(self, obj_id: str, kind: str | None = None) -> list[str]:
-        """Ids of live children (bottom -> top), optionally of one kind; cheaper than children()."""
-        obj = self._live(obj_id)
-        if obj is None:
-            return []
-        objs = self._state.objs
-        return [c for c in obj.children
-                if objs[c].alive and (kind is None or objs[c].kind == kind)]
-
-    def count(self, obj_id: str, kind: str | None = "card") -> int:
-        return len(self.child_ids(obj_id, kind))
-
-    def card_of(self, obj_id: str) -> str | None:
-        """The card id of a card object, if this view may know it."""
-        obj = self._state.objs.get(obj_id)
-        if obj is None or obj.kind != "card":
-            return None
-        return known_card(self._state, self._knowledge, obj, self.seat)
-
-    def counter(self, obj_id: str, key: str = "value") -> int | None:
-        obj = self._live(obj_id)
-        return None if obj is None else obj.counters.get(key)
-
-    def zone_of(self, obj_id: str) -> str | None:
-        obj = self._state.objs.get(obj_id)
-        return None if obj is None else obj.container
-
-    def owner_of(self, obj_id: str) -> int | None:
-        obj = self._state.objs.get(obj_id)
-        return None if obj is None else obj.owner
-
-    def prop(self, obj_id: str, key: str, default: Any = None) -> Any:
-        obj = self._state.objs.get(obj_id)
-        return default if obj is None else obj.props.get(key, default)
-
-    def is_up(self, obj_id: str) -> bool:
-        """Face up (cards)."""
-        obj = self._state.objs.get(obj_id)
-        return obj is not None and obj.face_up
-
-    def rotation(self, obj_id: str) -> int:
-        obj = self._state.objs.get(obj_id)
-        return 0 if obj is None else obj.rotation
-
-    @property
-    def seats(self) -> dict[int, str]:
-        return {n: s.name for n, s in sorted(self._state.seats.items())}
-
-    @property
-    def turn(self) -> tuple[int | None, int]:
-        t = self._state.turn
-        return t.get("seat"), int(t.get("number", 0))
-
-    @property
-    def phase(self) -> str | None:
-        return self._state.phase
-
-    @property
-    def acks(self) -> Mapping[str, str]:
-        return self._state.acks
-
-
-# ---------------------------------------------------------------------------------------------
-class _Prefix(Sequence[Record]):
-    """records[:stop] without copying."""
-
-    __slots__ = ("_records", "_stop")
-
-    def __init__(self, records: Sequence[Record], stop: int) -> None:
-        self._records, self._stop = records, stop
-
-    def __len__(self) -> int:
-        return self._stop
-
-    @overload
-    def __getitem__(self, i: int) -> Record: ...
-    @overload
-    def __getitem__(self, i: slice) -> Sequence[Record]: ...
-
-    def __getitem__(self, i: int | slice) -> Record | Sequence[Record]:
-        if isinstance(i, slice):
-            return list(self._records[:self._stop])[i]
-        if i < 0:
-            i += self._stop
-        if not 0 <= i < self._stop:
-            raise IndexError(i)
-        return self._records[i]
-
-    def __iter__(self) -> Iterator[Record]:
-        records = self._records
-        for i in range(self._stop):
-            yield records[i]
-
-
-_MARKER_KINDS = frozenset({"mark", "end"})
-
-
-class History:
-    """The records applied so far, in canonical order, up to and including the current one.
-
-    `marks` (optional) lists the indices of every `mark` (and `end`) record so far, ascending:
-    the runner keeps it so marker lookups don't scan the whole log. An `end` op (the game's
-    recorded result) counts as a "winner" marker: the game is over either way.
-    """
-
-    __slots__ = ("_records", "index", "_marks", "_seats")
-
-    def __init__(self, records: Sequence[Record], index: int,
-                 marks: Sequence[int] | None = None, state: State | None = None) -> None:
-        self._records = records
-        self.index = index
-        if marks is None:
-            marks = [i for i in range(index + 1) if records[i].op.kind in _MARKER_KINDS]
-        self._marks = marks
-        self._seats = state
-
-    @property
-    def records(self) -> Sequence[Record]:
-        return _Prefix(self._records, self.index + 1)
-
-    @property
-    def current(self) -> Record:
-        return self._records[self.index]
-
-    def mark_indices(self) -> Iterator[int]:
-        """Indices of mark records up to the current one, newest first."""
-        marks, index = self._marks, self.index
-        for j in range(len(marks) - 1, -1, -1):
-            if marks[j] <= index:
-                yield marks[j]
-
-    def _marks_of(self, what: str) -> Iterator[int]:
-        for i in self.mark_indices():
-            rec = self._records[i]
-            if rec.void is None and (rec.op.args.get("what") == what or (
-                    what == "winner" and rec.op.kind == "end")):
-                yield i
-
-    def current_turn_start(self) -> int:
-        """Index of the latest turn marker (0 when no turn has started)."""
-        return next(self._marks_of("turn"), 0)
-
-    def window_start(self) -> int:
-        """Index of the latest turn, phase or step marker: the current timing window."""
-        for i in self.mark_indices():
-            rec = self._records[i]
-            if rec.void is None and rec.op.args.get("what") in ("turn", "phase", "step"):
-                return i
-        return 0
-
-    def ops_this_turn(self) -> list[Record]:
-        start = self.current_turn_start()
-        return [self._records[i] for i in range(start, self.index + 1)]
-
-    def declarations(self, name: str | None = None, since: int | None = None) -> list[Record]:
-        """Declaration marks (oldest first) that took effect, by name, from index `since` on."""
-        out = []
-        for i in self.mark_indices():
-            if since is not None and i < since:
-                break
-            rec = self._records[i]
-            a = rec.op.args
-            if rec.void is None and a.get("what") == "declare" and (
-                    name is None or a.get("value") == name):
-                out.append(rec)
-        out.reverse()
-        return out
-
-    def first_mark(self, what: str, value: Any = None) -> Record | None:
-        """The earliest effective mark of a kind (and value), e.g. ("setup", "complete")."""
-        for i in self._marks:
-            if i > self.index:
-                break
-            rec = self._records[i]
-            a = rec.op.args
-            if rec.void is None and a.get("what") == what and (value is None
-                                                                 or a.get("value") == value):
-                return rec
-        return None
-
-    def last_mark(self, what: str) -> Record | None:
-        i = next(self._marks_of(what), None)
-        return None if i is None else self._records[i]
-
-    def index_of(self, record: Record) -> int | None:
-        for i in range(self.index, -1, -1):
-            if self._records[i] is record:
-                return i
-        return None
-
-    def seat_of(self, record: Record) -> int | None:
-        """The seat the op's author acted as: its declared seat, else its only seat."""
-        op = record.op
-        if op.seat is not None:
-            return op.seat
-        if self._seats is not None:
-            seats = self._seats.seats_of(op.author)
-            if len(seats) == 1:
-                return next(iter(seats))
-        return None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -399,8 +162,7 @@ class OpContext:
         for entry in self.record.journal.entries:
             if entry[0] == "f" and entry[1].id == obj_id and entry[2] == name:
                 return entry[3]
-        obj = self.view._state.objs.get(obj_id)
-        return None if obj is None else getattr(obj, name)
+        return self.view.raw_field(obj_id, name)
 
     def flag(self, rule: str, severity: Severity, message: str, section: str,
              objects: Sequence[str] = (), ops: Sequence[OpRef] = ()) -> Flag:
@@ -480,7 +242,22 @@ class Plugin(ABC):
 
 
 __all__ = [
-    "ACK_REASONS", "ALL", "API_VERSION", "AssistView", "CARD_EFFECT", "CARD_EFFECT_SPEC",
-    "DeclarationSpec", "Flag", "GameInfo", "History", "OpContext", "OpRef", "Plugin", "RuleInfo",
-    "Severity", "counter_delta", "flag_key", "journal_moves",
+    "ACK_REASONS",
+    "ALL",
+    "API_VERSION",
+    "CARD_EFFECT",
+    "CARD_EFFECT_SPEC",
+    "AssistView",
+    "DeclarationSpec",
+    "Flag",
+    "GameInfo",
+    "History",
+    "OpContext",
+    "OpRef",
+    "Plugin",
+    "RuleInfo",
+    "Severity",
+    "counter_delta",
+    "flag_key",
+    "journal_moves",
 ]

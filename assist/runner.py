@@ -14,8 +14,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from importlib import metadata
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from table.core.knowledge import Knowledge
 from table.core.ops import Op
@@ -24,10 +23,18 @@ from table.core.timeline import Record, Timeline
 from table.core.views import ALL
 
 from .api import (
-    API_VERSION, CARD_EFFECT, CARD_EFFECT_SPEC, AssistView, DeclarationSpec, Flag, GameInfo,
-    History, OpContext, OpRef, Plugin,
+    CARD_EFFECT,
+    CARD_EFFECT_SPEC,
+    AssistView,
+    DeclarationSpec,
+    Flag,
+    GameInfo,
+    OpRef,
+    Plugin,
 )
 from .conditions import Conditions, Which, which
+from .judging import context_for, judge
+from .plugins import assist_declarations, load_plugin
 
 if TYPE_CHECKING:
     from table.core.replica import Replica
@@ -35,7 +42,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-ENTRY_POINT_GROUP = "sandtable.assist"
+# Loading a plugin is assist.plugins'; these names stay importable from here, where callers
+# that run one already look.
+__all__ = ["POSITION_MARKS", "AssistRunner", "FlagEntry", "assist_declarations", "load_plugin",
+           "run_over"]
+
 # A table started from a position (table/games/position_table.py) lays its situation out
 # between these two setup markers; nothing between them is a move to judge.
 POSITION_MARKS = ("position", "position-end")
@@ -61,57 +72,6 @@ class FlagEntry:
 
 # ---------------------------------------------------------------------------------------------
 # Loading plugins
-class PluginLoadError(Exception):
-    pass
-
-
-def _instantiate(obj: Any) -> Plugin:
-    if isinstance(obj, type) and issubclass(obj, Plugin):
-        obj = obj()
-    if callable(obj) and not isinstance(obj, Plugin):
-        obj = obj()
-    if not isinstance(obj, Plugin):
-        raise PluginLoadError(f"{obj!r} is not an assist Plugin")
-    version = getattr(obj, "api_version", None)
-    if version != API_VERSION:
-        raise PluginLoadError(f"plugin for {getattr(obj, 'game_id', '?')} was written for assist "
-                              f"API {version}, this table speaks API {API_VERSION}")
-    if not isinstance(getattr(obj, "game_id", None), str):
-        raise PluginLoadError(f"plugin {obj!r} has no game_id")
-    return obj
-
-
-def entry_points() -> list[metadata.EntryPoint]:
-    return list(metadata.entry_points(group=ENTRY_POINT_GROUP))
-
-
-def load_plugin(game_id: str, notices: list[str] | None = None) -> Plugin | None:
-    """The plugin registered for a game (entry point named after the game, else any whose
-    plugin has that game_id), or None. Problems go to `notices`."""
-    eps = entry_points()
-    named = [ep for ep in eps if ep.name == game_id]
-    for ep in named or eps:
-        try:
-            plugin = _instantiate(ep.load())
-        except Exception as err:  # noqa: BLE001 - a broken plugin must not break the table
-            message = f"assist plugin {ep.name!r} could not be loaded: {err}"
-            log.warning(message)
-            if notices is not None:
-                notices.append(message)
-            continue
-        if plugin.game_id == game_id:
-            return plugin
-    return None
-
-
-def assist_declarations(game_id: str) -> list[str] | None:
-    """The declaration names a game's assist knows (None: the game has no assist)."""
-    plugin = load_plugin(game_id)
-    if plugin is None:
-        return None
-    return [CARD_EFFECT, *(spec.name for spec in plugin.declarations())]
-
-
 def _cached_module(digest: str) -> GameModule | None:
     """A module from the per-user module store (where a table's modules are kept by hash)."""
     from table.games.problems import ModuleError
@@ -280,7 +240,7 @@ class AssistRunner:
         try:
             return self._conditions.follow(index, record, self.plugin,
                                            AssistView(state, self.knowledge, self.seat), self.game)
-        except Exception as err:  # noqa: BLE001 - any plugin bug disables the plugin
+        except Exception as err:  # any plugin bug disables the plugin
             self._disable(err)
             return False
 
@@ -302,25 +262,13 @@ class AssistRunner:
         plugin = self.plugin
         assert plugin is not None
         self._follow_module(state)
-        records = self._records if self._records is not None else []
-        if len(records) <= index or records[index] is not record:
-            records = _Single(records, index, record)
-        history = History(records, index, self._marks, state)
-        ctx = OpContext(record.op, record, AssistView(state, self.knowledge, self.seat),
-                        history, self.game, False)
-        ctx.excused = _excused(history)
+        ctx = context_for(record, index, self._records, self._marks, state,
+                          AssistView(state, self.knowledge, self.seat), self.game)
         try:
-            found = plugin.check(ctx)
-            if (record.op.kind == "mark" and record.void is None
-                    and record.op.args.get("what") == "setup"
-                    and record.op.args.get("value") == "complete"):
-                found = list(found) + list(plugin.check_setup(ctx))
-        except Exception as err:  # noqa: BLE001 - any plugin bug disables the plugin
+            return judge(plugin, ctx)
+        except Exception as err:  # any plugin bug disables the plugin
             self._disable(err)
             return ()
-        if not found:
-            return ()
-        return tuple(_with_op(f, record.op) for f in found)
 
     def _disable(self, err: BaseException) -> None:
         name = type(self.plugin).__name__ if self.plugin is not None else "?"
@@ -337,7 +285,7 @@ class AssistRunner:
         for listener in list(self.listeners):
             try:
                 listener()
-            except Exception:  # noqa: BLE001 - a listener must not break the fold
+            except Exception:  # a listener must not break the fold
                 log.exception("assist listener failed")
 
     # -- reading ---------------------------------------------------------------------------
@@ -347,7 +295,7 @@ class AssistRunner:
         if self.plugin is not None:
             try:
                 specs += [s for s in self.plugin.declarations() if s.name != CARD_EFFECT]
-            except Exception as err:  # noqa: BLE001
+            except Exception as err:  # any plugin bug disables the plugin
                 self._disable(err)
         return specs
 
@@ -429,36 +377,6 @@ class AssistRunner:
 
     def __len__(self) -> int:
         return len(self._per_op)
-
-
-def _with_op(flag: Flag, op: Op) -> Flag:
-    """The flag with the triggering op first in `ops` (its key names that op)."""
-    ref = (op.author, op.seq)
-    if flag.ops and flag.ops[0] == ref:
-        return flag
-    ops = (ref,) + tuple(r for r in flag.ops if tuple(r) != ref)
-    return Flag(flag.rule, flag.severity, flag.message, flag.section, ops, tuple(flag.objects))
-
-
-def _excused(history: History) -> bool:
-    """A card-effect declaration in the current timing window (since the last turn/phase/step)."""
-    start = history.window_start()
-    for i in history.mark_indices():
-        if i < start:
-            return False
-        rec = history._records[i]  # noqa: SLF001 - same package
-        a = rec.op.args
-        if rec.void is None and a.get("what") == "declare" and a.get("value") == CARD_EFFECT:
-            return True
-    return False
-
-
-class _Single(list):  # type: ignore[type-arg]
-    """Records as they stood when an op was applied on a timeline we don't hold the list of."""
-
-    def __init__(self, records: list[Record], index: int, record: Record) -> None:
-        super().__init__(records[:index])
-        self.append(record)
 
 
 def run_over(records: Iterable[Op], module: GameModule, plugin: Plugin, *,

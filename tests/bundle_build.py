@@ -67,13 +67,12 @@ def start() -> None:
     """Start the build in the background; its folder goes to the workers in STARTED_VAR."""
     global _running
     root = Path(tempfile.mkdtemp(prefix="sandtable-bundle-"))
-    log = open(root / LOG_FILE, "wb")
-    _running = subprocess.Popen(command(root), cwd=REPO, stdout=log, stderr=subprocess.STDOUT)
+    with open(root / LOG_FILE, "wb") as log:  # the build writes to its own copy of the file
+        _running = subprocess.Popen(command(root), cwd=REPO, stdout=log, stderr=subprocess.STDOUT)
     os.environ[STARTED_VAR] = str(root)
 
     def record_exit(proc: subprocess.Popen[bytes]) -> None:
         code = proc.wait()
-        log.close()
         (root / EXIT_FILE).write_text(str(code))
 
     threading.Thread(target=record_exit, args=(_running,), daemon=True).start()

@@ -1,6 +1,8 @@
 """Combat, readiness and declarations (attack, strike back, engage, mulligan, Pacts, Ward)."""
 from __future__ import annotations
 
+from typing import Any
+
 from assist.api import Flag, counter_delta
 from table.games.model import Card
 
@@ -66,28 +68,7 @@ def check_attack(d: Dtr) -> list[Flag]:
         if dealt or struck:
             out.append(flag(ctx, "DTR-DECLARE-ALL-AT-ONCE", "An attack was declared after fights "
                             "began resolving; declare all attacks at once.", objects=objs))
-    if target is None:
-        what = raw_target if raw_target is not None else "nothing"
-        if d.seat_field(rec, "target") is not None or (
-                isinstance(raw_target, str) and d.view.exists(raw_target)):
-            out.append(flag(ctx, "DTR-NO-PLAYER-ATTACKS", f"The attack targets {what}: Champions "
-                            "only fight Champions; there are no attacks on players.",
-                            objects=objs))
-        else:
-            out.append(flag(ctx, "DTR-TARGET-OPPONENT-CHAMPION", f"The attack's target ({what}) "
-                            "is not a Champion on the table.", objects=objs))
-    else:
-        tcard = d.card(target)
-        tzone = d.view.zone_of(target)
-        tseat = zone_seat(tzone)
-        if tcard is None or tcard.type != "Champion" or zone_kind(tzone) != "play":
-            out.append(flag(ctx, "DTR-TARGET-OPPONENT-CHAMPION", f"{d.name(target)} is not a "
-                            "Champion in play; attacks target an opponent's Champion.",
-                            objects=objs))
-        elif tseat == d.active or (attacker and tseat == zone_seat(d.view.zone_of(attacker))):
-            out.append(flag(ctx, "DTR-TARGET-OPPONENT-CHAMPION", f"{tcard.name} is controlled by "
-                            "the attacker's own player; attacks target an opponent's Champion.",
-                            objects=objs))
+    out += _target_flags(d, attacker, target, raw_target, objs)
     if attacker is None:
         return out
     card = d.card(attacker)
@@ -109,6 +90,31 @@ def check_attack(d: Dtr) -> list[Flag]:
                         "turn; new Champions can't attack unless the card says so.",
                         objects=objs))
     return out
+
+
+def _target_flags(d: Dtr, attacker: str | None, target: str | None, raw_target: Any,
+                  objs: tuple[str, ...]) -> list[Flag]:
+    """The target is an opponent's Champion in play (never a player)."""
+    ctx, rec = d.ctx, d.ctx.record
+    if target is None:
+        what = raw_target if raw_target is not None else "nothing"
+        if d.seat_field(rec, "target") is not None or (
+                isinstance(raw_target, str) and d.view.exists(raw_target)):
+            return [flag(ctx, "DTR-NO-PLAYER-ATTACKS", f"The attack targets {what}: Champions "
+                         "only fight Champions; there are no attacks on players.", objects=objs)]
+        return [flag(ctx, "DTR-TARGET-OPPONENT-CHAMPION", f"The attack's target ({what}) is not "
+                     "a Champion on the table.", objects=objs)]
+    tcard = d.card(target)
+    tzone = d.view.zone_of(target)
+    tseat = zone_seat(tzone)
+    if tcard is None or tcard.type != "Champion" or zone_kind(tzone) != "play":
+        return [flag(ctx, "DTR-TARGET-OPPONENT-CHAMPION", f"{d.name(target)} is not a Champion "
+                     "in play; attacks target an opponent's Champion.", objects=objs)]
+    if tseat == d.active or (attacker and tseat == zone_seat(d.view.zone_of(attacker))):
+        return [flag(ctx, "DTR-TARGET-OPPONENT-CHAMPION", f"{tcard.name} is controlled by the "
+                     "attacker's own player; attacks target an opponent's Champion.",
+                     objects=objs)]
+    return []
 
 
 def entered_play_since(d: Dtr, obj_id: str, start: int) -> bool:

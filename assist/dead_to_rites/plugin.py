@@ -5,11 +5,12 @@ from collections import Counter as Tally
 
 from assist.api import AssistView, DeclarationSpec, Flag, GameInfo, OpContext, Plugin, RuleInfo
 from table.core import opkinds
+from table.core.timeline import Record
+from table.games.model import Card
 
 from . import combat, costs, ritual, windows
 from .reader import ALTAR, POOL, Dtr, z, zone_kind, zone_seat
 from .rules import RULES, flag
-
 
 DECLARATIONS = [
     DeclarationSpec("attack", "Attack (attacker -> target)", ("attacker", "target")),
@@ -88,80 +89,105 @@ def setup_done(ctx: OpContext) -> bool:
 
 # -- setup ---------------------------------------------------------------------------------
 def check_setup(d: Dtr) -> list[Flag]:
-    ctx, view, module = d.ctx, d.view, d.game.module
+    ctx, module = d.ctx, d.game.module
     out: list[Flag] = []
     seats = d.seats()
     if not module.players.min <= len(seats) <= module.players.max:
         out.append(flag(ctx, "DTR-PLAYERS-4", f"{len(seats)} players are seated; Dead to Rites "
                         f"is for {module.players.min}."))
-    main = module.deck_rules.get("main")
-    starts = {c.id: c.start for c in module.counters_for(module.players.min)}
-    components = ("Secrets", "Bonds", "Requiem", "Wildfire")
-    bmin, bmax = int(d.p("block_min", 0)), int(d.p("block_max", 3))
     for s in seats:
         crown = d.crown(s)
         cards = [c for zone in ("deck", "hand", "discard", "play")
-                 for c in view.child_ids(z(s, zone), "card")]
-        if main is not None and main.min_cards is not None and not (
-                main.min_cards <= len(cards) <= (main.max_cards or main.min_cards)):
-            out.append(flag(ctx, "DTR-DECK-SIZE", f"Seat {s}'s main deck has {len(cards)} cards, "
-                            f"not {main.min_cards}.", objects=(z(s, "deck"),)))
-        known = [(c, d.card(c)) for c in cards]
-        names = Tally(card.name for _c, card in known if card is not None)
-        limit = main.max_copies if main is not None else None
-        over = sorted(n for n, k in names.items() if limit is not None and k > limit)
-        if over:
-            out.append(flag(ctx, "DTR-DECK-COPIES", f"Seat {s}'s deck has more than {limit} copies "
-                            f"of {', '.join(over)}.", objects=(z(s, "deck"),)))
-        if crown is not None:
-            foreign = sorted({card.name for _c, card in known if card is not None
-                              and card.group not in (crown.group, module.neutral)})
-            if foreign:
-                out.append(flag(ctx, "DTR-DECK-FACTION", f"Seat {s} ({crown.name}) has other "
-                                f"Crowns' cards: {', '.join(foreign)}.", objects=(z(s, "deck"),)))
-        bad_types = sorted({card.name for _c, card in known
-                            if card is not None and card.type in ("Rite", "Crown")})
-        rites = [d.card(c) for c in view.child_ids(z(s, "rites"), "card")]
-        steps = [r.number("step") if r is not None and r.type == "Rite" else None
-                 for r in reversed(rites)]  # top first
-        n_rites = int(d.p("step_max", 5))
-        own = crown is None or all(r is not None and r.group == crown.group for r in rites)
-        if bad_types or steps != list(range(1, n_rites + 1)) or not own or not all(
-                view.is_up(c) for c in view.child_ids(z(s, "rites"), "card")):
-            what = (f"Rites or Crowns in the main deck ({', '.join(bad_types)})" if bad_types
-                    else f"the Rite stack is not the Crown's {n_rites} Rites face up, Step 1 on top")
-            out.append(flag(ctx, "DTR-RITES-SEPARATE", f"Seat {s}: {what}.",
-                            objects=(z(s, "rites"),)))
-        if crown is None:
-            out.append(flag(ctx, "DTR-CROWN-COMPONENTS", f"Seat {s} has no Crown card in the "
-                            "Crown area.", objects=(z(s, "crown"),)))
-        else:
-            for comp in components:
-                has = view.exists(z(s, comp.lower()))
-                wants = crown.get("component") == comp
-                if has != wants:
-                    out.append(flag(ctx, "DTR-CROWN-COMPONENTS", f"Seat {s} ({crown.name}) "
-                                    f"{'has' if has else 'lacks'} a {comp} tracker.",
-                                    objects=(z(s, "crown"),)))
-        if d.step(s) != 0 or d.completed(s) != 0:
-            out.append(flag(ctx, "DTR-SETUP-STEP0", f"Seat {s} starts on Step {d.step(s)} with "
-                            f"{d.completed(s)} completed Rites; everyone starts on Step 0.",
-                            objects=(z(s, "step"),)))
-        hand = view.count(z(s, "hand"))
-        opening = int(d.p("opening_hand", 6))
-        if hand != opening:
-            out.append(flag(ctx, "DTR-SETUP-DRAW6", f"Seat {s} starts with {hand} cards in hand, "
-                            f"not {opening}.", objects=(z(s, "hand"),)))
-        start = starts.get(z(s, "favor"))
-        if start is not None and d.favor(s) != start:
-            out.append(flag(ctx, "DTR-START-FAVOR", f"Seat {s} starts with {d.favor(s)} Favor; "
-                            f"seat {s} starts with {start}.", objects=(z(s, "favor"),)))
-        bad_block = sorted({card.name for _c, card in known if card is not None and (
-            not isinstance(card.get("block"), int) or not bmin <= card.number("block") <= bmax)})
-        if bad_block:
-            out.append(flag(ctx, "DTR-BLOCK-VALUES", f"Seat {s}'s deck has cards without a Block "
-                            f"value {bmin}-{bmax}: {', '.join(bad_block)}."))
+                 for c in d.view.child_ids(z(s, zone), "card")]
+        known = [card for c in cards if (card := d.card(c)) is not None]
+        out += _deck_flags(d, s, crown, len(cards), known)
+        out += _rite_stack_flags(d, s, crown, known)
+        out += _start_flags(d, s, crown)
+        out += _block_flags(d, s, known)
     return out
+
+
+def _deck_flags(d: Dtr, s: int, crown: Card | None, size: int, known: list[Card]) -> list[Flag]:
+    """The main deck's size, copies per title and Crown."""
+    ctx, module = d.ctx, d.game.module
+    out: list[Flag] = []
+    main = module.deck_rules.get("main")
+    if main is not None and main.min_cards is not None and not (
+            main.min_cards <= size <= (main.max_cards or main.min_cards)):
+        out.append(flag(ctx, "DTR-DECK-SIZE", f"Seat {s}'s main deck has {size} cards, "
+                        f"not {main.min_cards}.", objects=(z(s, "deck"),)))
+    names = Tally(card.name for card in known)
+    limit = main.max_copies if main is not None else None
+    over = sorted(n for n, k in names.items() if limit is not None and k > limit)
+    if over:
+        out.append(flag(ctx, "DTR-DECK-COPIES", f"Seat {s}'s deck has more than {limit} copies "
+                        f"of {', '.join(over)}.", objects=(z(s, "deck"),)))
+    if crown is not None:
+        foreign = sorted({card.name for card in known
+                          if card.group not in (crown.group, module.neutral)})
+        if foreign:
+            out.append(flag(ctx, "DTR-DECK-FACTION", f"Seat {s} ({crown.name}) has other "
+                            f"Crowns' cards: {', '.join(foreign)}.", objects=(z(s, "deck"),)))
+    return out
+
+
+def _rite_stack_flags(d: Dtr, s: int, crown: Card | None, known: list[Card]) -> list[Flag]:
+    """The Crown's Rites face up in their own stack, Step 1 on top; none in the main deck."""
+    view = d.view
+    bad_types = sorted({card.name for card in known if card.type in ("Rite", "Crown")})
+    rites = [d.card(c) for c in view.child_ids(z(s, "rites"), "card")]
+    steps = [r.number("step") if r is not None and r.type == "Rite" else None
+             for r in reversed(rites)]  # top first
+    n_rites = int(d.p("step_max", 5))
+    own = crown is None or all(r is not None and r.group == crown.group for r in rites)
+    if bad_types or steps != list(range(1, n_rites + 1)) or not own or not all(
+            view.is_up(c) for c in view.child_ids(z(s, "rites"), "card")):
+        what = (f"Rites or Crowns in the main deck ({', '.join(bad_types)})" if bad_types
+                else f"the Rite stack is not the Crown's {n_rites} Rites face up, Step 1 on top")
+        return [flag(d.ctx, "DTR-RITES-SEPARATE", f"Seat {s}: {what}.", objects=(z(s, "rites"),))]
+    return []
+
+
+def _start_flags(d: Dtr, s: int, crown: Card | None) -> list[Flag]:
+    """The Crown and its tracker, Step 0, the opening hand, the starting Favor."""
+    ctx, view, module = d.ctx, d.view, d.game.module
+    out: list[Flag] = []
+    if crown is None:
+        out.append(flag(ctx, "DTR-CROWN-COMPONENTS", f"Seat {s} has no Crown card in the "
+                        "Crown area.", objects=(z(s, "crown"),)))
+    else:
+        for comp in ("Secrets", "Bonds", "Requiem", "Wildfire"):
+            has = view.exists(z(s, comp.lower()))
+            wants = crown.get("component") == comp
+            if has != wants:
+                out.append(flag(ctx, "DTR-CROWN-COMPONENTS", f"Seat {s} ({crown.name}) "
+                                f"{'has' if has else 'lacks'} a {comp} tracker.",
+                                objects=(z(s, "crown"),)))
+    if d.step(s) != 0 or d.completed(s) != 0:
+        out.append(flag(ctx, "DTR-SETUP-STEP0", f"Seat {s} starts on Step {d.step(s)} with "
+                        f"{d.completed(s)} completed Rites; everyone starts on Step 0.",
+                        objects=(z(s, "step"),)))
+    hand = view.count(z(s, "hand"))
+    opening = int(d.p("opening_hand", 6))
+    if hand != opening:
+        out.append(flag(ctx, "DTR-SETUP-DRAW6", f"Seat {s} starts with {hand} cards in hand, "
+                        f"not {opening}.", objects=(z(s, "hand"),)))
+    starts = {c.id: c.start for c in module.counters_for(module.players.min)}
+    start = starts.get(z(s, "favor"))
+    if start is not None and d.favor(s) != start:
+        out.append(flag(ctx, "DTR-START-FAVOR", f"Seat {s} starts with {d.favor(s)} Favor; "
+                        f"seat {s} starts with {start}.", objects=(z(s, "favor"),)))
+    return out
+
+
+def _block_flags(d: Dtr, s: int, known: list[Card]) -> list[Flag]:
+    bmin, bmax = int(d.p("block_min", 0)), int(d.p("block_max", 3))
+    bad_block = sorted({card.name for card in known if (
+        not isinstance(card.get("block"), int) or not bmin <= card.number("block") <= bmax)})
+    if bad_block:
+        return [flag(d.ctx, "DTR-BLOCK-VALUES", f"Seat {s}'s deck has cards without a Block "
+                     f"value {bmin}-{bmax}: {', '.join(bad_block)}.")]
+    return []
 
 
 # -- counters --------------------------------------------------------------------------------
@@ -208,8 +234,8 @@ def check_counter(d: Dtr) -> list[Flag]:
     return out
 
 
-def _pact_owner(d: Dtr, rec: object) -> int | None:
-    pact = d.field(rec, "pact")  # type: ignore[arg-type]
+def _pact_owner(d: Dtr, rec: Record) -> int | None:
+    pact = d.field(rec, "pact")
     return d.view.owner_of(pact) if isinstance(pact, str) else None
 
 
@@ -255,4 +281,4 @@ def check_moves(d: Dtr) -> list[Flag]:
     return out
 
 
-__all__ = ["DeadToRites", "flag", "ALTAR"]
+__all__ = ["ALTAR", "DeadToRites", "flag"]

@@ -30,7 +30,7 @@ def zone_kind(zone_id: str | None) -> str | None:
     """"hand" for "p3.hand", "altar" for "altar"."""
     if not zone_id:
         return None
-    head, dot, tail = zone_id.partition(".")
+    _head, dot, tail = zone_id.partition(".")
     return tail if dot and zone_seat(zone_id) is not None else zone_id
 
 
@@ -41,7 +41,7 @@ def z(seat: int, kind: str) -> str:
 class Dtr:
     """Dead to Rites reading helpers over one OpContext."""
 
-    __slots__ = ("ctx", "view", "game", "history", "records")
+    __slots__ = ("ctx", "game", "history", "records", "view")
 
     def __init__(self, ctx: OpContext) -> None:
         self.ctx = ctx

@@ -11,7 +11,7 @@ from .rules import flag
 def _was_top(d: Dtr, obj_id: str, zone: str | None) -> bool:
     for entry in d.ctx.record.journal.entries:
         if entry[0] == "rm" and entry[3] == obj_id and entry[1].id == zone:
-            return entry[2] >= len([c for c in entry[1].children])
+            return bool(entry[2] >= len(entry[1].children))
     return True
 
 
@@ -177,7 +177,7 @@ def check_ward_declaration(d: Dtr) -> list[Flag]:
     rite = rite_on_altar(d)
     value = d.field(ctx.record, "ward")
     try:
-        declared = int(value)  # type: ignore[arg-type]
+        declared = int(value)
     except (TypeError, ValueError):
         return []
     ward = ward_of(d, rite) if rite else None

@@ -9,6 +9,7 @@ them out.
 from __future__ import annotations
 
 from assist.api import Flag, journal_moves
+from table.core.timeline import Record
 
 from . import combat, ritual
 from .reader import POOL, Dtr, resolve, z, zone_kind
@@ -126,16 +127,12 @@ def combat_end(d: Dtr) -> list[Flag]:
 
 def dusk_end(d: Dtr) -> list[Flag]:
     damaged = [c for _s, c in d.all_champions()
-               if (d.view.obj(c) or _none()).counters.get("damage", 0) > 0]
+               if (d.view.counter(c, "damage") or 0) > 0]
     if not damaged:
         return []
     return [flag(d.ctx, "DTR-DAMAGE-CLEAR-DUSK", f"Damage was left on "
                  f"{', '.join(d.name(c) for c in damaged)} after Dusk; non-Poison damage clears "
                  "at Dusk.", objects=tuple(damaged))]
-
-
-class _none:  # noqa: N801 - a stand-in ObjView with no counters
-    counters: dict[str, int] = {}
 
 
 def touched(d: Dtr, ids: set[str], start: int) -> bool:
@@ -249,10 +246,10 @@ def _went_to(d: Dtr, obj_id: str, zone: str, start: int, stop: int) -> bool:
     return False
 
 
-def _pact_break(d: Dtr, i: int, rec: object) -> list[Flag]:
+def _pact_break(d: Dtr, i: int, rec: Record) -> list[Flag]:
     ctx = d.ctx
-    pact = resolve(d, d.field(rec, "pact")) or d.field(rec, "pact")  # type: ignore[arg-type]
-    breaker = d.seat_field(rec, "breaker") or d.seat_of(rec)  # type: ignore[arg-type]
+    pact = resolve(d, d.field(rec, "pact")) or d.field(rec, "pact")
+    breaker = d.seat_field(rec, "breaker") or d.seat_of(rec)
     if not isinstance(pact, str) or breaker is None:
         return []
     offerer = d.view.owner_of(pact)

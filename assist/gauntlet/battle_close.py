@@ -63,9 +63,8 @@ def _accepted(f: Facts, out: list[Flag], b: Battle, since: int) -> None:
     used = False
     for i in range(since, f.h.index):
         op = records[i].op
-        if op.kind == "roll":
-            used = True
-        elif op.kind == "consume" and str(op.args.get("to", "")).split(".")[-1] in BATTLE_ZONES:
+        into_battle = str(op.args.get("to", "")).split(".")[-1] in BATTLE_ZONES
+        if op.kind == "roll" or (op.kind == "consume" and into_battle):
             used = True
     dip = next((d.seat for d in f.decl("terms-offered", since=b.open_i)), None)
     staked = f.v.counter(f"p{dip}.influence-staked") or 0 if dip else 0

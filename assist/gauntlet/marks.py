@@ -116,10 +116,10 @@ def _winner(f: Facts, out: list[Flag]) -> None:
         if n < f.p("peace_treaty_ratified", 5):
             add(out, f, "GAU-DIP-PEACE-TREATY", f"Seat {seat} is declared the winner by Peace "
                 f"Treaty with only {n} ratified Proposals.")
-    elif how in ("gauntlet", "last-stand"):
-        if not any(b.last_stand and b.winner == seat == b.attacker for b in f.battles):
-            add(out, f, "GAU-LASTSTAND-WIN", f"Seat {seat} is declared to have run the Gauntlet "
-                f"without winning a Last Stand this turn.")
+    elif how in ("gauntlet", "last-stand") and not any(
+            b.last_stand and b.winner == seat == b.attacker for b in f.battles):
+        add(out, f, "GAU-LASTSTAND-WIN", f"Seat {seat} is declared to have run the Gauntlet "
+            f"without winning a Last Stand this turn.")
 
 
 def _ratified(f: Facts, seat: int) -> int:

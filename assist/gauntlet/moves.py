@@ -1,13 +1,16 @@
 """Checks on ops that move objects: cards between zones, Player Tokens on the Gauntlet."""
 from __future__ import annotations
 
+from typing import Any
+
 from assist.api import Flag, journal_moves
 from table.core import opkinds
 from table.core.timeline import Record
 
 from .facts import Facts
-from .marks import AO_AFTER, AO_BEFORE, AO_USES, CLEANUP, MOVEMENT
+from .marks import AO_AFTER, AO_BEFORE, AO_USES, CLEANUP
 from .rules import add
+from .token_moves import check_token_move
 
 SUPPLEMENTAL = ("Leader", "Proposal", "Rite", "Deed", "Reference")
 CARD_ZONES = ("deck", "hand", "discard", "graveyard", "assets", "commit", "battle-choice",
@@ -31,7 +34,7 @@ def check_moves(f: Facts, out: list[Flag]) -> None:
     for _, obj, frm, to in [(0, *m) for m in moves]:
         tok = f.is_token(obj)
         if tok is not None:
-            _token(f, out, tok, frm, to)
+            check_token_move(f, out, tok, frm, to)
             continue
         if f.v.obj(obj) is None and to is None and frm is not None:
             _left(f, out, obj, frm, seen)  # a re-handled card: its old handle
@@ -59,6 +62,16 @@ def _card(f: Facts, out: list[Flag], obj: str, frm: str | None, to: str | None,
     fs, fk = zone(frm)
     ts, tk = zone(to)
     key = f"{fk}>{tk}"
+    _component_dest(f, out, obj, card, fk, tk, to)
+    owner = f.v.owner_of(obj)
+    _battle_dest(f, out, obj, card, (fs, fk), (ts, tk), owner)
+    _faction_dest(f, out, obj, (fs, fk), (ts, tk), owner, key)
+
+
+def _component_dest(f: Facts, out: list[Flag], obj: str, card: Any, fk: str, tk: str,
+                    to: str) -> None:
+    """Territories, Leaders, supplemental components and Deeds stay out of the card zones;
+    the discard and graveyard take cards face up."""
     if card is not None and tk in CARD_ZONES:
         if card.type == "Territory":
             add(out, f, "GAU-TERR-NOT-IN-DECK", f"{card.name} is a Territory and never goes "
@@ -75,17 +88,19 @@ def _card(f: Facts, out: list[Flag], obj: str, frm: str | None, to: str | None,
     if tk in ("discard", "graveyard") and not f.v.is_up(obj):
         add(out, f, "GAU-ZONE-VISIBILITY", f"The {tk} is face up; this card went in face down.",
             [obj])
-    owner = f.v.owner_of(obj)
+
+
+def _battle_dest(f: Facts, out: list[Flag], obj: str, card: Any, frm: tuple[int | None, str],
+                 to: tuple[int | None, str], owner: int | None) -> None:
+    """Where battle, graveyard, asset and overlay cards may go."""
+    (fs, fk), (ts, tk) = frm, to
     if fk == "graveyard" and tk == "deck":
         add(out, f, "GAU-GRAVEYARD-NO-RESHUFFLE", "Graveyard cards are never shuffled back into "
             "the Draw Pile.", [obj])
     if fk == "battle-hand" and tk == "hand":
         add(out, f, "GAU-BATTLEHAND-SEPARATE", "Battle Hand cards stay separate from the hand.",
             [obj])
-    elif fk == "commit" and tk not in ("graveyard", "hand"):
-        add(out, f, "GAU-CLEANUP-DEST", "A hand commitment goes to its owner's Graveyard.",
-            [obj])
-    elif fk == "commit" and tk == "graveyard" and ts != owner:
+    elif fk == "commit" and (tk not in ("graveyard", "hand") or (tk == "graveyard" and ts != owner)):
         add(out, f, "GAU-CLEANUP-DEST", "A hand commitment goes to its owner's Graveyard.",
             [obj])
     elif fk == "battle-choice" and tk not in ("battle-hand",):
@@ -102,6 +117,12 @@ def _card(f: Facts, out: list[Flag], obj: str, frm: str | None, to: str | None,
             tk != "discard" or ts != owner):
         add(out, f, "GAU-OVERLAY-DEST", "A removed Overlay goes to its owner's Discard Pile "
             "unless its effect says otherwise.", [obj])
+
+
+def _faction_dest(f: Facts, out: list[Flag], obj: str, frm: tuple[int | None, str],
+                  to: tuple[int | None, str], owner: int | None, key: str) -> None:
+    """The Treasury, Bound cards, Invocation, Cleanup discards and failed Missions."""
+    (fs, fk), (ts, tk) = frm, to
     if fk == "treasury" and not f.decl("deed-buy", "hostile-takeover", since=f.step_start()):
         add(out, f, "GAU-FIN-TREASURY-STICKY", "Cards leave the Treasury only as Line of "
             "Credit collateral.", [obj])
@@ -132,6 +153,39 @@ def _entered(f: Facts, out: list[Flag], obj: str, to: str, seen: set[str]) -> No
     sources = [zone(frm) for _, frm, dest in f.ctx.moves() if dest is None and frm != to
                and frm is not None]
     kinds = {k for _, k in sources}
+    if tk in ("commit", "battle-hand", "battle-choice"):
+        _entered_battle(f, out, to, ts, tk, sources, kinds)
+    elif tk == "deck" and "discard" in kinds:
+        # A refill may be one gesture or card by card (then shuffled): what counts is that
+        # the Draw Pile was empty when it began; that all of the Discard Pile went is judged
+        # when the refill is over (check_refill_end).
+        refilled = sum(1 for _, k in sources if k == "discard") + sum(
+            _refilled(rec, to) for rec in _refill_run(f, to))
+        if f.v.count(to) - refilled > 0:
+            add(out, f, "GAU-RESHUFFLE-TRIGGER", "The whole Discard Pile becomes the new Draw "
+                "Pile only when the Draw Pile cannot complete a draw.", [to])
+    elif tk == "mission":
+        untimely = kinds - {"hand"} or f.v.count(to) > 1 or f.step != AO_AFTER
+        if untimely and (not f.decl("mission-control", seat=ts) or f.v.count(to) > 1):
+            add(out, f, "GAU-INT-MISSION-START", "A Mission is started from hand in "
+                "AO-after, one at a time.", [to])
+        for cid in f.v.child_ids(to, "card"):
+            card = f.card(cid)
+            if card is not None and (card.group != "Intelligence" or not card.flag("mission")):
+                add(out, f, "GAU-INT-MISSION-ELIGIBLE", f"{card.name} has no printed Mission "
+                    f"requirement and cannot be a Mission.", [cid])
+    elif tk == "special-operation":
+        for cid in f.v.child_ids(to, "card"):
+            card = f.card(cid)
+            if card is not None and (card.group != "Intelligence" or not card.flag("mission")):
+                add(out, f, "GAU-INT-MISSION-ELIGIBLE", f"{card.name} has no printed Mission "
+                    f"requirement and cannot be a Special Operation.", [cid])
+
+
+def _entered_battle(f: Facts, out: list[Flag], to: str, ts: int | None, tk: str,
+                    sources: list[tuple[int | None, str]], kinds: set[str]) -> None:
+    """A commitment, a Battle Hand or a Battle Hand's choice: from where, how many, in which
+    order between attacker and defender."""
     b = f.battle
     if tk == "commit":
         if kinds - {"hand"} or f.v.count(to) > 1:
@@ -166,31 +220,6 @@ def _entered(f: Facts, out: list[Flag], obj: str, to: str, seen: set[str]) -> No
             if drawn != want and not (drawn < want and empty):
                 add(out, f, "GAU-BATTLEHAND-DRAW", f"Seat {ts}'s Battle Hand had {drawn} "
                     f"cards; it is {want} cards from the Draw Pile.", [to])
-    elif tk == "deck" and "discard" in kinds:
-        # A refill may be one gesture or card by card (then shuffled): what counts is that
-        # the Draw Pile was empty when it began; that all of the Discard Pile went is judged
-        # when the refill is over (check_refill_end).
-        refilled = sum(1 for _, k in sources if k == "discard") + sum(
-            _refilled(rec, to) for rec in _refill_run(f, to))
-        if f.v.count(to) - refilled > 0:
-            add(out, f, "GAU-RESHUFFLE-TRIGGER", "The whole Discard Pile becomes the new Draw "
-                "Pile only when the Draw Pile cannot complete a draw.", [to])
-    elif tk == "mission":
-        if kinds - {"hand"} or f.v.count(to) > 1 or f.step != AO_AFTER:
-            if not f.decl("mission-control", seat=ts) or f.v.count(to) > 1:
-                add(out, f, "GAU-INT-MISSION-START", "A Mission is started from hand in "
-                    "AO-after, one at a time.", [to])
-        for cid in f.v.child_ids(to, "card"):
-            card = f.card(cid)
-            if card is not None and (card.group != "Intelligence" or not card.flag("mission")):
-                add(out, f, "GAU-INT-MISSION-ELIGIBLE", f"{card.name} has no printed Mission "
-                    f"requirement and cannot be a Mission.", [cid])
-    elif tk == "special-operation":
-        for cid in f.v.child_ids(to, "card"):
-            card = f.card(cid)
-            if card is not None and (card.group != "Intelligence" or not card.flag("mission")):
-                add(out, f, "GAU-INT-MISSION-ELIGIBLE", f"{card.name} has no printed Mission "
-                    f"requirement and cannot be a Special Operation.", [cid])
 
 
 def _count_moves(f: Facts, frm: str, to: str, since: int) -> int:
@@ -257,81 +286,6 @@ def _cleanup_discard(f: Facts, out: list[Flag], obj: str, seat: int | None, tk: 
     elif f.v.count(f"p{seat}.hand") < limit:
         add(out, f, "GAU-HAND-LIMIT-DISCARD", f"Cleanup discards stop at {limit} cards in "
             f"hand.", [obj])
-
-
-# -- Player Tokens ----------------------------------------------------------------------------
-def _token(f: Facts, out: list[Flag], seat: int, frm: str | None, to: str | None) -> None:
-    a, b = f.pos_index(frm), f.pos_index(to)
-    tok = f"p{seat}.token"
-    if b is None:
-        add(out, f, "GAU-POSITION-BOUNDS", "A Player Token stands only on one of the Gauntlet's "
-            "positions.", [tok])
-        return
-    if a is None:
-        return
-    opp = f.token_pos(f.other(seat))
-    if opp is not None and opp != a and opp != b and (a - opp) * (b - opp) < 0:
-        add(out, f, "GAU-NO-PASSING", "Player Tokens never move through or past one another.",
-            [tok])
-    battle = f.battle
-    dist = abs(b - a)
-    repel = battle is not None and any(x.fields.get("order") == "Repel" for x in f.decl(
-        "order", since=battle.open_i))
-    if dist > 1 and not (repel and dist == 2):
-        add(out, f, "GAU-MOVE-STEPWISE", f"The token moved {dist} positions at once; movement "
-            f"goes one position at a time.", [tok])
-    if battle is not None:
-        _battle_move(f, out, seat, a, b, battle)
-    else:
-        step = f.step
-        if step == MOVEMENT and seat == f.active:
-            _movement(f, out, seat, a, b)
-        elif not f.decl("order", "relentless-pursuit", since=f.step_start()):
-            add(out, f, "GAU-MOVE-ONLY-IN-STEP", "Player Tokens move in the Movement step (or "
-                "by retreat, withdrawal, Rout, Repel or Relentless Pursuit).", [tok])
-    other = f.other(seat)
-    if other is not None and b == f.lay.off.get(other):
-        final = f.lay.final.get(other)
-        there = f.token_pos(other) == b
-        if not there or final is None or f.controller(final) != seat:
-            add(out, f, "GAU-LASTSTAND-PREREQ", "Advancing beyond the Gauntlet needs the "
-                "opponent forced beyond and their final Territory captured.", [tok])
-
-
-def _movement(f: Facts, out: list[Flag], seat: int, a: int, b: int) -> None:
-    home = f.toward_home(seat)
-    if (b - a) * home > 0 and a == f.lay.final.get(seat) and b == f.lay.off.get(seat):
-        add(out, f, "GAU-WITHDRAW-LIMIT", "You cannot voluntarily withdraw beyond your own end "
-            "of the Gauntlet.", [f"p{seat}.token"])
-    start = f.step_start()
-    tok = f"p{seat}.token"
-    moved = 0
-    for i, obj, frm, to in f.moves_between(start):
-        if obj == tok and f.battle_at(i) is None:
-            x, y = f.pos_index(frm), f.pos_index(to)
-            if x is not None and y is not None:
-                moved += abs(y - x)
-    onward = sum(1 for d in f.decl("order", since=start, seat=seat)
-                 if d.fields.get("order") == "Onward")
-    if moved > 1 + onward:
-        rule = "GAU-MIL-ONWARD" if f.leader(seat) == "general" else "GAU-MOVE-ONE-CHOICE"
-        add(out, f, rule, f"Seat {seat} moved {moved} positions this Movement step; each "
-            f"position beyond the first needs Onward (or an effect).", [tok])
-
-
-def _battle_move(f: Facts, out: list[Flag], seat: int, a: int, b: int, battle: object) -> None:
-    from .facts import Battle
-    assert isinstance(battle, Battle)
-    wd = [d for d in f.decl("withdraw", since=battle.open_i)
-          if d.fields.get("seat", d.seat) == seat]
-    if not wd or battle.pos is None or battle.winner is not None:
-        return
-    # the attacker entered from one position toward its own end; the defender steps back one
-    want = battle.pos + f.toward_home(seat)
-    role = "attacker" if seat == battle.attacker else "defender"
-    if b != want:
-        add(out, f, "GAU-BATTLE-WITHDRAW-DEST", f"A withdrawing {role} moves to position "
-            f"{want}.", [f"p{seat}.token"])
 
 
 # -- refilling the Draw Pile -------------------------------------------------------------------

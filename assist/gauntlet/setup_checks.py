@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass, field
 
 from assist.api import Flag
+from table.core.timeline import Record
 
 from .facts import Facts, moves_of
 from .rules import add
@@ -152,6 +154,50 @@ def _faction_start(f: Facts, out: list[Flag], seat: int) -> None:
             f"{', '.join(missing)}.")
 
 
+@dataclass
+class _SetupTrace:
+    """Where each seat's setup steps happened (record indices), read in one pass."""
+
+    terr_slots: set[str]
+    placed: set[str] = field(default_factory=set)
+    early_reveal: list[str] = field(default_factory=list)
+    first_roll_i: int | None = None
+    token_at: dict[int, int] = field(default_factory=dict)  # seat -> its (last) Token placement
+    first_token: dict[int, int] = field(default_factory=dict)  # seat -> its first placement
+    reveal_at: dict[int, int] = field(default_factory=dict)  # seat -> last own-Territory reveal
+    hand_at: dict[int, int] = field(default_factory=dict)  # seat -> its (last) opening draw
+    first_hand: dict[int, int] = field(default_factory=dict)
+    rolls: list[tuple[int, list[int]]] = field(default_factory=list)
+
+    def follow_moves(self, f: Facts, rec: Record, i: int) -> None:
+        """Territories placed, Player Tokens placed, opening hands drawn."""
+        op, a = rec.op, rec.op.args
+        for _, obj, frm, to in moves_of(rec, i):
+            if to in self.terr_slots:
+                self.placed.add(obj)
+            if to in f.lay.slots and obj.endswith(".token"):
+                owner = _token_seat(obj)
+                if owner is not None:
+                    self.token_at[owner] = i
+                    self.first_token.setdefault(owner, i)
+            if frm and to and frm.endswith(".deck") and to.endswith(".hand"):
+                owner = _zone_seat(to)
+                if owner is not None:
+                    self.hand_at[owner] = i
+        if op.kind == "consume" and str(a.get("to", "")).endswith(".hand") and any(
+                str(e).endswith(".deck") for e in (a.get("expect") or [])):
+            owner = _zone_seat(str(a["to"]))
+            if owner is not None:
+                self.hand_at[owner] = i
+                self.first_hand.setdefault(owner, i)
+
+    def out_of_order(self) -> bool:
+        return any(self.reveal_at.get(s, -1) > first for s, first in self.first_token.items()) \
+            or any(self.token_at.get(s, -1) > first for s, first in self.first_hand.items()) \
+            or (self.first_roll_i is not None
+                and max(self.hand_at.values(), default=-1) > self.first_roll_i)
+
+
 def _history(f: Facts, out: list[Flag]) -> None:
     """One pass over the setup records: secret arrangement, step order, first player.
 
@@ -160,16 +206,7 @@ def _history(f: Facts, out: list[Flag]) -> None:
     their own Territories, place their own token and draw their own hand at their own pace.
     """
     records = f.h.records
-    terr_slots = {f.lay.slots[p] for p in f.lay.territory}
-    placed: set[str] = set()
-    early_reveal: list[str] = []
-    first_roll_i: int | None = None
-    token_at: dict[int, int] = {}  # seat -> index of its (last) Player Token placement
-    first_token: dict[int, int] = {}  # seat -> index of its first Player Token placement
-    reveal_at: dict[int, int] = {}  # seat -> index of the last reveal of its own Territories
-    hand_at: dict[int, int] = {}  # seat -> index of its (last) opening draw
-    first_hand: dict[int, int] = {}
-    rolls: list[tuple[int, list[int]]] = []
+    trace = _SetupTrace({f.lay.slots[p] for p in f.lay.territory})
     for i in range(f.h.index + 1):
         rec = records[i]
         if rec.void is not None:
@@ -178,46 +215,26 @@ def _history(f: Facts, out: list[Flag]) -> None:
         a = op.args
         seat = f.h.seat_of(rec)
         if op.kind in ("move", "consume"):
-            for _, obj, frm, to in moves_of(rec, i):
-                if to in terr_slots:
-                    placed.add(obj)
-                if to in f.lay.slots and obj.endswith(".token"):
-                    owner = _token_seat(obj)
-                    if owner is not None:
-                        token_at[owner] = i
-                        first_token.setdefault(owner, i)
-                if frm and to and frm.endswith(".deck") and to.endswith(".hand"):
-                    owner = _zone_seat(to)
-                    if owner is not None:
-                        hand_at[owner] = i
-            if op.kind == "consume" and str(a.get("to", "")).endswith(".hand") and any(
-                    str(e).endswith(".deck") for e in (a.get("expect") or [])):
-                owner = _zone_seat(str(a["to"]))
-                if owner is not None:
-                    hand_at[owner] = i
-                    first_hand.setdefault(owner, i)
+            trace.follow_moves(f, rec, i)
         face_up = (op.kind == "set" and a.get("field") == "face_up" and a.get("value") is True) \
             or (op.kind == "reveal" and a.get("face_up"))
-        if face_up and a.get("id") in placed:
+        if face_up and a.get("id") in trace.placed:
             owner = f.v.owner_of(str(a["id"]))
             if owner is not None:
-                reveal_at[owner] = i
-            if len(placed) < 2 * int(f.p("territories_per_player", 3)):
-                early_reveal.append(str(a["id"]))
+                trace.reveal_at[owner] = i
+            if len(trace.placed) < 2 * int(f.p("territories_per_player", 3)):
+                trace.early_reveal.append(str(a["id"]))
         if op.kind == "roll" and "first" in str(a.get("why", "")):
             if seat is not None:
-                rolls.append((seat, list(a["values"])))
-            first_roll_i = first_roll_i if first_roll_i is not None else i
-    if early_reveal:
+                trace.rolls.append((seat, list(a["values"])))
+            trace.first_roll_i = trace.first_roll_i if trace.first_roll_i is not None else i
+    if trace.early_reveal:
         add(out, f, "GAU-SETUP-TERR-SECRET", "Territories were turned face up before all six "
-            "were placed; reveal all six together.", early_reveal)
-    order_bad = any(reveal_at.get(s, -1) > first for s, first in first_token.items()) or \
-        any(token_at.get(s, -1) > first for s, first in first_hand.items()) or \
-        (first_roll_i is not None and max(hand_at.values(), default=-1) > first_roll_i)
-    if order_bad:
+            "were placed; reveal all six together.", trace.early_reveal)
+    if trace.out_of_order():
         add(out, f, "GAU-SETUP-ORDER", "Setup steps were done out of order (reveal, Leaders, "
             "Player Tokens, opening hands, then the first-player roll).")
-    _first_player(f, out, rolls)
+    _first_player(f, out, trace.rolls)
 
 
 def _zone_seat(zone_id: str) -> int | None:

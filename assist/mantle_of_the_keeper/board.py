@@ -20,7 +20,7 @@ _OBSTRUCTIONS: dict[tuple[str, tuple[tuple[str, str, str, int], ...]], frozenset
 def cell_of(pos: Any) -> Cell | None:
     if not pos or len(pos) < 2:
         return None
-    return int(round(pos[0])), int(round(pos[1]))
+    return round(pos[0]), round(pos[1])
 
 
 def hazard_kind(obj_id: str, name: str | None = None) -> str | None:

@@ -1,11 +1,12 @@
-"""Attacks, defenses, damage and Favor; Favor Exchanges and Abilities; turret activations."""
+"""Attacks and defenses as they are declared, Ability uses and cubes; what each window did once
+it closes (damage, Favor, exchanges) is resolution's."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
 from .board import ability_slot, chosen_card, seat_of_id
-from .common import Out, card_named, card_of_obj, excused_between, is_modifier, param, seat_name
-from .facts import ACTION, Facts, counter_delta, declared, drawn, fields, moved
+from .common import Out, card_named, param, seat_name
+from .facts import ACTION, Facts, declared, fields
 from .geometry import adjacent, chebyshev, line_of_sight
 
 if TYPE_CHECKING:
@@ -13,14 +14,14 @@ if TYPE_CHECKING:
     from table.core.timeline import Record
 
 
-def _object(ref: Any) -> str | None:
+def object_ref(ref: Any) -> str | None:
     if isinstance(ref, int) and not isinstance(ref, bool):
         return f"p{ref}.standee"
     return ref if isinstance(ref, str) and ref else None
 
 
 def attacker_of(f: Facts, rec: Record) -> str | None:
-    return _object(fields(rec).get("attacker")) or _object(f.seat_of(rec))
+    return object_ref(fields(rec).get("attacker")) or object_ref(f.seat_of(rec))
 
 
 # -- declarations, checked when made ---------------------------------------------------------------
@@ -30,7 +31,7 @@ def on_attack(ctx: OpContext, f: Facts, out: Out) -> None:
     rec = ctx.record
     seat = f.seat_of(rec)
     attacker = attacker_of(f, rec)
-    target = _object(fields(rec).get("target"))
+    target = object_ref(fields(rec).get("target"))
     if seat != f.active or f.phase not in (ACTION, None):
         out.add("MAN-OFFENSIVE-OWN-TURN", f"{seat_name(ctx, seat)} attacked "
                 f"{_when(f, seat)}: "
@@ -108,7 +109,7 @@ def on_defense(ctx: OpContext, f: Facts, out: Out) -> None:
         return
     seat = f.seat_of(ctx.record)
     attack = open_attack(f)
-    target = _object(fields(attack).get("target")) if attack is not None else None
+    target = object_ref(fields(attack).get("target")) if attack is not None else None
     if target is not None and ".turret" in target:
         out.add("MAN-TURRET-DESTROY", "An Arcane Turret cannot defend.", [target])
         return
@@ -125,215 +126,6 @@ def on_defense(ctx: OpContext, f: Facts, out: Out) -> None:
     if card is not None and not card.number("defense") and card.type != "Modifier":
         out.add("MAN-DEFENSE-VALUE", f"{card.name} has no defense value: a card must have one to "
                 f"defend.")
-
-
-# -- windows, checked when the next window opens ---------------------------------------------------
-def close_window(ctx: OpContext, f: Facts, out: Out) -> None:
-    j = f.previous_opener()
-    if j is None:
-        return
-    rec = f.h.records[j]
-    name = declared(rec)
-    if name == "attack":
-        _resolve_attack(ctx, f, out, j, rec)
-    elif name == "turret-activate":
-        _resolve_turret(ctx, f, out, j, rec)
-    elif name == "exchange":
-        _resolve_exchange(ctx, f, out, j, rec)
-    elif name in ("ability-unlock", "ability-use"):
-        _resolve_ability(ctx, f, out, j, rec, name)
-
-
-def _gains(f: Facts, start: int, stop: int, obj_id: str) -> tuple[int, int]:
-    """(sum of increases, sum of decreases) of a counter over records start..stop."""
-    up = down = 0
-    for i in range(start, stop + 1):
-        d = counter_delta(f.h.records[i], obj_id)
-        if d > 0:
-            up += d
-        else:
-            down -= d
-    return up, down
-
-
-def _played(ctx: OpContext, f: Facts, start: int, stop: int, seat: int | None) -> list[tuple[int, Any]]:
-    out = []
-    for i in range(start, stop + 1):
-        m = moved(f.h.records[i])
-        if m is not None and seat is not None and m[1] == f"p{seat}.hand":
-            out.append((i, card_of_obj(ctx, m[0], f.h.records[i].op.args)))
-    return out
-
-
-def _resolve_attack(ctx: OpContext, f: Facts, out: Out, j: int, rec: Record) -> None:
-    stop = ctx.index - 1
-    a = fields(rec)
-    attacker = attacker_of(f, rec) or ""
-    a_seat = seat_of_id(attacker)
-    target = _object(a.get("target")) or ""
-    t_seat = seat_of_id(target) if target.endswith(".standee") else None
-    excused = excused_between(f, j, stop)
-    defense = next((f.h.records[i] for i in range(j + 1, stop + 1)
-                    if declared(f.h.records[i]) == "defense"), None)
-    defense_at = next((i for i in range(j + 1, stop + 1)
-                       if declared(f.h.records[i]) == "defense"), stop + 1)
-    a_plays = _played(ctx, f, j, stop, a_seat)
-    d_plays = _played(ctx, f, j, stop, t_seat) if t_seat is not None else []
-    a_main = [c for _, c in a_plays if not is_modifier(c)]
-    a_mods = [(i, c) for i, c in a_plays if is_modifier(c)]
-    d_main = [c for _, c in d_plays if not is_modifier(c)]
-    d_mods = [c for _, c in d_plays if is_modifier(c)]
-    if len(a_main) > 1:
-        out.add("MAN-ONE-CARD-PER-ATTACK", f"{seat_name(ctx, a_seat)} played {len(a_main)} cards "
-                f"for one attack: only one card (plus one Modifier) per attack.", excused=excused)
-    if len(a_mods) > 1 or len(d_mods) > 1:
-        out.add("MAN-MODIFIER-ONE", "More than one Modifier was played on one side of an attack: "
-                "Modifiers may not be stacked.")
-    if any(i > defense_at for i, _ in a_mods):
-        out.add("MAN-MODIFIER-TIMING", f"{seat_name(ctx, a_seat)} added a Modifier after the "
-                f"defense: Modifiers are played together with the attack card.")
-    if len(d_main) > 1:
-        out.add("MAN-DEFENSE-ONLY-TARGET", f"{seat_name(ctx, t_seat)} defended with "
-                f"{len(d_main)} cards: one defense card (plus one Modifier).", excused=excused)
-    a_card = card_named(ctx.game, a.get("card")) or (a_main[0] if a_main else None)
-    d_fields = fields(defense) if defense is not None else {}
-    d_card = card_named(ctx.game, d_fields.get("card")) or (d_main[0] if d_main else None)
-    special = any(c is not None and c.type == "Special" for c in (a_card, d_card)) or excused
-    mods = bool(a_mods or d_mods)
-    attack = a.get("value") if isinstance(a.get("value"), int) else (
-        a_card.number("attack") if a_card is not None and not a_mods else None)
-    defended = defense is not None or bool(d_main)
-    dvalue = d_fields.get("value") if isinstance(d_fields.get("value"), int) else (
-        d_card.number("defense") if d_card is not None and not d_mods else (0 if not defended
-                                                                          else None))
-    credit_seat = a_seat
-    if t_seat is not None:
-        _, taken = _gains(f, j, stop, f"p{t_seat}.health")
-        if attack is not None and dvalue is not None and not (mods and special):
-            expected = max(0, attack - dvalue)
-            # Health stops at 0 (MAN-HEALTH-RANGE): a lethal blow takes what is left, no more
-            lethal = 0 < taken < expected and (ctx.view.counter(f"p{t_seat}.health") or 0) == 0
-            if taken != expected and not lethal:
-                out.add("MAN-DAMAGE", f"{seat_name(ctx, t_seat)} lost {taken} Health; attack "
-                        f"{attack} - defense {dvalue} = {expected} Successful Damage.",
-                        [f"p{t_seat}.health"], excused=special)
-        per = param(ctx.game, "favor_per_damage", 1)
-        if credit_seat is not None:
-            got, _ = _gains(f, j, stop, f"p{credit_seat}.favor")
-            if got != taken * per and not (".turret" in attacker and got):
-                out.add("MAN-FAVOR-FOR-DAMAGE", f"{seat_name(ctx, credit_seat)} gained {got} Favor "
-                        f"for {taken} Successful Damage: it is {per} Favor per point.",
-                        [f"p{credit_seat}.favor"], excused=special)
-        d_got, _ = _gains(f, j, stop, f"p{t_seat}.favor")
-        bonus = param(ctx.game, "full_defense_bonus", 2)
-        if defended and taken == 0 and d_got != bonus:
-            out.add("MAN-FULL-DEFENSE", f"{seat_name(ctx, t_seat)} fully defended and gained "
-                    f"{d_got} Favor: the Full Defense Bonus is exactly {bonus}.",
-                    [f"p{t_seat}.favor"], excused=special)
-        elif taken > 0 and d_got and not special:
-            out.add("MAN-FULL-DEFENSE", f"{seat_name(ctx, t_seat)} took {taken} damage yet gained "
-                    f"{d_got} Favor: the bonus is only for a full defense.", [f"p{t_seat}.favor"])
-        if a_seat is not None and attacker.endswith(".standee"):
-            _, hurt = _gains(f, j, stop, f"p{a_seat}.health")
-            if hurt and not special:
-                out.add("MAN-ATTACKER-UNHARMED", f"{seat_name(ctx, a_seat)} lost {hurt} Health "
-                        f"attacking: the defense value never damages the attacker.",
-                        [f"p{a_seat}.health"])
-    elif ".turret" in target and a_seat is not None:
-        gone = f.view.zone_of(target) != "arena"
-        got, _ = _gains(f, j, stop, f"p{a_seat}.favor")
-        want = param(ctx.game, "turret_destroy_favor", 1)
-        if gone and got != want:
-            out.add("MAN-TURRET-DESTROY", f"{seat_name(ctx, a_seat)} destroyed an Arcane Turret "
-                    f"and gained {got} Favor: destroying it gives {want}.",
-                    [f"p{a_seat}.favor"], excused=special)
-
-
-def _resolve_turret(ctx: OpContext, f: Facts, out: Out, j: int, rec: Record) -> None:
-    stop = ctx.index - 1
-    turret = _object(fields(rec).get("turret")) or ""
-    owner = seat_of_id(turret) or f.seat_of(rec)
-    board = f.board()
-    if board is None or owner is None:
-        return
-    cell = board.turrets.get(turret)
-    total = 0
-    for seat in sorted(ctx.view.seats):
-        if seat == owner:
-            continue
-        _, taken = _gains(f, j, stop, f"p{seat}.health")
-        total += taken
-        got, _ = _gains(f, j, stop, f"p{seat}.favor")
-        if got:
-            out.add("MAN-TURRET-NO-FDB", f"{seat_name(ctx, seat)} gained {got} Favor defending a "
-                    f"turret: there is no Full Defense Bonus against Arcane Turrets.",
-                    [f"p{seat}.favor"])
-        t_cell = board.standees.get(seat)
-        if taken and cell is not None and t_cell is not None:
-            reach = param(ctx.game, "turret_range", 3)
-            if line_of_sight(cell, t_cell, board.blockers()) is not None or \
-                    chebyshev(cell, t_cell) > reach:
-                out.add("MAN-TURRET-ATTACK", f"The turret hit {seat_name(ctx, seat)}, who is not "
-                        f"Nearby to it (Range {reach} and Line of Sight).", [turret])
-    got, _ = _gains(f, j, stop, f"p{owner}.favor")
-    per = param(ctx.game, "favor_per_damage", 1)
-    if got != total * per:
-        out.add("MAN-TURRET-FAVOR", f"The turrets dealt {total} Successful Damage and "
-                f"{seat_name(ctx, owner)} gained {got} Favor: +{per} per point.",
-                [f"p{owner}.favor"], excused=excused_between(f, j, stop))
-
-
-def _resolve_exchange(ctx: OpContext, f: Facts, out: Out, j: int, rec: Record) -> None:
-    stop = ctx.index - 1
-    seat = f.seat_of(rec)
-    if seat is None:
-        return
-    kind = str(fields(rec).get("kind", "")).casefold()
-    up, down = _gains(f, j, stop, f"p{seat}.favor")
-    excused = excused_between(f, j, stop)
-    if kind == "discard":
-        plays = _played(ctx, f, j, stop, seat)
-        n = len(plays)
-        if n > 1:  # later plays in the same window are ordinary plays (actions)
-            stop = plays[1][0] - 1
-            up, down = _gains(f, j, stop, f"p{seat}.favor")
-            n = 1
-        gain = param(ctx.game, "favor_exchange_discard_gain", 1)
-        if n != 1 or up - down != gain:
-            out.add("MAN-EXCHANGE-DISCARD", f"Favor Exchange: {seat_name(ctx, seat)} discarded "
-                    f"{n} card(s) for {up - down} Favor; it is 1 card for {gain} Favor.",
-                    [f"p{seat}.favor"], excused=excused)
-    elif kind == "draw":
-        draws = [(i, drawn(f.h.records[i], seat)) for i in range(j, stop + 1)]
-        draws = [(i, k) for i, k in draws if k]
-        n = draws[0][1] if draws else 0
-        if len(draws) > 1:  # later draws in the same window are actions
-            up, down = _gains(f, j, draws[1][0] - 1, f"p{seat}.favor")
-        cost = param(ctx.game, "favor_exchange_draw_cost", 2)
-        if n != 1 or down - up != cost:
-            out.add("MAN-EXCHANGE-DRAW", f"Favor Exchange: {seat_name(ctx, seat)} spent "
-                    f"{down - up} Favor and drew {n} card(s); it is {cost} Favor for 1 card.",
-                    [f"p{seat}.favor"], excused=excused)
-
-
-def _resolve_ability(ctx: OpContext, f: Facts, out: Out, j: int, rec: Record, name: str) -> None:
-    stop = ctx.index - 1
-    seat = f.seat_of(rec)
-    if seat is None:
-        return
-    slot = ability_slot(chosen_card(ctx.view, ctx.game, seat), fields(rec).get("ability"))
-    if slot is None:
-        return
-    number, ability, cost = slot
-    up, down = _gains(f, j, stop, f"p{seat}.favor")
-    rule = "MAN-ABILITY-UNLOCK" if name == "ability-unlock" else "MAN-ABILITY-LOCKED"
-    if down - up != cost:
-        verb = "Unlocking" if name == "ability-unlock" else "Using"
-        out.add(rule, f"{verb} {ability} costs {cost} Favor; {seat_name(ctx, seat)} paid "
-                f"{down - up}.", [f"p{seat}.favor"], excused=excused_between(f, j, stop))
-    if name == "ability-unlock" and not ctx.view.child_ids(f"p{seat}.mat.ability-{number}"):
-        out.add(rule, f"{ability} was unlocked without a tracking cube on its lock icon.",
-                [f"p{seat}.mat.ability-{number}"], excused=excused_between(f, j, stop))
 
 
 def on_ability_use(ctx: OpContext, f: Facts, out: Out) -> None:

@@ -220,6 +220,12 @@ class Facts:
         self._play_start = None
 
     @property
+    def play_start(self) -> int | None:
+        """The index of the first marker of play (None: play has not started)."""
+        self._scan()
+        return self._play_start
+
+    @property
     def in_play(self) -> bool:
         self._scan()
         return self._play_start is not None
@@ -245,7 +251,7 @@ class Facts:
 
     # -- the turn's records ------------------------------------------------------------------
     def steps(self, start: int | None = None, stop: int | None = None,
-              phase: str | None | bool = False) -> Iterator[Step]:
+              phase: str | bool | None = False) -> Iterator[Step]:
         """Records of the current turn (from `start`, to `stop` inclusive), with their phase
         (`phase`: the phase in force at `start`, when the caller knows it)."""
         records = self.h.records

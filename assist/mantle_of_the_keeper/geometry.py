@@ -61,7 +61,7 @@ def _lattice_points(a: Cell, b: Cell) -> Iterable[tuple[int, int]]:
         if 0 < t < 1:
             y = ay + t * dy
             if abs(y - round(y)) < EPS:
-                yield x, int(round(y))
+                yield x, round(y)
 
 
 def line_of_sight(a: Cell, b: Cell, blockers: Collection[Cell]) -> Cell | tuple[Cell, Cell] | None:
@@ -76,7 +76,7 @@ def line_of_sight(a: Cell, b: Cell, blockers: Collection[Cell]) -> Cell | tuple[
     x0, x1 = min(a[0], b[0]), max(a[0], b[0])
     y0, y1 = min(a[1], b[1]), max(a[1], b[1])
     for cell in sorted(blockers, key=lambda c: chebyshev(a, c)):
-        if cell == a or cell == b or not (x0 <= cell[0] <= x1 and y0 <= cell[1] <= y1):
+        if cell in (a, b) or not (x0 <= cell[0] <= x1 and y0 <= cell[1] <= y1):
             continue
         if _crosses_interior(ax, ay, dx, dy, cell[0], cell[1]):
             return cell

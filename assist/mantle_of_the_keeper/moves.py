@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .board import chosen_card, seat_of_id
 from .common import Out, param, seat_name, walk_turn
@@ -12,8 +12,12 @@ from .geometry import chebyshev
 if TYPE_CHECKING:
     from assist.api import OpContext
 
+    from .common import TurnWalk
+    from .facts import Hop
+    from .geometry import MoveModel
 
-def _window_declarations(f: Facts, name: str) -> list[dict]:
+
+def _window_declarations(f: Facts, name: str) -> list[dict[str, Any]]:
     """Fields of `name` declarations made in the current turn."""
     out = []
     for rec in f.h.declarations(name, since=f.turn_start):
@@ -52,19 +56,27 @@ def on_standee(ctx: OpContext, f: Facts, out: Out, standee: str) -> None:
                 f"action: movement may be before, after or between actions, but not split.",
                 [standee])
         return
+    _check_budget(ctx, f, out, owner, standee, own, walk)
+
+
+def _check_budget(ctx: OpContext, f: Facts, out: Out, owner: int, standee: str,
+                  own: list[Hop], walk: TurnWalk) -> None:
+    """The turn's moves of a Chosen within its Movement (plus Favor spent and Surge); over it,
+    the flag names what made it dear (Obstructions, opponents) when that is what did."""
+    legs = [(h.before, h.after) for h in own if h.before is not None and h.after is not None]
     board = f.board()
     card = chosen_card(ctx.view, ctx.game, owner)
     if board is None or card is None:
         return
     base = card.number("movement")
-    surge = param(ctx.game, "surge_bonus", 1) if own[0].before in board.cells_of("surge") else 0
+    surge = param(ctx.game, "surge_bonus", 1) if legs[0][0] in board.cells_of("surge") else 0
     budget = base + walk.move_favor + surge
     model = board.move_model(owner, ctx.game)
 
-    def total(m: object) -> int | None:
+    def total(m: MoveModel) -> int | None:
         cost = 0
-        for h in own:
-            c = m.cost(h.before, h.after, limit=budget + 8)  # type: ignore[attr-defined]
+        for start, goal in legs:
+            c = m.cost(start, goal, limit=budget + 8)
             if c is None:
                 return None
             cost += c
@@ -74,8 +86,8 @@ def on_standee(ctx: OpContext, f: Facts, out: Out, standee: str) -> None:
     if cost is not None and cost <= budget:
         return
     before = 0
-    for h in own[:-1]:
-        c = model.cost(h.before, h.after, limit=budget + 8)  # type: ignore[arg-type]
+    for start, goal in legs[:-1]:
+        c = model.cost(start, goal, limit=budget + 8)
         before += c if c is not None else budget + 9
     if before > budget:
         return  # already flagged at the move that went over

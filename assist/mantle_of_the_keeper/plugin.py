@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from assist.api import AssistView, DeclarationSpec, Flag, GameInfo, OpContext, Plugin, RuleInfo
 
-from . import combat, moves, setup, turn
+from . import combat, moves, resolution, setup, turn
 from .board import ARENA, read_board, seat_of_id
 from .common import Out
 from .facts import Facts, declared, what
@@ -106,8 +106,8 @@ class MantlePlugin(Plugin):
         if w in ("turn", "phase", "step"):
             if not f.in_play:
                 return
-            combat.close_window(ctx, f, out)
-            if f._play_start == ctx.index:  # noqa: SLF001 - the first marker of play
+            resolution.close_window(ctx, f, out)
+            if f.play_start == ctx.index:  # the first marker of play
                 setup.at_start_of_play(ctx, f, out)
                 return
             if w == "turn":
@@ -126,7 +126,7 @@ class MantlePlugin(Plugin):
             name = declared(ctx.record)
             if name in OPENERS:
                 if f.in_play:
-                    combat.close_window(ctx, f, out)
+                    resolution.close_window(ctx, f, out)
                 if name == "attack":
                     combat.on_attack(ctx, f, out)
                 elif name == "ability-use" and f.in_play:

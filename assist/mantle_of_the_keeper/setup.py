@@ -10,13 +10,15 @@ from .facts import Facts, drawn, moved, what
 
 if TYPE_CHECKING:
     from assist.api import OpContext
+    from table.games.model import Card
 
 
 def _by_count(ctx: OpContext, name: str, seats: int, seat: int, default: int) -> int:
     table = ctx.game.param(name, {}) or {}
     row = table.get(str(seats)) if isinstance(table, dict) else None
     if isinstance(row, list) and len(row) >= seat and isinstance(row[seat - 1], int):
-        return row[seat - 1]
+        count: int = row[seat - 1]
+        return count
     return default
 
 
@@ -28,6 +30,22 @@ def at_setup_complete(ctx: OpContext, f: Facts, out: Out) -> None:
     if n > most:
         out.add("MAN-SETUP-PLAYER-COUNT", f"{n} players: the standard game is for up to {most} "
                 f"(more is the 'Push the Limits!' house rule).")
+    shuffled = _check_history(ctx, f, out)
+    taken: dict[str, int] = {}
+    for seat in seats:
+        card = chosen_card(view, game, seat)
+        if card is None:
+            continue
+        if card.id in taken:
+            out.add("MAN-SETUP-CHOSEN-PICK", f"{card.name} was taken by both "
+                    f"{seat_name(ctx, taken[card.id])} and {seat_name(ctx, seat)}.")
+        taken[card.id] = seat
+        _check_kit(ctx, f, out, seat, card, shuffled)
+        _check_mat(ctx, out, seat, n)
+
+
+def _check_history(ctx: OpContext, f: Facts, out: Out) -> set[str]:
+    """The first-player roll obeyed; the piles shuffled during setup (returned)."""
     records = f.h.records
     rolls: dict[int, int] = {}
     first_turn = None
@@ -50,57 +68,60 @@ def at_setup_complete(ctx: OpContext, f: Facts, out: Out) -> None:
                         f"rolled {rolls.get(first_turn)}; the highest roll was "
                         f"{max(rolls.values())}.")
             rolls = {}
-    taken: dict[str, int] = {}
+    return shuffled
+
+
+def _check_kit(ctx: OpContext, f: Facts, out: Out, seat: int, card: Card,
+               shuffled: set[str]) -> None:
+    """A seat's cards, turrets, mat side and deck belong to its Chosen and are set up so."""
+    view, game = ctx.view, ctx.game
     deck_size = param(game, "deck.main.cards", 20)
     artificer = str(game.param("turret_chosen", "Khaya the Artificer"))
-    for seat in seats:
-        card = chosen_card(view, game, seat)
-        if card is None:
-            continue
-        if card.id in taken:
-            out.add("MAN-SETUP-CHOSEN-PICK", f"{card.name} was taken by both "
-                    f"{seat_name(ctx, taken[card.id])} and {seat_name(ctx, seat)}.")
-        taken[card.id] = seat
-        zones = (f"p{seat}.deck", f"p{seat}.hand", f"p{seat}.discard")
-        total = 0
-        for zone in zones:
-            for obj in view.child_ids(zone, "card"):
-                total += 1
-                known = game.card(view.card_of(obj))
-                if known is not None and known.group != card.group:
-                    out.add("MAN-SETUP-KIT", f"{seat_name(ctx, seat)} plays {card.name} but has "
-                            f"{known.name} ({known.group}) in their cards.", [obj])
-                    break
-        turrets = [t for t in view.child_ids(f"p{seat}.accessories") if ".turret" in t]
-        if turrets and card.group != artificer:
-            out.add("MAN-SETUP-KIT", f"{seat_name(ctx, seat)} has Arcane Turrets but plays "
-                    f"{card.name}: turrets belong to {artificer}.", turrets)
-        if view.prop(f"p{seat}.mat", "side") != str(game.param("mat_play_side", "Tracker")):
-            out.add("MAN-SETUP-MAT-SIDE", f"{seat_name(ctx, seat)}'s Player Mat is not Tracker "
-                    f"side up.", [f"p{seat}.mat"])
-        deck = f"p{seat}.deck"
-        face_up = [o for o in view.child_ids(deck, "card") if view.is_up(o)]
-        if total != deck_size or face_up or deck not in shuffled:
-            out.add("MAN-SETUP-DECK", f"{seat_name(ctx, seat)}'s Chosen deck: {total} cards, "
-                    f"{len(face_up)} face up, {'shuffled' if deck in shuffled else 'not shuffled'}"
-                    f"; it is {deck_size} cards, shuffled, face down.", [deck])
-        health = view.counter(f"p{seat}.health")
-        favor = view.counter(f"p{seat}.favor")
-        want_favor = _by_count(ctx, "start_favor_by_seat_count", n, seat, 0)
-        spare = len(view.child_ids(f"p{seat}.cubes"))
-        cubes = param(game, "cubes_per_player", 5)
-        if health != param(game, "health_start", 20) or favor != want_favor or \
-                not view.child_ids(f"p{seat}.mat.ability-1") or spare != cubes - 3:
-            out.add("MAN-SETUP-CUBES", f"{seat_name(ctx, seat)}'s mat: Health {health}, Favor "
-                    f"{favor}, {spare} spare cubes; it starts at Health 20, Favor {want_favor}, a "
-                    f"cube on the bottom-left ability and {cubes - 3} spare cubes.",
-                    [f"p{seat}.mat"])
-        hand = view.count(f"p{seat}.hand")
-        want = _by_count(ctx, "opening_hand_by_seat_count", n, seat,
-                         param(game, "opening_hand", 5))
-        if hand != want:
-            out.add("MAN-SETUP-DRAW", f"{seat_name(ctx, seat)} has {hand} cards in their opening "
-                    f"hand; with {n} players it is {want}.", [f"p{seat}.hand"])
+    zones = (f"p{seat}.deck", f"p{seat}.hand", f"p{seat}.discard")
+    total = 0
+    for zone in zones:
+        for obj in view.child_ids(zone, "card"):
+            total += 1
+            known = game.card(view.card_of(obj))
+            if known is not None and known.group != card.group:
+                out.add("MAN-SETUP-KIT", f"{seat_name(ctx, seat)} plays {card.name} but has "
+                        f"{known.name} ({known.group}) in their cards.", [obj])
+                break
+    turrets = [t for t in view.child_ids(f"p{seat}.accessories") if ".turret" in t]
+    if turrets and card.group != artificer:
+        out.add("MAN-SETUP-KIT", f"{seat_name(ctx, seat)} has Arcane Turrets but plays "
+                f"{card.name}: turrets belong to {artificer}.", turrets)
+    if view.prop(f"p{seat}.mat", "side") != str(game.param("mat_play_side", "Tracker")):
+        out.add("MAN-SETUP-MAT-SIDE", f"{seat_name(ctx, seat)}'s Player Mat is not Tracker "
+                f"side up.", [f"p{seat}.mat"])
+    deck = f"p{seat}.deck"
+    face_up = [o for o in view.child_ids(deck, "card") if view.is_up(o)]
+    if total != deck_size or face_up or deck not in shuffled:
+        out.add("MAN-SETUP-DECK", f"{seat_name(ctx, seat)}'s Chosen deck: {total} cards, "
+                f"{len(face_up)} face up, {'shuffled' if deck in shuffled else 'not shuffled'}"
+                f"; it is {deck_size} cards, shuffled, face down.", [deck])
+
+
+def _check_mat(ctx: OpContext, out: Out, seat: int, n: int) -> None:
+    """A seat's starting Health, Favor, cubes and opening hand for this many players."""
+    view, game = ctx.view, ctx.game
+    health = view.counter(f"p{seat}.health")
+    favor = view.counter(f"p{seat}.favor")
+    want_favor = _by_count(ctx, "start_favor_by_seat_count", n, seat, 0)
+    spare = len(view.child_ids(f"p{seat}.cubes"))
+    cubes = param(game, "cubes_per_player", 5)
+    if health != param(game, "health_start", 20) or favor != want_favor or \
+            not view.child_ids(f"p{seat}.mat.ability-1") or spare != cubes - 3:
+        out.add("MAN-SETUP-CUBES", f"{seat_name(ctx, seat)}'s mat: Health {health}, Favor "
+                f"{favor}, {spare} spare cubes; it starts at Health 20, Favor {want_favor}, a "
+                f"cube on the bottom-left ability and {cubes - 3} spare cubes.",
+                [f"p{seat}.mat"])
+    hand = view.count(f"p{seat}.hand")
+    want = _by_count(ctx, "opening_hand_by_seat_count", n, seat,
+                     param(game, "opening_hand", 5))
+    if hand != want:
+        out.add("MAN-SETUP-DRAW", f"{seat_name(ctx, seat)} has {hand} cards in their opening "
+                f"hand; with {n} players it is {want}.", [f"p{seat}.hand"])
 
 
 def at_start_of_play(ctx: OpContext, f: Facts, out: Out) -> None:

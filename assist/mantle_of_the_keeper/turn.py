@@ -1,11 +1,10 @@
 """Turn order, phases, actions, cards in hand and discard, Favor and Health counters."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .common import Out, card_of_obj, living_seats, param, seat_name, walk_turn
-from .facts import ACTION, END, INCOME, Facts, counter_delta, drawn, moved, norm_phase, \
-    phase_index, what
+from .facts import ACTION, END, INCOME, Facts, counter_delta, drawn, moved, norm_phase, phase_index, what
 
 if TYPE_CHECKING:
     from assist.api import OpContext
@@ -125,10 +124,9 @@ def on_card_move(ctx: OpContext, f: Facts, out: Out) -> None:
     o = view.obj(obj)
     if o is None or o.kind != "card":
         return
-    if dest.endswith(".discard"):
-        if not o.face_up or view.card_of(obj) is None:
-            out.add("MAN-DISCARD-PUBLIC", "A card went face down into a Discard Pile: Discard "
-                    "Piles are face up and public.", [obj, dest])
+    if dest.endswith(".discard") and (not o.face_up or view.card_of(obj) is None):
+        out.add("MAN-DISCARD-PUBLIC", "A card went face down into a Discard Pile: Discard "
+                "Piles are face up and public.", [obj, dest])
     if not f.in_play or src is None:
         return
     seat = _seat_of_counter(src, ".hand")
@@ -209,6 +207,18 @@ def on_turn(ctx: OpContext, f: Facts, out: Out) -> None:
             if start <= i < ctx.index and what(f.h.records[i]) in ("phase", "step"):
                 income_span(ctx, f, out, i)
                 break
+    _check_end_of_turn(ctx, f, out, start, stop, prev)
+    deck, discard = f"p{prev}.deck", f"p{prev}.discard"
+    if view.count(deck) == 0 and view.count(discard) > 0:
+        out.add("MAN-RESHUFFLE", f"{seat_name(ctx, prev)}'s Draw Pile is empty: shuffle the "
+                f"Discard Pile to form a new face-down Draw Pile.", [deck, discard])
+    _check_next_turn(ctx, out, prev, new)
+
+
+def _check_end_of_turn(ctx: OpContext, f: Facts, out: Out, start: int, stop: int,
+                       prev: int) -> None:
+    """The hand limit at End-of-Turn, and the Favor its discards earn."""
+    view = ctx.view
     hand = view.count(f"p{prev}.hand")
     limit = param(ctx.game, "hand_limit", 6)
     if hand > limit:
@@ -227,10 +237,11 @@ def on_turn(ctx: OpContext, f: Facts, out: Out) -> None:
         out.add("MAN-HAND-LIMIT-FAVOR", f"{seat_name(ctx, prev)} discarded {discards} card(s) at "
                 f"End-of-Turn and gained {favor} Favor: it is {per} Favor per card discarded.",
                 [f"p{prev}.favor"])
-    deck, discard = f"p{prev}.deck", f"p{prev}.discard"
-    if view.count(deck) == 0 and view.count(discard) > 0:
-        out.add("MAN-RESHUFFLE", f"{seat_name(ctx, prev)}'s Draw Pile is empty: shuffle the "
-                f"Discard Pile to form a new face-down Draw Pile.", [deck, discard])
+
+
+def _check_next_turn(ctx: OpContext, out: Out, prev: int, new: Any) -> None:
+    """The next turn goes clockwise to a living player; the eliminated leave the board."""
+    view = ctx.view
     living = living_seats(ctx)
     if isinstance(new, int) and new not in living:
         out.add("MAN-ELIMINATION", f"{seat_name(ctx, new)} has 0 Health and is eliminated: "

@@ -6,12 +6,11 @@ import json
 import time
 from typing import Any
 
+from assist.runner import AssistRunner, load_plugin
 from table.core import actions as act
 from table.core.rng import Rng
 from table.games import builtin_modules
 from table.games.setup import new_table
-
-from assist.runner import AssistRunner, load_plugin
 
 TARGET_OBJECTS = 600
 
@@ -54,7 +53,7 @@ def bench_game(module: Any, ops: int = 3000, seed: int = 11) -> dict[str, Any] |
         inner(index, record, state)
         timings.append(time.perf_counter() - t0)
 
-    runner.applied = timed  # type: ignore[method-assign]
+    runner.applied = timed  # type: ignore[method-assign]  # time each call the timeline makes
     phases = list(module.rules.get("phases") or ["Start", "Main", "End"])
     counters = [o.id for o in replica.state.objs.values() if o.alive and o.kind == "counter"]
     movable = [f"bench{i}" for i in range(n)]

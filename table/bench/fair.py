@@ -23,14 +23,13 @@ from typing import Any
 
 import msgpack
 
+from netplay.fair import Drawn, Event, FairRounds, Send
+from netplay.messages import check_message
+from table.bench.fair_sim import MemoryNet
 from table.core import actions as act
 from table.core import fair
 from table.core.fair_ops import fair_roll, fair_shuffle
 from table.core.replica import Replica
-
-from netplay.fair import Drawn, Event, FairRounds, Send
-from table.bench.fair_sim import MemoryNet
-from netplay.messages import check_message
 
 LOOPBACK = "127.0.0.1"
 PEERS = [f"{n:016x}" for n in range(1, 7)]
@@ -58,7 +57,8 @@ def roll_in_memory(count: int) -> list[float]:
                              .to_wire(), use_bin_type=True)
         for peer in PEERS[1:]:
             [op] = replicas[peer].receive(msgpack.unpackb(wire), PEERS[0])
-            assert replicas[peer].timeline.record_of(op.ref).void is None  # type: ignore[union-attr]
+            record = replicas[peer].timeline.record_of(op.ref)
+            assert record is not None and record.void is None
         times.append(time.perf_counter() - t0)
     return times
 
@@ -128,7 +128,10 @@ async def roll_over_loopback(count: int) -> list[float]:
     for i, peer in enumerate(peers):
         for j in range(i + 1, len(peers)):
             await peer.dial(PEERS[j], ports[j])
+    deadline = time.monotonic() + 30
     while any(len(p.writers) < len(peers) - 1 for p in peers):
+        if time.monotonic() > deadline:  # a benchmark that fails says why, it never hangs
+            raise RuntimeError("the loopback peers did not all connect")
         await asyncio.sleep(0.01)
     times = []
     for n in range(count):

@@ -12,12 +12,11 @@ import asyncio
 import time
 from typing import Any
 
+from netplay.identity import Identity
+from netplay.session import LanSession, SessionOptions
 from table.core import actions as act
 from table.core.replica import Replica
 from table.core.timeline import Change
-
-from netplay.identity import Identity
-from netplay.session import LanSession, SessionOptions
 
 LOOPBACK = "127.0.0.1"
 

@@ -43,6 +43,8 @@ async def _start(n: int, quic: bool) -> list[_Peer]:
             raise RuntimeError("the mesh did not form")
         await asyncio.sleep(0.02)
     while any(sum(p.replica.version_vector().values()) < n for p in peers):
+        if time.monotonic() > deadline:
+            raise RuntimeError("the peers' hello ops did not reach every peer")
         await asyncio.sleep(0.01)
     return peers
 

@@ -14,15 +14,45 @@ See docs/game-module.md for the format.
 from .decks import deck_problems, load_deck
 from .loader import load_module
 from .model import (
-    BackTemplate, Board, BoardSlot, Card, CardType, Column, Condition, Counter, Deck, DeckRules,
-    Die, FrontTemplate, Grid, HeaderSpec, PlayerRange, Seat, Tile, TileSlot, Token, Zone,
+    BackTemplate,
+    Board,
+    BoardSlot,
+    Card,
+    CardType,
+    Column,
+    Condition,
+    Counter,
+    Deck,
+    DeckRules,
+    Die,
+    FrontTemplate,
+    Grid,
+    HeaderSpec,
+    PlayerRange,
+    Seat,
+    Tile,
+    TileSlot,
+    Token,
+    Zone,
 )
 from .module import GameModule, rotate_cell
 from .problems import ModuleError, Problem
 from .registry import ModuleNotFound, asset_dirs, builtin_modules, find_module
 from .steps import (
-    CreateCards, CreateDeck, Draw, FirstPlayer, Place, PlaceTile, Prompt, Rotate, SetCounter,
-    SetFace, SetSide, SetupStep, Shuffle, Step,
+    CreateCards,
+    CreateDeck,
+    Draw,
+    FirstPlayer,
+    Place,
+    PlaceTile,
+    Prompt,
+    Rotate,
+    SetCounter,
+    SetFace,
+    SetSide,
+    SetupStep,
+    Shuffle,
+    Step,
 )
 from .validate import validate_path
 

@@ -131,7 +131,7 @@ def unpack(data: bytes, expect_hash: str | None = None) -> ModuleArchive:
     try:
         raw = zlib.decompressobj().decompress(data, MAX_TEXT_BYTES + 1024 * 1024)
         body = msgpack.unpackb(raw, raw=False, strict_map_key=True)
-    except Exception as err:  # noqa: BLE001 - any decode failure is a damaged archive
+    except Exception as err:  # any decode failure is a damaged archive
         raise ArchiveError(f"damaged module archive ({type(err).__name__})") from None
     if not isinstance(body, dict) or not isinstance(body.get("text"), dict):
         raise ArchiveError("damaged module archive (no file list)")

@@ -119,10 +119,10 @@ def read_layouts(f: Table, columns: set[str], types: set[str]) -> dict[str, tupl
 def _region(t: Table, i: int, item: object, columns: set[str]) -> Region | None:
     where = f"{t.label} region #{i + 1}"
     if not isinstance(item, dict):
-        t.sink.add(t.index.line_of(t.path + ("regions", i)), f"{where} must be a table like "
+        t.sink.add(t.index.line_of((*t.path, "regions", i)), f"{where} must be a table like "
                    f"{{ show = \"name\", at = [4, 3, 70, 12] }}")
         return None
-    r = Table(t.sink, t.index, t.path + ("regions", i), item, where)
+    r = Table(t.sink, t.index, (*t.path, "regions", i), item, where)
     r.check_keys(REGION_KEYS)
     show = r.str("show", required=True)
     if show is None:

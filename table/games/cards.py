@@ -42,18 +42,7 @@ def read_cards(text: str, sink: ProblemSink, columns: tuple[Column, ...], group_
         return {}
     header = [h.strip() for h in header]
     extra = {c.name: c for c in columns}
-    known = set(CORE_COLUMNS) | {group_column} | set(extra)
-    seen_cols: set[str] = set()
-    for h in header:
-        if h in seen_cols:
-            sink.add(1, f"column '{h}' appears twice")
-        seen_cols.add(h)
-        if h not in known:
-            sink.add(1, f"unknown column '{h}' (declare it in [cards.columns] of game.toml)")
-    for required in (*REQUIRED_CORE, group_column, *(c.name for c in columns if c.required)):
-        if required not in seen_cols:
-            sink.add(1, f"missing required column '{required}'")
-    if not {"id", "name", "type"} <= seen_cols:
+    if not _header_ok(header, sink, columns, group_column):
         return {}
     group_names = {g.casefold(): g for g in groups}
     if neutral:
@@ -77,7 +66,7 @@ def read_cards(text: str, sink: ProblemSink, columns: tuple[Column, ...], group_
         if len(row) != len(header):
             sink.add(this_line, f"row has {len(row)} fields but the header has {len(header)}")
             continue
-        values = {h: v.strip() for h, v in zip(header, row)}
+        values = {h: v.strip() for h, v in zip(header, row, strict=True)}
         card = _card(values, this_line, sink, extra, group_column, group_names, neutral,
                      card_types)
         if card is None:
@@ -89,6 +78,23 @@ def read_cards(text: str, sink: ProblemSink, columns: tuple[Column, ...], group_
         cards[card.id] = card
         first_line[card.id] = this_line
     return cards
+
+
+def _header_ok(header: list[str], sink: ProblemSink, columns: tuple[Column, ...],
+               group_column: str) -> bool:
+    """Report unknown, doubled and missing columns; False if no card can be read at all."""
+    known = set(CORE_COLUMNS) | {group_column} | {c.name for c in columns}
+    seen_cols: set[str] = set()
+    for h in header:
+        if h in seen_cols:
+            sink.add(1, f"column '{h}' appears twice")
+        seen_cols.add(h)
+        if h not in known:
+            sink.add(1, f"unknown column '{h}' (declare it in [cards.columns] of game.toml)")
+    for required in (*REQUIRED_CORE, group_column, *(c.name for c in columns if c.required)):
+        if required not in seen_cols:
+            sink.add(1, f"missing required column '{required}'")
+    return {"id", "name", "type"} <= seen_cols
 
 
 def _card(values: dict[str, str], line: int, sink: ProblemSink, extra: Mapping[str, Column],
@@ -120,6 +126,23 @@ def _card(values: dict[str, str], line: int, sink: ProblemSink, extra: Mapping[s
         sink.add(line, f"card '{cid}': 'sample' must be true or false, "
                  f"not '{values.get('sample')}'")
         ok = False
+    fields, fields_ok = _fields(values, line, sink, extra, cid)
+    ok = ok and fields_ok
+    side_b = values.get("side_b", "")
+    if ok and card_types[ctype].sides and not side_b:
+        sink.add(line, f"card '{cid}': type {ctype} is double-sided; fill in 'side_b'")
+        ok = False
+    if not ok:
+        return None
+    return Card(id=cid, name=name, type=ctype, group=group or "", text=values.get("text", ""),
+                side_b=side_b, text_b=values.get("text_b", ""), image=values.get("image", ""),
+                sample=bool(sample), fields=fields, line=line)
+
+
+def _fields(values: dict[str, str], line: int, sink: ProblemSink, extra: Mapping[str, Column],
+            cid: str) -> tuple[dict[str, CardValue], bool]:
+    """The declared columns' values of one card, typed; False if any is missing or malformed."""
+    ok = True
     fields: dict[str, CardValue] = {}
     for col in extra.values():
         raw = values.get(col.name, "")
@@ -145,12 +168,4 @@ def _card(values: dict[str, str], line: int, sink: ProblemSink, extra: Mapping[s
             fields[col.name] = tuple(p.strip() for p in raw.split(";") if p.strip())
         else:
             fields[col.name] = raw
-    side_b = values.get("side_b", "")
-    if ok and card_types[ctype].sides and not side_b:
-        sink.add(line, f"card '{cid}': type {ctype} is double-sided; fill in 'side_b'")
-        ok = False
-    if not ok:
-        return None
-    return Card(id=cid, name=name, type=ctype, group=group or "", text=values.get("text", ""),
-                side_b=side_b, text_b=values.get("text_b", ""), image=values.get("image", ""),
-                sample=bool(sample), fields=fields, line=line)
+    return fields, ok

@@ -7,10 +7,18 @@ from collections.abc import Iterable
 from typing import Any
 
 from .model import (
-    SEAT, BackTemplate, Board, BoardSlot, Condition, Counter, Die, FrontTemplate, Grid, Tile,
-    TileSlot, Token, Zone,
+    SEAT,
+    Board,
+    BoardSlot,
+    Condition,
+    Counter,
+    Die,
+    Grid,
+    Tile,
+    TileSlot,
+    Token,
+    Zone,
 )
-from .card_faces import read_layouts
 from .toml_reader import Table
 
 ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@-]*$")
@@ -18,7 +26,6 @@ COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 VISIBILITIES = ("public", "owner", "hidden")
 ZONE_KINDS = ("pile", "zone", "slot")
 BOARD_KINDS = ("slots", "grid", "mat")
-MAX_SHORT = 4  # letters over a stat's value on the table's small stat line
 
 
 def check_id(t: Table, key: str, value: str | None) -> str | None:
@@ -77,7 +84,7 @@ def read_boards(root: Table, max_seats: int, headers: Iterable[str]) -> list[Boa
             raw_slots = []
         for i, item in enumerate(raw_slots):
             if not isinstance(item, dict):
-                t.sink.add(t.index.line_of(t.path + ("slots", i)),
+                t.sink.add(t.index.line_of((*t.path, "slots", i)),
                            f"slot {i + 1} of board '{bid}' must be a table like {{ id = \"P0\" }}")
                 continue
             s = t.sub("slots", {}, "").sub(i, item, f"slot {i + 1} of board '{bid}'")
@@ -112,6 +119,7 @@ def read_boards(root: Table, max_seats: int, headers: Iterable[str]) -> list[Boa
         if kind == "grid" and grid is None and not g:
             t.problem(None, f"board '{bid}' is a grid: give grid = {{ cols = .., rows = .. }}")
         if bid and kind:
+            # kind is one of BOARD_KINDS: t.str(choices=...) reported any other
             boards.append(Board(id=bid, name=name, kind=kind,  # type: ignore[arg-type]
                                 sides=sides, slots=tuple(slots), grid=grid, when=when))
     return boards
@@ -136,7 +144,7 @@ def read_tiles(root: Table) -> list[Tile]:
                     sides_t.problem(side, f"side '{side}' of tile '{tid}' has {len(rows)} rows, "
                                     f"not {size}")
                 for y, row in enumerate(rows):
-                    where = t.index.line_of(sides_t.path + (side, y))
+                    where = t.index.line_of((*sides_t.path, side, y))
                     if len(row) != size or set(row) - {".", "#"}:
                         t.sink.add(where, f"row {y + 1} of side '{side}' of tile '{tid}' must "
                                    f"be {size} characters of '.' (open) and '#' (obstruction)")
@@ -159,7 +167,7 @@ def read_zones(root: Table, headers: Iterable[str]) -> list[Zone]:
         vis = t.str("visibility", required=True, choices=VISIBILITIES)
         face = t.str("face", choices=("up", "down"),
                      default="down" if vis == "hidden" else "up")
-        if zid and kind and vis:
+        if zid and kind and vis:  # of ZONE_KINDS and VISIBILITIES: t.str(choices=...) checked
             zones.append(Zone(id=zid, name=t.str("name", default=zid) or zid,
                               kind=kind,  # type: ignore[arg-type]
                               visibility=vis,  # type: ignore[arg-type]
@@ -282,103 +290,6 @@ def read_components(root: Table) -> list[tuple[str, str, int]]:
         if cid:
             out.append((cid, t.str("name", default=cid) or cid, t.int("count", default=1) or 1))
     return out
-
-
-def read_templates(root: Table, columns: set[str], groups: set[str], types: set[str],
-                   group_column: str) -> tuple[BackTemplate, FrontTemplate]:
-    back = BackTemplate("#333333", "")
-    front = FrontTemplate()
-    tt = root.table("templates")
-    if tt is None:
-        return back, front
-    tt.check_keys(("back", "front", "card"))
-    b = tt.table("back")
-    if b is not None:
-        b.check_keys(("colour", "label", "by_type"))
-        by_type: dict[str, tuple[str, str]] = {}
-        bt = b.table("by_type")
-        for name, value in (bt.data.items() if bt else []):
-            assert bt is not None
-            if name not in types:
-                bt.problem(name, f"[templates.back.by_type]: unknown card type '{name}'")
-                continue
-            if not isinstance(value, dict):
-                bt.problem(name, f"'{name}' must be a table like {{ colour = .., label = .. }}")
-                continue
-            st = bt.sub(name, value, f"[templates.back.by_type.{name}]")
-            st.check_keys(("colour", "label"))
-            by_type[name] = (check_colour(st, "colour", st.str("colour", required=True))
-                             or "#333333", st.str("label", default="") or "")
-        back = BackTemplate(check_colour(b, "colour", b.str("colour", required=True))
-                            or "#333333", b.str("label", default="") or "", by_type)
-    f = tt.table("front")
-    if f is not None:
-        f.check_keys(("title", "subtitle", "corner", "stats", "body", "flags", "colour_by",
-                      "colours", "default_colour", "labels", "by_type"))
-
-        def col(key: str, value: str | None) -> str | None:
-            if value is not None and value not in columns:
-                f.problem(key, f"[templates.front] '{key}': no card column '{value}'")
-                return None
-            return "group" if value == group_column else value
-
-        def cols(key: str) -> tuple[str, ...]:
-            return tuple(c for c in (f.str_list(key) or []) if col(key, c))
-
-        colour_by = col("colour_by", f.str("colour_by", default="group")) or "group"
-        colours: dict[str, str] = {}
-        ct = f.table("colours")
-        for name, value in (ct.data.items() if ct else []):
-            assert ct is not None
-            if colour_by == "group" and name not in groups:
-                ct.problem(name, f"[templates.front.colours]: '{name}' is not a group of this "
-                           f"game ({', '.join(sorted(groups))})")
-            c = check_colour(ct, name, value if isinstance(value, str) else None)
-            if not isinstance(value, str):
-                ct.problem(name, f"colour of '{name}' must be a string like \"#a83232\"")
-            elif c:
-                colours[name] = c
-        labels, shorts = _labels(f, columns)
-        front = FrontTemplate(title=col("title", f.str("title", default="name")) or "name",
-                              subtitle=cols("subtitle") if f.has("subtitle") else ("type",),
-                              corner=col("corner", f.str("corner")), stats=cols("stats"),
-                              body=col("body", f.str("body", default="text")) or "text",
-                              flags=cols("flags"), colour_by=colour_by, colours=colours,
-                              default_colour=check_colour(f, "default_colour",
-                                                          f.str("default_colour"))
-                              or "#777777", labels=labels, short_labels=shorts,
-                              layouts=read_layouts(f, columns, types))
-    return back, front
-
-
-def _labels(f: Table, columns: set[str]) -> tuple[dict[str, str], dict[str, str]]:
-    """`labels = { cost = "Favor", guard = { name = "Guard", short = "Grd" } }`: what a column
-    is called on the face and in the zoom, and (optionally) its short form on the table's small
-    stat line."""
-    lt = f.table("labels")
-    names: dict[str, str] = {}
-    shorts: dict[str, str] = {}
-    for key, value in (lt.data.items() if lt else []):
-        assert lt is not None
-        if key not in columns:
-            lt.problem(key, f"[templates.front.labels]: no card column '{key}'")
-        elif isinstance(value, dict):
-            st = lt.sub(key, value, f"[templates.front.labels.{key}]")
-            st.check_keys(("name", "short"))
-            name, short = st.str("name"), st.str("short")
-            if name is not None and name.strip():
-                names[key] = name.strip()
-            if short is not None and not 1 <= len(short.strip()) <= MAX_SHORT:
-                st.problem("short", f"[templates.front.labels.{key}] short must be 1 to "
-                           f"{MAX_SHORT} characters (it stands over the value on the table)")
-            elif short is not None:
-                shorts[key] = short.strip()
-        elif not isinstance(value, str) or not value.strip():
-            lt.problem(key, f"[templates.front.labels] {key} must be a name like \"Power\" or "
-                       f"{{ name = \"Power\", short = \"Pow\" }}")
-        else:
-            names[key] = value.strip()
-    return names, shorts
 
 
 def all_values(value: Any) -> list[Any]:

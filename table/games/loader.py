@@ -7,26 +7,32 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from .archive import folder_hash as content_hash
 from .card_faces import read_card_size
 from .cards import read_cards
-from .declarations import (
-    read_boards, read_components, read_counters, read_dice, read_templates, read_tiles,
-    read_tokens, read_zones,
-)
 from .decks import deck_problems, parse_deck
-from .archive import folder_hash as content_hash
-from .model import SEAT, CardType, Column, Counter, DeckRules, HeaderSpec, PlayerRange, Seat
+from .declarations import (
+    read_boards,
+    read_components,
+    read_counters,
+    read_dice,
+    read_tiles,
+    read_tokens,
+    read_zones,
+)
+from .model import CardType, Column, HeaderSpec, PlayerRange, Seat
 from .module import GameModule
+from .module_refs import check_module_refs
 from .problems import ModuleError, Problem, ProblemSink
+from .rules_reader import counter_maxima, read_rules
 from .setup_reader import check_setup_refs, read_setup
+from .template_reader import read_templates
 from .toml_reader import LineIndex, Table, parse_toml
 
 TOP_KEYS = ("game", "seats", "cards", "card_types", "decks", "boards", "tiles", "zones",
             "counters", "tokens", "dice", "components", "card_counters", "templates", "setup",
             "rules")
 COLUMN_TYPES = ("int", "str", "bool", "list")
-DECK_RULE_KEYS = ("min_cards", "max_cards", "cards", "max_copies", "unique_flag", "value_field",
-                  "max_value", "distinct", "max_flagged", "own_group_only", "allow_neutral")
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 
@@ -63,9 +69,64 @@ def read_module(root: Path, problems: list[Problem], with_decks: bool = True
 
     ``with_decks=False`` skips the deck lists in ``decks/`` (to check one deck on its own).
     """
-    label = root.name
+    sink = ProblemSink(f"{root.name}/game.toml", problems)
+    root_t = _open_game_toml(root, sink)
+    if root_t is None:
+        return None
+    gid, name, version, rulebook, (pmin, pmax) = _read_game(root_t, root)
+    seats = _read_seats(root_t, pmax)
+    columns, group_column, groups, neutral, cards_file = _read_cards_config(root_t)
+    card_types = _read_card_types(root_t)
+    sections, headers, group_header = _read_deck_config(root_t, set(card_types))
+    _check_type_sections(root_t, card_types, sections)
+    header_names = list(headers)
+    boards = read_boards(root_t, pmax, header_names)
+    tiles = read_tiles(root_t)
+    zones = read_zones(root_t, header_names)
+    counters = read_counters(root_t, (pmin, pmax), header_names)
+    tokens = read_tokens(root_t, header_names)
+    dice = read_dice(root_t)
+    components = read_components(root_t)
+    card_counters = _read_card_counters(root_t)
+    col_names = {"id", "name", "type", "text", "side_b", "text_b", "image", "sample", "group",
+                 group_column, *(c.name for c in columns)}
+    back, front = read_templates(root_t, col_names, {*groups, *([neutral] if neutral else [])},
+                                 set(card_types), group_column)
+    card_size = read_card_size(t) if (t := root_t.table("templates")) is not None else None
+    rules, deck_rules = read_rules(root_t, sections, columns)
+    counters = counter_maxima(root_t, counters, rules)
+    setup = read_setup(root_t, (pmin, pmax), header_names)
+
+    cards: dict[str, Any] = {}
+    csv_path, csv_sink = root / cards_file, sink.for_file(f"{root.name}/{cards_file}")
+    if not csv_path.is_file():
+        csv_sink.add(0, f"missing {cards_file}")
+    else:
+        cards = read_cards(csv_path.read_text(encoding="utf-8"), csv_sink, tuple(columns),
+                           group_column, tuple(groups), neutral, card_types)
+    if gid is None or name is None or version is None:
+        return None
+    module = GameModule(
+        id=gid, name=name, version=version, path=root, content_hash=content_hash(root),
+        players=PlayerRange(pmin, pmax), seats=tuple(seats), rulebook=rulebook or "",
+        boards=tuple(boards), zones=tuple(zones), counters=tuple(counters),
+        tokens=tuple(tokens), dice=tuple(dice), tiles=tuple(tiles), components=tuple(components),
+        card_types=card_types, columns=tuple(columns), group_column=group_column,
+        groups=tuple(groups), neutral=neutral, cards=cards, card_counters=tuple(card_counters),
+        back=back, front=front, card_size=card_size, deck_sections=tuple(sections),
+        deck_headers=headers,
+        group_header=group_header, deck_rules=deck_rules, setup=tuple(setup), rules=rules)
+    check_module_refs(module, root_t)
+    check_setup_refs(module, root_t)
+    if not with_decks:
+        return module
+    decks = _read_decks(module, root, sink)
+    return replace(module, starter_decks=decks)
+
+
+def _open_game_toml(root: Path, sink: ProblemSink) -> Table | None:
+    """game.toml parsed, its top-level keys checked (None: missing or not TOML)."""
     toml_file = root / "game.toml"
-    sink = ProblemSink(f"{label}/game.toml", problems)
     if not toml_file.is_file():
         sink.add(0, "missing game.toml")
         return None
@@ -75,8 +136,12 @@ def read_module(root: Path, problems: list[Problem], with_decks: bool = True
         return None
     root_t = Table(sink, LineIndex(text), (), data, "game.toml")
     root_t.check_keys(TOP_KEYS)
+    return root_t
 
-    # [game] and [seats]
+
+def _read_game(root_t: Table, root: Path
+               ) -> tuple[str | None, str | None, str | None, str | None, tuple[int, int]]:
+    """[game]: id (the folder's name, a slug), name, version, rulebook, players (min, max)."""
     g = root_t.table("game", required=True, label="[game]")
     gid = name = version = rulebook = None
     pmin, pmax = 1, 1
@@ -97,9 +162,12 @@ def read_module(root: Path, problems: list[Problem], with_decks: bool = True
             if pmin < 1 or pmin > pmax:
                 p.problem("min", f"players: min {pmin} must be between 1 and max {pmax}")
                 pmin, pmax = 1, max(pmax, 1)
-    seats = _read_seats(root_t, pmax)
+    return gid, name, version, rulebook, (pmin, pmax)
 
-    # cards: columns, types, groups
+
+def _read_cards_config(root_t: Table
+                       ) -> tuple[list[Column], str, list[str], str | None, str]:
+    """[cards]: the card columns, the group column, the groups, the neutral group, the file."""
     cards_t = root_t.table("cards", required=True, label="[cards]")
     columns: list[Column] = []
     group_column, groups, neutral, cards_file = "group", [], None, "cards.csv"
@@ -113,61 +181,17 @@ def read_module(root: Path, problems: list[Problem], with_decks: bool = True
         for cname, spec in (cols.data.items() if cols else []):
             assert cols is not None
             columns.extend(_read_column(cols, cname, spec))
-    card_types = _read_card_types(root_t)
+    return columns, group_column, groups, neutral, cards_file
 
-    # deck lists
-    sections, headers, group_header = _read_deck_config(root_t, set(card_types))
+
+def _check_type_sections(root_t: Table, card_types: dict[str, CardType],
+                         sections: list[str]) -> None:
     for ct in card_types.values():
         for s in ct.sections:
             if s not in sections and s != "none":
                 root_t.sink.add(root_t.index.line_of(("card_types", ct.name, "sections")),
                                 f"card type {ct.name}: '{s}' is not a deck-list section "
                                 f"([decks] sections = {sections})")
-
-    header_names = list(headers)
-    boards = read_boards(root_t, pmax, header_names)
-    tiles = read_tiles(root_t)
-    zones = read_zones(root_t, header_names)
-    counters = read_counters(root_t, (pmin, pmax), header_names)
-    tokens = read_tokens(root_t, header_names)
-    dice = read_dice(root_t)
-    components = read_components(root_t)
-    card_counters = _read_card_counters(root_t)
-    col_names = {"id", "name", "type", "text", "side_b", "text_b", "image", "sample", "group",
-                 group_column, *(c.name for c in columns)}
-    back, front = read_templates(root_t, col_names, {*groups, *([neutral] if neutral else [])},
-                                 set(card_types), group_column)
-    card_size = read_card_size(t) if (t := root_t.table("templates")) is not None else None
-    rules, deck_rules = _read_rules(root_t, sections, columns)
-    counters = _counter_maxima(root_t, counters, rules)
-    setup = read_setup(root_t, (pmin, pmax), header_names)
-
-    # cards.csv
-    csv_path = root / cards_file
-    csv_sink = sink.for_file(f"{label}/{cards_file}")
-    cards: dict[str, Any] = {}
-    if not csv_path.is_file():
-        csv_sink.add(0, f"missing {cards_file}")
-    else:
-        cards = read_cards(csv_path.read_text(encoding="utf-8"), csv_sink, tuple(columns),
-                           group_column, tuple(groups), neutral, card_types)
-    if gid is None or name is None or version is None:
-        return None
-    module = GameModule(
-        id=gid, name=name, version=version, path=root, content_hash=content_hash(root),
-        players=PlayerRange(pmin, pmax), seats=tuple(seats), rulebook=rulebook or "",
-        boards=tuple(boards), zones=tuple(zones), counters=tuple(counters),
-        tokens=tuple(tokens), dice=tuple(dice), tiles=tuple(tiles), components=tuple(components),
-        card_types=card_types, columns=tuple(columns), group_column=group_column,
-        groups=tuple(groups), neutral=neutral, cards=cards, card_counters=tuple(card_counters),
-        back=back, front=front, card_size=card_size, deck_sections=tuple(sections), deck_headers=headers,
-        group_header=group_header, deck_rules=deck_rules, setup=tuple(setup), rules=rules)
-    _check_declarations(module, root_t)
-    check_setup_refs(module, root_t)
-    if not with_decks:
-        return module
-    decks = _read_decks(module, root, sink)
-    return replace(module, starter_decks=decks)
 
 
 def _read_seats(root_t: Table, pmax: int) -> list[Seat]:
@@ -204,6 +228,7 @@ def _read_column(cols: Table, cname: str, spec: Any) -> list[Column]:
     ctype = ct.str("type", required=True, choices=COLUMN_TYPES)
     if ctype is None:
         return []
+    # ctype is one of COLUMN_TYPES: t.str(choices=...) reported any other
     return [Column(cname, ctype, ct.bool("required"))]  # type: ignore[arg-type]
 
 
@@ -263,164 +288,6 @@ def _read_card_counters(root_t: Table) -> list[tuple[str, str]]:
         if cid:
             out.append((cid, t.str("name", default=cid) or cid))
     return out
-
-
-def _counter_maxima(root_t: Table, counters: list[Counter], rules: dict[str, Any]
-                    ) -> list[Counter]:
-    """A counter whose max_from names a rule takes its max from [rules] (stated once there)."""
-    out = []
-    for i, c in enumerate(counters):
-        if c.max_rule is not None:
-            value = rules.get(c.max_rule)
-            if not isinstance(value, int) or isinstance(value, bool):
-                root_t.sink.add(root_t.index.line_of(("counters", i, "max_from", "rule")),
-                                f"counter '{c.id}': max_from rule '{c.max_rule}' is not an "
-                                "integer in [rules]")
-            else:
-                c = replace(c, max=value)
-        out.append(c)
-    return out
-
-
-def _check_overrides(r: Table, rules: dict[str, Any], cols: dict[str, Column]) -> None:
-    """[rules.overrides]: which card column sets a rule number per card (rule_sources.py)."""
-    ov = r.table("overrides", label="[rules.overrides]")
-    for rule, spec in (ov.data.items() if ov else []):
-        assert ov is not None
-        if not isinstance(spec, dict):
-            ov.problem(rule, f"[rules.overrides] {rule} must be a table: "
-                       "{ card_type = \"...\", column = \"...\" }")
-            continue
-        t = ov.sub(rule, spec, f"[rules.overrides] {rule}")
-        t.check_keys(("card_type", "column"))
-        t.str("card_type")
-        column = t.str("column", required=True)
-        if column is not None and (column not in cols or cols[column].type != "int"):
-            t.problem("column", f"[rules.overrides] {rule}: '{column}' is not an int column")
-        if rule not in rules:
-            ov.problem(rule, f"[rules.overrides] {rule}: [rules] gives no '{rule}' to override")
-
-
-def _read_rules(root_t: Table, sections: list[str], columns: list[Column]
-                ) -> tuple[dict[str, Any], dict[str, DeckRules]]:
-    r = root_t.table("rules", label="[rules]")
-    if r is None:
-        return {}, {}
-    rules = {k: v for k, v in r.data.items() if k != "deck"}
-    deck_rules: dict[str, DeckRules] = {}
-    d = r.table("deck", label="[rules.deck]")
-    cols = {c.name: c for c in columns}
-    _check_overrides(r, rules, cols)
-    for section, spec in (d.data.items() if d else []):
-        assert d is not None
-        if section not in sections:
-            d.problem(section, f"[rules.deck.{section}]: '{section}' is not a deck-list "
-                      f"section ({', '.join(sections)})")
-            continue
-        if not isinstance(spec, dict):
-            d.problem(section, f"[rules.deck.{section}] must be a table")
-            continue
-        t = d.sub(section, spec, f"[rules.deck.{section}]")
-        t.check_keys(DECK_RULE_KEYS)
-        exact = t.int("cards")
-        lo, hi = t.int("min_cards", default=exact), t.int("max_cards", default=exact)
-        if lo is not None and hi is not None and lo > hi:
-            t.problem("min_cards", f"[rules.deck.{section}]: min_cards {lo} > max_cards {hi}")
-        for key, want in (("unique_flag", "bool"), ("value_field", "int")):
-            col = t.str(key)
-            if col is not None and (col not in cols or cols[col].type != want):
-                t.problem(key, f"[rules.deck.{section}] {key}: '{col}' is not a {want} column")
-        flagged: dict[str, int] = {}
-        mf = t.table("max_flagged")
-        for flag, limit in (mf.data.items() if mf else []):
-            assert mf is not None
-            if flag not in cols or cols[flag].type != "bool":
-                mf.problem(flag, f"max_flagged: '{flag}' is not a bool column")
-            elif not isinstance(limit, int) or isinstance(limit, bool):
-                mf.problem(flag, f"max_flagged.{flag} must be an integer")
-            else:
-                flagged[flag] = limit
-        deck_rules[section] = DeckRules(
-            section=section, min_cards=lo, max_cards=hi, max_copies=t.int("max_copies"),
-            unique_flag=t.str("unique_flag"), value_field=t.str("value_field"),
-            max_value=t.int("max_value"), distinct=t.bool("distinct"), max_flagged=flagged,
-            own_group_only=t.bool("own_group_only"), allow_neutral=t.bool("allow_neutral", True))
-    return rules, deck_rules
-
-
-def _check_declarations(module: GameModule, root_t: Table) -> None:
-    """Cross-references and unique ids, checked for the largest seat count."""
-    n = module.players.max
-    idx = root_t.index
-
-    def line(section: str, i: int, key: str = "id") -> int:
-        return idx.line_of((section, i, key))
-
-    # template positions, so problems in expanded ids point at the declaring line
-    origin: dict[str, int] = {}
-    declared: list[tuple[str, tuple[Any, ...]]] = [
-        ("zones", module.zones), ("counters", module.counters), ("dice", module.dice),
-        ("boards", module.boards)]
-    for section, items in declared:
-        for i, item in enumerate(items):
-            for s in range(1, n + 1):
-                origin.setdefault(item.id.replace(SEAT, str(s)), line(section, i))
-    for i, (tk, count) in enumerate(module.tokens):
-        for s in range(1, n + 1):
-            origin.setdefault(tk.id.replace(SEAT, str(s)), line("tokens", i))
-    for i, b in enumerate(module.boards):
-        for j, sl in enumerate(b.slots):
-            for s in range(1, n + 1):
-                origin.setdefault(sl.id.replace(SEAT, str(s)), idx.line_of(("boards", i, "slots", j)))
-    seen: dict[str, str] = {}
-    objs: list[tuple[str, str]] = (
-        [(z.id, "zone") for z in module.zones_for(n)]
-        + [(c.id, "counter") for c in module.counters_for(n)]
-        + [(t.id, "token") for t in module.tokens_for(n)]
-        + [(d.id, "die") for d in module.dice_for(n)]
-        + [(b.id, "board") for b in module.boards_for(n)])
-    for oid, kind in objs:
-        if oid in seen:
-            root_t.sink.add(origin.get(oid, 0), f"duplicate id '{oid}' (a {seen[oid]} and a "
-                            f"{kind})")
-        seen.setdefault(oid, kind)
-    zones = {z.id for z in module.zones_for(n)}
-    boards = {b.id for b in module.boards_for(n)}
-    for i, z in enumerate(module.zones):
-        if z.board is not None and z.board.replace(SEAT, "1") not in {
-                b.replace(SEAT, "1") for b in boards} | {b.id.replace(SEAT, "1")
-                                                        for b in module.boards}:
-            root_t.sink.add(line("zones", i, "board"), f"zone '{z.id}': no board '{z.board}'")
-        if z.keeper is not None and not 1 <= z.keeper <= module.players.min:
-            root_t.sink.add(line("zones", i, "keeper"), f"zone '{z.id}': keeper {z.keeper} "
-                            f"is not a seat in every game")
-    board_templates = {b.id for b in module.boards}
-    for i, c in enumerate(module.counters):
-        if c.board is not None and c.board not in board_templates and c.board not in boards:
-            root_t.sink.add(line("counters", i, "board"), f"counter '{c.id}': no board "
-                            f"'{c.board}'")
-    for i, (tk, _) in enumerate(module.tokens):
-        for s in range(1, n + 1):
-            home = tk.home.replace(SEAT, str(s)) if tk.home else None
-            if home is not None and home not in zones:
-                root_t.sink.add(line("tokens", i, "home"), f"token '{tk.id}': no zone '{tk.home}'")
-                break
-    for i, d in enumerate(module.dice):
-        if d.home is not None and d.home.replace(SEAT, "1") not in zones:
-            root_t.sink.add(line("dice", i, "home"), f"die '{d.id}': no zone '{d.home}'")
-    # card types and counters named by cards
-    counter_ids = {cc for cc, _ in module.card_counters}
-    for ct in module.card_types.values():
-        for cc in ct.counters:
-            if cc not in counter_ids:
-                root_t.sink.add(idx.line_of(("card_types", ct.name, "counters")),
-                                f"card type {ct.name}: no card counter '{cc}' "
-                                f"(declare it in [[card_counters]])")
-    for i, c in enumerate(module.counters):
-        if c.max_from is not None and c.max_from[1] not in {col.name for col in module.columns}:
-            root_t.sink.add(idx.line_of(("counters", i, "max_from", "column")),
-                            f"counter '{c.id}': max_from column '{c.max_from[1]}' is not a "
-                            f"card column")
 
 
 def _read_decks(module: GameModule, root: Path, sink: ProblemSink) -> dict[str, Any]:

@@ -194,7 +194,7 @@ class Card:
 
     def get(self, column: str) -> CardValue:
         if column in ("id", "name", "type", "group", "text", "image", "sample"):
-            return getattr(self, column)  # type: ignore[no-any-return]
+            return getattr(self, column)  # type: ignore[no-any-return]  # str or bool fields
         return self.fields.get(column)
 
     def flag(self, column: str) -> bool:

@@ -6,11 +6,27 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from .model import (
-    SEAT, BackTemplate, Board, Card, CardType, Column, Condition, Counter, Deck, DeckRules, Die,
-    FrontTemplate, HeaderSpec, PlayerRange, Seat, Tile, Token, Zone,
-)
 from .card_faces import CardSize
+from .model import (
+    SEAT,
+    BackTemplate,
+    Board,
+    Card,
+    CardType,
+    Column,
+    Condition,
+    Counter,
+    Deck,
+    DeckRules,
+    Die,
+    FrontTemplate,
+    HeaderSpec,
+    PlayerRange,
+    Seat,
+    Tile,
+    Token,
+    Zone,
+)
 from .steps import SetupStep, StepTemplate, build_step
 
 Decks = Mapping[int, Deck]

@@ -17,7 +17,7 @@ from table.core.replica import Replica
 from table.core.timeline import Record
 
 from .module import GameModule
-from .position import suggest
+from .spelling import suggest
 
 MARKS = ("turn", "phase", "step", "declare", "setup", "winner")
 # ops whose `id` the JSON form passes on as is: a selector there is resolved here

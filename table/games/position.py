@@ -5,14 +5,13 @@ tile is, plus the turn, the phase and whether setup is over. `read_position` che
 against the module (zones, cards, counters, tokens, phases, deck lists) and reports each problem
 as `file:line: message`, with a "did you mean" for a near miss. Starting a table from a position
 is `position_table.start_position`; saving one from a table is `position_writer.write_position`.
+What it reads into is in `position_model`.
 """
 from __future__ import annotations
 
-import difflib
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -20,135 +19,28 @@ from .decks import load_deck
 from .loader import load_module
 from .model import Deck
 from .module import GameModule
-from .problems import ModuleError, Problem, ProblemSink
+from .position_model import (
+    FACES,
+    UNKNOWN,
+    CardPlacement,
+    Position,
+    PositionError,
+    TilePlacement,
+    TokenPlacement,
+    ZonePlacement,
+)
+from .position_parts import read_parts
+from .position_source import PositionSource
+from .problems import ModuleError, Problem
 from .registry import find_module
-from .toml_reader import LineIndex, parse_toml
+from .setup import default_decks
+from .spelling import suggest
 
-UNKNOWN = "?"  # a card a saving peer could not see
-FACES = ("up", "down")
-
-
-class PositionError(ModuleError):
-    """A position cannot be read; `problems` lists every problem as file:line: message."""
+__all__ = ["FACES", "UNKNOWN", "CardPlacement", "Position", "PositionError", "TilePlacement",
+           "TokenPlacement", "ZonePlacement", "read_position", "suggest"]
 
 
-@dataclass(frozen=True, slots=True)
-class CardPlacement:
-    """One card in a zone. `face_up`/`owner` None: the zone's default."""
-
-    card: str  # card id, or UNKNOWN
-    line: int
-    face_up: bool | None = None
-    owner: int | None = None
-    rotation: int = 0
-    side: str | None = None
-    counters: Mapping[str, int] = field(default_factory=dict)
-    pos: tuple[float, float] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class ZonePlacement:
-    """The cards of one zone, bottom first; `rest`: the seat's unplaced deck-list cards go under
-    them (in random order); `shuffle`: the pile is shuffled once filled."""
-
-    zone: str
-    cards: tuple[CardPlacement, ...]
-    line: int
-    rest: bool = False
-    shuffle: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class TokenPlacement:
-    at: str
-    cell: tuple[int, int] | None = None  # on a grid board
-    pos: tuple[float, float] | None = None  # x/y in a free zone
-
-
-@dataclass(frozen=True, slots=True)
-class TilePlacement:
-    tile: str
-    side: str
-    rotation: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class Position:
-    module: GameModule
-    seats: int
-    source: str  # the file it was read from, for messages
-    name: str = ""
-    module_ref: str | None = None  # the draft folder as written in the file
-    seed: int | None = None
-    setup_complete: bool = True
-    players: Mapping[int, str] = field(default_factory=dict)
-    decks: Mapping[int, Deck] = field(default_factory=dict)
-    deck_refs: Mapping[int, str] = field(default_factory=dict)  # as written, or the list's text
-    zones: tuple[ZonePlacement, ...] = ()
-    counters: Mapping[str, int] = field(default_factory=dict)
-    tokens: Mapping[str, TokenPlacement] = field(default_factory=dict)
-    dice: Mapping[str, int] = field(default_factory=dict)
-    boards: Mapping[str, str] = field(default_factory=dict)  # board id -> side
-    tiles: Mapping[str, TilePlacement] = field(default_factory=dict)  # tile slot -> tile
-    turn_seat: int | None = None
-    turn_number: int | None = None
-    phase: str | None = None
-    phase_kind: str = "phase"  # "phase" or "step": the marker it is set with
-    digest: str = ""  # sha256 of the file: LAN peers check they start from the same one
-
-    def card_count(self) -> int:
-        return sum(len(z.cards) for z in self.zones)
-
-
-def suggest(name: str, choices: Iterable[str]) -> str:
-    """' (did you mean "X"?)' for a close match, else ''."""
-    found = difflib.get_close_matches(name, list(choices), n=1, cutoff=0.6)
-    if not found:
-        folded = {c.casefold(): c for c in choices}
-        found = [folded[f] for f in difflib.get_close_matches(name.casefold(), list(folded),
-                                                              n=1, cutoff=0.6)]
-    return f' (did you mean "{found[0]}"?)' if found else ""
-
-
-class _OneLine:
-    """Line numbers of a position given inline (one JSON line): every path is that line."""
-
-    def __init__(self, line: int) -> None:
-        self.line = line
-
-    def line_of(self, path: Iterable[str | int]) -> int:
-        return self.line
-
-
-class _Reader:
-    def __init__(self, source: str, text: str | None, base: Path | None,
-                 data: dict[str, Any] | None = None, line: int = 0) -> None:
-        self.sink = ProblemSink(source)
-        self.source, self.base = source, base
-        self.index: LineIndex | _OneLine = LineIndex(text) if text is not None else _OneLine(line)
-        self.data = data if data is not None else (parse_toml(text or "", self.sink) or {})
-
-    def line(self, *path: str | int) -> int:
-        return self.index.line_of(path)
-
-    def bad(self, path: tuple[str | int, ...], message: str) -> None:
-        self.sink.add(self.index.line_of(path), message)
-
-    def table(self, key: str) -> dict[str, Any]:
-        value = self.data.get(key, {})
-        if not isinstance(value, dict):
-            self.bad((key,), f"[{key}] must be a table")
-            return {}
-        return value
-
-    def only(self, path: tuple[str | int, ...], value: dict[str, Any], allowed: set[str]) -> None:
-        for key in value:
-            if key not in allowed:
-                self.bad(path + (key,), f"unknown key '{key}'{suggest(key, allowed)}; "
-                         f"allowed: {', '.join(sorted(allowed))}")
-
-
-def _module_for(r: _Reader, head: dict[str, Any]) -> GameModule | None:
+def _module_for(r: PositionSource, head: dict[str, Any]) -> GameModule | None:
     game, ref = head.get("game"), head.get("module")
     try:
         if isinstance(ref, str):
@@ -188,7 +80,7 @@ def read_position(path: str | Path | None = None, *, text: str | None = None,
         except (OSError, UnicodeDecodeError) as err:
             raise PositionError([Problem(str(path), 0, f"cannot read position: {err}")]) from None
         base = base or path.parent
-    r = _Reader(source or (str(path) if path is not None else "<position>"), text, base,
+    r = PositionSource(source or (str(path) if path is not None else "<position>"), text, base,
                 data, line)
     if r.sink.problems:
         raise PositionError(r.sink.problems)
@@ -215,8 +107,6 @@ def read_position(path: str | Path | None = None, *, text: str | None = None,
         r.bad(("position", "seed"), "seed must be an integer")
         seed = None
     players, decks, refs = _read_seats(r, module, seats)
-    from .position_parts import read_parts  # the zone/counter/token tables
-
     parts = read_parts(r, module, seats, decks)
     if r.sink.problems:
         raise PositionError(r.sink.problems)
@@ -228,10 +118,8 @@ def read_position(path: str | Path | None = None, *, text: str | None = None,
                     players=players, decks=decks, deck_refs=refs, **parts)
 
 
-def _read_seats(r: _Reader, module: GameModule, seats: int
+def _read_seats(r: PositionSource, module: GameModule, seats: int
                 ) -> tuple[dict[int, str], dict[int, Deck], dict[int, str]]:
-    from .setup import default_decks
-
     players: dict[int, str] = {}
     decks: dict[int, Deck] = dict(default_decks(module, seats))
     starter_key = {id(d): key for key, d in module.starter_decks.items()}
@@ -250,20 +138,20 @@ def _read_seats(r: _Reader, module: GameModule, seats: int
             if isinstance(value["player"], str) and value["player"].strip():
                 players[seat] = value["player"]
             else:
-                r.bad(path + ("player",), "player must be a name")
+                r.bad((*path, "player"), "player must be a name")
         ref = value.get("deck")
         if ref is None:
             continue
         if not isinstance(ref, str):
-            r.bad(path + ("deck",), "deck must be a starter deck name, a file or the list text")
+            r.bad((*path, "deck"), "deck must be a starter deck name, a file or the list text")
             continue
-        deck = _load_deck(r, module, ref, path + ("deck",))
+        deck = _load_deck(r, module, ref, (*path, "deck"))
         if deck is not None:
             decks[seat], refs[seat] = deck, ref
     return players, decks, refs
 
 
-def _load_deck(r: _Reader, module: GameModule, ref: str, path: tuple[str | int, ...]
+def _load_deck(r: PositionSource, module: GameModule, ref: str, path: tuple[str | int, ...]
                ) -> Deck | None:
     try:
         if "\n" in ref:

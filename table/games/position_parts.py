@@ -4,18 +4,22 @@ lists the position uses."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from table.core.objects import ROOT
 
 from .model import Deck
 from .module import GameModule
-from .position import (
-    FACES, UNKNOWN, CardPlacement, TilePlacement, TokenPlacement, ZonePlacement, suggest,
+from .position_model import (
+    FACES,
+    UNKNOWN,
+    CardPlacement,
+    TilePlacement,
+    TokenPlacement,
+    ZonePlacement,
 )
-
-if TYPE_CHECKING:
-    from .position import _Reader
+from .position_source import PositionSource
+from .spelling import suggest
 
 CARD_KEYS = {"card", "face", "owner", "rotation", "side", "counters", "pos"}
 ZONE_KEYS = {"cards", "rest", "shuffle"}
@@ -57,7 +61,7 @@ class _Names:
         return None, f"no card '{ref}' in {self.module.name}{suggest(ref, self.card_names)}"
 
 
-def read_parts(r: _Reader, module: GameModule, seats: int,
+def read_parts(r: PositionSource, module: GameModule, seats: int,
                decks: Mapping[int, Deck]) -> dict[str, Any]:
     names = _Names(module, seats, decks)
     turn = _read_turn(r, names)
@@ -66,14 +70,14 @@ def read_parts(r: _Reader, module: GameModule, seats: int,
             "boards": _read_boards(r, names), "tiles": _read_tiles(r, names), **turn}
 
 
-def _id_ok(r: _Reader, path: tuple[str | int, ...], ident: str, known: Any, what: str) -> bool:
+def _id_ok(r: PositionSource, path: tuple[str | int, ...], ident: str, known: Any, what: str) -> bool:
     if ident in known:
         return True
     r.bad(path, f"no {what} '{ident}' at this table{suggest(ident, known)}")
     return False
 
 
-def _read_zones(r: _Reader, names: _Names) -> tuple[ZonePlacement, ...]:
+def _read_zones(r: PositionSource, names: _Names) -> tuple[ZonePlacement, ...]:
     out: list[ZonePlacement] = []
     for zone_id, value in r.table("zones").items():
         path: tuple[str | int, ...] = ("zones", zone_id)
@@ -85,21 +89,21 @@ def _read_zones(r: _Reader, names: _Names) -> tuple[ZonePlacement, ...]:
             rest, shuffle = value.get("rest", False), value.get("shuffle", False)
             for key, flag in (("rest", rest), ("shuffle", shuffle)):
                 if not isinstance(flag, bool):
-                    r.bad(path + (key,), f"'{key}' must be true or false")
+                    r.bad((*path, key), f"'{key}' must be true or false")
             if rest and (zone_id == ROOT or names.zones[zone_id].owner is None):
-                r.bad(path + ("rest",), f"'rest' needs a seat's zone; {zone_id} belongs to no "
+                r.bad((*path, "rest"), f"'rest' needs a seat's zone; {zone_id} belongs to no "
                       "seat")
-            value, path = value.get("cards", []), path + ("cards",)
+            value, path = value.get("cards", []), (*path, "cards")
         if not isinstance(value, list):
             r.bad(path, "a zone's cards are an array, bottom card first")
             continue
         cards = [c for i, item in enumerate(value)
-                 if (c := _read_card(r, names, path + (i,), item)) is not None]
+                 if (c := _read_card(r, names, (*path, i), item)) is not None]
         out.append(ZonePlacement(zone_id, tuple(cards), r.line(*path), bool(rest), bool(shuffle)))
     return tuple(out)
 
 
-def _read_card(r: _Reader, names: _Names, path: tuple[str | int, ...],
+def _read_card(r: PositionSource, names: _Names, path: tuple[str | int, ...],
                item: Any) -> CardPlacement | None:
     if isinstance(item, str):
         item = {"card": item}
@@ -113,30 +117,30 @@ def _read_card(r: _Reader, names: _Names, path: tuple[str | int, ...],
         return None
     face = item.get("face")
     if face is not None and face not in FACES:
-        r.bad(path + ("face",), f"face must be \"up\" or \"down\", not {face!r}")
+        r.bad((*path, "face"), f"face must be \"up\" or \"down\", not {face!r}")
     owner = item.get("owner")
     if owner is not None and not (_int(owner) and 1 <= owner <= names.seats):
-        r.bad(path + ("owner",), f"owner must be a seat 1-{names.seats}")
+        r.bad((*path, "owner"), f"owner must be a seat 1-{names.seats}")
     rotation = item.get("rotation", 0)
     if not _int(rotation) or rotation % 90:
-        r.bad(path + ("rotation",), "rotation must be 0, 90, 180 or 270")
+        r.bad((*path, "rotation"), "rotation must be 0, 90, 180 or 270")
     side = item.get("side")
     if side is not None and side not in names.sides:
-        r.bad(path + ("side",), f"no card has a side '{side}'{suggest(str(side), names.sides)}")
+        r.bad((*path, "side"), f"no card has a side '{side}'{suggest(str(side), names.sides)}")
     counters = item.get("counters", {})
     if not isinstance(counters, dict):
-        r.bad(path + ("counters",), "counters must be a table like { damage = 2 }")
+        r.bad((*path, "counters"), "counters must be a table like { damage = 2 }")
         counters = {}
     for key, amount in counters.items():
         if key not in names.card_counters:
-            r.bad(path + ("counters", key), f"no card counter '{key}'"
+            r.bad((*path, "counters", key), f"no card counter '{key}'"
                   f"{suggest(key, names.card_counters)}")
         elif not _int(amount):
-            r.bad(path + ("counters", key), f"counter '{key}' must be an integer")
+            r.bad((*path, "counters", key), f"counter '{key}' must be an integer")
     pos = item.get("pos")
     if pos is not None and not (isinstance(pos, list) and len(pos) == 2
                                 and all(isinstance(v, int | float) for v in pos)):
-        r.bad(path + ("pos",), "pos must be [x, y]")
+        r.bad((*path, "pos"), "pos must be [x, y]")
         pos = None
     if card == UNKNOWN:
         r.bad(path, "an unknown card (\"?\": the peer that saved this position could not see "
@@ -147,7 +151,7 @@ def _read_card(r: _Reader, names: _Names, path: tuple[str | int, ...],
                          (float(pos[0]), float(pos[1])) if pos else None)
 
 
-def _read_counters(r: _Reader, names: _Names) -> dict[str, int]:
+def _read_counters(r: PositionSource, names: _Names) -> dict[str, int]:
     out: dict[str, int] = {}
     for cid, value in r.table("counters").items():
         if not _id_ok(r, ("counters", cid), cid, names.counters, "counter"):
@@ -159,7 +163,7 @@ def _read_counters(r: _Reader, names: _Names) -> dict[str, int]:
     return out
 
 
-def _read_tokens(r: _Reader, names: _Names) -> dict[str, TokenPlacement]:
+def _read_tokens(r: PositionSource, names: _Names) -> dict[str, TokenPlacement]:
     out: dict[str, TokenPlacement] = {}
     places = set(names.zones) | set(names.boards) | {"table"}
     for tid, value in r.table("tokens").items():
@@ -175,18 +179,18 @@ def _read_tokens(r: _Reader, names: _Names) -> dict[str, TokenPlacement]:
         at, cell, pos = value["at"], value.get("cell"), value.get("pos")
         if pos is not None and not (isinstance(pos, list) and len(pos) == 2
                                     and all(isinstance(v, int | float) for v in pos)):
-            r.bad(path + ("pos",), "pos must be [x, y]")
+            r.bad((*path, "pos"), "pos must be [x, y]")
             continue
-        if not _id_ok(r, path + ("at",), at, places, "zone or board"):
+        if not _id_ok(r, (*path, "at"), at, places, "zone or board"):
             continue
         if cell is not None:
             board = names.boards.get(at)
             if board is None or board.grid is None:
-                r.bad(path + ("cell",), f"'{at}' is not a grid board: a cell needs one")
+                r.bad((*path, "cell"), f"'{at}' is not a grid board: a cell needs one")
                 continue
             if not (isinstance(cell, list) and len(cell) == 2 and all(map(_int, cell))
                     and 0 <= cell[0] < board.grid.cols and 0 <= cell[1] < board.grid.rows):
-                r.bad(path + ("cell",), f"cell must be [x, y] on the {board.grid.cols}x"
+                r.bad((*path, "cell"), f"cell must be [x, y] on the {board.grid.cols}x"
                       f"{board.grid.rows} grid of '{at}'")
                 continue
         out[tid] = TokenPlacement(at, (cell[0], cell[1]) if cell else None,
@@ -194,7 +198,7 @@ def _read_tokens(r: _Reader, names: _Names) -> dict[str, TokenPlacement]:
     return out
 
 
-def _read_dice(r: _Reader, names: _Names) -> dict[str, int]:
+def _read_dice(r: PositionSource, names: _Names) -> dict[str, int]:
     out: dict[str, int] = {}
     for did, value in r.table("dice").items():
         if not _id_ok(r, ("dice", did), did, names.dice, "die"):
@@ -207,7 +211,7 @@ def _read_dice(r: _Reader, names: _Names) -> dict[str, int]:
     return out
 
 
-def _read_boards(r: _Reader, names: _Names) -> dict[str, str]:
+def _read_boards(r: PositionSource, names: _Names) -> dict[str, str]:
     out: dict[str, str] = {}
     for bid, value in r.table("boards").items():
         if not _id_ok(r, ("boards", bid), bid, names.boards, "board"):
@@ -222,7 +226,7 @@ def _read_boards(r: _Reader, names: _Names) -> dict[str, str]:
     return out
 
 
-def _read_tiles(r: _Reader, names: _Names) -> dict[str, TilePlacement]:
+def _read_tiles(r: PositionSource, names: _Names) -> dict[str, TilePlacement]:
     out: dict[str, TilePlacement] = {}
     for slot, value in r.table("tiles").items():
         path: tuple[str | int, ...] = ("tiles", slot)
@@ -234,22 +238,22 @@ def _read_tiles(r: _Reader, names: _Names) -> dict[str, TilePlacement]:
         r.only(path, value, {"tile", "side", "rotation"})
         tile = names.tiles.get(str(value.get("tile")))
         if tile is None:
-            r.bad(path + ("tile",), f"no tile {value.get('tile')!r}"
+            r.bad((*path, "tile"), f"no tile {value.get('tile')!r}"
                   f"{suggest(str(value.get('tile')), names.tiles)}")
             continue
         side, rotation = value.get("side"), value.get("rotation", 0)
         if side not in tile.sides:
-            r.bad(path + ("side",), f"tile '{tile.id}' has no side {side!r}"
+            r.bad((*path, "side"), f"tile '{tile.id}' has no side {side!r}"
                   f"{suggest(str(side), tile.sides)}")
             continue
         if not _int(rotation) or rotation % 90:
-            r.bad(path + ("rotation",), "rotation must be 0, 90, 180 or 270")
+            r.bad((*path, "rotation"), "rotation must be 0, 90, 180 or 270")
             continue
         out[slot] = TilePlacement(tile.id, str(side), rotation % 360)
     return out
 
 
-def _read_turn(r: _Reader, names: _Names) -> dict[str, Any]:
+def _read_turn(r: PositionSource, names: _Names) -> dict[str, Any]:
     turn = r.table("turn")
     r.only(("turn",), turn, {"seat", "number", "phase", "step"})
     seat, number = turn.get("seat"), turn.get("number")

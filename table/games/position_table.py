@@ -213,7 +213,7 @@ def _flush(r: Replica, zone_id: str, batch: list[CardPlacement], owner: int | No
         return
     act.new_cards(r, zone_id, [c.card for c in batch], owner=owner, seat=owner)
     handles = r.state.objs[zone_id].children[-len(batch):]
-    for handle, c in zip(handles, batch):
+    for handle, c in zip(handles, batch, strict=True):
         if c.side:
             act.set_field(r, handle, "props.side", c.side, seat=owner)
         if c.rotation:

@@ -11,6 +11,7 @@ from pathlib import Path
 from table.core.errors import LogError
 from table.core.logfile import read_log
 
+from .archive import unpack
 from .card_faces import PRESETS, CardSize
 from .decks import load_deck
 from .loader import load_module
@@ -18,7 +19,6 @@ from .module import GameModule
 from .problems import ModuleError, Problem
 from .reload import _card_key
 from .store import ModuleStore, default_store, module_for_recorded, recorded_module
-from .archive import unpack
 
 
 def card_size(module: GameModule, override: str | None = None) -> CardSize:

@@ -36,6 +36,6 @@ class ProblemSink:
     def add(self, line: int, message: str) -> None:
         self.problems.append(Problem(self.file, line, message))
 
-    def for_file(self, file: str) -> "ProblemSink":
+    def for_file(self, file: str) -> ProblemSink:
         """A sink for another file that appends to the same list."""
         return ProblemSink(file, self.problems)

@@ -8,8 +8,8 @@ player's peer.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
 import time
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +22,19 @@ from .model import Deck
 from .module import GameModule
 from .record import record_decks, record_module
 from .steps import (
-    CreateCards, CreateDeck, Draw, FirstPlayer, Place, PlaceTile, Prompt, Rotate, SetCounter,
-    SetFace, SetSide, SetupStep, Shuffle,
+    CreateCards,
+    CreateDeck,
+    Draw,
+    FirstPlayer,
+    Place,
+    PlaceTile,
+    Prompt,
+    Rotate,
+    SetCounter,
+    SetFace,
+    SetSide,
+    SetupStep,
+    Shuffle,
 )
 
 

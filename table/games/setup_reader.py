@@ -78,43 +78,7 @@ def read_setup(root: Table, players: tuple[int, int], headers: list[str]) -> lis
                 ok = False
                 continue
             for key in given:
-                raw = t.data[key]
-                if key == name:
-                    want = _type_ok(fkind, raw)
-                    if want:
-                        t.problem(key, f"'{key}' in {t.label} must be {want}")
-                        ok = False
-                    values[name] = raw
-                elif key.endswith("_by_seat"):
-                    if not isinstance(raw, list) or len(raw) < players[1]:
-                        t.problem(key, f"'{key}' in {t.label} must be an array with one value "
-                                  f"per seat ({players[1]})")
-                        ok = False
-                        continue
-                    for j, item in enumerate(raw):
-                        want = _type_ok(fkind, item)
-                        if want:
-                            t.sink.add(t.index.line_of(t.path + (key, j)),
-                                       f"'{key}' in {t.label}: item {j + 1} must be {want}")
-                            ok = False
-                    by_seat[name] = tuple(raw)
-                else:
-                    sub = t.table(key)
-                    if sub is None:
-                        ok = False
-                        continue
-                    table: dict[int, tuple[Any, ...]] = {}
-                    for n, seq in sub.data.items():
-                        if not n.isdigit() or not players[0] <= int(n) <= players[1]:
-                            sub.problem(n, f"'{key}': '{n}' is not a player count of this game")
-                            ok = False
-                        elif not isinstance(seq, list) or len(seq) != int(n) or \
-                                any(_type_ok(fkind, v) for v in seq):
-                            sub.problem(n, f"'{key}.{n}' must be an array of {n} values")
-                            ok = False
-                        else:
-                            table[int(n)] = tuple(seq)
-                    by_count[name] = table
+                ok = _read_given(t, key, name, fkind, players, values, by_seat, by_count) and ok
         per_seat = each or bool(by_seat) or bool(by_count) or _has_seat(list(values.values()))
         if ok:
             out.append(StepTemplate(index=i, kind=kind, per_seat=per_seat, values=values,
@@ -123,7 +87,52 @@ def read_setup(root: Table, players: tuple[int, int], headers: list[str]) -> lis
     return out
 
 
-def check_setup_refs(module: "GameModule", root: Table) -> None:
+def _read_given(t: Table, key: str, name: str, fkind: str, players: tuple[int, int],
+                values: dict[str, Any], by_seat: dict[str, tuple[Any, ...]],
+                by_count: dict[str, dict[int, tuple[Any, ...]]]) -> bool:
+    """One key of a step's field (`name`, `name_by_seat` or `name_by_seat_count`) into its
+    table; False if it is malformed."""
+    raw = t.data[key]
+    if key == name:
+        want = _type_ok(fkind, raw)
+        if want:
+            t.problem(key, f"'{key}' in {t.label} must be {want}")
+        values[name] = raw
+        return not want
+    if key.endswith("_by_seat"):
+        if not isinstance(raw, list) or len(raw) < players[1]:
+            t.problem(key, f"'{key}' in {t.label} must be an array with one value "
+                      f"per seat ({players[1]})")
+            return False
+        ok = True
+        for j, item in enumerate(raw):
+            want = _type_ok(fkind, item)
+            if want:
+                t.sink.add(t.index.line_of((*t.path, key, j)),
+                           f"'{key}' in {t.label}: item {j + 1} must be {want}")
+                ok = False
+        by_seat[name] = tuple(raw)
+        return ok
+    sub = t.table(key)
+    if sub is None:
+        return False
+    ok = True
+    table: dict[int, tuple[Any, ...]] = {}
+    for n, seq in sub.data.items():
+        if not n.isdigit() or not players[0] <= int(n) <= players[1]:
+            sub.problem(n, f"'{key}': '{n}' is not a player count of this game")
+            ok = False
+        elif not isinstance(seq, list) or len(seq) != int(n) or \
+                any(_type_ok(fkind, v) for v in seq):
+            sub.problem(n, f"'{key}.{n}' must be an array of {n} values")
+            ok = False
+        else:
+            table[int(n)] = tuple(seq)
+    by_count[name] = table
+    return ok
+
+
+def check_setup_refs(module: GameModule, root: Table) -> None:
     """Check every id a step names exists, for every legal seat count."""
     reported: set[tuple[int, str]] = set()
     sides_of_cards = {s for ct in module.card_types.values() for s in ct.sides}
@@ -157,13 +166,16 @@ def check_setup_refs(module: "GameModule", root: Table) -> None:
                                tokens, boards, tile_slots, dice, tiles, sides_of_cards, n, seat)
 
 
-def _check_ref(module: "GameModule", bad: Any, t: StepTemplate, key: str, label: str,
+def _check_ref(module: GameModule, bad: Any, t: StepTemplate, key: str, label: str,
                fkind: str, value: Any, zones: set[str], counters: set[str], tokens: set[str],
                boards: dict[str, Any], tile_slots: dict[str, Any], dice: set[str],
                tiles: dict[str, Any], sides_of_cards: set[str], n: int,
                seat: int | None) -> None:
     where = f" ({n} players)" if module.players.min != module.players.max else ""
-    if fkind == "zone" and value not in zones:
+    if fkind in ("grid_board", "board_or_zone"):
+        _check_board_ref(bad, t, key, label, fkind, value, zones, boards, sides_of_cards, n,
+                         seat, where)
+    elif fkind == "zone" and value not in zones:
         bad(t, key, f"{label}: no zone '{value}'{where}")
     elif fkind == "zone_list":
         for z in value:
@@ -183,7 +195,33 @@ def _check_ref(module: "GameModule", bad: Any, t: StepTemplate, key: str, label:
                 bad(t, key, f"{label}: no die '{d}'")
     elif fkind == "zone_or_board" and value not in zones and value not in boards:
         bad(t, key, f"{label}: no zone, slot or board '{value}'{where}")
-    elif fkind == "grid_board":
+    elif fkind == "tile" and value not in tiles:
+        bad(t, key, f"{label}: no tile '{value}'")
+    elif fkind == "tileslot" and value not in tile_slots:
+        bad(t, key, f"{label}: no tile slot '{value}'")
+    elif fkind == "section":
+        spec = module.deck_headers.get(value)
+        if value not in module.deck_sections and not (spec and spec.card_type):
+            bad(t, key, f"{label}: '{value}' is neither a deck-list section nor a deck header "
+                f"that names a card")
+    elif fkind == "cards":
+        pairs = value.items() if isinstance(value, dict) else ((v, 1) for v in value)
+        for cid, _ in pairs:
+            if cid not in module.cards:
+                bad(t, key, f"{label}: no card with id '{cid}'")
+    elif fkind == "method" and value not in ("roll", "random"):
+        bad(t, key, f"{label}: method must be \"roll\" or \"random\", not '{value}'")
+    elif fkind == "face" and value not in ("up", "down"):
+        bad(t, key, f"{label}: face must be \"up\" or \"down\", not '{value}'")
+    else:
+        _check_step_value(bad, t, key, label, value, tiles, sides_of_cards, n, seat)
+
+
+def _check_board_ref(bad: Any, t: StepTemplate, key: str, label: str, fkind: str, value: Any,
+                     zones: set[str], boards: dict[str, Any], sides_of_cards: set[str], n: int,
+                     seat: int | None, where: str) -> None:
+    """A grid cell on its board; a board's side, or a zone's card side."""
+    if fkind == "grid_board":
         b = boards.get(value)
         if b is None or b.grid is None:
             bad(t, key, f"{label}: '{value}' is not a grid board")
@@ -203,25 +241,14 @@ def _check_ref(module: "GameModule", bad: Any, t: StepTemplate, key: str, label:
         elif t.value("side", n, seat) not in sides_of_cards:
             bad(t, "side", f"{label}: no double-sided card type has a side "
                 f"'{t.value('side', n, seat)}'")
-    elif fkind == "tile" and value not in tiles:
-        bad(t, key, f"{label}: no tile '{value}'")
-    elif fkind == "tileslot" and value not in tile_slots:
-        bad(t, key, f"{label}: no tile slot '{value}'")
-    elif fkind == "section":
-        spec = module.deck_headers.get(value)
-        if value not in module.deck_sections and not (spec and spec.card_type):
-            bad(t, key, f"{label}: '{value}' is neither a deck-list section nor a deck header "
-                f"that names a card")
-    elif fkind == "cards":
-        pairs = value.items() if isinstance(value, dict) else ((v, 1) for v in value)
-        for cid, _ in pairs:
-            if cid not in module.cards:
-                bad(t, key, f"{label}: no card with id '{cid}'")
-    elif fkind == "method" and value not in ("roll", "random"):
-        bad(t, key, f"{label}: method must be \"roll\" or \"random\", not '{value}'")
-    elif fkind == "face" and value not in ("up", "down"):
-        bad(t, key, f"{label}: face must be \"up\" or \"down\", not '{value}'")
-    elif t.kind == "place_tile" and key == "side" and t.value("tile", n, seat) in tiles:
+
+
+def _check_step_value(bad: Any, t: StepTemplate, key: str, label: str, value: Any,
+                      tiles: dict[str, Any], sides_of_cards: set[str], n: int,
+                      seat: int | None) -> None:
+    """Values whose meaning depends on the step: a tile's side and rotation, a card side, a
+    draw count, a card owner."""
+    if t.kind == "place_tile" and key == "side" and t.value("tile", n, seat) in tiles:
         tile = tiles[t.value("tile", n, seat)]
         if value not in tile.sides:
             bad(t, key, f"{label}: tile '{tile.id}' has no side '{value}'")

@@ -10,6 +10,7 @@ reads that draft once.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import os
@@ -112,10 +113,8 @@ class ModuleStore:
             if check:
                 load_module(tmp / (archive.game or "module"))
             (tmp / "archive").write_bytes(data)
-            try:
+            with contextlib.suppress(OSError):  # another process stored the same hash meanwhile
                 tmp.rename(final)
-            except OSError:  # another process stored the same hash meanwhile
-                pass
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
 

@@ -7,6 +7,7 @@ the parsed data uses (array-of-tables and array elements are addressed by their 
 from __future__ import annotations
 
 import builtins
+import contextlib
 import re
 import tomllib
 from collections.abc import Iterable, Iterator
@@ -49,10 +50,8 @@ class LineIndex:
         self.lines: dict[Path, int] = {}
         self._text = text
         self._line = 1
-        try:
+        with contextlib.suppress(IndexError):  # malformed text: keep what was indexed so far
             self._scan()
-        except IndexError:  # malformed text: keep what was indexed so far
-            pass
 
     def line_of(self, path: Iterable[str | int]) -> int:
         """The line of ``path``, or of its nearest recorded ancestor (0 if none)."""
@@ -102,9 +101,9 @@ class LineIndex:
                     if tuple(resolved) in aot:
                         resolved.append(aot[tuple(resolved)])
                 if is_aot:
-                    base = tuple(resolved) + (keys[-1] if keys else "",)
+                    base = (*tuple(resolved), keys[-1] if keys else "")
                     aot[base] = aot.get(base, -1) + 1
-                    current = base + (aot[base],)
+                    current = (*base, aot[base])
                     self.lines.setdefault(base, self._line)
                 else:
                     current = tuple(resolved)
@@ -153,8 +152,8 @@ class LineIndex:
                     idx += 1
                     i += 1
                     continue
-                self.lines[path + (idx,)] = self._line
-                i = self._value(i, path + (idx,))
+                self.lines[(*path, idx)] = self._line
+                i = self._value(i, (*path, idx))
         if c == "{":
             i += 1
             while True:
@@ -279,7 +278,7 @@ class Table:
         out: list[str] = []
         for i, item in enumerate(value):
             if not isinstance(item, builtins.str):
-                self.sink.add(self.index.line_of(self.path + (key, i)),
+                self.sink.add(self.index.line_of((*self.path, key, i)),
                               f"'{key}' in {self.label}: item {i + 1} must be a string, "
                               f"not {_kind(item)}")
             else:
@@ -293,7 +292,7 @@ class Table:
         out: list[int] = []
         for i, item in enumerate(value):
             if not isinstance(item, builtins.int) or isinstance(item, builtins.bool):
-                self.sink.add(self.index.line_of(self.path + (key, i)),
+                self.sink.add(self.index.line_of((*self.path, key, i)),
                               f"'{key}' in {self.label}: item {i + 1} must be an integer, "
                               f"not {_kind(item)}")
                 return None
@@ -301,24 +300,24 @@ class Table:
         return out
 
     def table(self, key: builtins.str, required: builtins.bool = False,
-              label: builtins.str | None = None) -> "Table | None":
+              label: builtins.str | None = None) -> Table | None:
         value = self._typed(key, dict, required, "a table")
         if value is None:
             return None
-        return Table(self.sink, self.index, self.path + (key,), value,
-                     label or f"[{'.'.join(str(p) for p in self.path + (key,))}]")
+        return Table(self.sink, self.index, (*self.path, key), value,
+                     label or f"[{'.'.join(str(p) for p in (*self.path, key))}]")
 
-    def tables(self, key: builtins.str, label: builtins.str) -> Iterator["Table"]:
+    def tables(self, key: builtins.str, label: builtins.str) -> Iterator[Table]:
         """The elements of an array of tables (``[[key]]``), each labelled ``label #n``."""
         value = self._typed(key, list, False, "an array of tables")
         for i, item in enumerate(value or []):
             if not isinstance(item, dict):
-                self.sink.add(self.index.line_of(self.path + (key, i)),
+                self.sink.add(self.index.line_of((*self.path, key, i)),
                               f"{label} #{i + 1} must be a table, not {_kind(item)}")
                 continue
             name = item.get("id") if isinstance(item.get("id"), builtins.str) else f"#{i + 1}"
-            yield Table(self.sink, self.index, self.path + (key, i), item, f"{label} '{name}'")
+            yield Table(self.sink, self.index, (*self.path, key, i), item, f"{label} '{name}'")
 
     def sub(self, key: builtins.str | builtins.int, value: dict[builtins.str, Any],
-            label: builtins.str) -> "Table":
-        return Table(self.sink, self.index, self.path + (key,), value, label)
+            label: builtins.str) -> Table:
+        return Table(self.sink, self.index, (*self.path, key), value, label)

@@ -17,7 +17,7 @@ TABLE = RuleTable([
 ])
 
 
-@pytest.mark.parametrize("rule, plain, excused", [
+@pytest.mark.parametrize(("rule", "plain", "excused"), [
     ("X-ERROR", "error", "error"),
     ("X-EXCUSABLE", "error", "warning"),
     ("X-WARNING", "warning", "warning"),
@@ -35,7 +35,7 @@ def test_the_panel_lists_every_rule_once_with_its_nominal_severity() -> None:
         ("X-ERROR", "error"), ("X-EXCUSABLE", "error"), ("X-WARNING", "warning")]
 
 
-@pytest.mark.parametrize("rows, message", [
+@pytest.mark.parametrize(("rows", "message"), [
     ([("X", "E+", "§1", "?")], "X: severity 'E+' is not one of E, E*, W"),
     ([("X", "E", "§1", "?"), ("X", "W", "§2", "?")], "X is listed twice"),
 ])
@@ -45,7 +45,7 @@ def test_a_bad_row_fails_with_the_rule_named(rows: list[tuple[str, str, str, str
         RuleTable(rows)
 
 
-@pytest.mark.parametrize("module, prefix", [
+@pytest.mark.parametrize(("module", "prefix"), [
     (gauntlet, "GAU-"), (mantle, "MAN-"), (dead_to_rites, "DTR-")])
 def test_every_plugin_lists_its_rules_from_its_table(module: object, prefix: str) -> None:
     infos = module.plugin.rules()  # type: ignore[attr-defined]

@@ -57,13 +57,13 @@ async def _transfer(root: Path, art_mib: int, joiners: int) -> dict[str, float]:
     await wait_until(lambda: all(host.peer_id in m.peers() for m in others), 10)
     stores = [ModuleStore(root / f"joiner-{i}") for i in range(joiners)]
     asking = [BlobExchange(m, blob_lookup(Replica("t", m.peer_id), s))
-              for m, s in zip(others, stores)]
+              for m, s in zip(others, stores, strict=True)]
     exchanges += asking
     start = time.perf_counter()
     for ex in asking:  # each joiner asks the host only: the worst case for the host
         ex.mesh.peers = lambda h=host.peer_id: [h]  # type: ignore[method-assign]
     await asyncio.gather(*(obtain_module(ex, archive.hash, store=s, report=lambda _t: None)
-                           for ex, s in zip(asking, stores)))
+                           for ex, s in zip(asking, stores, strict=True)))
     seconds = time.perf_counter() - start
     for ex in exchanges:
         ex.close()
@@ -73,10 +73,10 @@ async def _transfer(root: Path, art_mib: int, joiners: int) -> dict[str, float]:
 
 
 def _report(root: Path, sessions: int) -> dict[str, float]:
-    from table.games import find_module
-    from table.bench.report import draft_of
-    from table.report.build import build_report
     from table.bench.legal_corpus import Plan, play
+    from table.bench.report import draft_of
+    from table.games import find_module
+    from table.report.build import build_report
 
     drafts = []
     for game in ("gauntlet", "mantle-of-the-keeper"):

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from table.bench.fair_sim import MemoryNet
 from table.app.cli import main
+from table.bench.fair_sim import MemoryNet
 from table.core import actions as act
-from table.core import fair
+from table.core import commit, fair
 from table.core.audit import audit_log, audit_summary
 from table.core.fair_ops import fair_roll, fair_shuffle, publish, receive_publication
 from table.core.merge import merge_logs
@@ -133,6 +133,18 @@ def _stacked_shuffle(s: Session) -> Op:
         fair.permuted = real  # type: ignore[assignment]
 
 
+def _committed(r: Replica, cards: list[str]) -> tuple[list[list[str]], dict[str, Any]]:
+    """A consume's outputs as any peer's software commits them (a handle and a salted commitment
+    per card; the secrets go in the op's private part): the cheater writes its own."""
+    out: list[list[str]] = []
+    secrets: dict[str, list[str]] = {}
+    for card in cards:
+        handle, salt = "h" + r.rng.token(8), r.rng.token(16)
+        out.append([handle, commit.commitment(handle, card, salt)])
+        secrets[handle] = [card, salt]
+    return out, {"cards": secrets}
+
+
 def _lying_order(s: Session) -> Op:
     """Peer 2 stacks its deck and claims a pre-shuffle order that the seed maps onto it."""
     r, draw = s.replicas[1], s.draw(2, "shuffle")
@@ -143,7 +155,7 @@ def _lying_order(s: Session) -> Op:
     claimed = [""] * len(inputs)
     for k, source in enumerate(perm):
         claimed[source] = stacked[k]
-    out, private = act._commit_outputs(r, stacked)
+    out, private = _committed(r, stacked)
     private["fair"] = {"rounds": {draw.round: {"pile": "p2.deck", "shares": draw.shares,
                                                "order": claimed}}}
     return r.issue("consume", {"in": inputs, "expect": ["p2.deck"] * len(inputs),
@@ -174,13 +186,13 @@ def _restacked(s: Session) -> Op:
     pile = r.state.objs["p2.deck"]
     inputs = list(pile.children)
     names = sorted(r.knowledge.card_of(h) or "" for h in inputs)
-    out, private = act._commit_outputs(r, names)
+    out, private = _committed(r, names)
     return r.issue("consume", {"in": inputs, "expect": ["p2.deck"] * len(inputs),
                                "to": "p2.deck", "at": "bottom", "out": out, "owner": 2,
                                "why": "receive"}, seat=2, private=private)
 
 
-@pytest.mark.parametrize("cheat, author, what", [
+@pytest.mark.parametrize(("cheat", "author", "what"), [
     (_stacked_shuffle, "peer2", "the joint seed puts"),
     (_lying_order, "peer2", "pre-shuffle order says"),
     (_loaded_die, "peer3", "are not the faces its shares give"),

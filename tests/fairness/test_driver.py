@@ -11,8 +11,8 @@ from typing import Any
 import msgpack
 
 from netplay.fair_driver import ROUTED, FairDriver
-from table.bench.fair_sim import FakeClock
 from netplay.messages import check_message
+from table.bench.fair_sim import FakeClock
 from table.core import actions as act
 from table.core.audit import audit_log
 from table.core.replica import Replica
@@ -66,7 +66,7 @@ class Table:
 
 def test_joint_rolls_and_shuffles_through_the_driver_audit_clean(tmp_path: Path) -> None:
     t = Table(tmp_path)
-    d1, d2, d3 = t.drivers
+    d1, d2, _d3 = t.drivers
     assert d1.roll(PEERS, sides=20, count=2, why="attack", seat=1) is None  # not yet: a round
     assert d2.shuffle(PEERS, "p2.deck", seat=2) is None
     t.pump()

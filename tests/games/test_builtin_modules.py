@@ -7,8 +7,19 @@ from collections import Counter as Tally
 import pytest
 
 from table.games import (
-    CreateDeck, Draw, FirstPlayer, GameModule, Place, PlaceTile, SetCounter, SetFace, Shuffle,
-    builtin_modules, deck_problems, find_module, load_deck,
+    CreateDeck,
+    Draw,
+    FirstPlayer,
+    GameModule,
+    Place,
+    PlaceTile,
+    SetCounter,
+    SetFace,
+    Shuffle,
+    builtin_modules,
+    deck_problems,
+    find_module,
+    load_deck,
 )
 
 IDS = ["dead-to-rites", "gauntlet", "mantle-of-the-keeper"]
@@ -188,7 +199,7 @@ def test_dead_to_rites_expansion(modules):
     assert m.card("Grave Choir").number("blocked_draw") == 3
     assert m.card("Flame Herald").flag("haste")
     assert m.card("Bastion Golem").flag("cant_attack")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="players, not 3"):
         m.setup_for(3)
 
 

@@ -22,8 +22,8 @@ from table.core.rng import Rng
 from table.core.seek import fork_table
 from table.games import find_module, load_deck, load_module
 from table.games.archive import ArchiveError, read_folder, unpack
-from table.games.setup import new_table
 from table.games.registry import ModuleNotFound
+from table.games.setup import new_table
 from table.games.store import ModuleStore, module_for
 from table.report.session import read_session
 

@@ -118,7 +118,7 @@ deck = "military"
 """
 
 
-@pytest.mark.parametrize("old,new,line,message", [
+@pytest.mark.parametrize(("old", "new", "line", "message"), [
     ('"Militia"]', '"Milita"]', 13, "no card 'Milita' in Gauntlet (did you mean \"Militia\"?)"),
     ('"p1.hand" =', '"p1.hnd" =', 13, "no zone 'p1.hnd' at this table (did you mean \"p1.hand\"?)"),
     ('phase = "Capture"', 'phase = "Captur"', 7, "no phase 'Captur' (did you mean \"Capture\"?)"),

@@ -127,7 +127,7 @@ def test_validate_names_a_crown_repeating_the_rule_on_its_row(
             "rules favor_cap = 6") in out
 
 
-@pytest.mark.parametrize("toml, message", [
+@pytest.mark.parametrize(("toml", "message"), [
     ('[rules.overrides]\nfavor_cap = { card_type = "Crown", column = "no_such" }',
      "[rules.overrides] favor_cap: 'no_such' is not an int column"),
     ('[rules.overrides]\nno_rule = { card_type = "Crown", column = "favor_cap" }',

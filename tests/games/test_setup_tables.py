@@ -86,7 +86,7 @@ def test_mantle_setup_matches_the_rulebook(seats: int) -> None:
 def test_dead_to_rites_setup_matches_the_rulebook() -> None:
     r = _table("dead-to-rites", 4)
     _no_void(r)
-    for seat, favor in zip(range(1, 5), (0, 0, 1, 2)):  # starting Favor by seat
+    for seat, favor in zip(range(1, 5), (0, 0, 1, 2), strict=True):  # starting Favor by seat
         assert len(_cards(r, f"p{seat}.hand")) == 6
         assert len(_cards(r, f"p{seat}.deck")) == 34  # 40 less the opening hand
         assert _value(r, f"p{seat}.step") == 0
@@ -101,7 +101,7 @@ def test_dead_to_rites_setup_matches_the_rulebook() -> None:
     assert "altar" in r.state.objs and "defense-pool" in r.state.objs
 
 
-@pytest.mark.parametrize("game,seats", [("gauntlet", 2), ("dead-to-rites", 4)]
+@pytest.mark.parametrize(("game", "seats"), [("gauntlet", 2), ("dead-to-rites", 4)]
                          + [("mantle-of-the-keeper", n) for n in range(2, 7)])
 def test_every_card_exists_exactly_once_after_setup(game: str, seats: int) -> None:
     r = _table(game, seats, seed=seats)

@@ -11,7 +11,7 @@ from .conftest import PACKAGING, packaging_module
 bf = packaging_module("bundle_filters")
 
 
-@pytest.mark.parametrize("dest, kept", [
+@pytest.mark.parametrize(("dest", "kept"), [
     ("PySide6/Qt/lib/libQt6Core.so.6", True),
     ("PySide6/Qt/plugins/platforms/libqxcb.so", True),
     ("PySide6/Qt/plugins/platforms/libqoffscreen.so", True),

@@ -5,10 +5,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from table.app.commands import Subcommands
+
+if TYPE_CHECKING:
+    from assist.runner import AssistRunner
+    from table.core.replica import Replica
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: Subcommands) -> None:
     parser = sub.add_parser(
         "check", help="run the rules assist over a log and print its flags",
         description="Run the game's rules assist over a log and print every flag (op, "
@@ -71,12 +77,19 @@ def check(args: argparse.Namespace) -> int:
     runner = AssistRunner.for_replica(replica, module, plugin, seat=-1)
     for notice in runner.notices:
         print(f"note: {notice}", file=sys.stderr)
+    _print_flags(runner, replica, include_acked=args.all, as_json=args.json)
+    return 0
+
+
+def _print_flags(runner: AssistRunner, replica: Replica, *, include_acked: bool,
+                 as_json: bool) -> None:
+    """Every flag, undone and resolved ones too (said so), then a count on stderr."""
     acks = runner.acknowledged()
-    entries = runner.entries(include_acked=args.all, include_undone=True, include_resolved=True)
+    entries = runner.entries(include_acked=include_acked, include_undone=True, include_resolved=True)
     undone = runner.undone()
     for e in entries:
         f = e.flag
-        if args.json:
+        if as_json:
             print(json.dumps({"op": e.number, "ref": list(e.ref), "rule": f.rule,
                               "severity": f.severity, "message": f.message,
                               "section": f.section, "objects": list(f.objects),
@@ -93,12 +106,11 @@ def check(args: argparse.Namespace) -> int:
                     if cleared is not None else "")
             ack += " (salvaged: read past a lost op)" if e.ref in replica.salvaged else ""
             print(f"{e.number:>6}  {f.rule:<28} {f.severity:<7} {f.message} [{f.section}]{ack}")
-    if not args.json:
+    if not as_json:
         salvaged = sum(1 for e in entries if e.ref in replica.salvaged)
         print(f"{len(entries) - salvaged} flag(s) in {len(runner)} ops"
               + (f"; {salvaged} more on ops read past a lost record (salvaged: they may be the "
                  f"lost op's doing)" if salvaged else ""), file=sys.stderr)
-    return 0
 
 
 def check_scenarios(args: argparse.Namespace) -> int:

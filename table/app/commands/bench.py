@@ -5,8 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 
+from table.app.commands import Subcommands
 
-def register(sub: argparse._SubParsersAction) -> None:
+
+def register(sub: Subcommands) -> None:
     parser = sub.add_parser("bench", help="measure speed (prints figures; last line is JSON)",
                             description="Measure speed; each benchmark measures its own floor in "
                                         "the same run and prints figures, its last line one JSON "

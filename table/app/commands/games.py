@@ -5,9 +5,15 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from table.app.commands import Subcommands
+
+if TYPE_CHECKING:
+    from table.games.module import GameModule
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: Subcommands) -> None:
     p = sub.add_parser("games", help="list the game modules",
                        description="List the installed game modules.")
     p.set_defaults(handler=cmd_games)
@@ -51,7 +57,7 @@ def cmd_games(args: argparse.Namespace) -> int:
     return 0
 
 
-def _module_arg(value: str):  # type: ignore[no-untyped-def]
+def _module_arg(value: str) -> GameModule:
     from table.games import find_module, load_module
 
     return load_module(Path(value)) if Path(value).is_dir() else find_module(value)

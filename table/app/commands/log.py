@@ -6,12 +6,13 @@ import csv
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
+from table.app.commands import Subcommands
 from table.core.errors import LogError
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: Subcommands) -> None:
     parser = sub.add_parser("log", help="build, read, export, hash and merge table logs",
                             description="Work with .sandlog files (one per peer per session).")
     logs = parser.add_subparsers(dest="log_command", metavar="ACTION", required=True)
@@ -164,22 +165,24 @@ def cmd_export(args: argparse.Namespace) -> int:
         return _fail(str(err))
     rows = export_rows(replica, _seat_for(replica, args.seat, False),
                        _namer(replica, announce=True))
-    out = open(args.out, "w", newline="", encoding="utf-8") if args.out else sys.stdout
-    try:
-        if args.format == "jsonl":
-            for row in rows:
-                out.write(json.dumps(row, ensure_ascii=False, default=str) + "\n")
-        else:
-            writer = csv.DictWriter(out, fieldnames=list(rows[0]) if rows else ["n"])
-            writer.writeheader()
-            for row in rows:
-                writer.writerow({**row, "args": json.dumps(row["args"], default=str),
-                                 **{k: "; ".join(row[k]) for k in ("cards", "flags",
-                                                                   "flag_messages")}})
-    finally:
-        if args.out:
-            out.close()
+    if not args.out:
+        _write_rows(rows, args.format, sys.stdout)
+        return 0
+    with open(args.out, "w", newline="", encoding="utf-8") as out:
+        _write_rows(rows, args.format, out)
     return 0
+
+
+def _write_rows(rows: list[dict[str, Any]], form: str, out: TextIO) -> None:
+    if form == "jsonl":
+        for row in rows:
+            out.write(json.dumps(row, ensure_ascii=False, default=str) + "\n")
+        return
+    writer = csv.DictWriter(out, fieldnames=list(rows[0]) if rows else ["n"])
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({**row, "args": json.dumps(row["args"], default=str),
+                         **{k: "; ".join(row[k]) for k in ("cards", "flags", "flag_messages")}})
 
 
 def cmd_hash(args: argparse.Namespace) -> int:

@@ -5,8 +5,10 @@ import argparse
 import sys
 from pathlib import Path
 
+from table.app.commands import Subcommands
 
-def register(sub: argparse._SubParsersAction) -> None:
+
+def register(sub: Subcommands) -> None:
     parser = sub.add_parser("position", help="check, start and save game positions",
                             description="Positions are game situations written by name in a "
                                         "TOML file (docs/positions.md).")

@@ -5,6 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from table.app.commands import Subcommands
+
+if TYPE_CHECKING:
+    from table.ui.print.job import Job
 
 
 def _source(p: argparse.ArgumentParser) -> None:
@@ -24,7 +30,7 @@ def _source(p: argparse.ArgumentParser) -> None:
                                   "bridge, tarot, mini or WIDTHxHEIGHT in mm")
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: Subcommands) -> None:
     p = sub.add_parser("print", help="print-and-play sheets of a module's cards as a PDF",
                        description="Write the cards at true size on A4 or Letter, as many a "
                                    "page as fit, with crop marks, an optional bleed and the "
@@ -52,7 +58,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(handler=cmd_export_images)
 
 
-def _job(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+def _job(args: argparse.Namespace) -> Job:
     from table.games import find_module, load_module
     from table.ui.print.job import build_job
 

@@ -5,8 +5,10 @@ import argparse
 import sys
 from pathlib import Path
 
+from table.app.commands import Subcommands
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+
+def register(subparsers: Subcommands) -> None:
     p = subparsers.add_parser("screenshot", help="render a game's table after setup to a PNG",
                               description="Set up a hot-seat table for GAME and save a picture "
                                           "of the table window (no display needed).")

@@ -32,7 +32,7 @@ def phase(name: str) -> dict[str, Any]:
     return {"seat": 1, "op": "mark", "what": "phase", "value": name}
 
 
-@pytest.mark.parametrize("favor, ops, expected", [
+@pytest.mark.parametrize(("favor", "ops", "expected"), [
     (2, [play(), phase("Combat")], ["DTR-PLAY-COST"]),             # 2 Favor, nothing paid
     (2, [pay(1, 2), play(), phase("Combat")], ["DTR-PLAY-COST"]),  # paid 2 of 4
     (4, [pay(1, 4), play(), phase("Combat")], []),                 # paid before it enters play
@@ -74,7 +74,7 @@ def test_pay_play_pay_play_is_two_payments_not_one() -> None:
     assert "Ashen Colossus" in t2.flags(since)[0].message
 
 
-@pytest.mark.parametrize("card, expected, severity", [
+@pytest.mark.parametrize(("card", "expected", "severity"), [
     ("Ashen Colossus", [], None),            # the effect names the card: played for free
     ("Scorched Ground", ["DTR-PLAY-COST"], "warning"),  # another effect: E* softened
 ])
@@ -109,7 +109,7 @@ def place() -> dict[str, Any]:
     return {"seat": 1, "op": "move", "card": "p1.rites:top", "to": "altar"}
 
 
-@pytest.mark.parametrize("favor, ops, expected", [
+@pytest.mark.parametrize(("favor", "ops", "expected"), [
     (1, [place(), {"seat": 2, "op": "mark", "what": "declare", "value": "pass"}],
      ["DTR-RITE-COST"]),                                     # 1 Favor, nothing paid
     (2, [pay(1, 1), place(), phase("Dusk")], ["DTR-RITE-COST"]),  # paid 1 of 2

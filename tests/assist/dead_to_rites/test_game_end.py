@@ -20,7 +20,7 @@ def damaged_at_dusk(clear: bool) -> AssistTable:
     return t
 
 
-@pytest.mark.parametrize("clear, expected", [(False, ["DTR-DAMAGE-CLEAR-DUSK"]), (True, [])])
+@pytest.mark.parametrize(("clear", "expected"), [(False, ["DTR-DAMAGE-CLEAR-DUSK"]), (True, [])])
 def test_the_last_dusk_before_the_end_op_is_checked(clear: bool, expected: list[str]) -> None:
     t = damaged_at_dusk(clear)
     since = t.checkpoint()

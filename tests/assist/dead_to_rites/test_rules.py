@@ -218,7 +218,7 @@ def play(hooks: dict[str, Step]) -> AssistTable:
     return game.play_all()
 
 
-@pytest.mark.parametrize("rule,point,illegal,legal", GAME_CASES, ids=[c[0] for c in GAME_CASES])
+@pytest.mark.parametrize(("rule", "point", "illegal", "legal"), GAME_CASES, ids=[c[0] for c in GAME_CASES])
 def test_fires(rule: str, point: str, illegal: Step, legal: Step) -> None:
     hooks = {point: illegal}
     if rule == "DTR-CANT-ATTACK-NAMED":
@@ -227,7 +227,7 @@ def test_fires(rule: str, point: str, illegal: Step, legal: Step) -> None:
     assert rule in t.rules(), t.describe()
 
 
-@pytest.mark.parametrize("rule,point,illegal,legal", GAME_CASES, ids=[c[0] for c in GAME_CASES])
+@pytest.mark.parametrize(("rule", "point", "illegal", "legal"), GAME_CASES, ids=[c[0] for c in GAME_CASES])
 def test_nearest_legal_play_does_not_fire(rule: str, point: str, illegal: Step,
                                           legal: Step) -> None:
     hooks = {point: legal}

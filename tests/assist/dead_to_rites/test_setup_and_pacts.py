@@ -32,7 +32,7 @@ def test_setup_as_dealt_raises_nothing() -> None:
     assert t.setup_flags() == [] and setup_rules(t) == []
 
 
-@pytest.mark.parametrize("rule,illegal,legal", [
+@pytest.mark.parametrize(("rule", "illegal", "legal"), [
     ("DTR-DECK-SIZE", deck("1 The Ash Queen\n", ""), STARTER),
     ("DTR-DECK-COPIES", deck("3 Cinder Adept\n3 Brand Guard", "4 Cinder Adept\n2 Brand Guard"),
      deck("3 Cinder Adept\n3 Brand Guard", "3 Cinder Adept\n3 Brand Guard")),
@@ -43,7 +43,7 @@ def test_deck_rules(rule: str, illegal: str, legal: str) -> None:
     assert table(decks={1: legal}).setup_flags() == []
 
 
-@pytest.mark.parametrize("rule,tweak,legal", [
+@pytest.mark.parametrize(("rule", "tweak", "legal"), [
     ("DTR-PLAYERS-4", {"seat": 4, "op": "seat", "release": True}, None),
     ("DTR-RITES-SEPARATE", {"seat": 1, "op": "move", "card": "p1.rites:top", "to": "p1.rites",
                             "at": 0}, None),
@@ -163,7 +163,7 @@ def test_pact_decline_returns_to_hand() -> None:
     assert t.rules() == [], t.describe()
 
 
-@pytest.mark.parametrize("draws,expected", [(2, []), (1, ["DTR-PACT-BREAK"])])
+@pytest.mark.parametrize(("draws", "expected"), [(2, []), (1, ["DTR-PACT-BREAK"])])
 def test_pact_break(draws: int, expected: list[str]) -> None:
     t, pact = pact_table()
     t.declare("pact-offer", seat=1, pact=pact, to=2)
@@ -176,7 +176,7 @@ def test_pact_break(draws: int, expected: list[str]) -> None:
 
 
 # -- Crowning ---------------------------------------------------------------------------------
-@pytest.mark.parametrize("skip_seat,expected", [(None, []), (3, ["DTR-CROWNING"])])
+@pytest.mark.parametrize(("skip_seat", "expected"), [(None, []), (3, ["DTR-CROWNING"])])
 def test_crowning(skip_seat: int | None, expected: list[str]) -> None:
     t = table()
     t.phase("Rite", seat=1)

@@ -11,8 +11,22 @@ from typing import Any
 from assist.testing import AssistTable
 
 from .gau_kit import (
-    AO1, AO2, CAPTURE, CLEANUP, DRAW, MOVE, battle, begin, cmd, discard, face, hidden, order,
-    roll, stock, tok,
+    AO1,
+    AO2,
+    CAPTURE,
+    CLEANUP,
+    DRAW,
+    MOVE,
+    battle,
+    begin,
+    cmd,
+    discard,
+    face,
+    hidden,
+    order,
+    roll,
+    stock,
+    tok,
 )
 
 Case = Callable[[AssistTable, bool], int]
@@ -445,7 +459,7 @@ def _(t: AssistTable, legal: bool) -> int:
     roll(t, 2, 3)
     c = cp(t)
     t.declare("battle-winner", seat=1, winner=1, attacker_total=6 if legal else 3,
-              defender_total=3 if legal else 3, attacker_die=5 if legal else 2, defender_die=3)
+              defender_total=3, attacker_die=5 if legal else 2, defender_die=3)
     return c
 
 

@@ -5,7 +5,19 @@ from assist.testing import AssistTable
 
 from .cases_core import bank, case, commits, cp, fight, full_battle, hands, reveal
 from .gau_kit import (
-    AO1, AO2, CAPTURE, DRAW, MOVE, begin, cmd, discard, hidden, order, roll, stock, tok,
+    AO1,
+    AO2,
+    CAPTURE,
+    DRAW,
+    MOVE,
+    begin,
+    cmd,
+    discard,
+    hidden,
+    order,
+    roll,
+    stock,
+    tok,
 )
 
 __all__ = ["bank"]

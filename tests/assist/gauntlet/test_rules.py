@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from . import cases_factions  # noqa: F401 - registers the faction cases
-from . import cases_more  # noqa: F401 - registers the later cases (after the others)
+from . import (
+    cases_factions,  # noqa: F401 - registers the faction cases
+    cases_more,  # noqa: F401 - registers the later cases (after the others)
+)
 from .cases_core import CASES
 from .gau_kit import table
 

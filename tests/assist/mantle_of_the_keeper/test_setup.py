@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from assist.mantle_of_the_keeper import plugin
 from assist.testing import AssistTable
-
 from table.games import load_deck
 
 from .kit import DECKS, GAME, MODULE, Game

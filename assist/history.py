@@ -1,0 +1,149 @@
+"""The records a plugin reads: `History`, the ops applied so far in canonical order, with the
+marker lookups (turns, phases, timing windows) the rules ask for. Part of the plugin API;
+plugins import it from `assist.api`."""
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any, overload
+
+from table.core.state import State
+from table.core.timeline import Record
+
+
+class _Prefix(Sequence[Record]):
+    """records[:stop] without copying."""
+
+    __slots__ = ("_records", "_stop")
+
+    def __init__(self, records: Sequence[Record], stop: int) -> None:
+        self._records, self._stop = records, stop
+
+    def __len__(self) -> int:
+        return self._stop
+
+    @overload
+    def __getitem__(self, i: int) -> Record: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[Record]: ...
+
+    def __getitem__(self, i: int | slice) -> Record | Sequence[Record]:
+        if isinstance(i, slice):
+            return list(self._records[:self._stop])[i]
+        if i < 0:
+            i += self._stop
+        if not 0 <= i < self._stop:
+            raise IndexError(i)
+        return self._records[i]
+
+    def __iter__(self) -> Iterator[Record]:
+        records = self._records
+        for i in range(self._stop):
+            yield records[i]
+
+
+_MARKER_KINDS = frozenset({"mark", "end"})
+
+
+class History:
+    """The records applied so far, in canonical order, up to and including the current one.
+
+    `marks` (optional) lists the indices of every `mark` (and `end`) record so far, ascending:
+    the runner keeps it so marker lookups don't scan the whole log. An `end` op (the game's
+    recorded result) counts as a "winner" marker: the game is over either way.
+    """
+
+    __slots__ = ("_marks", "_records", "_seats", "index")
+
+    def __init__(self, records: Sequence[Record], index: int,
+                 marks: Sequence[int] | None = None, state: State | None = None) -> None:
+        self._records = records
+        self.index = index
+        if marks is None:
+            marks = [i for i in range(index + 1) if records[i].op.kind in _MARKER_KINDS]
+        self._marks = marks
+        self._seats = state
+
+    @property
+    def records(self) -> Sequence[Record]:
+        return _Prefix(self._records, self.index + 1)
+
+    @property
+    def current(self) -> Record:
+        return self._records[self.index]
+
+    def mark_indices(self) -> Iterator[int]:
+        """Indices of mark records up to the current one, newest first."""
+        marks, index = self._marks, self.index
+        for j in range(len(marks) - 1, -1, -1):
+            if marks[j] <= index:
+                yield marks[j]
+
+    def _marks_of(self, what: str) -> Iterator[int]:
+        for i in self.mark_indices():
+            rec = self._records[i]
+            if rec.void is None and (rec.op.args.get("what") == what or (
+                    what == "winner" and rec.op.kind == "end")):
+                yield i
+
+    def current_turn_start(self) -> int:
+        """Index of the latest turn marker (0 when no turn has started)."""
+        return next(self._marks_of("turn"), 0)
+
+    def window_start(self) -> int:
+        """Index of the latest turn, phase or step marker: the current timing window."""
+        for i in self.mark_indices():
+            rec = self._records[i]
+            if rec.void is None and rec.op.args.get("what") in ("turn", "phase", "step"):
+                return i
+        return 0
+
+    def ops_this_turn(self) -> list[Record]:
+        start = self.current_turn_start()
+        return [self._records[i] for i in range(start, self.index + 1)]
+
+    def declarations(self, name: str | None = None, since: int | None = None) -> list[Record]:
+        """Declaration marks (oldest first) that took effect, by name, from index `since` on."""
+        out = []
+        for i in self.mark_indices():
+            if since is not None and i < since:
+                break
+            rec = self._records[i]
+            a = rec.op.args
+            if rec.void is None and a.get("what") == "declare" and (
+                    name is None or a.get("value") == name):
+                out.append(rec)
+        out.reverse()
+        return out
+
+    def first_mark(self, what: str, value: Any = None) -> Record | None:
+        """The earliest effective mark of a kind (and value), e.g. ("setup", "complete")."""
+        for i in self._marks:
+            if i > self.index:
+                break
+            rec = self._records[i]
+            a = rec.op.args
+            if rec.void is None and a.get("what") == what and (value is None
+                                                                 or a.get("value") == value):
+                return rec
+        return None
+
+    def last_mark(self, what: str) -> Record | None:
+        i = next(self._marks_of(what), None)
+        return None if i is None else self._records[i]
+
+    def index_of(self, record: Record) -> int | None:
+        for i in range(self.index, -1, -1):
+            if self._records[i] is record:
+                return i
+        return None
+
+    def seat_of(self, record: Record) -> int | None:
+        """The seat the op's author acted as: its declared seat, else its only seat."""
+        op = record.op
+        if op.seat is not None:
+            return op.seat
+        if self._seats is not None:
+            seats = self._seats.seats_of(op.author)
+            if len(seats) == 1:
+                return next(iter(seats))
+        return None
