@@ -134,7 +134,7 @@ def run(count: int = 100_000, objects: int = 600, late_share: float = 0.05, max_
     rolled = Replica("bench", "reader-2")
     rolled.receive_many(wires[:setup_count])
     rollbacks = [0]
-    rolled.listeners.append(lambda change: rollbacks.__setitem__(0, rollbacks[0] + change.rolled_back))
+    rolled.subscribe(lambda change: rollbacks.__setitem__(0, rollbacks[0] + change.rolled_back))
     t_roll = _timed(partial(deliver, late, rolled))
     roll_rate = count / t_roll
     expected_hash = ordered.public_state_hash()

@@ -15,8 +15,8 @@ from .errors import Fault, Void
 from .objects import KINDS, PUBLIC, ROOT, Obj
 from .state import Journal, Seat, State
 
-if TYPE_CHECKING:  # ops imports the registry, which imports these handlers
-    from .ops import Op
+if TYPE_CHECKING:
+    from .opdata import Op
 
 # finds an op applied earlier in canonical order: the op, its journal (None when it was void),
 # and every op applied after it so far with its journal (to tell which of its writes are current)

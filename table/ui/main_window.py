@@ -82,8 +82,8 @@ class TableWindow(QMainWindow):
         self._panel_timer.setSingleShot(True)
         self._panel_timer.setInterval(0)
         self._panel_timer.timeout.connect(self.refresh_panels)
-        replica.listeners.append(self._on_change)
-        replica.report_listeners.append(lambda m: self.statusBar().showMessage(m, 10000))
+        self._unsubscribe = [replica.subscribe(self._on_change), replica.subscribe_reports(
+            lambda m: self.statusBar().showMessage(m, 10000))]
         self.fit = fit_window(self, "table", 1500, 950)  # inside the screen, frame and all
         self._restore_geometry()
         self.fit.clamp()  # a geometry saved on a larger screen shrinks to this one
@@ -388,8 +388,8 @@ class TableWindow(QMainWindow):
 
     def shutdown(self) -> None:
         """Stop following the replica and close its log (everything is already on disk)."""
-        if self._on_change in self.replica.listeners:
-            self.replica.listeners.remove(self._on_change)
+        for unsubscribe in self._unsubscribe:
+            unsubscribe()
         if self.assist_runner is not None:
             self.assist_runner.detach()
         self.scene.detach()

@@ -67,12 +67,11 @@ class TableScene(QGraphicsScene, SceneGestures, ScenePieces, SceneSizes):
         self.others_scale = (1.0, 1.0)  # the others' areas and the middle, drawn smaller
         self._bounds: dict[tuple[float, float, int], QRectF] = {}  # bounds_at's answers
         self.rebuild()
-        self.replica.listeners.append(self.on_change)
+        self._unsubscribe = self.replica.subscribe(self.on_change)
         controller.seatChanged.connect(self.refresh_view)
 
     def detach(self) -> None:
-        if self.on_change in self.replica.listeners:
-            self.replica.listeners.remove(self.on_change)
+        self._unsubscribe()
 
     @property
     def state(self):  # type: ignore[no-untyped-def]
