@@ -113,6 +113,15 @@ class Timeline:
         change.reverted[:0] = reverted
         return change
 
+    def truncate(self, index: int) -> list[Journal]:
+        """Take back every record from `index` on, as if those ops had never arrived (a
+        replay's cursor seeking back); returns their journals, oldest first."""
+        journals = [r.journal for r in self.records[index:]]
+        for record in self.records[index:]:
+            self._by_ref.pop((record.op.author, record.op.seq), None)
+        self._rollback(index)
+        return journals
+
     def _rollback(self, index: int) -> list[tuple[tuple[int, str], Op]]:
         tail = self.records[index:]
         for record in reversed(tail):
