@@ -12,6 +12,7 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from table.core.timeline import Record
 
@@ -101,3 +102,22 @@ class TurnsAndPhases:
         """(turn, active seat, phase) once the first `position` ops are applied."""
         i = bisect_right(self._at, position - 1)
         return self._where[i - 1] if i else (0, None, None)
+
+
+def log_view(model: LogModel) -> QTableView:
+    """A one-column table over the model: rows of one fixed height, so its layout costs nothing
+    per row (a QListView lays every row out, seconds on a long log, again after each seek)."""
+    view = QTableView()
+    view.setModel(model)
+    view.horizontalHeader().hide()
+    view.horizontalHeader().setStretchLastSection(True)
+    rows = view.verticalHeader()
+    rows.hide()
+    rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+    rows.setDefaultSectionSize(view.fontMetrics().height() + 4)
+    view.setShowGrid(False)
+    view.setWordWrap(False)
+    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    return view

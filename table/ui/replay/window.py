@@ -17,7 +17,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtCore import QModelIndex
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
-    QAbstractItemView, QComboBox, QDockWidget, QHBoxLayout, QLabel, QListView, QListWidget,
+    QAbstractItemView, QComboBox, QDockWidget, QHBoxLayout, QLabel, QListWidget,
     QListWidgetItem, QMainWindow, QMessageBox, QPushButton, QToolButton, QVBoxLayout, QWidget,
 )
 
@@ -31,7 +31,7 @@ from ..logtext import LogRenderer
 from ..scene import TableScene
 from ..view import TableView
 from ..window_fit import fit_window
-from .log_model import LogModel, TurnsAndPhases
+from .log_model import LogModel, TurnsAndPhases, log_view
 from .strip import TimelineStrip
 
 log = logging.getLogger(__name__)
@@ -188,10 +188,7 @@ class ReplayWindow(QMainWindow):
         by_index = getattr(self.flag_run, "by_index", {}) or {}
         self.log_model = LogModel(self.source.records(), lambda r: self.renderer.line(r, self.ctl.seat),
                                   by_index, self.source.salvaged, self.seeker.position)
-        self.log_list = QListView()
-        self.log_list.setUniformItemSizes(True)  # the view asks only for the rows it shows
-        self.log_list.setModel(self.log_model)
-        self.log_list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.log_list = log_view(self.log_model)
         self.log_list.clicked.connect(lambda index: self.seek(index.row() + 1))
         self.flag_list = QListWidget()
         self.flag_list.setWordWrap(True)
