@@ -8,6 +8,7 @@ here too; this module checks an op's fields and arguments against the kinds' reg
 """
 from __future__ import annotations
 
+from sys import intern
 from typing import Any
 
 from . import opkinds
@@ -26,22 +27,38 @@ _ANY = opkinds.ANY
 
 _REQUIRED = {kind: frozenset(n for n, (_t, req) in schema.items() if req)
              for kind, schema in SCHEMAS.items()}
+# per kind: each argument's allowed types (None: any value), read once per argument
+_TYPES: dict[str, dict[str, tuple[type, ...] | None]] = {
+    kind: {name: (None if types is _ANY else types) for name, (types, _req) in schema.items()}
+    for kind, schema in SCHEMAS.items()}
+_UNKNOWN: tuple[type, ...] = ()  # no type is in it: an argument the kind does not have
+_SHARED = 64  # text up to this long is shared with equal text (object ids, authors, kinds)
+_NO_VV: dict[str, int] = {}  # the one empty version vector ops from the wire share (never mutated)
 
 
 def check_args(kind: str, args: Any) -> None:
     """Raise BadOp unless `args` matches the schema of `kind` (exact types: no bool for int)."""
-    schema = SCHEMAS.get(kind)
-    if schema is None:
+    _check_args(kind, args, False)
+
+
+def _check_args(kind: str, args: Any, share: bool) -> None:
+    """check_args; with `share`, short text values become the interpreter's shared copy of
+    equal text: a long log names the same few hundred objects in every op, and one string per
+    name instead of one per mention is a third of what a replayed op keeps in memory."""
+    types_of = _TYPES.get(kind)
+    if types_of is None:
         raise BadOp(f"unknown op kind {kind!r}")
     if type(args) is not dict:
         raise BadOp(f"{kind}: arguments must be a map")
     for name, value in args.items():
-        spec = schema.get(name)
-        if spec is None:
-            raise BadOp(f"{kind}: unknown argument {name!r}")
-        types = spec[0]
-        if types is not _ANY and type(value) not in types:
-            raise BadOp(f"{kind}: argument {name!r} has the wrong type ({type(value).__name__})")
+        types = types_of.get(name, _UNKNOWN)
+        vtype = type(value)
+        if types is not None and vtype not in types:
+            if types is _UNKNOWN:
+                raise BadOp(f"{kind}: unknown argument {name!r}")
+            raise BadOp(f"{kind}: argument {name!r} has the wrong type ({vtype.__name__})")
+        if share and vtype is str and len(value) <= _SHARED:
+            args[name] = intern(value)  # a value replaced, no key added: iterating stays sound
     if not _REQUIRED[kind] <= args.keys():
         missing = sorted(_REQUIRED[kind] - args.keys())
         raise BadOp(f"{kind}: missing argument {missing[0]!r}")
@@ -62,10 +79,13 @@ def from_wire(wire: Any) -> Op:
         raise BadOp("op kind must be a string")
     if type(vv) is not dict:
         raise BadOp("op version vector must map authors to counts")
-    for key, count in vv.items():
-        if type(key) is not str or type(count) is not int or count < 0:
-            raise BadOp("op version vector must map authors to counts")
-    check_args(kind, args)
+    if vv:
+        for key, count in vv.items():
+            if type(key) is not str or type(count) is not int or count < 0:
+                raise BadOp("op version vector must map authors to counts")
+    else:
+        vv = _NO_VV
+    _check_args(kind, args, True)
     if type(time) is not float:
         if type(time) is not int:
             raise BadOp("op time must be a number")
@@ -74,4 +94,4 @@ def from_wire(wire: Any) -> Op:
         raise BadOp("op seat must be an integer")
     if sig is not None and type(sig) is not bytes:
         raise BadOp("op signature must be bytes")
-    return Op(author, seq, lamport, kind, args, vv, time, seat, sig)
+    return Op(intern(author), seq, lamport, intern(kind), args, vv, time, seat, sig)
