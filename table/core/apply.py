@@ -71,7 +71,9 @@ def _pos(value: Any) -> tuple[float, ...] | None:
 
 
 def _place(state: State, obj: Obj, parent: Obj, at: Any, pos: Any) -> None:
-    if parent is obj or (parent.container is not None and obj.id in state.ancestors(parent)):
+    # only an object holding others can be asked into one of them (a card holds nothing)
+    if parent is obj or (obj.children and parent.container is not None
+                         and obj.id in state.ancestors(parent)):
         raise Void(f"{obj.id!r} cannot go inside itself")
     new_pos = None if pos is None else _pos(pos)
     state.remove_child(obj)

@@ -139,7 +139,7 @@ _HANDLERS = {k.name: k.apply for k in _RECORDS}
 def apply_op(state: State, op: Op, lookup: Lookup) -> tuple[Journal, Void | None]:
     """Apply `op` at its canonical place; return its journal and, when it was void, why (the
     journal is then empty: a void op changes nothing)."""
-    journal = state.begin()
+    state.journal = journal = Journal()  # state.begin(), inline: once per op folded
     try:
         _HANDLERS[op.kind](state, op, lookup)
     except Void as void:

@@ -32,7 +32,6 @@ _TYPES: dict[str, dict[str, tuple[type, ...] | None]] = {
     kind: {name: (None if types is _ANY else types) for name, (types, _req) in schema.items()}
     for kind, schema in SCHEMAS.items()}
 _UNKNOWN: tuple[type, ...] = ()  # no type is in it: an argument the kind does not have
-_SHARED = 64  # text up to this long is shared with equal text (object ids, authors, kinds)
 _NO_VV: dict[str, int] = {}  # the one empty version vector ops from the wire share (never mutated)
 
 
@@ -42,7 +41,7 @@ def check_args(kind: str, args: Any) -> None:
 
 
 def _check_args(kind: str, args: Any, share: bool) -> None:
-    """check_args; with `share`, short text values become the interpreter's shared copy of
+    """check_args; with `share`, text values become the interpreter's shared copy of
     equal text: a long log names the same few hundred objects in every op, and one string per
     name instead of one per mention is a third of what a replayed op keeps in memory."""
     types_of = _TYPES.get(kind)
@@ -57,7 +56,7 @@ def _check_args(kind: str, args: Any, share: bool) -> None:
             if types is _UNKNOWN:
                 raise BadOp(f"{kind}: unknown argument {name!r}")
             raise BadOp(f"{kind}: argument {name!r} has the wrong type ({vtype.__name__})")
-        if share and vtype is str and len(value) <= _SHARED:
+        if share and vtype is str:
             args[name] = intern(value)  # a value replaced, no key added: iterating stays sound
     if not _REQUIRED[kind] <= args.keys():
         missing = sorted(_REQUIRED[kind] - args.keys())

@@ -81,7 +81,8 @@ class Timeline:
 
     def insert(self, op: Op) -> Change:
         records = self.records
-        if not records or (op.lamport, op.author) > _key(records[-1]):  # in order: no merge
+        last = records[-1].op if records else None
+        if last is None or (op.lamport, op.author) > (last.lamport, last.author):  # in order
             record = self._apply(op)
             return Change(len(records) - 1, [record])
         return self.insert_many([op])
@@ -138,11 +139,14 @@ class Timeline:
         return [((record.op.lamport, record.op.author), record.op) for record in tail]
 
     def _apply(self, op: Op) -> Record:
-        refused = watcher_refusal(self.state, op.author, op.kind)
+        state = self.state
+        author = state.peers.get(op.author)  # a watcher's op is void (inline: the hottest path)
+        refused = watcher_refusal(state, op.author, op.kind) \
+            if author is not None and author.get("watch") else None
         if refused is None:
-            journal, void = apply_op(self.state, op, self._lookup)
+            journal, void = apply_op(state, op, self._lookup)
         else:
-            journal, void = self.state.begin(), refused
+            journal, void = state.begin(), refused
         record = Record(op, journal, None) if void is None else \
             Record(op, journal, str(void), void.fault)
         self.records.append(record)
@@ -173,6 +177,7 @@ class Timeline:
             return None  # not applied (yet) at this point of the fold
         later = [(r.op, r.journal) for r in self.records[index + 1:]]
         return record.op, (None if record.void else record.journal), later
+
 
     lookup = _lookup  # for callers that ask ahead of issuing (table.core.undoing)
 
