@@ -193,6 +193,11 @@ def _apply_stage(wires: list[list[Any]], setup_count: int, cpu: list[float],
             "rolled_back_ops": rollbacks[0], "expected_hash": expected, "states_equal": same}
 
 
+def _write_all(writer: LogWriter, wires: list[list[Any]]) -> None:
+    for wire in wires:
+        writer.append(wire)
+
+
 def _replay_into(out: list[Replica], path: Path) -> None:
     out.append(Replica.from_log(path))
 
@@ -203,7 +208,7 @@ def _replay_stage(wires: list[list[Any]], expected: str, cpu: list[float],
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "bench.sandlog"
         writer = LogWriter(path, make_header("bench", "reader-2"))
-        t_write = timed(lambda: [writer.append(w) for w in wires], cpu)
+        t_write = timed(partial(_write_all, writer, wires), cpu)
         writer.close()
         size = path.stat().st_size
         t_replay = t_floor = float("inf")

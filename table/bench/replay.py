@@ -65,11 +65,10 @@ def _measure_window(path: Path) -> dict[str, Any]:
     from PySide6.QtWidgets import QApplication
 
     from table.core.gc_tuning import tune_gc
+    from table.core.replica import Replica
     from table.ui import games, scene  # noqa: F401 - loaded before the clock: the
     from table.ui.replay import window as _window  # noqa: F401 - replay's code is loaded too
     from table.ui.replay.run import open_replay
-
-    from table.core.replica import Replica
 
     tune_gc()
     app = QApplication.instance() or QApplication(["sandtable-bench"])

@@ -194,7 +194,7 @@ def apply_set(state: State, op: Op, lookup: Lookup) -> None:
     name, value = a["field"], a["value"]
     if name.startswith("props."):
         key = name[len("props."):]
-        if not key or key == "visibility" and value not in ("public", "owner", "hidden"):
+        if not key or (key == "visibility" and value not in ("public", "owner", "hidden")):
             raise Void(f"bad property {name!r}={value!r}")
         state.set_prop(obj, key, value)
         return
@@ -233,7 +233,7 @@ def apply_consume(state: State, op: Op, lookup: Lookup) -> None:
     if len(expect) != len(a["in"]):
         raise Void("consume: 'expect' must name a container per input")
     inputs: list[Obj] = []
-    for obj_id, where in zip(a["in"], expect):
+    for obj_id, where in zip(a["in"], expect, strict=True):  # lengths checked above
         if not isinstance(obj_id, str):
             raise Void("consume: inputs are object ids")
         obj = _live(state, obj_id, "input")

@@ -25,7 +25,8 @@ class Op(NamedTuple):
     lamport: int
     kind: str
     args: dict[str, Any]
-    vv: dict[str, int] = {}  # never mutated: always given explicitly where ops are made
+    # never mutated: always given explicitly where ops are made (a field default, not state)
+    vv: dict[str, int] = {}  # noqa: RUF012 - a NamedTuple field, see the line above
     time: float = 0.0
     seat: int | None = None  # the seat the author acted as (for logs and reports), if any
     sig: bytes | None = None

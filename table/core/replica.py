@@ -17,13 +17,13 @@ from typing import Any
 
 from .causal import CausalStore, Equivocation, RefusedOp
 from .equivocation import check_proof, live_ops, void_from
-from .private_draws import read_flag
 from .errors import BadOp, CausalityError
 from .events import EventHub, Unsubscribe
 from .joint import JointDraws
 from .knowledge import Knowledge
 from .logfile import LogReader, LogWriter, make_header
 from .ops import Op, canonical_value, check_args, from_wire
+from .private_draws import read_flag
 from .rng import Rng
 from .state import State
 from .statehash import public_state_hash
@@ -278,7 +278,7 @@ class Replica:
     # --- restoring -----------------------------------------------------------------------
     @classmethod
     def from_log(cls, path: str | Path, *, reopen: bool = False, salvage: bool | None = None,
-                 **kwargs: Any) -> "Replica":
+                 **kwargs: Any) -> Replica:
         """Rebuild a replica from a log. With `reopen`, keep appending to the same file.
 
         Damaged records are skipped and reported in `replica.reports` (and `replica.damage`);

@@ -15,10 +15,9 @@ from typing import Protocol
 from .errors import Fault
 from .opkinds import apply_op
 from .ops import Op
-from .statehash import objects_digest
 from .state import Journal, State
+from .statehash import objects_digest
 from .watchers import watcher_refusal
-
 
 NOTHING = "it would change nothing"  # Timeline.trial's answer for an op with no effect
 

@@ -130,7 +130,7 @@ def _restore_entry(state: State, entry: tuple[Any, ...], current: set[Key],
         if key == "loc":
             moved.setdefault(obj.id, {})[name] = old
             return False
-        changed = getattr(obj, name) != old
+        changed = bool(getattr(obj, name) != old)
         state.set_field(obj, name, old)
         return changed
     if tag == "rm":

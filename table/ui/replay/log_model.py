@@ -32,7 +32,7 @@ class LogModel(QAbstractListModel):
         self.records, self.line, self.flagged, self.salvaged = records, line, flags, salvaged
         self.position = position  # ops applied: rows from here on are still to come
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802 - Qt's API
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt's API
         return 0 if parent.isValid() else len(self.records)
 
     def text(self, row: int) -> str:

@@ -13,12 +13,22 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtCore import QModelIndex
+from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
-    QAbstractItemView, QComboBox, QDockWidget, QHBoxLayout, QLabel, QListWidget,
-    QListWidgetItem, QMainWindow, QMessageBox, QPushButton, QToolButton, QVBoxLayout, QWidget,
+    QAbstractItemView,
+    QComboBox,
+    QDockWidget,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QMainWindow,
+    QMessageBox,
+    QPushButton,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
 )
 
 from table.core.replica import Replica
@@ -44,7 +54,7 @@ def load_flags(source: Replica, module: Any) -> Any:
         from table.report.flags import run_assist
 
         run = run_assist(source, module)
-    except Exception as err:  # noqa: BLE001 - the replay works without the assist
+    except Exception as err:
         log.warning("no flags for the replay: %s", err)
         return None
     return run
@@ -313,7 +323,7 @@ class ReplayWindow(QMainWindow):
                 path = new_log_path(self.source.game)
         try:
             replica = fork_table(self.source, self.seeker.position, path)
-        except Exception as err:  # noqa: BLE001 - a fork that fails is reported, never a crash
+        except Exception as err:
             log.warning("cannot fork: %s", err)
             QMessageBox.warning(self, "Cannot fork the game", str(err))
             return None
@@ -324,7 +334,7 @@ class ReplayWindow(QMainWindow):
         return replica
 
     # --- closing ----------------------------------------------------------------------------
-    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+    def closeEvent(self, event: QCloseEvent) -> None:
         self.shutdown()
         super().closeEvent(event)
         self.closed.emit()
