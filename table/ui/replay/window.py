@@ -139,6 +139,34 @@ class ReplayWindow(QMainWindow):
         # clicked(bool) would pass its `checked` False as the path: call with no argument
         self.fork.clicked.connect(lambda _checked=False: self.fork_here())
 
+        buttons = self._build_buttons()
+
+        bar = QWidget()
+        bar.setObjectName("replay-bar")
+        box = QVBoxLayout(bar)
+        box.setContentsMargins(8, 4, 8, 6)
+        self.damage = QLabel(self._damage_text())
+        self.damage.setObjectName("replay-damage")
+        self.damage.setWordWrap(True)
+        self.damage.setStyleSheet("background:#ffebee;color:#b71c1c;border-left:4px solid "
+                                  "#e53935;padding:4px 8px")
+        self.damage.setVisible(bool(self.damage.text()))
+        box.addWidget(self.damage)
+        box.addWidget(self.strip)
+        box.addWidget(self.where)
+        box.addLayout(buttons)
+        central = QWidget()
+        outer = QVBoxLayout(central)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setSpacing(0)
+        outer.addWidget(self.view, 1)
+        outer.addWidget(bar)
+        self.setCentralWidget(central)
+
+        self._build_docks()
+
+    def _build_buttons(self) -> QHBoxLayout:
+        """The seek buttons (each with its keys), the seat to view as, Fork."""
         buttons = QHBoxLayout()
         self.seek_actions: dict[str, QAction] = {}  # (QWidget.actions() is a method)
         specs = [
@@ -172,29 +200,10 @@ class ReplayWindow(QMainWindow):
         buttons.addWidget(self.seat_pick)
         buttons.addStretch(1)
         buttons.addWidget(self.fork)
+        return buttons
 
-        bar = QWidget()
-        bar.setObjectName("replay-bar")
-        box = QVBoxLayout(bar)
-        box.setContentsMargins(8, 4, 8, 6)
-        self.damage = QLabel(self._damage_text())
-        self.damage.setObjectName("replay-damage")
-        self.damage.setWordWrap(True)
-        self.damage.setStyleSheet("background:#ffebee;color:#b71c1c;border-left:4px solid "
-                                  "#e53935;padding:4px 8px")
-        self.damage.setVisible(bool(self.damage.text()))
-        box.addWidget(self.damage)
-        box.addWidget(self.strip)
-        box.addWidget(self.where)
-        box.addLayout(buttons)
-        central = QWidget()
-        outer = QVBoxLayout(central)
-        outer.setContentsMargins(0, 0, 0, 0)
-        outer.setSpacing(0)
-        outer.addWidget(self.view, 1)
-        outer.addWidget(bar)
-        self.setCentralWidget(central)
-
+    def _build_docks(self) -> None:
+        """The log panel (a line written only when shown) and the flags, tabbed."""
         by_index = getattr(self.flag_run, "by_index", {}) or {}
         self.log_model = LogModel(self.source.records(), lambda r: self.renderer.line(r, self.ctl.seat),
                                   by_index, self.source.salvaged, self.seeker.position)
