@@ -40,7 +40,7 @@ class FairDriver:
         self.replica, self.send = replica, send
         self.rounds = FairRounds(replica.peer_id, clock=clock, **options)
         self.issued: list[Op] = []  # the joint ops this peer issued (for the UI to follow)
-        replica.listeners.append(self._on_change)
+        self._unsubscribe = replica.subscribe(self._on_change)
 
     # --- what the player does ------------------------------------------------------------
     def roll(self, peers: list[str], *, sides: int = 6, count: int = 1,
@@ -95,8 +95,7 @@ class FairDriver:
 
     def close(self) -> None:
         """Stop following the replica (the session left the table)."""
-        if self._on_change in self.replica.listeners:
-            self.replica.listeners.remove(self._on_change)
+        self._unsubscribe()
 
     def _on_change(self, change: Change) -> None:
         for record in change.records:

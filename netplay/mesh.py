@@ -29,7 +29,7 @@ from typing import Any, cast
 
 from .accepting import admit, room_for_connections
 from .admission import Admission, duplicate_verdict
-from .events import EventHub
+from table.core.events import EventHub
 from .gossip import peers_message, read_keys, read_peers
 from .mesh_events import MeshEvent, MessageReceived, PeerJoined, PeerLeft
 from .identity import PUBLIC_KEY_BYTES, Identity, is_valid_peer_id

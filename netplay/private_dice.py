@@ -27,7 +27,7 @@ class PrivateDiceWatch:
         # those already held (a log read back on a restart) arrived before
         self._judged: set[tuple[str, int]] = {rec.op.ref for rec in replica.records()
                                               if is_local_draw(rec.op)}
-        replica.listeners.append(self._on_change)
+        replica.subscribe(self._on_change)
 
     def _on_change(self, change: Change) -> None:
         me = self.replica.peer_id

@@ -38,7 +38,7 @@ from table.core.ops import from_wire
 
 from .canonical import check_canonical, op_slices
 from .catchup import AuthorChains, CatchUp
-from .events import EventHub
+from table.core.events import EventHub
 from .held_versions import HeldVersions
 from .mesh import Mesh
 from .mesh_events import MeshEvent, MessageReceived, PeerJoined, PeerLeft

@@ -33,7 +33,7 @@ from .consent import REQUEST_TIMEOUT, ConsentAsker
 from .discovery import TableAnnouncer, TableBrowser
 from .listing import TableAnnouncement
 from .finding import interface_choice
-from .events import EventHub
+from table.core.events import EventHub
 from .identity import Identity
 from .mesh import Mesh, MeshConfig
 from .mesh_events import MeshEvent, MessageReceived, PeerJoined, PeerLeft
@@ -118,7 +118,7 @@ class LanSession:
         self._settle_soon: asyncio.Handle | None = None
         self._unsubs = [self.mesh.events.subscribe(self._on_mesh_event),
                         self.replication.events.subscribe(self._on_replication_event)]
-        replica.listeners.append(self._on_change)
+        self._unsubs.append(replica.subscribe(self._on_change))
         self.started = False
 
     # -------------------------------------------------------------- lifecycle
@@ -204,8 +204,6 @@ class LanSession:
         await self.mesh.stop(graceful)
         for unsub in self._unsubs:
             unsub()
-        if self._on_change in self.replica.listeners:
-            self.replica.listeners.remove(self._on_change)
         self.requests.abandon("left the table")
         self.started = False
 

@@ -54,7 +54,7 @@ async def roll_over_sessions(count: int, n: int = 6) -> list[float]:
         return on_change
 
     for s in sessions:
-        s.replica.listeners.append(listener(s.peer_id))
+        s.replica.subscribe(listener(s.peer_id))
     times = []
     try:
         for i in range(count):

@@ -76,7 +76,7 @@ class _Peer:
         self.replica.verifier = OpVerifier(mesh.pinned_key, self.replica.store.announced_key)
         self.repl = Replication(mesh, self.replica, ReplicationConfig(hash_interval=3600))
         self.applied: dict[tuple[str, int], float] = {}
-        self.replica.listeners.append(self._on_change)
+        self.stop_timing = self.replica.subscribe(self._on_change)
         self.repl.start()
         self.replica.issue("hello", {"key": mesh.identity.public_key.hex()})
 
@@ -257,7 +257,7 @@ async def _catch_up(count: int) -> dict[str, Any]:
     for i in range(count):
         server.replica.issue("note", {"text": f"op {i}"})
     joiner = _Peer(meshes[1])
-    joiner.replica.listeners.clear()  # no per-op timing here
+    joiner.stop_timing()  # no per-op timing here
     target = server.replica.version_vector()
     t0 = time.monotonic()
     await meshes[1].connect(LOOPBACK, meshes[0].port)

@@ -161,8 +161,8 @@ def _remote_moves(app: Any, window: Any, remote: Any, local: Any,
         scene.on_change(change)
         listener_ms.append((time.perf_counter() - t0) * 1000)
 
-    scene.detach()  # the scene hears the replica through the timer instead
-    local.listeners.append(timed)
+    scene.detach()  # the scene hears each change through the timed wrapper instead
+    stop_timing = local.subscribe(timed)
     rnd = random.Random(seed + 1)
     receive_ms: list[float] = []
     for i in range(MOVES):
@@ -176,7 +176,7 @@ def _remote_moves(app: Any, window: Any, remote: Any, local: Any,
         if i % 100 == 0:
             app.processEvents()  # let paints happen now and then, as a live window would
     app.processEvents()
-    local.listeners.remove(timed)
+    stop_timing()
     return listener_ms, receive_ms
 
 

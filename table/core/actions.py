@@ -119,7 +119,7 @@ def settle_gifts(r: Replica) -> list[Op]:
         if zone is None or zone.owner not in r.my_seats:
             r.pending_gifts.remove(gift)
             continue
-        record = r.timeline.record_of(tuple(gift["op"]))  # type: ignore[arg-type]
+        record = r.timeline.record_of((gift["op"][0], gift["op"][1]))
         if record is None:
             continue  # the gift's op has not arrived yet
         r.pending_gifts.remove(gift)

@@ -15,8 +15,8 @@ from .errors import Fault, Void
 from .objects import KINDS, PUBLIC, ROOT, Obj
 from .state import Journal, Seat, State
 
-if TYPE_CHECKING:  # ops imports the registry, which imports these handlers
-    from .ops import Op
+if TYPE_CHECKING:
+    from .opdata import Op
 
 # finds an op applied earlier in canonical order: the op, its journal (None when it was void),
 # and every op applied after it so far with its journal (to tell which of its writes are current)
@@ -71,7 +71,9 @@ def _pos(value: Any) -> tuple[float, ...] | None:
 
 
 def _place(state: State, obj: Obj, parent: Obj, at: Any, pos: Any) -> None:
-    if parent is obj or (parent.container is not None and obj.id in state.ancestors(parent)):
+    # only an object holding others can be asked into one of them (a card holds nothing)
+    if parent is obj or (obj.children and parent.container is not None
+                         and obj.id in state.ancestors(parent)):
         raise Void(f"{obj.id!r} cannot go inside itself")
     new_pos = None if pos is None else _pos(pos)
     state.remove_child(obj)
@@ -192,7 +194,7 @@ def apply_set(state: State, op: Op, lookup: Lookup) -> None:
     name, value = a["field"], a["value"]
     if name.startswith("props."):
         key = name[len("props."):]
-        if not key or key == "visibility" and value not in ("public", "owner", "hidden"):
+        if not key or (key == "visibility" and value not in ("public", "owner", "hidden")):
             raise Void(f"bad property {name!r}={value!r}")
         state.set_prop(obj, key, value)
         return
@@ -231,7 +233,7 @@ def apply_consume(state: State, op: Op, lookup: Lookup) -> None:
     if len(expect) != len(a["in"]):
         raise Void("consume: 'expect' must name a container per input")
     inputs: list[Obj] = []
-    for obj_id, where in zip(a["in"], expect):
+    for obj_id, where in zip(a["in"], expect, strict=True):  # lengths checked above
         if not isinstance(obj_id, str):
             raise Void("consume: inputs are object ids")
         obj = _live(state, obj_id, "input")

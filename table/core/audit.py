@@ -160,10 +160,10 @@ class _Auditor:
             return
         pile, index, card = back
         kept = [self.identity(state, c) for c in state.cards_in(pile) if c != card]
-        expected = kept[:index] + [self.identity(state, card)] + kept[index:]
+        expected = [*kept[:index], self.identity(state, card), *kept[index:]]
         outs = [self.knowledge.cards.get(h) for h, _ in op.args["out"]]
         if None in expected or not all(o is not None and commit.verify(h, o[0], o[1], d)
-                                       for o, (h, d) in zip(outs, op.args["out"])):
+                                       for o, (h, d) in zip(outs, op.args["out"], strict=True)):
             return  # secrets this log never learned: nothing to check
         if [o[0] for o in outs if o is not None] != expected:
             return self.fail(number, op, f"an undo re-hiding a card in {pile} changed the "
@@ -244,7 +244,7 @@ class _Auditor:
             names = [self.identity(state, h) for h in kept + newcomers]
             outs = [self.knowledge.cards.get(h) for h, _ in a["out"]]
             if all(names) and all(o is not None and commit.verify(h, o[0], o[1], d)
-                                  for o, (h, d) in zip(outs, a["out"])):
+                                  for o, (h, d) in zip(outs, a["out"], strict=True)):
                 out_names = [o[0] for o in outs if o is not None]
                 if not _block_inserted(out_names, [n for n in names[:len(kept)] if n],
                                        [n for n in names[len(kept):] if n]):
@@ -308,7 +308,7 @@ def audit_summary(log: str | Path | Replica) -> str:
     if not replica.flags and not any(op.kind in ("roll", "consume")
                                      and op.args.get("fair") is not None for op in ops):
         # nothing joint (hot-seat, older logs): no need to replay the log
-        local = any(op.kind == "roll" or op.kind == "consume" and op.args.get("why") == "shuffle"
+        local = any(op.kind == "roll" or (op.kind == "consume" and op.args.get("why") == "shuffle")
                     for op in ops)
         return "local" if local else "none"
     return audit_replica(replica).status

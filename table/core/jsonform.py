@@ -15,14 +15,12 @@ from collections.abc import Callable
 from typing import Any
 
 from . import actions as act
-from . import undoing
-from . import opkinds
+from . import opkinds, undoing
 from .errors import BadOp, CoreError
 from .objects import Obj
 from .ops import SCHEMAS, Op
 from .replica import Replica
 from .views import known_card
-
 
 # What a peer may ask the owner of a hidden pile to do for it (performed as the owner's seat):
 # draws and shuffles of that pile, and the op kinds the registry marks requestable

@@ -14,14 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from . import commit
+from .causal import same_op
 from .equivocation import check_proof
 from .errors import BadOp, CoreError
 from .knowledge import Knowledge, deck_hash
-from .causal import same_op
 from .logfile import LogContents, LogWriter, make_header, read_log
 from .ops import Op, from_wire
 from .private_draws import read_flag
-
 
 _HEADER_KEYS = {"format", "version", "table", "peer", "game", "game_hash", "created",
                 "recovered", "merged_from"}

@@ -19,7 +19,7 @@ from .state import Journal, State
 from .undo import apply_redo, apply_undo
 
 if TYPE_CHECKING:
-    from .ops import Op
+    from .opdata import Op
 
 # argument types: {arg name: (allowed python types, required)}. Validation is strict: unknown
 # arguments fail, and types are exact (no bool for int)
@@ -55,6 +55,10 @@ HELLO, SEAT, CREATE, DELETE, MOVE, SET, COUNTER = ("hello", "seat", "create", "d
 CONSUME, REVEAL, SHOW, ROLL, MARK, NOTE, CHAT = ("consume", "reveal", "show", "roll", "mark",
                                                  "note", "chat")
 ACK, UNDO, REDO, MODULE, DECK, END = "ack", "undo", "redo", "module", "deck", "end"
+
+def _apply_undo(state: State, op: Op, lookup: Lookup) -> None:
+    apply_undo(state, op, lookup, UNDOABLE)  # the kinds this table marks undoable, below
+
 
 _RECORDS = (
     # announce a peer: its signing key and display name (first op of every author)
@@ -104,7 +108,7 @@ _RECORDS = (
     OpKind(ACK, {"flag": (_STR, True), "reason": (_STR, True)}, h.apply_ack, quiet=True),
     # take back an earlier action / an undo (table.core.undo); `out`: fresh handles re-hiding
     # the hidden zone a card goes back into
-    OpKind(UNDO, {"target": ((list, tuple), True), "out": ((list,), False)}, apply_undo,
+    OpKind(UNDO, {"target": ((list, tuple), True), "out": ((list,), False)}, _apply_undo,
            action=True),
     OpKind(REDO, {"target": ((list, tuple), True)}, apply_redo, action=True),
     # the game module (draft) in effect from here on, by content hash; its archive travels as
@@ -135,7 +139,7 @@ _HANDLERS = {k.name: k.apply for k in _RECORDS}
 def apply_op(state: State, op: Op, lookup: Lookup) -> tuple[Journal, Void | None]:
     """Apply `op` at its canonical place; return its journal and, when it was void, why (the
     journal is then empty: a void op changes nothing)."""
-    journal = state.begin()
+    state.journal = journal = Journal()  # state.begin(), inline: once per op folded
     try:
         _HANDLERS[op.kind](state, op, lookup)
     except Void as void:

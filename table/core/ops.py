@@ -1,23 +1,23 @@
-"""Ops: the only way a table's state changes.
+"""Ops: the only way a table's state changes, and the validation of an op from the wire.
 
 An op is an envelope (author, sequence number, Lamport stamp, the author's version vector when it
 issued the op, wall-clock time, optional signature) around a kind and its arguments. Ops state
-results ("move to the top of p1.discard", "set rotation 90", "add -2"), never toggles.
-
-Canonical order is (lamport, author); an op's identity is (author, seq).
-The wire form (network and log) is a positional array, the cheapest shape to decode:
-    [author, seq, lamport, kind, args, vv, time, seat, sig]
-`vv` is the author's version vector when it issued the op, sent as the entries that changed since
-its previous op (the rest, and its own count seq - 1, are implied by that previous op, which
-causal delivery applies first). docs/ops.md documents it field by field.
+results ("move to the top of p1.discard", "set rotation 90", "add -2"), never toggles. The op
+itself (`Op`, its wire form and canonical encoding) lives in table.core.opdata and is read from
+here too; this module checks an op's fields and arguments against the kinds' registry.
 """
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from sys import intern
+from typing import Any
 
 from . import opkinds
-from .apply import END_HOWS  # noqa: F401 - the end op's vocabulary, read from here too
+from .apply import END_HOWS
 from .errors import BadOp
+from .opdata import Op, canonical_bytes, canonical_value
+
+__all__ = ["END_HOWS", "MARK_WHATS", "SCHEMAS", "Op", "canonical_bytes", "canonical_value",
+           "check_args", "from_wire"]
 
 # the argument schemas live with each kind's other properties (table.core.opkinds)
 SCHEMAS = opkinds.SCHEMAS
@@ -25,107 +25,39 @@ MARK_WHATS = opkinds.MARK_WHATS
 _ANY = opkinds.ANY
 
 
-class Op(NamedTuple):
-    """One op. A named tuple: immutable, and cheap to build (peers build one per message)."""
-
-    author: str
-    seq: int
-    lamport: int
-    kind: str
-    args: dict[str, Any]
-    vv: dict[str, int] = {}  # never mutated: always given explicitly where ops are made
-    time: float = 0.0
-    seat: int | None = None  # the seat the author acted as (for logs and reports), if any
-    sig: bytes | None = None
-
-    @property
-    def key(self) -> tuple[int, str]:
-        """Position in canonical order."""
-        return (self.lamport, self.author)
-
-    @property
-    def ref(self) -> tuple[str, int]:
-        """Identity of the op: its author and sequence number."""
-        return (self.author, self.seq)
-
-    def to_wire(self) -> list[Any]:
-        return [self.author, self.seq, self.lamport, self.kind, self.args, self.vv, self.time,
-                self.seat, self.sig]
-
-    def signing_bytes(self) -> bytes:
-        """The bytes an author signs: the canonical encoding (docs/protocol.md, "Canonical
-        encoding") of the first 8 fields, everything but the signature."""
-        return canonical_bytes([self.author, self.seq, self.lamport, self.kind, self.args,
-                                self.vv, float(self.time), self.seat])
-
-    def canonical_wire(self) -> bytes:
-        """The canonical encoding of the whole 9-field wire form: the only encoding of this op
-        a peer accepts on the network."""
-        return canonical_bytes([self.author, self.seq, self.lamport, self.kind, self.args,
-                                self.vv, float(self.time), self.seat, self.sig])
-
-
-# Canonical encoding: msgpack with every integer in its smallest form, every float as float64,
-# text as str, bytes as bin, map keys sorted by their UTF-8 bytes, no ext types. msgpack-python
-# already writes the smallest integer, float64 and str/bin forms; keys are sorted here (Python
-# orders str by code point, which is the order of their UTF-8 bytes).
-_INT_MIN, _INT_MAX = -(1 << 63), (1 << 64) - 1
-
-
-_PLAIN = frozenset({str, float, bool, bytes, type(None)})  # written as they are
-
-
-def canonical_value(value: Any) -> Any:
-    """`value` with every map's keys sorted, recursively, tuples as lists. Raises BadOp for
-    what the canonical encoding cannot hold (non-str map keys, integers beyond 64 bits, other
-    types)."""
-    kind = type(value)
-    if kind in _PLAIN:
-        return value
-    if kind is int:
-        if not _INT_MIN <= value <= _INT_MAX:
-            raise BadOp(f"integer {value} does not fit in 64 bits")
-        return value
-    if kind is dict:
-        keys = sorted(value) if all(type(k) is str for k in value) else None
-        if keys is None:
-            raise BadOp("a map key is not a string")
-        plain = _PLAIN
-        return {k: v if type(v) in plain else canonical_value(v)
-                for k in keys for v in (value[k],)}
-    if kind is list or kind is tuple:
-        plain = _PLAIN
-        return [v if type(v) in plain else canonical_value(v) for v in value]
-    raise BadOp(f"a {kind.__name__} has no canonical encoding")
-
-
-def canonical_bytes(value: Any) -> bytes:
-    """The canonical msgpack encoding of `value` (docs/protocol.md, "Canonical encoding")."""
-    import msgpack  # local: only netplay and the log need bytes
-
-    data: bytes = msgpack.packb(canonical_value(value), use_bin_type=True,
-                                use_single_float=False, strict_types=True)
-    return data
-
-
 _REQUIRED = {kind: frozenset(n for n, (_t, req) in schema.items() if req)
              for kind, schema in SCHEMAS.items()}
+# per kind: each argument's allowed types (None: any value), read once per argument
+_TYPES: dict[str, dict[str, tuple[type, ...] | None]] = {
+    kind: {name: (None if types is _ANY else types) for name, (types, _req) in schema.items()}
+    for kind, schema in SCHEMAS.items()}
+_UNKNOWN: tuple[type, ...] = ()  # no type is in it: an argument the kind does not have
+_NO_VV: dict[str, int] = {}  # the one empty version vector ops from the wire share (never mutated)
 
 
 def check_args(kind: str, args: Any) -> None:
     """Raise BadOp unless `args` matches the schema of `kind` (exact types: no bool for int)."""
-    schema = SCHEMAS.get(kind)
-    if schema is None:
+    _check_args(kind, args, False)
+
+
+def _check_args(kind: str, args: Any, share: bool) -> None:
+    """check_args; with `share`, text values become the interpreter's shared copy of
+    equal text: a long log names the same few hundred objects in every op, and one string per
+    name instead of one per mention is a third of what a replayed op keeps in memory."""
+    types_of = _TYPES.get(kind)
+    if types_of is None:
         raise BadOp(f"unknown op kind {kind!r}")
     if type(args) is not dict:
         raise BadOp(f"{kind}: arguments must be a map")
     for name, value in args.items():
-        spec = schema.get(name)
-        if spec is None:
-            raise BadOp(f"{kind}: unknown argument {name!r}")
-        types = spec[0]
-        if types is not _ANY and type(value) not in types:
-            raise BadOp(f"{kind}: argument {name!r} has the wrong type ({type(value).__name__})")
+        types = types_of.get(name, _UNKNOWN)
+        vtype = type(value)
+        if types is not None and vtype not in types:
+            if types is _UNKNOWN:
+                raise BadOp(f"{kind}: unknown argument {name!r}")
+            raise BadOp(f"{kind}: argument {name!r} has the wrong type ({vtype.__name__})")
+        if share and vtype is str:
+            args[name] = intern(value)  # a value replaced, no key added: iterating stays sound
     if not _REQUIRED[kind] <= args.keys():
         missing = sorted(_REQUIRED[kind] - args.keys())
         raise BadOp(f"{kind}: missing argument {missing[0]!r}")
@@ -146,10 +78,13 @@ def from_wire(wire: Any) -> Op:
         raise BadOp("op kind must be a string")
     if type(vv) is not dict:
         raise BadOp("op version vector must map authors to counts")
-    for key, count in vv.items():
-        if type(key) is not str or type(count) is not int or count < 0:
-            raise BadOp("op version vector must map authors to counts")
-    check_args(kind, args)
+    if vv:
+        for key, count in vv.items():
+            if type(key) is not str or type(count) is not int or count < 0:
+                raise BadOp("op version vector must map authors to counts")
+    else:
+        vv = _NO_VV
+    _check_args(kind, args, True)
     if type(time) is not float:
         if type(time) is not int:
             raise BadOp("op time must be a number")
@@ -158,4 +93,4 @@ def from_wire(wire: Any) -> Op:
         raise BadOp("op seat must be an integer")
     if sig is not None and type(sig) is not bytes:
         raise BadOp("op signature must be bytes")
-    return Op(author, seq, lamport, kind, args, vv, time, seat, sig)
+    return Op(intern(author), seq, lamport, intern(kind), args, vv, time, seat, sig)

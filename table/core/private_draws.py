@@ -19,7 +19,7 @@ from .ops import Op
 
 def is_local_draw(op: Op) -> bool:
     """A roll or shuffle drawn from one peer's own randomness (no joint record)."""
-    drawn = op.kind == "roll" or op.kind == "consume" and op.args.get("why") == "shuffle"
+    drawn = op.kind == "roll" or (op.kind == "consume" and op.args.get("why") == "shuffle")
     return drawn and op.args.get("fair") is None
 
 

@@ -263,8 +263,9 @@ class Renderer:
             return f"{who} shuffled {self.place(a['to'])}" + _joint(a)
         if why == "receive":  # the re-handle after a gift: nobody can follow the card now
             return f"{who} took the gift into {self.place(a['to'])} (handles renewed)"
-        incoming = [cid for cid, where in zip(a["in"], expect) if where != a["to"]]
-        sources = {where for cid, where in zip(a["in"], expect) if where != a["to"]}
+        # a void op may name fewer places than inputs: read as far as both go
+        incoming = [cid for cid, where in zip(a["in"], expect, strict=False) if where != a["to"]]
+        sources = {where for _cid, where in zip(a["in"], expect, strict=False) if where != a["to"]}
         src = ", ".join(sorted(self.place(s) for s in sources if s)) or "the table"
         may_see = dest is not None and (self.seat == ALL or (
             dest.owner == self.seat and dest.visibility == OWNER))

@@ -17,12 +17,13 @@ from typing import Any
 
 from .causal import CausalStore, Equivocation, RefusedOp
 from .equivocation import check_proof, live_ops, void_from
-from .private_draws import read_flag
 from .errors import BadOp, CausalityError
+from .events import EventHub, Unsubscribe
 from .joint import JointDraws
 from .knowledge import Knowledge
 from .logfile import LogReader, LogWriter, make_header
 from .ops import Op, canonical_value, check_args, from_wire
+from .private_draws import read_flag
 from .rng import Rng
 from .state import State
 from .statehash import public_state_hash
@@ -51,9 +52,11 @@ class Replica:
         self.store.admit = self._admit
         self.knowledge = Knowledge()
         self.signer, self.verifier, self.clock = signer, verifier, clock
-        self.listeners: list[Listener] = []
+        # listeners hear every change and every report (`subscribe`, `subscribe_reports`); an
+        # error in one reaches the caller, as a plain call would, so no fault passes unseen
+        self._changes: EventHub[Change] = EventHub(propagate=(Exception,))
         self.reports: list[str] = []  # problems a person should see (bad reveals, bad peers)
-        self.report_listeners: list[Callable[[str], None]] = []
+        self._reports: EventHub[str] = EventHub(propagate=(Exception,))
         self.private_out: Callable[[int, dict[str, Any]], None] | None = None
         # rolls and shuffles drawn jointly with the other peers (a LAN session sets it)
         self.joint_draws: JointDraws | None = None
@@ -100,6 +103,14 @@ class Replica:
     @property
     def my_seats(self) -> set[int]:
         return self.state.seats_of(self.peer_id)
+
+    def subscribe(self, listener: Listener) -> Unsubscribe:
+        """Hear every change to what this replica shows; returns the function that stops it."""
+        return self._changes.subscribe(listener)
+
+    def subscribe_reports(self, listener: Callable[[str], None]) -> Unsubscribe:
+        """Hear every problem reported (`report`); returns the function that stops it."""
+        return self._reports.subscribe(listener)
 
     # --- writing -------------------------------------------------------------------------
     def issue(self, kind: str, args: dict[str, Any], *, seat: int | None = None,
@@ -251,16 +262,14 @@ class Replica:
 
     def _announce(self, change: Change) -> None:
         """Every change to what this replica shows reaches its listeners through here."""
-        for listener in list(self.listeners):
-            listener(change)
+        self._changes.emit(change)
 
     def report(self, message: str) -> None:
         # kept and handed to listeners (the status bar, the CLI's warnings): logged only at
         # info, or a command would print every problem twice
         log.info(message)
         self.reports.append(message)
-        for listener in list(self.report_listeners):
-            listener(message)
+        self._reports.emit(message)
 
     def close(self) -> None:
         if self.log is not None:
@@ -269,7 +278,7 @@ class Replica:
     # --- restoring -----------------------------------------------------------------------
     @classmethod
     def from_log(cls, path: str | Path, *, reopen: bool = False, salvage: bool | None = None,
-                 **kwargs: Any) -> "Replica":
+                 **kwargs: Any) -> Replica:
         """Rebuild a replica from a log. With `reopen`, keep appending to the same file.
 
         Damaged records are skipped and reported in `replica.reports` (and `replica.damage`);

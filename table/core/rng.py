@@ -28,5 +28,5 @@ class Rng:
     def token(self, nbytes: int = 8) -> str:
         """Hex token: handles and salts. Seeded only in tests; live play uses `secrets`."""
         if self.seeded:
-            return "%0*x" % (nbytes * 2, self._random.getrandbits(nbytes * 8))
+            return f"{self._random.getrandbits(nbytes * 8):0{nbytes * 2}x}"
         return secrets.token_hex(nbytes)

@@ -13,39 +13,34 @@ k, with the secrets of the hidden cards that exist at k, to continue the game fr
 """
 from __future__ import annotations
 
+import copy
 import secrets as _secrets
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from .errors import CoreError
 from .knowledge import Knowledge
 from .logfile import LogWriter, make_header
 from .ops import Op
 from .replica import Replica
-from .state import Journal
+from .state import Journal, State
 from .timeline import Change, Record, Timeline
 
 
-class _Cursor(Timeline):
-    """A timeline that can also be cut back to its first `index` records."""
-
-    def cut(self, index: int) -> list[Journal]:
-        journals = [r.journal for r in self.records[index:]]
-        for record in self.records[index:]:
-            self._by_ref.pop((record.op.author, record.op.seq), None)
-        self._rollback(index)
-        return journals
-
-
 class Seeker:
-    def __init__(self, ops: Iterable[Op]) -> None:
-        self.ops: list[Op] = sorted(ops, key=lambda op: op.key)
-        self.timeline: Timeline = _Cursor()
+    def __init__(self, ops: Iterable[Op], cursor: Timeline | None = None) -> None:
+        """`cursor`: a timeline that has already folded every one of `ops` (given in canonical
+        order), such as the fold a replica did reading the log; the seeker starts at the end
+        from there instead of folding the log a second time, and owns that timeline now."""
+        self.ops: list[Op] = list(ops) if cursor is not None else \
+            sorted(ops, key=lambda op: op.key)
+        self.timeline: Timeline = cursor if cursor is not None else Timeline()
         self.applied_count = 0  # ops applied by seeking, for benchmarks and tests
 
     @classmethod
-    def from_records(cls, records: Sequence[Record]) -> "Seeker":
+    def from_records(cls, records: Sequence[Record]) -> Seeker:
         return cls(r.op for r in records)
 
     def __len__(self) -> int:
@@ -57,7 +52,7 @@ class Seeker:
         return len(self.timeline.records)
 
     @property
-    def state(self):  # type: ignore[no-untyped-def]
+    def state(self) -> State:
         return self.timeline.state
 
     def records(self) -> list[Record]:
@@ -71,9 +66,7 @@ class Seeker:
             self.applied_count += k - here
             return self.timeline.insert_many(self.ops[here:k])
         if k < here:
-            cursor = self.timeline
-            assert isinstance(cursor, _Cursor)
-            reverted = cursor.cut(k)
+            reverted = self.timeline.truncate(k)
             return Change(first=k, rolled_back=len(reverted), reverted=reverted)
         return Change(first=k)
 
@@ -81,15 +74,63 @@ class Seeker:
         return self.seek(self.position + delta)
 
 
+class FrozenFold(Timeline):
+    """What a replica that handed its fold to a replay keeps: every record it had and the
+    state at the end, to read (its log panel, its seats, a fork), never to fold into again."""
+
+    def __init__(self, records: list[Record], state: State) -> None:
+        super().__init__(state)
+        self.records = records
+        self._refs: dict[tuple[str, int], Record] | None = None
+
+    def has(self, ref: tuple[str, int]) -> bool:
+        return self.record_of(ref) is not None
+
+    def record_of(self, ref: tuple[str, int]) -> Record | None:
+        if self._refs is None:  # built on first use: a replay window never asks
+            self._refs = {(r.op.author, r.op.seq): r for r in self.records}
+        return self._refs.get(ref)
+
+    def insert(self, op: Op) -> Change:
+        raise CoreError("this log's fold was handed to its replay: it takes no more ops")
+
+    def insert_many(self, ops: list[Op]) -> Change:
+        raise CoreError("this log's fold was handed to its replay: it takes no more ops")
+
+    def rebuild(self, ops: list[Op]) -> Change:
+        raise CoreError("this log's fold was handed to its replay: it takes no more ops")
+
+
+def hand_over_fold(source: Replica) -> Timeline:
+    """`source`'s fold, for a replay to seek through: folding a long log once is the cost of
+    opening it, twice would be a second replay. `source` keeps a FrozenFold: its records (a
+    list of references) and a copy of its state at the end (the table's objects, not its ops),
+    so whatever reads it (the log panel, a fork) reads what it did before."""
+    fold = source.timeline
+    state = copy.deepcopy(fold.state)
+    state.journal = Journal()  # the last op's journal is the fold's, not the copy's
+    source.timeline = FrozenFold(list(fold.records), state)
+    return fold
+
+
 class ReplayReplica(Replica):
     """A read-only replica of a log at any point: its table is a Seeker's cursor, its knowledge
     the log's. Seeking announces the change to its listeners, as arriving ops do on a live
-    replica, so whatever follows a replica (the scene) follows a replay the same way."""
+    replica, so whatever follows a replica (the scene) follows a replay the same way.
 
-    def __init__(self, source: Replica, at: int | None = None) -> None:
+    With `take_fold`, the cursor is `source`'s own fold (see `hand_over_fold`): for a source
+    read from a log only to be replayed (`sandtable replay`, the start screen's "Open log").
+    """
+
+    def __init__(self, source: Replica, at: int | None = None, *, take_fold: bool = False
+                 ) -> None:
         super().__init__(source.table_id, source.peer_id, game=source.game,
                          game_hash=source.game_hash)
-        self.seeker = Seeker.from_records(source.records())
+        if take_fold and not isinstance(source.timeline, FrozenFold):
+            records = source.records()
+            self.seeker = Seeker([r.op for r in records], cursor=hand_over_fold(source))
+        else:
+            self.seeker = Seeker.from_records(source.records())
         self.seeker.seek(len(self.seeker) if at is None else at)
         self.timeline = self.seeker.timeline
         self.knowledge = source.knowledge

@@ -22,13 +22,29 @@ class Seat:
     colour: str = ""
 
 
-class Journal:
-    """The undo record of one applied op: a list of (primitive, args) to reverse."""
+class Journal(list[tuple[Any, ...]]):
+    """The undo record of one applied op: a list of (primitive, args) to reverse.
 
-    __slots__ = ("entries",)
+    The journal is the list itself (a long log keeps one per op: a list inside an object cost
+    40 bytes more each). It compares and hashes by identity, and is always true, as the object
+    it replaced was: journals are records of events, two empty ones are not the same one."""
 
-    def __init__(self) -> None:
-        self.entries: list[tuple[Any, ...]] = []
+    __slots__ = ()
+    __hash__ = object.__hash__  # type: ignore[assignment]  # by identity, see above
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __ne__(self, other: object) -> bool:
+        return self is not other
+
+    def __bool__(self) -> bool:
+        return True
+
+    @property
+    def entries(self) -> list[tuple[Any, ...]]:
+        """The entries, oldest first (the journal itself)."""
+        return self
 
     def touched(self) -> set[str]:
         """Ids of the objects this op changed ('#' for seats, turn and phase), for the UI."""
@@ -91,21 +107,21 @@ class State:
     # --- journaled primitives ------------------------------------------------------------
     def add_obj(self, obj: Obj) -> None:
         self.objs[obj.id] = obj
-        self.journal.entries.append(("new", obj.id))
+        self.journal.append(("new", obj.id))
 
     def set_field(self, obj: Obj, name: str, value: Any) -> None:
         old = getattr(obj, name)
         if old == value and type(old) is type(value):
             return
-        self.journal.entries.append(("f", obj, name, old))
+        self.journal.append(("f", obj, name, old))
         setattr(obj, name, value)
 
     def set_counter(self, obj: Obj, key: str, value: int) -> None:
-        self.journal.entries.append(("c", obj, key, obj.counters.get(key, MISSING)))
+        self.journal.append(("c", obj, key, obj.counters.get(key, MISSING)))
         obj.counters[key] = value
 
     def set_prop(self, obj: Obj, key: str, value: Any) -> None:
-        self.journal.entries.append(("p", obj, key, obj.props.get(key, MISSING)))
+        self.journal.append(("p", obj, key, obj.props.get(key, MISSING)))
         obj.props[key] = value
 
     def remove_child(self, obj: Obj) -> None:
@@ -117,30 +133,29 @@ class State:
         except ValueError:
             return  # already out of the list (a deleted object being restored)
         del parent.children[index]
-        journal = self.journal
-        journal.entries.append(("rm", parent, index, obj.id))
+        self.journal.append(("rm", parent, index, obj.id))
 
     def insert_child(self, parent: Obj, obj: Obj, index: int) -> None:
         parent.children.insert(index, obj.id)
-        self.journal.entries.append(("ins", parent, index, obj.id))
+        self.journal.append(("ins", parent, index, obj.id))
 
     def set_global(self, name: str, value: Any) -> None:
-        self.journal.entries.append(("g", name, getattr(self, name)))
+        self.journal.append(("g", name, getattr(self, name)))
         setattr(self, name, value)
 
     def set_seat(self, number: int, seat: Seat | None) -> None:
-        self.journal.entries.append(("seat", number, self.seats.get(number)))
+        self.journal.append(("seat", number, self.seats.get(number)))
         if seat is None:
             self.seats.pop(number, None)
         else:
             self.seats[number] = seat
 
     def set_peer(self, author: str, info: dict[str, Any]) -> None:
-        self.journal.entries.append(("peer", author, self.peers.get(author)))
+        self.journal.append(("peer", author, self.peers.get(author)))
         self.peers[author] = info
 
     def set_ack(self, flag: str, reason: str) -> None:
-        self.journal.entries.append(("ack", flag, self.acks.get(flag)))
+        self.journal.append(("ack", flag, self.acks.get(flag)))
         self.acks[flag] = reason
 
     # --- rollback ------------------------------------------------------------------------

@@ -15,10 +15,9 @@ from typing import Protocol
 from .errors import Fault
 from .opkinds import apply_op
 from .ops import Op
-from .statehash import objects_digest
 from .state import Journal, State
+from .statehash import objects_digest
 from .watchers import watcher_refusal
-
 
 NOTHING = "it would change nothing"  # Timeline.trial's answer for an op with no effect
 
@@ -64,43 +63,45 @@ class Timeline:
         self.state = state or State()
         self.observers: list[Observer] = []
         self.records: list[Record] = []
-        self._keys: list[tuple[int, str]] = []
-        self._by_ref: dict[tuple[str, int], Record] = {}
+        # each author's records by sequence number (index seq - 1; None where an op is not
+        # applied): a list per author costs a slot per op where a map of refs cost a key too
+        self._by_author: dict[str, list[Record | None]] = {}
 
     def __len__(self) -> int:
         return len(self.records)
 
     def has(self, ref: tuple[str, int]) -> bool:
-        return ref in self._by_ref
+        return self.record_of(ref) is not None
 
     def record_of(self, ref: tuple[str, int]) -> Record | None:
-        return self._by_ref.get(ref)
+        author, seq = ref
+        mine = self._by_author.get(author)
+        return mine[seq - 1] if mine is not None and 0 < seq <= len(mine) else None
 
     def insert(self, op: Op) -> Change:
-        key = (op.lamport, op.author)
-        if not self._keys or key > self._keys[-1]:  # in order: no rollback, no merge
-            record = self._apply(op, key)
-            return Change(len(self.records) - 1, [record])
+        records = self.records
+        last = records[-1].op if records else None
+        if last is None or (op.lamport, op.author) > (last.lamport, last.author):  # in order
+            record = self._apply(op)
+            return Change(len(records) - 1, [record])
         return self.insert_many([op])
 
     def insert_many(self, ops: list[Op]) -> Change:
-        by_ref = self._by_ref
         unique: dict[tuple[str, int], Op] = {}
         for op in ops:
-            ref = (op.author, op.seq)
-            if ref not in by_ref:
-                unique[ref] = op
+            if self.record_of((op.author, op.seq)) is None:
+                unique[(op.author, op.seq)] = op
         if not unique:
             return Change(first=len(self.records))
         # keys are unique: an author's stamps strictly increase
         fresh = sorted(((op.lamport, op.author), op) for op in unique.values())
-        first = bisect_left(self._keys, fresh[0][0])
+        first = bisect_left(self.records, fresh[0][0], key=_key)
         reverted = [r.journal for r in self.records[first:]]
         tail = self._rollback(first)
         change = Change(first=first, rolled_back=len(tail), reverted=reverted)
         records = change.records
-        for key, op in _merge(tail, fresh):
-            records.append(self._apply(op, key))
+        for _key_of_op, op in _merge(tail, fresh):
+            records.append(self._apply(op))
         return change
 
     def rebuild(self, ops: list[Op]) -> Change:
@@ -108,10 +109,23 @@ class Timeline:
         rollback to the start)."""
         reverted = [r.journal for r in self.records]
         self._rollback(0)
-        self._by_ref.clear()
+        self._by_author.clear()
         change = self.insert_many(ops)
         change.reverted[:0] = reverted
         return change
+
+    def truncate(self, index: int) -> list[Journal]:
+        """Take back every record from `index` on, as if those ops had never arrived (a
+        replay's cursor seeking back); returns their journals, oldest first."""
+        journals = [r.journal for r in self.records[index:]]
+        by_author = self._by_author
+        for record in self.records[index:]:
+            mine = by_author[record.op.author]
+            mine[record.op.seq - 1] = None
+            while mine and mine[-1] is None:  # an author's ops leave the timeline newest first
+                mine.pop()
+        self._rollback(index)
+        return journals
 
     def _rollback(self, index: int) -> list[tuple[tuple[int, str], Op]]:
         tail = self.records[index:]
@@ -120,22 +134,30 @@ class Timeline:
         if tail:
             for observer in self.observers:
                 observer.rolled_back(index)
-        keys = self._keys[index:]
         del self.records[index:]
-        del self._keys[index:]
-        return [(key, record.op) for key, record in zip(keys, tail)]
+        return [((record.op.lamport, record.op.author), record.op) for record in tail]
 
-    def _apply(self, op: Op, key: tuple[int, str] | None = None) -> Record:
-        refused = watcher_refusal(self.state, op.author, op.kind)
+    def _apply(self, op: Op) -> Record:
+        state = self.state
+        author = state.peers.get(op.author)  # a watcher's op is void (inline: the hottest path)
+        refused = watcher_refusal(state, op.author, op.kind) \
+            if author is not None and author.get("watch") else None
         if refused is None:
-            journal, void = apply_op(self.state, op, self._lookup)
+            journal, void = apply_op(state, op, self._lookup)
         else:
-            journal, void = self.state.begin(), refused
+            journal, void = state.begin(), refused
         record = Record(op, journal, None) if void is None else \
             Record(op, journal, str(void), void.fault)
         self.records.append(record)
-        self._keys.append(key or op.key)
-        self._by_ref[(op.author, op.seq)] = record
+        mine = self._by_author.get(op.author)
+        if mine is None:
+            mine = self._by_author[op.author] = []
+        if op.seq <= len(mine):
+            mine[op.seq - 1] = record  # re-applied after a rollback
+        else:
+            if op.seq > len(mine) + 1:  # ops of this author missing before it (a salvaged log)
+                mine.extend([None] * (op.seq - 1 - len(mine)))
+            mine.append(record)
         if self.observers:
             index = len(self.records) - 1
             for observer in self.observers:
@@ -146,14 +168,15 @@ class Timeline:
                 ) -> tuple[Op, Journal | None, list[tuple[Op, Journal]]] | None:
         """An op applied before the current one (undo targets only reach backwards), with
         every op applied after it and their journals."""
-        record = self._by_ref.get(ref)
+        record = self.record_of(ref)
         if record is None:
             return None
-        index = bisect_left(self._keys, record.op.key)
+        index = bisect_left(self.records, (record.op.lamport, record.op.author), key=_key)
         if index >= len(self.records) or self.records[index] is not record:
             return None  # not applied (yet) at this point of the fold
         later = [(r.op, r.journal) for r in self.records[index + 1:]]
         return record.op, (None if record.void else record.journal), later
+
 
     lookup = _lookup  # for callers that ask ahead of issuing (table.core.undoing)
 
@@ -167,6 +190,12 @@ class Timeline:
         after = objects_digest(self.state, touched)
         self.state.revert(journal)
         return None if objects_digest(self.state, touched) != after else NOTHING
+
+
+def _key(record: Record) -> tuple[int, str]:
+    """A record's place in canonical order."""
+    op = record.op
+    return (op.lamport, op.author)
 
 
 def _merge(a: list[tuple[tuple[int, str], Op]],

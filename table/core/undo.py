@@ -21,7 +21,7 @@ from .objects import PUBLIC, Obj
 from .state import MISSING, Journal, State, written_keys
 
 if TYPE_CHECKING:
-    from .ops import Op
+    from .opdata import Op
 
 Key = tuple[str, str]
 Ref = tuple[str, int]
@@ -73,11 +73,11 @@ def _target_or_none(op: Op) -> Ref | None:
         return None
 
 
-def apply_undo(state: State, op: Op, lookup: Lookup) -> None:
-    """Restore what the target action replaced, only where its write is still current."""
-    from .opkinds import UNDOABLE  # here: the registry imports this handler
-
-    _take_back(state, op, lookup, UNDOABLE, "a {kind} is not undone; going back is a new op")
+def apply_undo(state: State, op: Op, lookup: Lookup, undoable: frozenset[str]) -> None:
+    """Restore what the target action replaced, only where its write is still current.
+    `undoable`: the kinds an undo may take back (the registry, table.core.opkinds, passes its
+    own: the handler does not import the registry that imports it)."""
+    _take_back(state, op, lookup, undoable, "a {kind} is not undone; going back is a new op")
 
 
 def apply_redo(state: State, op: Op, lookup: Lookup) -> None:
@@ -130,7 +130,7 @@ def _restore_entry(state: State, entry: tuple[Any, ...], current: set[Key],
         if key == "loc":
             moved.setdefault(obj.id, {})[name] = old
             return False
-        changed = getattr(obj, name) != old
+        changed = bool(getattr(obj, name) != old)
         state.set_field(obj, name, old)
         return changed
     if tag == "rm":

@@ -18,7 +18,7 @@ from .objects import PUBLIC
 from .ops import Op
 from .replica import Replica
 from .timeline import NOTHING, Record
-from .undo import TARGET, REDO, UNDO, holders, stale_reason, target_ref
+from .undo import REDO, TARGET, UNDO, holders, stale_reason, target_ref
 
 _SKIPPED = opkinds.QUIET  # talk, seats, shows: not moves a player takes back
 _SETUP_ENDS = ("complete", "position-end")

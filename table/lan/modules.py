@@ -121,11 +121,10 @@ class ModuleFollower:
         self.on_module, self.report = on_module, report
         self._fetching: set[str] = set()
         self.tasks: set[asyncio.Task[None]] = set()
-        replica.listeners.append(self._on_change)
+        self._unsubscribe = replica.subscribe(self._on_change)
 
     def close(self) -> None:
-        if self._on_change in self.replica.listeners:
-            self.replica.listeners.remove(self._on_change)
+        self._unsubscribe()
         for task in list(self.tasks):
             task.cancel()
 

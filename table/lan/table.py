@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from netplay.events import EventHub
+from table.core.events import EventHub
 from netplay.quic import QuicSettings
 from netplay.session import LanSession
 from netplay.table_ticket import table_ticket
@@ -102,7 +102,7 @@ async def until_changed(replica: Replica, ready: Callable[[], bool], *,
         if ready():
             event.set()
 
-    replica.listeners.append(on_change)
+    stop_listening = replica.subscribe(on_change)
     unsubscribe = events.subscribe(on_event) if events is not None else None
     try:
         await asyncio.wait_for(event.wait(), timeout)
@@ -110,6 +110,6 @@ async def until_changed(replica: Replica, ready: Callable[[], bool], *,
     except asyncio.TimeoutError:
         return ready()
     finally:
-        replica.listeners.remove(on_change)
+        stop_listening()
         if unsubscribe is not None:
             unsubscribe()

@@ -82,12 +82,11 @@ class TableController(QObject):
         # set for LAN tables: ask the peer of `seat` to perform `entry` (table/app/owner_requests.py)
         self.ask_owner: Callable[[dict[str, Any], int], None] | None = None
         self._heard: list[Change] | None = None  # the changes of the action under way
-        replica.listeners.append(self._hear)
+        self._stop_hearing = replica.subscribe(self._hear)
 
     def detach(self) -> None:
         """Stop following the replica (the window closes)."""
-        if self._hear in self.replica.listeners:
-            self.replica.listeners.remove(self._hear)
+        self._stop_hearing()
 
     def _hear(self, change: Change) -> None:
         if self._heard is not None:

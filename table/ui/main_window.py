@@ -88,8 +88,8 @@ class TableWindow(QMainWindow):
         self._panel_timer.setSingleShot(True)
         self._panel_timer.setInterval(0)
         self._panel_timer.timeout.connect(self.refresh_panels)
-        replica.listeners.append(self._on_change)
-        replica.report_listeners.append(lambda m: self.statusBar().showMessage(m, 10000))
+        self._unsubscribe = [replica.subscribe(self._on_change), replica.subscribe_reports(
+            lambda m: self.statusBar().showMessage(m, 10000))]
         self.fit = fit_window(self, "table", 1500, 950)  # inside the screen, frame and all
         if settings is not None:
             restore_geometry(self, settings)
@@ -382,8 +382,8 @@ class TableWindow(QMainWindow):
 
     def shutdown(self) -> None:
         """Stop following the replica and close its log (everything is already on disk)."""
-        if self._on_change in self.replica.listeners:
-            self.replica.listeners.remove(self._on_change)
+        for unsubscribe in self._unsubscribe:
+            unsubscribe()
         if self.assist_runner is not None:
             self.assist_runner.detach()
         self.scene.detach()

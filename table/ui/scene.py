@@ -1,6 +1,6 @@
 """The table scene: mirrors the core state, as one seat may see it, in graphics items.
 
-It is built once, then updated from each Change the replica hands its listeners: only the
+It is built once, then updated from each Change the replica hands its subscribers: only the
 touched objects and the containers they left or entered are redrawn, also after a rollback
 (the core's Change also lists the journals a rollback reverted, so an op that turned void on
 re-application is still refreshed).
@@ -71,12 +71,11 @@ class TableScene(QGraphicsScene, SceneArrange, SceneGestures, ScenePieces, Scene
         self.others_scale = (1.0, 1.0)  # the others' areas and the middle, drawn smaller
         self._bounds: dict[tuple[float, float, int], QRectF] = {}  # bounds_at's answers
         self.rebuild()
-        self.replica.listeners.append(self.on_change)
+        self._unsubscribe = self.replica.subscribe(self.on_change)
         controller.seatChanged.connect(self.refresh_view)
 
     def detach(self) -> None:
-        if self.on_change in self.replica.listeners:
-            self.replica.listeners.remove(self.on_change)
+        self._unsubscribe()
 
     @property
     def state(self) -> State:

@@ -118,11 +118,11 @@ class SceneGestures:
             for record in change.records:
                 op = record.op
                 if op.author == r.peer_id and op.kind == "roll" and op.args.get("id") == obj_id:
-                    r.listeners.remove(arrived)
+                    stop()
                     self.ctl.status.emit(f"Rolled {op.args['values'][0]} on d{op.args['sides']}")
                     return
 
-        r.listeners.append(arrived)
+        stop = r.subscribe(arrived)
 
     def own_zone(self, role: str, name_hint: str = "") -> str | None:
         """The viewing seat's zone of a role, the one whose name has `name_hint` first."""

@@ -33,7 +33,8 @@ GOOD = [
 
 
 def test_malformed_jsonl_names_every_bad_line(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    src = _scenario(tmp_path / "ops.jsonl", GOOD + [
+    src = _scenario(tmp_path / "ops.jsonl", [
+        *GOOD,
         '{"seat": 1, "op": "move", "card": "c1", "to": "play"',            # line 5: bad JSON
         '{"seat": 1, "op": "teleport", "card": "c1"}',                     # line 6: unknown op
         '{"seat": 1, "op": "move", "card": "nowhere:top", "to": "play"}',  # line 7: missing zone

@@ -2,7 +2,6 @@
 
 from table.core import actions as act
 from table.core.errors import Fault
-
 from tests.core.tables import peers, sync, sync_all
 
 

@@ -52,7 +52,7 @@ async def main() -> None:
         t = await lan.host(lan.module_for(args.game), table_name="long",
                            seats=args.seats, log_path=args.log, options=options)
         out(f"PORT {t.session.port}")
-    t.replica.report_listeners.append(lambda m: print(f"report: {m}", file=sys.stderr))
+    t.replica.subscribe_reports(lambda m: print(f"report: {m}", file=sys.stderr))
     await lan.take_seat(t, args.seat)
     assert await wait_until(lambda: lan.setup_complete(t.replica), 60), "setup incomplete"
     seat, deck = args.seat, f"p{args.seat}.deck"

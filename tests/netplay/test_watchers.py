@@ -38,7 +38,7 @@ def test_a_table_that_refuses_watchers_lists_it_and_a_watcher_cannot_join(tmp_pa
             guest = await lan.join(log_path=tmp_path / "g.log", options=_options(announce=False),
                                    connect=f"{LOOPBACK}:{host.session.port}")
             await lan.take_seat(guest, 2)
-            guest.replica.report_listeners.append(reports.append)
+            guest.replica.subscribe_reports(reports.append)
             host.session.end_of_game.receive(guest.replica.peer_id, {"data": {"cards": {}}})
             assert "does not watch" in host.replica.reports[-1]
             await guest.close()

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import Qt
 
 from table.bench.simulated_sessions import play_session
 from table.core.replica import Replica
@@ -50,7 +51,7 @@ def test_view_at_op_k_equals_replaying_k_ops(qtbot, log_path) -> None:  # type: 
         assert to_snapshot(w.replica.state) == to_snapshot(fresh.state)
         other = open_window(qtbot, log_path, at=k)  # a view built straight at op k
         assert scene_picture(w) == scene_picture(other), f"scene differs at op {k}"
-        assert w.log_list.currentRow() == k - 1
+        assert w.log_list.currentIndex().row() == k - 1
         other.shutdown()
         other.close()
     w.shutdown()
@@ -81,7 +82,9 @@ def test_controls_seek_both_ways_and_land_on_the_same_states(qtbot, log_path) ->
     assert w.position == 0 and not w.scene.cards
     w.strip.seekRequested.emit(len(w.seeker) // 2)  # a click on the timeline
     assert w.position == len(w.seeker) // 2
-    w.log_list.itemClicked.emit(w.log_list.item(9))  # a click on a log line
+    w.log_list.scrollTo(w.log_model.index(9))
+    line = w.log_list.visualRect(w.log_model.index(9)).center()
+    qtbot.mouseClick(w.log_list.viewport(), Qt.MouseButton.LeftButton, pos=line)  # a log line
     assert w.position == 10
     w.shutdown()
 
@@ -89,11 +92,11 @@ def test_controls_seek_both_ways_and_land_on_the_same_states(qtbot, log_path) ->
 def test_seat_view(qtbot, log_path) -> None:  # type: ignore[no-untyped-def]
     w = open_window(qtbot, log_path)
     assert w.ctl.seat == -1  # a hot-seat log: everything it knows
-    everyone = w.log_list.item(len(w.seeker) - 20).text()
+    everyone = w.log_model.text(len(w.seeker) - 20)
     index = w.seat_pick.findData(2)
     w.seat_pick.setCurrentIndex(index)
     assert w.ctl.seat == 2
-    hidden = [w.log_list.item(i).text() for i in range(w.log_list.count())]
+    hidden = [w.log_model.text(i) for i in range(w.log_model.rowCount())]
     assert any("a card" in t for t in hidden)  # seat 2 does not see seat 1's draws
     assert everyone
     w.shutdown()

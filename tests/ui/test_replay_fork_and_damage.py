@@ -58,8 +58,8 @@ def test_damaged_log_shows_what_was_lost_and_marks_salvaged_ops(qtbot, log_path,
     assert "Damaged log" in text and "at byte" in text and "Salvage mode" in text
     total = len(w.seeker)
     assert total == len(w.source.records()) and total > 10
-    salvaged = [w.log_list.item(i).text() for i in range(w.log_list.count())
-                if "⚠ salvaged" in w.log_list.item(i).text()]
+    lines = [w.log_model.text(i) for i in range(w.log_model.rowCount())]
+    salvaged = [line for line in lines if "⚠ salvaged" in line]
     assert len(salvaged) == len(w.source.salvaged) > 0
     assert f"of {total}" in w.where.text() and "salvaged" in w.where.text()  # at the end
     w.shutdown()

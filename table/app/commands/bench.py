@@ -1,5 +1,5 @@
-"""`sandtable bench core|ui|net|assist|fair|print|dataset`: benchmarks that print figures, last
-line one JSON object."""
+"""`sandtable bench core|replay|ui|net|assist|fair|print|dataset`: benchmarks that print
+figures, last line one JSON object."""
 from __future__ import annotations
 
 import argparse
@@ -23,6 +23,14 @@ def register(sub: Subcommands) -> None:
     p.add_argument("--objects", type=int, default=600,
                    help="objects on the table (default: %(default)s)")
     p.set_defaults(handler=bench_core)
+    p = target("replay", "a long log read back: the replay beside its floor, the replay window "
+                         "opened at its end over the replay alone, resident memory per op, a "
+                         "seek to the middle")
+    p.add_argument("--ops", type=int, default=500_000,
+                   help="ops in the log (default: %(default)s)")
+    p.add_argument("--runs", type=int, default=1,
+                   help="runs, taking turns; the fastest of each kept (default: %(default)s)")
+    p.set_defaults(handler=bench_replay)
     p = target("ui", "scene update and repaint time with 1,000 cards")
     p.set_defaults(handler=bench_ui)
     p = target("net", "op latency between peers on 127.0.0.1")
@@ -60,6 +68,13 @@ def bench_core(args: argparse.Namespace) -> int:
     from table.bench.core import run
 
     run(args.ops, args.objects)
+    return 0
+
+
+def bench_replay(args: argparse.Namespace) -> int:
+    from table.bench.replay import run
+
+    run(args.ops, args.runs)
     return 0
 
 

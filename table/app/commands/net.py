@@ -266,7 +266,7 @@ async def _main(args: argparse.Namespace, hosting: bool) -> int:
     _out(f"TABLE {t.replica.table_id} {t.session.port} {t.session.peer_id}")
     if t.ticket is not None:
         _out(f"TICKET {t.ticket}")
-    t.replica.report_listeners.append(_print_report)
+    t.replica.subscribe_reports(_print_report)
     if lan.draws_note(t.replica):
         print(f"note: {lan.draws_note(t.replica)}", file=sys.stderr)
     if not opts.watch and lan.record_note(t.replica):

@@ -14,7 +14,9 @@ def open_replay(path: str | Path, *, at: int | None = None, seat: int | None = N
     from .window import ReplayWindow
 
     source, catalog = open_log(path, reopen=False)
-    return ReplayWindow(source, catalog, path=path, at=at, seat=seat, on_fork=on_fork)
+    # read for this window alone: its fold becomes the replay's cursor (the log folds once)
+    return ReplayWindow(source, catalog, path=path, at=at, seat=seat, on_fork=on_fork,
+                        take_fold=True)
 
 
 def _open_table(replica: Any, catalog: Any) -> Any:

@@ -48,7 +48,7 @@ class TimelineStrip(QWidget):
             return 0
         return max(0, min(self.total, round((x - 6) / w * self.total)))
 
-    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt override
+    def paintEvent(self, event: QPaintEvent) -> None:
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         h = self.height()
@@ -70,9 +70,9 @@ class TimelineStrip(QWidget):
         p.drawLine(int(x), 2, int(x), h - 2)
         p.end()
 
-    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+    def mousePressEvent(self, event: QMouseEvent) -> None:
         self.seekRequested.emit(self._position_at(event.position().x()))
 
-    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
         if event.buttons() & Qt.MouseButton.LeftButton:
             self.seekRequested.emit(self._position_at(event.position().x()))

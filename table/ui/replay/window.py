@@ -13,11 +13,22 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QColor, QKeySequence
+from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
-    QComboBox, QDockWidget, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QMainWindow,
-    QMessageBox, QPushButton, QToolButton, QVBoxLayout, QWidget,
+    QAbstractItemView,
+    QComboBox,
+    QDockWidget,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QMainWindow,
+    QMessageBox,
+    QPushButton,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
 )
 
 from table.core.replica import Replica
@@ -30,15 +41,10 @@ from ..logtext import LogRenderer
 from ..scene import TableScene
 from ..view import TableView
 from ..window_fit import fit_window
+from .log_model import LogModel, TurnsAndPhases, log_view
 from .strip import TimelineStrip
 
 log = logging.getLogger(__name__)
-
-FUTURE = QColor("#8a8f98")
-NOTE_COLOUR = QColor("#ffb300")
-FLAG_COLOUR = QColor("#ff6e6e")
-MARK_COLOUR = QColor("#ffd54a")
-
 
 def load_flags(source: Replica, module: Any) -> Any:
     """Flags per op from the rules assist, or None when it is not available."""
@@ -48,7 +54,7 @@ def load_flags(source: Replica, module: Any) -> Any:
         from table.report.flags import run_assist
 
         run = run_assist(source, module)
-    except Exception as err:  # noqa: BLE001 - the replay works without the assist
+    except Exception as err:
         log.warning("no flags for the replay: %s", err)
         return None
     return run
@@ -61,15 +67,17 @@ class ReplayWindow(QMainWindow):
     def __init__(self, source: Replica, catalog: Catalog, *, path: str | Path = "",
                  at: int | None = None, seat: int | None = None, flags: Any = "load",
                  fork_path: Callable[[], Path] | None = None,
-                 on_fork: Callable[[Replica, Catalog], Any] | None = None) -> None:
+                 on_fork: Callable[[Replica, Catalog], Any] | None = None,
+                 take_fold: bool = False) -> None:
         super().__init__()
         self.source, self.catalog = source, catalog
         self.path = Path(path) if path else None
         self.fork_path, self.on_fork = fork_path, on_fork
         self.forks: list[Any] = []  # windows of tables forked from here (kept alive)
+        # the replica the scene follows: the log at the cursor, with the log's knowledge (with
+        # `take_fold`, a source read only for this window hands its fold over: one fold)
+        self.replica = ReplayReplica(source, at, take_fold=take_fold)
         records = source.records()
-        # the replica the scene follows: the log at the cursor, with the log's knowledge
-        self.replica = ReplayReplica(source, at)
         self.seeker = self.replica.seeker
         mine = source.my_seats
         self.all_seeing = source.peer_id == "merged" or len(mine) > 1
@@ -84,7 +92,7 @@ class ReplayWindow(QMainWindow):
         self.notes = Landmarks(note_indices(records))
         self.flags = Landmarks(by_index)
         self._flag_entries = [(i, f) for i in sorted(by_index) for f in by_index[i]]
-        self._where = self._turn_and_phase(records)
+        self._where = TurnsAndPhases(records)
         self.renderer = LogRenderer(source.state, source.knowledge, catalog, self._seat_name)
         module = catalog.module  # the module the log was played under (read from the log)
         played = f" — {module.name} {module.version} ({module.content_hash[:12]})" \
@@ -106,19 +114,6 @@ class ReplayWindow(QMainWindow):
         held = self.source.state.seats.get(seat)
         return held.name if held is not None and held.name else \
             self.catalog.seat_names.get(seat, f"Seat {seat}")
-
-    @staticmethod
-    def _turn_and_phase(records: list[Any]) -> list[tuple[int, int | None, str | None]]:
-        out, turn, active, phase = [], 0, None, None
-        for r in records:
-            a = r.op.args
-            if r.op.kind == "mark" and r.void is None:
-                if a["what"] == "turn":
-                    turn, active, phase = turn + 1, a.get("seat"), None
-                elif a["what"] in ("phase", "step"):
-                    phase = a.get("value")
-            out.append((turn, active, phase))
-        return out
 
     # --- construction ---------------------------------------------------------------------
     def _build(self) -> None:
@@ -144,6 +139,34 @@ class ReplayWindow(QMainWindow):
         # clicked(bool) would pass its `checked` False as the path: call with no argument
         self.fork.clicked.connect(lambda _checked=False: self.fork_here())
 
+        buttons = self._build_buttons()
+
+        bar = QWidget()
+        bar.setObjectName("replay-bar")
+        box = QVBoxLayout(bar)
+        box.setContentsMargins(8, 4, 8, 6)
+        self.damage = QLabel(self._damage_text())
+        self.damage.setObjectName("replay-damage")
+        self.damage.setWordWrap(True)
+        self.damage.setStyleSheet("background:#ffebee;color:#b71c1c;border-left:4px solid "
+                                  "#e53935;padding:4px 8px")
+        self.damage.setVisible(bool(self.damage.text()))
+        box.addWidget(self.damage)
+        box.addWidget(self.strip)
+        box.addWidget(self.where)
+        box.addLayout(buttons)
+        central = QWidget()
+        outer = QVBoxLayout(central)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setSpacing(0)
+        outer.addWidget(self.view, 1)
+        outer.addWidget(bar)
+        self.setCentralWidget(central)
+
+        self._build_docks()
+
+    def _build_buttons(self) -> QHBoxLayout:
+        """The seek buttons (each with its keys), the seat to view as, Fork."""
         buttons = QHBoxLayout()
         self.seek_actions: dict[str, QAction] = {}  # (QWidget.actions() is a method)
         specs = [
@@ -177,33 +200,15 @@ class ReplayWindow(QMainWindow):
         buttons.addWidget(self.seat_pick)
         buttons.addStretch(1)
         buttons.addWidget(self.fork)
+        return buttons
 
-        bar = QWidget()
-        bar.setObjectName("replay-bar")
-        box = QVBoxLayout(bar)
-        box.setContentsMargins(8, 4, 8, 6)
-        self.damage = QLabel(self._damage_text())
-        self.damage.setObjectName("replay-damage")
-        self.damage.setWordWrap(True)
-        self.damage.setStyleSheet("background:#ffebee;color:#b71c1c;border-left:4px solid "
-                                  "#e53935;padding:4px 8px")
-        self.damage.setVisible(bool(self.damage.text()))
-        box.addWidget(self.damage)
-        box.addWidget(self.strip)
-        box.addWidget(self.where)
-        box.addLayout(buttons)
-        central = QWidget()
-        outer = QVBoxLayout(central)
-        outer.setContentsMargins(0, 0, 0, 0)
-        outer.setSpacing(0)
-        outer.addWidget(self.view, 1)
-        outer.addWidget(bar)
-        self.setCentralWidget(central)
-
-        self.log_list = QListWidget()
-        self.log_list.setUniformItemSizes(True)
-        self.log_list.itemClicked.connect(lambda item: self.seek(self.log_list.row(item) + 1))
-        self._fill_log()
+    def _build_docks(self) -> None:
+        """The log panel (a line written only when shown) and the flags, tabbed."""
+        by_index = getattr(self.flag_run, "by_index", {}) or {}
+        self.log_model = LogModel(self.source.records(), lambda r: self.renderer.line(r, self.ctl.seat),
+                                  by_index, self.source.salvaged, self.seeker.position)
+        self.log_list = log_view(self.log_model)
+        self.log_list.clicked.connect(lambda index: self.seek(index.row() + 1))
         self.flag_list = QListWidget()
         self.flag_list.setWordWrap(True)
         for index, flag in self._flag_entries:
@@ -250,36 +255,6 @@ class ReplayWindow(QMainWindow):
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
         return dock
 
-    def _fill_log(self) -> None:
-        self.log_list.clear()
-        seat = self.ctl.seat
-        flagged = set(self.flags.indices)
-        position = self.seeker.position
-        for i, record in enumerate(self.source.records()):
-            text = f"{i + 1:>5}  {self.renderer.line(record, seat)}"
-            if i in flagged:
-                text += "   ⚑ " + ", ".join(f.rule for f in self.flag_run.by_index[i])
-            if record.op.ref in self.source.salvaged:
-                text += "   ⚠ salvaged"
-            item = QListWidgetItem(text)
-            self.log_list.addItem(item)
-            self._colour(item, i, i >= position)
-        self._shown = -1
-
-    def _colour(self, item: QListWidgetItem, index: int, future: bool) -> None:
-        record = self.source.records()[index]
-        if future:
-            item.setForeground(FUTURE)
-        elif index in self.flags.indices and self.flag_run is not None \
-                and index in self.flag_run.by_index:
-            item.setForeground(FLAG_COLOUR)
-        elif record.op.kind == "note":
-            item.setForeground(NOTE_COLOUR)
-        elif record.op.kind == "mark":
-            item.setForeground(MARK_COLOUR)
-        else:
-            item.setData(Qt.ItemDataRole.ForegroundRole, None)
-
     # --- seeking --------------------------------------------------------------------------
     @property
     def position(self) -> int:
@@ -306,19 +281,13 @@ class ReplayWindow(QMainWindow):
 
     def _refresh_controls(self, before: int) -> None:
         position, total = self.seeker.position, len(self.seeker)
-        lo, hi = sorted((before, position))
-        for i in range(lo, min(hi, self.log_list.count())):
-            self._colour(self.log_list.item(i), i, i >= position)
-        self.log_list.blockSignals(True)
+        self.log_model.set_position(position)
+        current = self.log_model.index(position - 1) if position else QModelIndex()
+        self.log_list.setCurrentIndex(current)
         if position:
-            self.log_list.setCurrentRow(position - 1)
-            self.log_list.scrollToItem(self.log_list.item(position - 1),
-                                       QListWidget.ScrollHint.PositionAtCenter)
-        else:
-            self.log_list.clearSelection()
-        self.log_list.blockSignals(False)
+            self.log_list.scrollTo(current, QAbstractItemView.ScrollHint.PositionAtCenter)
         self.strip.set_position(position)
-        turn, active, phase = self._where[position - 1] if position else (0, None, None)
+        turn, active, phase = self._where.after(position)
         parts = [f"<b>Op {position}</b> of {total}"]
         if self.source.salvaged and position and \
                 self.source.records()[position - 1].op.ref in self.source.salvaged:
@@ -348,7 +317,7 @@ class ReplayWindow(QMainWindow):
             return
         self.ctl.seat = int(seat)
         self.ctl.seatChanged.emit(self.ctl.seat)
-        self._fill_log()
+        self.log_model.refresh()
         self._refresh_controls(self.seeker.position)
 
     # --- fork -------------------------------------------------------------------------------
@@ -363,7 +332,7 @@ class ReplayWindow(QMainWindow):
                 path = new_log_path(self.source.game)
         try:
             replica = fork_table(self.source, self.seeker.position, path)
-        except Exception as err:  # noqa: BLE001 - a fork that fails is reported, never a crash
+        except Exception as err:
             log.warning("cannot fork: %s", err)
             QMessageBox.warning(self, "Cannot fork the game", str(err))
             return None
@@ -374,7 +343,7 @@ class ReplayWindow(QMainWindow):
         return replica
 
     # --- closing ----------------------------------------------------------------------------
-    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+    def closeEvent(self, event: QCloseEvent) -> None:
         self.shutdown()
         super().closeEvent(event)
         self.closed.emit()
