@@ -62,7 +62,8 @@ class AssistWatch:
         runner = self.runner
         by_index: dict[int, list[Any]] = {}
         try:
-            for entry in runner.entries(include_acked=True, include_undone=True):
+            for entry in runner.entries(include_acked=True, include_undone=True,
+                                         include_resolved=True):
                 by_index.setdefault(entry.index, []).append(entry.flag)
         finally:
             runner.detach()

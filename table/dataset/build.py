@@ -76,16 +76,27 @@ def existing_sessions(out: Path) -> dict[str, tuple[str, str, list[str]]]:
     return found
 
 
-def _relocate(out: Path, parts: dict[str, dict[str, list[str]]]) -> None:
-    """Logs that moved (same content, another path): only their sessions' `sources` change."""
+def _relocate(out: Path, parts: dict[str, dict[str, list[tuple[str, str]]]]) -> None:
+    """Logs that moved (same content, another path): only their sessions' `sources` (and the
+    log each is named after) change. `parts`: part -> session -> its logs (digest, path)."""
     for name, moved in parts.items():
         path = out / "sessions" / name
         data = pq.read_table(path)
-        sources = [moved.get(s, old) for s, old in zip(data.column("session").to_pylist(),
-                                                        data.column("sources").to_pylist())]
-        index = data.schema.get_field_index("sources")
-        data = data.set_column(index, data.schema.field(index),
-                               pa.array(sources, data.schema.field(index).type))
+        sources, named = [], []
+        for row in data.select(["session", "sources", "source_hashes",
+                                "named_after"]).to_pylist():
+            now = moved.get(row["session"])
+            if now is None:
+                sources.append(row["sources"])
+                named.append(row["named_after"])
+                continue
+            sources.append([path for _digest, path in now])
+            old = dict(zip(row["sources"], row["source_hashes"]))
+            named.append(dict(now).get(old.get(row["named_after"], ""), row["named_after"]))
+        for column, values in (("sources", sources), ("named_after", named)):
+            index = data.schema.get_field_index(column)
+            data = data.set_column(index, data.schema.field(index),
+                                   pa.array(values, data.schema.field(index).type))
         _write_atomic(data, path)
 
 
@@ -158,12 +169,13 @@ def build_dataset(inputs: Sequence[str | Path], out: str | Path, *, jobs: int | 
     mine = {s: v for s, v in have.items() if shard is None or shard_of(s, shard[1]) == shard[0]}
     todo = [s for t, s in sorted(wanted.items()) if mine.get(t, ("",))[0] != s.fingerprint]
     stale: dict[str, set[str]] = {}
-    moved: dict[str, dict[str, list[str]]] = {}
+    moved: dict[str, dict[str, list[tuple[str, str]]]] = {}
     for session, (fingerprint, part, sources) in mine.items():
         if session not in wanted or wanted[session].fingerprint != fingerprint:
             stale.setdefault(part, set()).add(session)
-        elif sources != (now := [str(p) for p in wanted[session].paths]):
-            moved.setdefault(part, {})[session] = now
+        elif sources != [str(p) for p in wanted[session].paths]:
+            moved.setdefault(part, {})[session] = [(log.digest, str(log.path))
+                                                   for log in wanted[session].logs]
     outcome.kept = len(wanted) - len(todo)
     outcome.dropped = sum(1 for s in mine if s not in wanted)
     for table in SESSION_TABLES:
