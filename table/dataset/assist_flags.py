@@ -70,6 +70,10 @@ class AssistWatch:
         return by_index, runner.disabled or ""
 
 
-def quiet_assist() -> None:
-    """A plugin that fails is disabled for that log and said in its row: no tracebacks."""
-    logging.getLogger("assist").setLevel(logging.CRITICAL)
+def quiet_assist() -> int:
+    """A plugin that fails is disabled for that log and said in its row: no tracebacks.
+    Returns the level it had (to put back where the process goes on)."""
+    quiet = logging.getLogger("assist")
+    level = quiet.level
+    quiet.setLevel(logging.CRITICAL)
+    return level

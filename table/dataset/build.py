@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import logging
 import os
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -33,6 +34,7 @@ CHUNK = 8  # sessions a worker reads before it hands its rows back
 class Outcome:
     """What a run did, for its summary line and the tests."""
     out: Path
+    logs: int = 0  # log files in this run's inputs (and shard)
     logs_read: int = 0
     sessions_read: int = 0
     kept: int = 0
@@ -127,16 +129,18 @@ def _write_atomic(data: pa.Table, path: Path) -> None:
     os.replace(tmp, path)
 
 
-def _work(chunk: list[SessionLogs], assist: bool) -> tuple[dict[str, pa.Table],
-                                                           dict[str, tuple[str, str, str]],
-                                                           list[str]]:
+def _work(chunk: list[SessionLogs], assist: bool, plugins: dict[str, Any] | None = None
+          ) -> tuple[dict[str, pa.Table], dict[str, tuple[str, str, str]], list[str]]:
     """A worker's share: read a few sessions and hand back their rows as Arrow tables."""
     from .assist_flags import quiet_assist
 
-    quiet_assist()
+    level = quiet_assist()
     rows = Rows()
-    for session in chunk:
-        session_rows(session, rows, assist=assist)
+    try:
+        for session in chunk:
+            session_rows(session, rows, assist=assist, plugins=plugins)
+    finally:
+        logging.getLogger("assist").setLevel(level)
     tables = {name: pa.Table.from_pydict(rows.tables[name], schema=schema)
               for name, schema in SESSION_TABLES.items()}
     damaged = [s for s, d in zip(rows.tables["sessions"]["session"],
@@ -144,11 +148,12 @@ def _work(chunk: list[SessionLogs], assist: bool) -> tuple[dict[str, pa.Table],
     return tables, rows.modules, damaged
 
 
-def _results(todo: list[SessionLogs], jobs: int, assist: bool) -> Iterator[Any]:
+def _results(todo: list[SessionLogs], jobs: int, assist: bool,
+             plugins: dict[str, Any] | None) -> Iterator[Any]:
     chunks = [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]
-    if jobs <= 1 or len(chunks) <= 1:
+    if jobs <= 1 or len(chunks) <= 1 or plugins is not None:  # a caller's plugin stays here
         for chunk in chunks:
-            yield _work(chunk, assist)
+            yield _work(chunk, assist, plugins)
         return
     from concurrent.futures import ProcessPoolExecutor
 
@@ -158,7 +163,10 @@ def _results(todo: list[SessionLogs], jobs: int, assist: bool) -> Iterator[Any]:
 
 def build_dataset(inputs: Sequence[str | Path], out: str | Path, *, jobs: int | None = None,
                   shard: tuple[int, int] | None = None, assist: bool = True,
-                  progress: Callable[[int, int], None] | None = None) -> Outcome:
+                  progress: Callable[[int, int], None] | None = None,
+                  plugins: dict[str, Any] | None = None) -> Outcome:
+    """Write (or bring up to date) the dataset of `inputs` in `out`; `plugins`: a caller's
+    rules-assist plugin per game (tests), used in this process."""
     start = time.perf_counter()
     out = Path(out)
     outcome = Outcome(out)
@@ -177,6 +185,7 @@ def build_dataset(inputs: Sequence[str | Path], out: str | Path, *, jobs: int | 
             moved.setdefault(part, {})[session] = [(log.digest, str(log.path))
                                                    for log in wanted[session].logs]
     outcome.kept = len(wanted) - len(todo)
+    outcome.logs = sum(len(s.logs) for s in wanted.values())
     outcome.dropped = sum(1 for s in mine if s not in wanted)
     for table in SESSION_TABLES:
         (out / table).mkdir(parents=True, exist_ok=True)
@@ -184,7 +193,7 @@ def build_dataset(inputs: Sequence[str | Path], out: str | Path, *, jobs: int | 
     _relocate(out, moved)  # before any part is rewritten: the names stay the same
     _drop(out, stale)
     if todo:
-        _write_new(out, todo, jobs or default_jobs(), assist, outcome, progress)
+        _write_new(out, todo, (jobs or default_jobs(), assist, plugins), outcome, progress)
     outcome.logs_read = sum(len(s.logs) for s in todo)
     outcome.sessions_read = len(todo)
     _prune_cards(out)
@@ -193,7 +202,8 @@ def build_dataset(inputs: Sequence[str | Path], out: str | Path, *, jobs: int | 
     return outcome
 
 
-def _write_new(out: Path, todo: list[SessionLogs], jobs: int, assist: bool, outcome: Outcome,
+def _write_new(out: Path, todo: list[SessionLogs],
+               how: tuple[int, bool, dict[str, Any] | None], outcome: Outcome,
                progress: Callable[[int, int], None] | None) -> None:
     """Stream the new sessions' rows into one new part per table (memory stays flat)."""
     name = _part_name([(s.table, s.fingerprint) for s in todo])
@@ -202,7 +212,7 @@ def _write_new(out: Path, todo: list[SessionLogs], jobs: int, assist: bool, outc
     versions: dict[str, tuple[str, str, str]] = {}
     done = 0
     try:
-        for tables, modules, damaged in _results(todo, jobs, assist):
+        for tables, modules, damaged in _results(todo, *how):
             for table, data in tables.items():
                 if data.num_rows:
                     writers[table].write_table(data)

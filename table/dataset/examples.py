@@ -7,12 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-TABLES = ("sessions", "seats", "ops", "flags", "cards", "draws", "notes")
+TABLES = ("sessions", "seats", "ops", "flags", "cards", "draws", "notes", "hands")
 
 DUCKDB_PRELUDE = """import duckdb
 
 DATASET = "{folder}"
-for name in ("sessions", "seats", "ops", "flags", "cards", "draws", "notes"):
+for name in ("sessions", "seats", "ops", "flags", "cards", "draws", "notes", "hands"):
     duckdb.sql(f"CREATE OR REPLACE VIEW {{name}} AS SELECT * FROM "
                f"read_parquet('{{DATASET}}/{{name}}/*.parquet', union_by_name = true)")
 """
