@@ -73,7 +73,7 @@ def existing_sessions(out: Path) -> dict[str, tuple[str, str, list[str]]]:
         table = pq.read_table(part, columns=["session", "fingerprint", "sources"])
         for session, fingerprint, sources in zip(table.column("session").to_pylist(),
                                                  table.column("fingerprint").to_pylist(),
-                                                 table.column("sources").to_pylist()):
+                                                 table.column("sources").to_pylist(), strict=False):
             found[str(session)] = (str(fingerprint), part.name, list(sources))
     return found
 
@@ -93,7 +93,7 @@ def _relocate(out: Path, parts: dict[str, dict[str, list[tuple[str, str]]]]) -> 
                 named.append(row["named_after"])
                 continue
             sources.append([path for _digest, path in now])
-            old = dict(zip(row["sources"], row["source_hashes"]))
+            old = dict(zip(row["sources"], row["source_hashes"], strict=False))
             named.append(dict(now).get(old.get(row["named_after"], ""), row["named_after"]))
         for column, values in (("sources", sources), ("named_after", named)):
             index = data.schema.get_field_index(column)
@@ -107,7 +107,7 @@ def _drop(out: Path, parts: dict[str, set[str]]) -> None:
     for name, gone in parts.items():
         sessions = pq.read_table(out / "sessions" / name, columns=["session", "fingerprint"])
         left = [(s, f) for s, f in zip(sessions.column("session").to_pylist(),
-                                       sessions.column("fingerprint").to_pylist())
+                                       sessions.column("fingerprint").to_pylist(), strict=False)
                 if s not in gone]
         new_name = _part_name(left)
         for table in SESSION_TABLES:
@@ -144,7 +144,7 @@ def _work(chunk: list[SessionLogs], assist: bool, plugins: dict[str, Any] | None
     tables = {name: pa.Table.from_pydict(rows.tables[name], schema=schema)
               for name, schema in SESSION_TABLES.items()}
     damaged = [s for s, d in zip(rows.tables["sessions"]["session"],
-                                 rows.tables["sessions"]["damaged"]) if d]
+                                 rows.tables["sessions"]["damaged"], strict=False) if d]
     return tables, rows.modules, damaged
 
 

@@ -11,7 +11,7 @@ from table.core.errors import LogError
 from table.games.registry import ModuleNotFound
 from table.games.store import module_for_recorded, recorded_module
 
-from .sources import Source, SessionLogs, find_logs, group_logs, read_source
+from .sources import SessionLogs, Source, find_logs, group_logs, read_source
 
 HEADER_KEYS = ("format", "version", "table", "peer", "game", "game_hash", "created")
 
@@ -83,7 +83,7 @@ def fold_session(session: SessionLogs,
             prepare(replica, header, source.records)
         replica.load_records(source.records, str(source.path), salvage=True)
         folded.replica = replica
-    except Exception as err:  # noqa: BLE001 - one broken log never stops the others
+    except Exception as err:  # one broken log never stops the others
         folded.fold_error = f"{type(err).__name__}: {err}"
     for problem in source.problems:
         replica.reports.append(problem)

@@ -2,8 +2,6 @@
 was shown to it, what was public): `sandtable log export` and the dataset's hands read this."""
 from __future__ import annotations
 
-from typing import Any
-
 from table.core.knowledge import Knowledge
 from table.core.objects import OWNER
 from table.core.state import State
@@ -36,7 +34,7 @@ def op_cards(record: Record, state: State, knowledge: Knowledge | None, seat: in
                                                         and dest.visibility == OWNER))
         expect = a.get("expect") or [None] * len(a["in"])
         out = []
-        for handle, where in zip(a["in"], expect):
+        for handle, where in zip(a["in"], expect, strict=False):
             if where == a["to"]:
                 continue  # a card already there, re-handled with the newcomers
             obj = state.objs.get(handle)

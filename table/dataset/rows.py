@@ -23,6 +23,7 @@ from .plays import Plays
 from .schema import SESSION_TABLES
 from .sessions_table import recorded_as, seat_rows, session_row, settle
 from .sources import SessionLogs
+
 _OBJECT_KINDS = ("move", "set", "delete", "create", "reveal", "show", "counter", "roll")
 
 
@@ -60,8 +61,8 @@ class Walk:
     @property
     def turn_seconds(self) -> list[float]:
         """How long each turn lasted (the last one until the last op of the play)."""
-        ends = self.turn_times[1:] + [self.last_time]
-        return [max(0.0, b - a) for a, b in zip(self.turn_times, ends)]
+        ends = [*self.turn_times[1:], self.last_time]
+        return [max(0.0, b - a) for a, b in zip(self.turn_times, ends, strict=False)]
 
 
 def session_rows(session: SessionLogs, rows: Rows, *, modules: dict[str, Any] | None = None,
@@ -109,7 +110,7 @@ def _publish(public: dict[str, str], kind: str, a: dict[str, Any]) -> None:
     card = a.get("card")  # checked against the card's commitment when the op was applied
     if not isinstance(card, str):
         return
-    if kind in ("create", "move", "reveal") or kind == "set" and a.get("field") == "face_up":
+    if kind in ("create", "move", "reveal") or (kind == "set" and a.get("field") == "face_up"):
         public[str(a["id"])] = card
 
 
@@ -195,7 +196,7 @@ def _walk_ops(table: str, folded: Folded, module: Any, by_index: dict[int, list[
             rows.add("notes", session=table, op=n, turn=turns.turn, seat=op.seat,
                      name=names.get(op.seat or 0, "?"), text=str(a.get("text", "")),
                      time=_ms(op.time))
-        elif kind == "roll" or kind == "consume" and a.get("why") == "shuffle":
+        elif kind == "roll" or (kind == "consume" and a.get("why") == "shuffle"):
             draws.add(rows, table, n, record, turns.turn)
     for seat, held in sorted(walk.hands.items()):
         for card in sorted(held):
@@ -250,8 +251,8 @@ class _Draws:
             self.failed = {f.number for f in audit.failures + audit.unverifiable}
             self.status = audit.status
         else:  # as table.core.audit.audit_summary says it, without replaying
-            local = any(op.kind == "roll" or op.kind == "consume" and op.args.get("why")
-                        == "shuffle" for op in ops)
+            local = any(op.kind == "roll" or (op.kind == "consume" and op.args.get("why")
+                        == "shuffle") for op in ops)
             self.status = "local" if local else "none"
 
     def add(self, rows: Rows, table: str, n: int, record: Any, turn: int) -> None:
@@ -301,4 +302,4 @@ def _first(items: Any) -> str | None:
 
 
 def _ms(seconds: float) -> int:
-    return int(round(seconds * 1000))
+    return round(seconds * 1000)

@@ -133,7 +133,7 @@ def session_row(session: SessionLogs, folded: Folded, found: Module, walk: Walk,
              players=len(names), seats=list(names.values()),
              recorded_as=recorded_as(replica, len(session.logs)) if replica is not None
              else "unreadable",
-             started=int(round(started * 1000)),
+             started=round(started * 1000),
              duration_s=max(0.0, walk.last_time - walk.play_start)
              if walk.play_start is not None else 0.0,
              turns=len(walk.turn_times), ops=len(records), how=walk.how,

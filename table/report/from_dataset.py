@@ -19,7 +19,7 @@ _SQL = {name: sql for name, _what, sql in LOADS}
 def _rows(con: Any, name: str) -> list[dict[str, Any]]:
     cursor = con.execute(_SQL[name])
     columns = [d[0] for d in cursor.description]
-    return [dict(zip(columns, row)) for row in cursor.fetchall()]
+    return [dict(zip(columns, row, strict=False)) for row in cursor.fetchall()]
 
 
 def _by_session(con: Any, name: str) -> dict[str, list[dict[str, Any]]]:
