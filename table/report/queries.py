@@ -60,8 +60,9 @@ FIGURES: list[tuple[str, str]] = [
      "SELECT game, count(*) AS sessions FROM sessions WHERE unusable = '' "
      "GROUP BY game ORDER BY game"),
     ("drafts per game (Overview: Drafts)",
-     "SELECT game, count(DISTINCT (module_version, module_hash)) AS drafts FROM sessions "
-     "WHERE unusable = '' GROUP BY game ORDER BY game"),
+     """SELECT game, count(DISTINCT CASE WHEN judged_by = ''
+       THEN module_version || ' ' || module_hash ELSE 'module not in the log' END) AS drafts
+FROM sessions WHERE unusable = '' GROUP BY game ORDER BY game"""),
     ("turns per game, mean (Overview: Turns)",
      "SELECT game, round(avg(turns), 1) AS turns FROM sessions WHERE unusable = '' "
      "GROUP BY game ORDER BY game"),
