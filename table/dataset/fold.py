@@ -13,6 +13,9 @@ from table.games.store import module_for_recorded, recorded_module
 
 from .sources import SessionLogs, Source, find_logs, group_logs, read_source
 
+# (game, module hash) -> (module, note, judged by), in this process
+_RESOLVED: dict[tuple[str, str] | None, tuple[Any, str, str]] = {}
+
 HEADER_KEYS = ("format", "version", "table", "peer", "game", "game_hash", "created")
 
 
@@ -34,6 +37,11 @@ def resolve_module(game: str, records: list[Any], modules: dict[str, Any] | None
     if modules is not None and game in modules:
         found.module = modules[game]
         return found
+    digest = found.recorded.get("hash")
+    key = (game, digest) if isinstance(digest, str) and digest else None
+    if key in _RESOLVED:  # a season is played under few drafts: each is looked up once
+        found.module, found.note, found.judged_by = _RESOLVED[key]
+        return found
     try:
         resolved = module_for_recorded(game, setup_module, blobs)
     except (ModuleNotFound, ValueError) as err:
@@ -42,6 +50,8 @@ def resolve_module(game: str, records: list[Any], modules: dict[str, Any] | None
     found.module, found.note = resolved.module, resolved.note
     if resolved.source == "installed (fallback)" and setup_module:
         found.judged_by = resolved.label
+    if key is not None and resolved.source != "installed (fallback)":
+        _RESOLVED[key] = (found.module, found.note, found.judged_by)
     return found
 
 
