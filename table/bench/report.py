@@ -96,17 +96,21 @@ def _measure(folder: Path, out: str | None, jobs: int | None, assist: bool,
              simulated: bool) -> dict[str, Any]:
     """The decode floor, a report with a cold dataset cache, and one with it warm (the same
     logs again: nothing new to read), each against the floor."""
-    from table.bench.dataset import decode_floor
+    from table.bench.dataset import cpu_seconds, decode_floor
 
+    c0 = cpu_seconds()
     floor, records = decode_floor(folder)
-    print(f"decode floor: {floor:.2f} s for {records} records (msgpack, one process)",
-          flush=True)
+    floor_cpu = cpu_seconds() - c0
+    print(f"decode floor: {floor:.2f} s for {records} records (msgpack, one process; "
+          f"{floor_cpu:.2f} s CPU)", flush=True)
     target = out or str(folder / "report.html")
     cache = folder.parent / f"{folder.name}-report-dataset"
     shutil.rmtree(cache, ignore_errors=True)
     try:
+        c0 = cpu_seconds()
         report = build_report([str(folder)], target, jobs=jobs, show_progress=None,
                               assist=assist, cache=cache)
+        report_cpu = cpu_seconds() - c0
         warm = build_report([str(folder)], target, jobs=jobs, show_progress=False,
                             assist=assist, cache=cache)
     finally:
@@ -124,6 +128,8 @@ def _measure(folder: Path, out: str | None, jobs: int | None, assist: bool,
             "seconds": round(report.seconds, 2), "target_seconds": limit,
             "floor_s": round(floor, 2), "report_floor_ratio": round(ratio, 2),
             "per_session_ms": round(1000 * report.seconds / max(1, len(report.sessions)), 2),
+            "floor_cpu_s": round(floor_cpu, 2), "report_cpu_s": round(report_cpu, 2),
+            "report_cpu_vs_floor_cpu": round(report_cpu / floor_cpu, 2),
             "warm_s": round(warm.seconds, 2), "warm_logs_read": warm.logs_read,
             "warm_floor_ratio": round(warm.seconds / floor, 2),
             "assist": assist, "jobs": jobs,
