@@ -157,3 +157,20 @@ def test_the_doc_lists_every_query() -> None:
         assert sql in text
     for figure, sql in FIGURES:
         assert figure in text and sql in text
+
+
+@pytest.mark.parametrize("missing", ["pyarrow", "duckdb"])
+def test_without_parquet_or_duckdb_the_report_says_so_in_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        missing: str) -> None:
+    import sys
+
+    from table.app.cli import main
+
+    monkeypatch.setitem(sys.modules, missing, None)  # as in the desktop bundle
+    log = tmp_path / "g.sandlog"
+    log.write_bytes(b"")
+    assert main(["report", str(log), "--out", str(tmp_path / "r.html")]) == 2
+    err = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
+    assert len(err) == 1 and "pyarrow and duckdb" in err[0]
+    assert not (tmp_path / "r.html").exists()
