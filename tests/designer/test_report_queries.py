@@ -174,3 +174,23 @@ def test_without_parquet_or_duckdb_the_report_says_so_in_one_line(
     err = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
     assert len(err) == 1 and "pyarrow and duckdb" in err[0]
     assert not (tmp_path / "r.html").exists()
+
+
+def test_a_new_log_in_the_folder_is_the_only_one_read(
+        corpus: tuple[list[Truth], Report, Path], tmp_path: Path) -> None:
+    import shutil
+
+    truths, _report, _ds = corpus
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    for t in truths[:4]:
+        shutil.copy(t.path, folder / t.path.name)
+    first = build_report([folder], None, jobs=1, show_progress=False, cache=tmp_path / "ds")
+    assert first.logs_read == 4 and len(first.sessions) == 4
+    shutil.copy(truths[4].path, folder / truths[4].path.name)
+    second = build_report([folder], None, jobs=1, show_progress=False, cache=tmp_path / "ds")
+    assert second.logs_read == 1 and len(second.sessions) == 5
+    fresh = build_report([folder], None, jobs=1, show_progress=False, cache=tmp_path / "fresh")
+    assert [s.name for s in fresh.sessions] == [s.name for s in second.sessions]
+    assert [(s.flags, s.winners, s.turns) for s in fresh.sessions] == \
+        [(s.flags, s.winners, s.turns) for s in second.sessions]
