@@ -22,8 +22,9 @@ EXCLUDED_MODULES = [
     # Not dependencies, but optional imports of some (pygal can render PNGs through them):
     # keep them out even when a developer's environment has them.
     "matplotlib", "numpy", "PIL", "lxml", "cairosvg", "cairocffi",
-    # `sandtable dataset` is a designer's tool run from a Python install (pip install
-    # sandtable): Parquet and DuckDB would more than double the players' bundle.
+    # `sandtable dataset` and `sandtable report` (which reads its numbers from the dataset) are
+    # a designer's tools run from a Python install (pip install sandtable): Parquet and DuckDB
+    # would more than double the players' bundle.
     "pyarrow", "duckdb", "_duckdb", "polars",
 ]
 

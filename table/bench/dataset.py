@@ -43,6 +43,16 @@ def make_corpus(folder: Path, count: int, first_seed: int, jobs: int) -> None:
                       range(first_seed, first_seed + len(sizes))))
 
 
+def cpu_seconds() -> float:
+    """CPU time of this process and of its children that have ended (a pool's workers, once
+    the pool is shut): the steadier figure on a busy machine."""
+    import resource
+
+    own, kids = (resource.getrusage(who) for who in (resource.RUSAGE_SELF,
+                                                     resource.RUSAGE_CHILDREN))
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def decode_floor(folder: Path) -> tuple[float, int]:
     """Seconds to read and msgpack-decode every record of every log (and how many)."""
     start = time.perf_counter()
@@ -101,16 +111,20 @@ def run(count: int = COUNT, more: int = MORE, jobs: int | None = None,
             make_corpus(big, 2 * count, 1000, jobs)
         print(f"{count} + {more} + {2 * count} sessions ready in "
               f"{time.perf_counter() - start:.1f} s", flush=True)
+        c0 = cpu_seconds()
         floor, records = decode_floor(base)
+        floor_cpu = cpu_seconds() - c0
         print(f"decode floor: {floor:.2f} s for {records} records of {count} logs (msgpack, "
-              f"one process)", flush=True)
+              f"one process; {floor_cpu:.2f} s CPU)", flush=True)
         out = root / "dataset"
         shutil.rmtree(out, ignore_errors=True)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), cpu_seconds()
         fresh = build_dataset([base], out, jobs=jobs)
-        fresh_s = time.perf_counter() - t0
+        fresh_s, fresh_cpu = time.perf_counter() - t0, cpu_seconds() - c0
         print(f"fresh dataset: {fresh.total} sessions in {fresh_s:.2f} s = "
-              f"{fresh_s / floor:.1f}x the floor (target <= 4x; {jobs} job(s))", flush=True)
+              f"{fresh_s / floor:.1f}x the floor (target <= 4x; {jobs} job(s)); "
+              f"{fresh_cpu:.1f} s CPU = {fresh_cpu / floor_cpu:.1f}x the floor's CPU",
+              flush=True)
         bare = root / "dataset-no-flags"
         t0 = time.perf_counter()
         build_dataset([base], bare, jobs=jobs, assist=False)
@@ -132,6 +146,8 @@ def run(count: int = COUNT, more: int = MORE, jobs: int | None = None,
         result = {"bench": "dataset", "sessions": fresh.total, "jobs": jobs,
                   "floor_s": round(floor, 2), "fresh_s": round(fresh_s, 2),
                   "fresh_vs_floor": round(fresh_s / floor, 2),
+                  "floor_cpu_s": round(floor_cpu, 2), "fresh_cpu_s": round(fresh_cpu, 2),
+                  "fresh_cpu_vs_floor_cpu": round(fresh_cpu / floor_cpu, 2),
                   "no_flags_s": round(bare_s, 2), "no_flags_vs_floor": round(bare_s / floor, 2),
                   "added": more, "added_logs_read": added.logs_read,
                   "added_s": round(added_s, 2), "added_vs_fresh": round(added_s / fresh_s, 3),

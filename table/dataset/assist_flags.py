@@ -9,25 +9,26 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-_PLUGINS: dict[str, tuple[Any, str]] = {}  # game -> (plugin or None, why not), once a process
+_PLUGINS: dict[str, tuple[Any, list[str]]] = {}  # game -> (plugin or None, load notices)
 
 
-def _plugin(module: Any) -> tuple[Any, str]:
+def plugin_for(module: Any) -> tuple[Any, str, list[str]]:
+    """(plugin, why not, notices) for a game, loaded once per process."""
+    try:
+        from assist import runner
+    except ImportError:
+        return None, "the rules assist is not installed", []
     if module.id not in _PLUGINS:
-        try:
-            from assist import runner
-        except ImportError:
-            _PLUGINS[module.id] = (None, "the rules assist is not installed")
-            return _PLUGINS[module.id]
         notices: list[str] = []
         try:
             plugin = runner.load_plugin(module.id, notices)
-        except Exception as err:  # noqa: BLE001 - a plugin never breaks the dataset
+        except Exception as err:  # a plugin never breaks the dataset or report
             plugin, notices = None, [f"the assist could not load: {err}"]
-        why = "" if plugin is not None else (notices[0] if notices else
-                                             f"no rules-assist plugin for {module.id}")
-        _PLUGINS[module.id] = (plugin, why)
-    return _PLUGINS[module.id]
+        _PLUGINS[module.id] = (plugin, notices)
+    plugin, notices = _PLUGINS[module.id]
+    why = "" if plugin is not None else (notices[0] if notices else
+                                         f"no rules-assist plugin for {module.id}")
+    return plugin, why, notices
 
 
 class AssistWatch:
@@ -44,7 +45,7 @@ class AssistWatch:
             self.why = "the game module is not installed"
             return
         if plugin is None:
-            plugin, self.why = _plugin(module)
+            plugin, self.why, _notices = plugin_for(module)
         if plugin is None:
             return
         from assist.runner import AssistRunner
@@ -62,13 +63,18 @@ class AssistWatch:
         runner = self.runner
         by_index: dict[int, list[Any]] = {}
         try:
-            for entry in runner.entries(include_acked=True, include_undone=True):
+            for entry in runner.entries(include_acked=True, include_undone=True,
+                                         include_resolved=True):
                 by_index.setdefault(entry.index, []).append(entry.flag)
         finally:
             runner.detach()
         return by_index, runner.disabled or ""
 
 
-def quiet_assist() -> None:
-    """A plugin that fails is disabled for that log and said in its row: no tracebacks."""
-    logging.getLogger("assist").setLevel(logging.CRITICAL)
+def quiet_assist() -> int:
+    """A plugin that fails is disabled for that log and said in its row: no tracebacks.
+    Returns the level it had (to put back where the process goes on)."""
+    quiet = logging.getLogger("assist")
+    level = quiet.level
+    quiet.setLevel(logging.CRITICAL)
+    return level

@@ -11,7 +11,9 @@ machines into one folder (or copied together) are the dataset.
 from __future__ import annotations
 
 import csv
+import gc
 import hashlib
+import logging
 import os
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -33,6 +35,7 @@ CHUNK = 8  # sessions a worker reads before it hands its rows back
 class Outcome:
     """What a run did, for its summary line and the tests."""
     out: Path
+    logs: int = 0  # log files in this run's inputs (and shard)
     logs_read: int = 0
     sessions_read: int = 0
     kept: int = 0
@@ -71,21 +74,32 @@ def existing_sessions(out: Path) -> dict[str, tuple[str, str, list[str]]]:
         table = pq.read_table(part, columns=["session", "fingerprint", "sources"])
         for session, fingerprint, sources in zip(table.column("session").to_pylist(),
                                                  table.column("fingerprint").to_pylist(),
-                                                 table.column("sources").to_pylist()):
+                                                 table.column("sources").to_pylist(), strict=False):
             found[str(session)] = (str(fingerprint), part.name, list(sources))
     return found
 
 
-def _relocate(out: Path, parts: dict[str, dict[str, list[str]]]) -> None:
-    """Logs that moved (same content, another path): only their sessions' `sources` change."""
+def _relocate(out: Path, parts: dict[str, dict[str, list[tuple[str, str]]]]) -> None:
+    """Logs that moved (same content, another path): only their sessions' `sources` (and the
+    log each is named after) change. `parts`: part -> session -> its logs (digest, path)."""
     for name, moved in parts.items():
         path = out / "sessions" / name
         data = pq.read_table(path)
-        sources = [moved.get(s, old) for s, old in zip(data.column("session").to_pylist(),
-                                                        data.column("sources").to_pylist())]
-        index = data.schema.get_field_index("sources")
-        data = data.set_column(index, data.schema.field(index),
-                               pa.array(sources, data.schema.field(index).type))
+        sources, named = [], []
+        for row in data.select(["session", "sources", "source_hashes",
+                                "named_after"]).to_pylist():
+            now = moved.get(row["session"])
+            if now is None:
+                sources.append(row["sources"])
+                named.append(row["named_after"])
+                continue
+            sources.append([path for _digest, path in now])
+            old = dict(zip(row["sources"], row["source_hashes"], strict=False))
+            named.append(dict(now).get(old.get(row["named_after"], ""), row["named_after"]))
+        for column, values in (("sources", sources), ("named_after", named)):
+            index = data.schema.get_field_index(column)
+            data = data.set_column(index, data.schema.field(index),
+                                   pa.array(values, data.schema.field(index).type))
         _write_atomic(data, path)
 
 
@@ -94,7 +108,7 @@ def _drop(out: Path, parts: dict[str, set[str]]) -> None:
     for name, gone in parts.items():
         sessions = pq.read_table(out / "sessions" / name, columns=["session", "fingerprint"])
         left = [(s, f) for s, f in zip(sessions.column("session").to_pylist(),
-                                       sessions.column("fingerprint").to_pylist())
+                                       sessions.column("fingerprint").to_pylist(), strict=False)
                 if s not in gone]
         new_name = _part_name(left)
         for table in SESSION_TABLES:
@@ -116,28 +130,35 @@ def _write_atomic(data: pa.Table, path: Path) -> None:
     os.replace(tmp, path)
 
 
-def _work(chunk: list[SessionLogs], assist: bool) -> tuple[dict[str, pa.Table],
-                                                           dict[str, tuple[str, str, str]],
-                                                           list[str]]:
+def _work(chunk: list[SessionLogs], assist: bool, plugins: dict[str, Any] | None = None
+          ) -> tuple[dict[str, pa.Table], dict[str, tuple[str, str, str]], list[str]]:
     """A worker's share: read a few sessions and hand back their rows as Arrow tables."""
     from .assist_flags import quiet_assist
 
-    quiet_assist()
+    level = quiet_assist()
     rows = Rows()
-    for session in chunk:
-        session_rows(session, rows, assist=assist)
+    # a fold makes many small objects and few cycles: the collector's passes over them cost
+    # a fifth of the time; what a chunk leaves behind is collected once it is done
+    gc.disable()
+    try:
+        for session in chunk:
+            session_rows(session, rows, assist=assist, plugins=plugins)
+    finally:
+        gc.enable()
+        logging.getLogger("assist").setLevel(level)
     tables = {name: pa.Table.from_pydict(rows.tables[name], schema=schema)
               for name, schema in SESSION_TABLES.items()}
     damaged = [s for s, d in zip(rows.tables["sessions"]["session"],
-                                 rows.tables["sessions"]["damaged"]) if d]
+                                 rows.tables["sessions"]["damaged"], strict=False) if d]
     return tables, rows.modules, damaged
 
 
-def _results(todo: list[SessionLogs], jobs: int, assist: bool) -> Iterator[Any]:
+def _results(todo: list[SessionLogs], jobs: int, assist: bool,
+             plugins: dict[str, Any] | None) -> Iterator[Any]:
     chunks = [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]
-    if jobs <= 1 or len(chunks) <= 1:
+    if jobs <= 1 or len(chunks) <= 1 or plugins is not None:  # a caller's plugin stays here
         for chunk in chunks:
-            yield _work(chunk, assist)
+            yield _work(chunk, assist, plugins)
         return
     from concurrent.futures import ProcessPoolExecutor
 
@@ -147,7 +168,10 @@ def _results(todo: list[SessionLogs], jobs: int, assist: bool) -> Iterator[Any]:
 
 def build_dataset(inputs: Sequence[str | Path], out: str | Path, *, jobs: int | None = None,
                   shard: tuple[int, int] | None = None, assist: bool = True,
-                  progress: Callable[[int, int], None] | None = None) -> Outcome:
+                  progress: Callable[[int, int], None] | None = None,
+                  plugins: dict[str, Any] | None = None) -> Outcome:
+    """Write (or bring up to date) the dataset of `inputs` in `out`; `plugins`: a caller's
+    rules-assist plugin per game (tests), used in this process."""
     start = time.perf_counter()
     out = Path(out)
     outcome = Outcome(out)
@@ -158,13 +182,15 @@ def build_dataset(inputs: Sequence[str | Path], out: str | Path, *, jobs: int | 
     mine = {s: v for s, v in have.items() if shard is None or shard_of(s, shard[1]) == shard[0]}
     todo = [s for t, s in sorted(wanted.items()) if mine.get(t, ("",))[0] != s.fingerprint]
     stale: dict[str, set[str]] = {}
-    moved: dict[str, dict[str, list[str]]] = {}
+    moved: dict[str, dict[str, list[tuple[str, str]]]] = {}
     for session, (fingerprint, part, sources) in mine.items():
         if session not in wanted or wanted[session].fingerprint != fingerprint:
             stale.setdefault(part, set()).add(session)
-        elif sources != (now := [str(p) for p in wanted[session].paths]):
-            moved.setdefault(part, {})[session] = now
+        elif sources != [str(p) for p in wanted[session].paths]:
+            moved.setdefault(part, {})[session] = [(log.digest, str(log.path))
+                                                   for log in wanted[session].logs]
     outcome.kept = len(wanted) - len(todo)
+    outcome.logs = sum(len(s.logs) for s in wanted.values())
     outcome.dropped = sum(1 for s in mine if s not in wanted)
     for table in SESSION_TABLES:
         (out / table).mkdir(parents=True, exist_ok=True)
@@ -172,7 +198,7 @@ def build_dataset(inputs: Sequence[str | Path], out: str | Path, *, jobs: int | 
     _relocate(out, moved)  # before any part is rewritten: the names stay the same
     _drop(out, stale)
     if todo:
-        _write_new(out, todo, jobs or default_jobs(), assist, outcome, progress)
+        _write_new(out, todo, (jobs or default_jobs(), assist, plugins), outcome, progress)
     outcome.logs_read = sum(len(s.logs) for s in todo)
     outcome.sessions_read = len(todo)
     _prune_cards(out)
@@ -181,7 +207,8 @@ def build_dataset(inputs: Sequence[str | Path], out: str | Path, *, jobs: int | 
     return outcome
 
 
-def _write_new(out: Path, todo: list[SessionLogs], jobs: int, assist: bool, outcome: Outcome,
+def _write_new(out: Path, todo: list[SessionLogs],
+               how: tuple[int, bool, dict[str, Any] | None], outcome: Outcome,
                progress: Callable[[int, int], None] | None) -> None:
     """Stream the new sessions' rows into one new part per table (memory stays flat)."""
     name = _part_name([(s.table, s.fingerprint) for s in todo])
@@ -190,7 +217,7 @@ def _write_new(out: Path, todo: list[SessionLogs], jobs: int, assist: bool, outc
     versions: dict[str, tuple[str, str, str]] = {}
     done = 0
     try:
-        for tables, modules, damaged in _results(todo, jobs, assist):
+        for tables, modules, damaged in _results(todo, *how):
             for table, data in tables.items():
                 if data.num_rows:
                     writers[table].write_table(data)

@@ -7,12 +7,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-TABLES = ("sessions", "seats", "ops", "flags", "cards", "draws", "notes")
+from .schema import SESSION_TABLES
+
+TABLES = ("sessions", "seats", "ops", "flags", "cards", "draws", "notes", "hands")
 
 DUCKDB_PRELUDE = """import duckdb
 
 DATASET = "{folder}"
-for name in ("sessions", "seats", "ops", "flags", "cards", "draws", "notes"):
+for name in ("sessions", "seats", "ops", "flags", "cards", "draws", "notes", "hands"):
     duckdb.sql(f"CREATE OR REPLACE VIEW {{name}} AS SELECT * FROM "
                f"read_parquet('{{DATASET}}/{{name}}/*.parquet', union_by_name = true)")
 """
@@ -142,4 +144,6 @@ def views(folder: str | Path, connection: Any = None) -> Any:
         if any((root / name).glob("*.parquet")):
             con.execute(f"CREATE OR REPLACE VIEW {name} AS SELECT * FROM read_parquet("
                         f"'{(root / name).as_posix()}/*.parquet', union_by_name = true)")
+        elif name in SESSION_TABLES:  # no session yet: the table is there, empty
+            con.register(name, SESSION_TABLES[name].empty_table())
     return con

@@ -13,16 +13,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from table.core import opkinds
-from table.games.registry import ModuleNotFound
-from table.games.store import module_for_recorded, recorded_module
+from table.core.objects import OWNER
+from table.core.views import ALL
 
 from .assist_flags import AssistWatch
+from .fold import Folded, Module, fold_session, resolve_module
+from .known import op_cards
 from .plays import Plays
 from .schema import SESSION_TABLES
-from .sessions_table import session_row, seat_rows
-from .sources import Folded, SessionLogs, fold_session
+from .sessions_table import recorded_as, seat_rows, session_row, settle
+from .sources import SessionLogs
 
-_HEADER_KEYS = ("format", "version", "table", "peer", "game", "game_hash", "created")
 _OBJECT_KINDS = ("move", "set", "delete", "create", "reveal", "show", "counter", "roll")
 
 
@@ -48,17 +49,20 @@ class Walk:
     last_time: float = 0.0
     legacy_winner: Any = None  # a `winner` mark's value (logs from before end ops)
     audited: str = "none"  # table.core.audit's status of the session's dice and shuffles
+    hands: dict[int, set[str]] = field(default_factory=dict)  # seat -> cards it ever held
+    # the result (sessions_table.settle): winners, how it ended, the condition, scores
+    winners: set[int] = field(default_factory=set)
+    how: str = ""
+    condition: str = ""
+    scores: dict[int, float] = field(default_factory=dict)
+    seats: list[tuple[int, str, str, str, dict[str, str], str | None]] = field(
+        default_factory=list)  # (seat, name, deck, deck hash, fields, group)
 
-
-def _module(game: str, records: list[Any], modules: dict[str, Any] | None) -> tuple[Any, Any]:
-    """(the module the session was played under or None, its recorded module op args)."""
-    setup_module, blobs = recorded_module(records)
-    if modules is not None and game in modules:
-        return modules[game], setup_module
-    try:
-        return module_for_recorded(game, setup_module, blobs).module, setup_module
-    except (ModuleNotFound, ValueError):
-        return None, setup_module
+    @property
+    def turn_seconds(self) -> list[float]:
+        """How long each turn lasted (the last one until the last op of the play)."""
+        ends = [*self.turn_times[1:], self.last_time]
+        return [max(0.0, b - a) for a, b in zip(self.turn_times, ends, strict=False)]
 
 
 def session_rows(session: SessionLogs, rows: Rows, *, modules: dict[str, Any] | None = None,
@@ -67,26 +71,27 @@ def session_rows(session: SessionLogs, rows: Rows, *, modules: dict[str, Any] | 
     box: dict[str, Any] = {}
 
     def prepare(replica: Any, header: dict[str, Any], records: list[Any]) -> None:
-        replica.header_extra = {k: v for k, v in header.items() if k not in _HEADER_KEYS}
-        module, recorded = _module(str(header.get("game", "")), records, modules)
+        found = resolve_module(str(header.get("game", "")), records, modules)
         seats = replica.header_extra.get("seats")
-        watch = AssistWatch(module, (plugins or {}).get(replica.game),
+        watch = AssistWatch(found.module, (plugins or {}).get(replica.game),
                             seats=seats if isinstance(seats, int) else None,
                             knowledge=replica.knowledge, enabled=assist)
         watch.attach(replica.timeline)
-        box.update(module=module, recorded=recorded or {}, watch=watch)
+        box.update(found=found, watch=watch)
 
     folded = fold_session(session, prepare)
-    module, recorded = box.get("module"), box.get("recorded") or {}
+    found: Module = box.get("found") or Module()
     by_index, flags_why = box["watch"].flags() if "watch" in box else ({}, "")
     if folded.replica is None:
         flags_why = flags_why or "the log could not be replayed"
-    walk = _walk_ops(session.table, folded, module, by_index, rows) \
-        if folded.replica is not None else Walk()
-    session_row(session, folded, module, recorded, walk, flags_why, rows)
+    walk = Walk()
     if folded.replica is not None:
-        seat_rows(session.table, folded.replica, module, walk, rows)
-    digest = str(recorded.get("hash") or getattr(module, "content_hash", "") or "")
+        _walk_ops(session.table, folded, found.module, by_index, rows, walk)
+        settle(walk, folded.replica, found.module)
+    session_row(session, folded, found, walk, flags_why, rows)
+    seat_rows(session.table, walk, rows)
+    module = found.module
+    digest = str(found.recorded.get("hash") or getattr(module, "content_hash", "") or "")
     if module is not None and digest:
         rows.modules[digest] = (str(module.id), str(getattr(module, "version", "")),
                                 str(getattr(module, "path", "")))
@@ -105,7 +110,7 @@ def _publish(public: dict[str, str], kind: str, a: dict[str, Any]) -> None:
     card = a.get("card")  # checked against the card's commitment when the op was applied
     if not isinstance(card, str):
         return
-    if kind in ("create", "move", "reveal") or kind == "set" and a.get("field") == "face_up":
+    if kind in ("create", "move", "reveal") or (kind == "set" and a.get("field") == "face_up"):
         public[str(a["id"])] = card
 
 
@@ -152,10 +157,9 @@ class _Turns:
 
 
 def _walk_ops(table: str, folded: Folded, module: Any, by_index: dict[int, list[Any]],
-              rows: Rows) -> Walk:
+              rows: Rows, walk: Walk) -> None:
     replica = folded.replica
     records = replica.records()
-    walk = Walk()
     turns = _Turns(walk)
     plays = Plays.of(module)
     cards = getattr(module, "cards", None) or {}
@@ -164,6 +168,7 @@ def _walk_ops(table: str, folded: Folded, module: Any, by_index: dict[int, list[
     draws = _Draws(replica, records)
     walk.audited = draws.status
     public: dict[str, str] = {}  # handle -> card, once an op made it public
+    hands = _Hands(replica, len(folded.source.logs), walk.hands)
     for index, record in enumerate(records):
         op, a, kind = record.op, record.op.args, record.op.kind
         live = record.void is None
@@ -185,13 +190,35 @@ def _walk_ops(table: str, folded: Folded, module: Any, by_index: dict[int, list[
                      section=flag.section, message=flag.message, salvaged=op.ref in salvaged)
         if not live:
             continue
+        if kind in ("consume", "move"):
+            hands.see(record)
         if kind == "note":
             rows.add("notes", session=table, op=n, turn=turns.turn, seat=op.seat,
                      name=names.get(op.seat or 0, "?"), text=str(a.get("text", "")),
                      time=_ms(op.time))
-        elif kind == "roll" or kind == "consume" and a.get("why") == "shuffle":
+        elif kind == "roll" or (kind == "consume" and a.get("why") == "shuffle"):
             draws.add(rows, table, n, record, turns.turn)
-    return walk
+    for seat, held in sorted(walk.hands.items()):
+        for card in sorted(held):
+            rows.add("hands", session=table, seat=seat, card=card)
+
+
+class _Hands:
+    """Cards that entered a seat's hand (a zone only its owner sees), by a draw or a move, as
+    far as the log knows them at its end (a one-peer log: its own seat's hand only)."""
+
+    def __init__(self, replica: Any, logs: int, into: dict[int, set[str]]) -> None:
+        one_peer = recorded_as(replica, logs) == "one peer"
+        self.view = ALL if not one_peer else min(replica.my_seats) if replica.my_seats else 0
+        self.state, self.knowledge, self.into = replica.state, replica.knowledge, into
+
+    def see(self, record: Any) -> None:
+        dest = self.state.objs.get(record.op.args.get("to"))
+        if dest is None or dest.owner is None or dest.visibility != OWNER:
+            return
+        cards = op_cards(record, self.state, self.knowledge, self.view)
+        if cards:
+            self.into.setdefault(dest.owner, set()).update(cards)
 
 
 def _op_row(rows: Rows, table: str, n: int, record: Any, turns: _Turns, obj: Any,
@@ -224,8 +251,8 @@ class _Draws:
             self.failed = {f.number for f in audit.failures + audit.unverifiable}
             self.status = audit.status
         else:  # as table.core.audit.audit_summary says it, without replaying
-            local = any(op.kind == "roll" or op.kind == "consume" and op.args.get("why")
-                        == "shuffle" for op in ops)
+            local = any(op.kind == "roll" or (op.kind == "consume" and op.args.get("why")
+                        == "shuffle") for op in ops)
             self.status = "local" if local else "none"
 
     def add(self, rows: Rows, table: str, n: int, record: Any, turn: int) -> None:
@@ -275,4 +302,4 @@ def _first(items: Any) -> str | None:
 
 
 def _ms(seconds: float) -> int:
-    return int(round(seconds * 1000))
+    return round(seconds * 1000)

@@ -1,7 +1,7 @@
 """The dataset's tables and their columns (docs/dataset.md describes each column).
 
 One folder per table under the dataset's root, Parquet files inside: `sessions/`, `seats/`,
-`ops/`, `flags/`, `draws/`, `notes/` hold one part file per run (and shard) of `sandtable
+`ops/`, `flags/`, `draws/`, `notes/`, `hands/` hold one part file per run (and shard) of `sandtable
 dataset`; `cards/` holds one file per module version, keyed by its content hash. `session` is
 the table id everywhere: the key the tables join on.
 """
@@ -20,6 +20,15 @@ SESSIONS = pa.schema([
     ("damaged", _BOOL), ("damage", pa.list_(_STR)), ("salvaged", _INT), ("audited", _STR),
     ("flags_checked", _BOOL), ("flags_why", _STR), ("hidden_unknown", _INT),
     ("sources", pa.list_(_STR)), ("source_hashes", pa.list_(_STR)), ("fingerprint", _STR),
+    # what the report says of a session beyond the play (docs/dataset.md)
+    ("named_after", _STR), ("created", _STR), ("problems", pa.list_(_STR)),
+    ("lost", pa.list_(_INT)), ("judged_by", _STR), ("module_note", _STR),
+    ("installed_hash", _STR), ("module_changes", pa.list_(pa.struct([
+        ("op", _INT), ("version", _STR), ("hash", _STR)]))),
+    ("plays_declared", _BOOL), ("header_recovered", pa.list_(_STR)), ("hidden_total", _INT),
+    ("turn_seconds", pa.list_(_F64)), ("disagree", pa.list_(pa.struct([
+        ("log", _STR), ("missing", _INT)]))),
+    ("unreadable", pa.list_(pa.struct([("log", _STR), ("why", _STR)]))), ("unusable", _STR),
 ])
 SEATS = pa.schema([
     ("session", _STR), ("seat", _INT), ("name", _STR), ("deck", _STR), ("deck_hash", _STR),
@@ -42,6 +51,7 @@ DRAWS = pa.schema([
     ("die", _STR), ("sides", _INT), ("value", _INT), ("zone", _STR), ("cards", _INT),
     ("joint", _BOOL), ("audited", _BOOL), ("why", _STR),
 ])
+HANDS = pa.schema([("session", _STR), ("seat", _INT), ("card", _STR)])
 NOTES = pa.schema([
     ("session", _STR), ("op", _INT), ("turn", _INT), ("seat", _INT), ("name", _STR),
     ("text", _STR), ("time", _TIME),
@@ -50,7 +60,7 @@ NOTES = pa.schema([
 # the per-session tables, in the order a run writes them
 SESSION_TABLES: dict[str, pa.Schema] = {
     "sessions": SESSIONS, "seats": SEATS, "ops": OPS, "flags": FLAGS, "draws": DRAWS,
-    "notes": NOTES,
+    "notes": NOTES, "hands": HANDS,
 }
 # `cards`: module_hash, game, module_version, then every column of that version's cards.csv
 # as text (the columns differ between games: read them with union_by_name)

@@ -10,7 +10,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from .html import NOT_IN_LOG
-from .intervals import Z95 as Z95, wilson as wilson  # (re-exported)
+from .intervals import Z95 as Z95  # (re-exported)
+from .intervals import wilson as wilson
 from .model import SeatInfo, Session
 
 

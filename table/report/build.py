@@ -1,23 +1,28 @@
 """`sandtable report`: read many logs (files and folders), summarise, write one HTML page.
 
+The numbers come from the designer's dataset (table.dataset): the report brings a dataset of
+its inputs up to date in a cache folder (only new or changed logs are read) and reads its
+sessions out of it with DuckDB queries (queries.py; `sandtable report --sql` prints them).
+
 Bad input never stops the report: a file that is not a log, a damaged one, or a log of a game
 module that is not installed is listed with the reason, and the rest is reported.
 """
 from __future__ import annotations
 
-import logging
+import hashlib
 import os
+import shutil
 import sys
+import tempfile
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from .session import Session, Skip, read_session
-from .sources import read_group, tables
+from .session import Session
 
-LOG_SUFFIX = ".sandlog"
+_CACHES = 16  # report datasets kept in the cache (one per set of inputs)
 
 
 @dataclass(slots=True)
@@ -27,6 +32,8 @@ class Report:
     html: str = ""
     seconds: float = 0.0
     logs: int = 0  # log files read (several peers' logs of one table make one session)
+    dataset: Path | None = None  # the dataset folder the numbers were read from
+    logs_read: int = 0  # logs this run read (the rest were in the dataset already)
 
 
 class Progress:
@@ -56,107 +63,82 @@ class Progress:
             self.stream.flush()
 
 
-def find_logs(inputs: Iterable[str | Path]) -> tuple[list[Path], list[tuple[str, str]]]:
-    """Log files named or found (recursively) in folders; missing inputs are skipped."""
-    found: list[Path] = []
-    skipped: list[tuple[str, str]] = []
-    for item in inputs:
-        path = Path(item)
-        if path.is_dir():
-            logs = sorted(p for p in path.rglob(f"*{LOG_SUFFIX}") if p.is_file())
-            if not logs:
-                skipped.append((str(path), f"a folder with no {LOG_SUFFIX} file"))
-            found.extend(logs)
-        elif path.is_file():
-            found.append(path)
-        else:
-            skipped.append((str(path), "no such file or folder"))
-    seen: set[Path] = set()
-    unique = []
-    for p in found:
-        key = p.resolve()
-        if key not in seen:
-            seen.add(key)
-            unique.append(p)
-    return unique, skipped
+def cache_for(inputs: Sequence[str | Path], assist: bool) -> Path:
+    """The dataset folder a report over `inputs` keeps (one per set of inputs, so a second
+    report over the same logs reads nothing new); the least recently used beyond
+    `_CACHES` are removed."""
+    key = "\n".join(sorted(str(Path(i).resolve()) for i in inputs)) + \
+        f"\nassist={assist}\n{_code_stamp()}"
+    digest = hashlib.blake2b(key.encode(), digest_size=12).hexdigest()
+    root = cache_root() / "report"
+    folder = root / digest
+    folder.mkdir(parents=True, exist_ok=True)
+    os.utime(folder)
+    old = sorted((p for p in root.iterdir() if p.is_dir()), key=lambda p: p.stat().st_mtime)
+    for stale in old[:-_CACHES]:
+        shutil.rmtree(stale, ignore_errors=True)
+    return folder
 
 
-def _read(paths: list[Path], plugins: dict[str, Any] | None, assist: bool = True
-          ) -> list[tuple[Path, Session | None, str]]:
-    """The sessions one table's logs make (usually one), each with its log or why not."""
-    # a plugin that fails is reported in the page (and disabled for that log): no tracebacks
-    quiet = logging.getLogger("assist")
-    level = quiet.level
-    quiet.setLevel(logging.CRITICAL)
-    out: list[tuple[Path, Session | None, str]] = []
-    try:
-        for source in read_group(paths):
-            if isinstance(source, tuple):
-                out.append((source[0], None, source[1]))
-                continue
-            try:
-                out.append((source.path, read_session(source, plugins=plugins, assist=assist),
-                            ""))
-            except Skip as err:
-                out.append((source.path, None, str(err)))
-        return out
-    finally:
-        quiet.setLevel(level)
+def _code_stamp() -> str:
+    """What the dataset's rows are made by (the dataset's pass, the core, the games, the
+    assist), as the files' sizes and times: changed code reads every log again."""
+    import assist
+    import table
+
+    roots = [Path(table.__file__).parent / d for d in ("dataset", "core", "games")]
+    roots.append(Path(assist.__file__).parent)
+    stamps = sorted(f"{p}:{p.stat().st_size}:{p.stat().st_mtime_ns}"
+                    for root in roots for p in root.rglob("*.py"))
+    return hashlib.blake2b("\n".join(stamps).encode(), digest_size=12).hexdigest()
 
 
-def read_sessions(paths: Sequence[Path], *, plugins: dict[str, Any] | None = None,
-                  progress: Progress | None = None, jobs: int = 1, assist: bool = True
-                  ) -> tuple[list[Session], list[tuple[str, str]]]:
-    """Every session in `paths`: one per table (its peers' logs merged), not one per log."""
-    sessions: list[Session] = []
-    skipped: list[tuple[str, str]] = []
-    groups = tables(list(paths))
-    results: Iterable[list[tuple[Path, Session | None, str]]]
-    if jobs > 1 and len(groups) >= 24 and plugins is None:
-        from concurrent.futures import ProcessPoolExecutor
+def cache_root() -> Path:
+    """Where Sandtable keeps what it can make again (SANDTABLE_HOME/cache when set)."""
+    home = os.environ.get("SANDTABLE_HOME")
+    if home:
+        return Path(home) / "cache"
+    import platformdirs
 
-        pool = ProcessPoolExecutor(max_workers=jobs)
-        results = pool.map(_read, groups, [None] * len(groups), [assist] * len(groups),
-                           chunksize=8)
-    else:
-        pool = None
-        results = (_read(g, plugins, assist) for g in groups)
-    try:
-        for group, read in zip(groups, results):
-            for path, session, why in read:
-                if session is None:
-                    skipped.append((str(path), why))
-                else:
-                    sessions.append(session)
-            for path in group:
-                if progress is not None:
-                    progress.step(path.name)
-    finally:
-        if pool is not None:
-            pool.shutdown()
-    return sessions, skipped
+    return Path(platformdirs.user_cache_dir("sandtable", appauthor=False))
 
 
 def build_report(inputs: Sequence[str | Path], out: str | Path | None = None, *,
                  plugins: dict[str, Any] | None = None, progress_stream: TextIO | None = None,
                  show_progress: bool | None = None, jobs: int | None = None,
-                 assist: bool = True) -> Report:
-    """Read every log in `inputs`, render the page, write it to `out` (when given)."""
+                 assist: bool = True, cache: str | Path | None = None) -> Report:
+    """Bring the dataset of `inputs` up to date in `cache` (default: `cache_for(inputs)`),
+    read the sessions out of it with the report's queries, render the page, write it to
+    `out` (when given)."""
+    from table.dataset.build import build_dataset
+    from table.dataset.examples import views
+
     from . import page
+    from .from_dataset import load_sessions
 
     start = time.perf_counter()
-    paths, skipped = find_logs(inputs)
-    progress = Progress(len(paths), "reading logs", progress_stream,
-                        force=bool(show_progress)) if show_progress is not False else None
-    if jobs is None:
-        jobs = min(4, os.cpu_count() or 1)
-    sessions, bad = read_sessions(paths, plugins=plugins, progress=progress, jobs=jobs,
-                                  assist=assist)
-    if progress is not None:
-        progress.close()
-    report = Report(sessions, skipped + bad, logs=len(paths))
+    progress = Progress(0, "reading logs", progress_stream, force=bool(show_progress)) \
+        if show_progress is not False else None
+
+    def step(done: int, total: int) -> None:
+        if progress is not None:
+            progress.total, progress.done = total, done - 1
+            progress.step()
+
+    with tempfile.TemporaryDirectory(prefix="sandtable-report-") as scratch:
+        # a caller's own plugins judge differently: their rows are never kept
+        folder = Path(scratch) if plugins is not None else Path(cache) if cache is not None \
+            else cache_for(inputs, assist)
+        outcome = build_dataset(inputs, folder, jobs=jobs, assist=assist, progress=step,
+                                plugins=plugins)
+        if progress is not None:
+            progress.close()
+        sessions, unusable = load_sessions(views(folder))
+    report = Report(sessions, outcome.skipped + unusable, logs=outcome.logs,
+                    dataset=None if plugins is not None else folder,
+                    logs_read=outcome.logs_read)
     report.html = page.render(sessions, report.skipped, inputs=[str(i) for i in inputs],
-                              logs=len(paths))
+                              logs=outcome.logs)
     if out is not None:
         page.write(out, report.html)
     report.seconds = time.perf_counter() - start

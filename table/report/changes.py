@@ -16,7 +16,7 @@ def module_of(game_hash: str) -> Any:
 
     try:
         return default_store().find(game_hash)
-    except Exception:  # noqa: BLE001 - a broken cached archive: no change list, not a crash
+    except Exception:  # a broken cached archive: no change list, not a crash
         return None
 
 
@@ -37,7 +37,7 @@ def changes(old: Any, new: Any) -> list[str]:
     if old.rulebook != new.rulebook:
         lines.append("rulebook text changed")
     if len(lines) > _LIMIT:
-        lines = lines[:_LIMIT] + [f"… and {len(lines) - _LIMIT} more changes"]
+        lines = [*lines[:_LIMIT], f"… and {len(lines) - _LIMIT} more changes"]
     return lines or ["nothing a report can name (art or layout only)"]
 
 

@@ -66,7 +66,7 @@ def hbars(labels: Sequence[str], values: Sequence[float], *, title: str, xlabel:
     scale = 100.0 if percent else 1.0
     notes = list(notes or [""] * len(labels))
     points, texts = [], []
-    for label, v, note in zip(labels, values, notes):
+    for label, v, note in zip(labels, values, notes, strict=False):
         col = colour
         if reference is not None:
             col = GOOD if v > reference * 1.15 else BAD if v < reference * 0.85 else NEUTRAL

@@ -149,7 +149,7 @@ def render(drafts: list[Draft]) -> str:
         body.append(line)
     changed = []
     ref_module = module_of(drafts[0][1])
-    for (v, h, x), label in zip(drafts[1:], labels[1:]):
+    for (v, h, x), label in zip(drafts[1:], labels[1:], strict=False):
         lines = (["its sessions were judged by another module than their own: no draft to "
                   "compare"] if v == NOT_IN_LOG else changes(ref_module, module_of(h)))
         changed.append(f"<li><b>{escape(label)}</b> ({len(x)} sessions) against "

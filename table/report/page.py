@@ -9,12 +9,12 @@ from pathlib import Path
 
 from . import aggregate as agg
 from . import by_count, charts, compare, dice, notes
+from .cardtable import _cards
 from .html import _num, _Raw, _table, version_label
 from .session import Session
-from .cardtable import _cards
 from .tables import _flag_rates, _group_rates, _matchups, _order_rates, _other_attrs, _sessions
 
-__all__ = ["render", "write", "version_label"]
+__all__ = ["render", "version_label", "write"]
 
 CSS = """
 *{box-sizing:border-box}

@@ -17,7 +17,9 @@ def _ci_bar(r: agg.Rate, width: int = 170) -> str:
     """A rate as a dot on a 0-100% track with its 95% interval and the fair share (tick)."""
     if r.absent:
         return '<span class="muted">absent — not played</span>'
-    x = lambda v: 4 + v * (width - 8)  # noqa: E731 - a local scale
+    def x(v: float) -> float:  # the track's scale
+        return 4 + v * (width - 8)
+
     colour = {"above": "#2e7d32", "below": "#c62828"}.get(r.verdict, "#3f7cac")
     fair = (f'<line x1="{x(r.fair):.1f}" x2="{x(r.fair):.1f}" y1="2" y2="16" stroke="#90a4ae" '
             f'stroke-dasharray="2,2"/>' if r.fair is not None else "")
@@ -42,7 +44,7 @@ _RATE_HEAD = ["", "n", "Wins", "Win rate", "95% CI", "rate · interval · fair s
 
 
 def _rates_table(title: str, rates: list[agg.Rate], head: str, why: str = "") -> str:
-    heads = [head] + _RATE_HEAD[1:]
+    heads = [head, *_RATE_HEAD[1:]]
     return (f"<h3>{escape(title)}</h3>" + (f'<p class="muted">{why}</p>' if why else "")
             + _table(heads, [_rate_row(r) for r in rates], {1, 2}, cls="rates"))
 
@@ -78,7 +80,7 @@ def _order_rates(ss: list[Session]) -> str:
         rows = [_rate_row(r, f"plays {r.label}") for r in rates]
         out.append(f"<h3>{count} players <small>({sessions} decided sessions, fair share "
                    f"{_pct(1 / count)})</small></h3>" + _table(
-                       ["Seat order"] + _RATE_HEAD[1:], rows, {1, 2}, cls="rates"))
+                       ["Seat order", *_RATE_HEAD[1:]], rows, {1, 2}, cls="rates"))
     return "".join(out)
 
 
@@ -87,7 +89,7 @@ def _matchups(ss: list[Session]) -> str:
     if not cells:
         return ""
     groups = sorted({k[0] for k in cells} | {k[1] for k in cells})
-    head = ["row beats column"] + groups
+    head = ["row beats column", *groups]
     rows = []
     for a in groups:
         row: list[Any] = [a]
@@ -186,7 +188,7 @@ def seat_rows(ss: Iterable[Session]) -> list[dict[str, Any]]:
 
 def _sessions(ss: list[Session]) -> str:
     rows = []
-    for row, s in zip(session_rows(ss), ss):
+    for row, s in zip(session_rows(ss), ss, strict=False):
         rows.append([row["date"], row["session"], row["draft"], row["players"], row["groups"],
                      row["winner"] or "—", row["how"], row["turns"], _num(s.minutes, 0),
                      row["flags_by_rule"] or ("—" if not s.flags_why else "n/a"),

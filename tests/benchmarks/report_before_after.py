@@ -52,9 +52,14 @@ def export(commit: str, into: Path) -> Path:
 
 
 def timed(tree: Path, corpus: Path, out: Path, jobs: int) -> dict[str, float]:
-    env = dict(os.environ, PYTHONPATH=str(tree), QT_QPA_PLATFORM="offscreen")
-    done = subprocess.run([sys.executable, "-c", _RUN, str(corpus), str(out), str(jobs)],
-                          capture_output=True, text=True, env=env, cwd=str(tree), check=True)
+    # a home of its own each round: a report's dataset cache (under SANDTABLE_HOME) starts
+    # cold, so every round reads every log, as a first report does
+    with tempfile.TemporaryDirectory(prefix="sandtable-home-") as home:
+        env = dict(os.environ, PYTHONPATH=str(tree), QT_QPA_PLATFORM="offscreen",
+                   SANDTABLE_HOME=home)
+        done = subprocess.run([sys.executable, "-c", _RUN, str(corpus), str(out), str(jobs)],
+                              capture_output=True, text=True, env=env, cwd=str(tree),
+                              check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
-TABLES = ("sessions", "seats", "ops", "flags", "cards", "draws", "notes")
+TABLES = ("sessions", "seats", "ops", "flags", "cards", "draws", "notes", "hands")
 
 
 def rows(folder: Path, table: str) -> list[str]:

@@ -17,3 +17,16 @@ def test_the_dataset_benchmark_prints_its_figures(tmp_path, capsys) -> None:  # 
     assert result["floor_s"] > 0 and result["fresh_s"] > 0 and result["rss3x_mib"] > 0
     assert set(result["ok"]) == {"floor", "incremental", "memory"}
     assert any(line.startswith("decode floor:") for line in lines)
+
+
+def test_the_report_benchmark_prints_its_floor_and_ratio(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from table.bench.report import main as bench_report
+
+    assert bench_report(["--count", "6", "--jobs", "1", "--keep", str(tmp_path / "logs")]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    result = json.loads(lines[-1])
+    assert result["bench"] == "report" and result["sessions"] == 6
+    assert result["floor_s"] > 0 and result["report_floor_ratio"] > 0
+    assert result["warm_logs_read"] == 0  # the second report found its dataset up to date
+    assert set(result["ok"]) == {"seconds", "floor"}
+    assert any(line.startswith("decode floor:") for line in lines)

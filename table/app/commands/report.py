@@ -31,7 +31,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--csv", metavar="DIR", help="also write DIR/sessions.csv (one row per "
                                                 "session), DIR/seats.csv (one row per seat) "
                                                 "and DIR/cards.csv (one row per card played)")
-    p.add_argument("--jobs", type=int, help="processes reading logs (default: up to 4)")
+    p.add_argument("--jobs", type=int, help="processes reading logs (default: every core)")
+    p.add_argument("--cache", metavar="DIR",
+                   help="the dataset folder the report keeps up to date and reads its numbers "
+                        "from (default: one per set of inputs in the user cache; a second "
+                        "report over the same logs reads only new or changed ones)")
+    p.add_argument("--sql", action="store_true",
+                   help="print the DuckDB queries the report runs over the dataset; with "
+                        "logs or folders, also each headline figure's answer")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--no-flags", action="store_true",
                    help="skip the rules assist (much faster; no flags in the report)")
@@ -48,13 +55,30 @@ def cmd_report(args: argparse.Namespace) -> int:
 
         return run_bench(out=args.out if args.out != "report.html" else None, jobs=args.jobs,
                          assist=not args.no_flags)
-    if not args.inputs:
+    if not args.inputs and not args.sql:
         print("sandtable: report needs at least one log or folder", file=sys.stderr)
+        return 2
+    try:
+        import duckdb  # noqa: F401
+        import pyarrow  # noqa: F401
+    except ImportError:  # the desktop bundle leaves Parquet out (packaging/bundle_filters.py)
+        print("sandtable: report needs pyarrow and duckdb (it reads its numbers from the "
+              "dataset): run it from a Python install (pip install sandtable)", file=sys.stderr)
         return 2
     from table.report.build import build_report
 
+    if args.sql and not args.inputs:
+        from table.report.queries import sql_text
+
+        print(sql_text())
+        return 0
     report = build_report(args.inputs, None, jobs=args.jobs, assist=not args.no_flags,
-                          show_progress=False if args.no_progress else None)
+                          show_progress=False if args.no_progress else None, cache=args.cache)
+    if args.sql and report.dataset is not None:
+        from table.report.queries import figures_text
+
+        print(figures_text(report.dataset))
+        return 0
     if not report.sessions:  # nothing to report: one line per input, no page
         for path, why in report.skipped or [(", ".join(args.inputs), "no log found")]:
             print(f"sandtable: {path}: {why}", file=sys.stderr)
@@ -63,7 +87,8 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     write(args.out, report.html)
     print(f"wrote {args.out}: {report.logs} log(s) -> {len(report.sessions)} session(s) in "
-          f"{report.seconds:.1f} s")
+          f"{report.seconds:.1f} s (read {report.logs_read} new or changed log(s) into the "
+          f"dataset {report.dataset})")
     if args.csv:
         from table.report.build import write_csv
 
