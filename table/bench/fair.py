@@ -28,9 +28,9 @@ from table.core import fair
 from table.core.fair_ops import fair_roll, fair_shuffle
 from table.core.replica import Replica
 
-from netplay.fair import Drawn, Event, FairRounds, Send
+from netplay.draws.commit_reveal import Drawn, Event, FairRounds, Send
 from table.bench.fair_sim import MemoryNet
-from netplay.messages import check_message
+from netplay.protocol.messages import check_message
 
 LOOPBACK = "127.0.0.1"
 PEERS = [f"{n:016x}" for n in range(1, 7)]

@@ -11,8 +11,8 @@ from typing import Any
 
 import msgpack
 
-from netplay.fair import Drawn, Event, FairRounds, Named, Send
-from netplay.messages import check_message
+from netplay.draws.commit_reveal import Drawn, Event, FairRounds, Named, Send
+from netplay.protocol.messages import check_message
 
 Hook = Callable[[str, str, dict[str, Any]], Any]
 

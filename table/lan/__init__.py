@@ -9,7 +9,7 @@ What the app and the CLI call is gathered here.
 """
 from table.lan.rejoin import rejoin
 from table.lan.seating import take_seat
-from table.lan.session import host, join, module_for
+from table.lan.hosting import host, join, module_for
 from table.lan.setup import draws_note, record_note, setup_complete
 from table.lan.table import LanError, LanTable, NobodyFound
 

@@ -8,10 +8,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from netplay.events import EventHub
-from netplay.quic import QuicSettings
-from netplay.session import LanSession
-from netplay.table_ticket import table_ticket
+from netplay.mesh.event_hub import EventHub
+from netplay.link.quic import QuicSettings
+from netplay.session.lan_session import LanSession
+from netplay.link.table_ticket import table_ticket
 from table.core.replica import Replica
 from table.games.module import GameModule
 from table.games.position import Position

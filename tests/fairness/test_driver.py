@@ -10,9 +10,9 @@ from typing import Any
 
 import msgpack
 
-from netplay.fair_driver import ROUTED, FairDriver
+from netplay.draws.round_driver import ROUTED, FairDriver
 from table.bench.fair_sim import FakeClock
-from netplay.messages import check_message
+from netplay.protocol.messages import check_message
 from table.core import actions as act
 from table.core.audit import audit_log
 from table.core.replica import Replica

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from netplay.fair import FairRounds, Named
+from netplay.draws.commit_reveal import FairRounds, Named
 from table.bench.fair_sim import FakeClock, MemoryNet
 from table.core import fair
 from table.core.fair_ops import fair_roll

@@ -16,8 +16,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import qasync  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from netplay.identity import Identity  # noqa: E402
-from netplay.link import Link, LinkConfig  # noqa: E402
+from netplay.protocol.identity import Identity  # noqa: E402
+from netplay.link.link import Link, LinkConfig  # noqa: E402
 
 TIMERS = int(os.environ.get("CHURN_TIMERS", "5000"))
 SLEEPS = int(os.environ.get("CHURN_SLEEPS", "2000"))

@@ -5,8 +5,8 @@ from __future__ import annotations
 import hashlib
 import os
 
-from netplay.blobs import CHUNK, BlobFetch, BlobServer, Complete, PeerFailed, Progress
-from netplay.messages import check_message
+from netplay.blobs.transfer import CHUNK, BlobFetch, BlobServer, Complete, PeerFailed, Progress
+from netplay.protocol.messages import check_message
 
 
 def _blob(size: int) -> tuple[str, bytes]:

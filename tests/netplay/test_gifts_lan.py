@@ -6,11 +6,11 @@ import asyncio
 
 import msgpack
 
-import netplay.link as link_module
-from netplay.link import LinkConfig
-from netplay.mesh import MeshConfig
-from netplay.replication import ReplicationConfig
-from netplay.session import SessionOptions
+import netplay.link.link as link_module
+from netplay.link.link import LinkConfig
+from netplay.mesh.mesh import MeshConfig
+from netplay.replication.replication import ReplicationConfig
+from netplay.session.lan_session import SessionOptions
 from table import lan
 from table.core import actions as act
 from table.core.views import known_card
@@ -105,7 +105,7 @@ def test_a_card_given_to_another_player_over_the_lan(tmp_path, monkeypatch):
 def test_a_gift_survives_a_crash_before_it_is_rehandled(tmp_path, monkeypatch):
     """Bob's peer receives a gift and crashes before re-handling it: restarted from his log,
     it re-handles the card (the gift's note was in the log)."""
-    from netplay.session import LanSession
+    from netplay.session.lan_session import LanSession
 
     async def scenario():
         module = lan.module_for("mantle-of-the-keeper")

@@ -7,10 +7,10 @@ import asyncio
 
 import pytest
 
-from netplay.handshake import WRONG_PASSPHRASE
-from netplay.identity import Identity
-from netplay.link import Link, LinkState
-from netplay.wire import pack, unpack
+from netplay.protocol.handshake import WRONG_PASSPHRASE
+from netplay.protocol.identity import Identity
+from netplay.link.link import Link, LinkState
+from netplay.protocol.wire import pack, unpack
 
 from netplay_testkit import FAST_LINK, LOOPBACK, RecordingRelay, run
 from virtual_net import MemoryNetwork, run_virtual
@@ -193,9 +193,9 @@ def test_tampered_handshake_fails_on_both_sides():
 
 def test_impersonation_detected_by_signature():
     """A peer that presents someone else's public key cannot sign the transcript."""
-    from netplay.handshake import PROTOCOL_VERSION, auth_payload, transcript_hash
-    from netplay.secure import FrameCipher, X25519Exchange, derive_keys
-    from netplay.wire import encode_frame, read_frame
+    from netplay.protocol.handshake import PROTOCOL_VERSION, auth_payload, transcript_hash
+    from netplay.protocol.secure import FrameCipher, X25519Exchange, derive_keys
+    from netplay.protocol.wire import encode_frame, read_frame
     import secrets
 
     net = MemoryNetwork()

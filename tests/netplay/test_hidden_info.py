@@ -3,10 +3,10 @@
 
 import asyncio
 
-from netplay.link import LinkConfig
-from netplay.mesh import MeshConfig
-from netplay.replication import ReplicationConfig
-from netplay.session import SessionOptions
+from netplay.link.link import LinkConfig
+from netplay.mesh.mesh import MeshConfig
+from netplay.replication.replication import ReplicationConfig
+from netplay.session.lan_session import SessionOptions
 from table import lan
 from table.core import actions as act
 
@@ -77,7 +77,7 @@ def test_a_watcher_receives_no_hidden_card_before_the_end(tmp_path):
     ends, the players' records bring it every secret."""
     import msgpack
 
-    from netplay.mesh import MessageReceived
+    from netplay.mesh.mesh import MessageReceived
 
     async def scenario():
         module = lan.module_for("gauntlet")

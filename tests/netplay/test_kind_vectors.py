@@ -56,9 +56,9 @@ def _ordered(msg: dict[str, Any]) -> Unsorted:
 
 
 def test_every_message_type_has_a_vector_written_as_documented():
-    import netplay.session  # noqa: F401 - registers every message type
-    from netplay.messages import SCHEMAS, check_message
-    from netplay.wire import DEFAULT_LIMITS, pack, unpack
+    import netplay.session.lan_session  # noqa: F401 - registers every message type
+    from netplay.protocol.messages import SCHEMAS, check_message
+    from netplay.protocol.wire import DEFAULT_LIMITS, pack, unpack
 
     vectors = _vectors()["messages"]["vectors"]
     assert {v["t"] for v in vectors} == set(SCHEMAS)

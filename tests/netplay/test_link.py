@@ -9,12 +9,12 @@ import asyncio
 
 import pytest
 
-from netplay.channel import MessageChannel
-from netplay.handshake import Handshake
-from netplay.identity import Identity
-from netplay.link import Link, LinkConfig, LinkState
-from netplay.streams import perform_handshake
-from netplay.wire import encode_frame, pack
+from netplay.protocol.channel import MessageChannel
+from netplay.protocol.handshake import Handshake
+from netplay.protocol.identity import Identity
+from netplay.link.link import Link, LinkConfig, LinkState
+from netplay.link.streams import perform_handshake
+from netplay.protocol.wire import encode_frame, pack
 
 from netplay_testkit import FAST_LINK, LOOPBACK, run
 from virtual_net import MemoryNetwork, run_virtual

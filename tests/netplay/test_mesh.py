@@ -4,9 +4,9 @@ import asyncio
 
 import pytest
 
-from netplay.identity import Identity
-from netplay.mesh import Mesh
-from netplay.mesh_events import MessageReceived, PeerJoined, PeerLeft
+from netplay.protocol.identity import Identity
+from netplay.mesh.mesh import Mesh
+from netplay.mesh.events import MessageReceived, PeerJoined, PeerLeft
 
 from netplay_testkit import FAST_MESH, LOOPBACK, run, start_meshes, stop_all, wait_until
 

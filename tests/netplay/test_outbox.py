@@ -1,4 +1,4 @@
-"""The sending half of a link (netplay.outbox) over 127.0.0.1: a message on an idle link is
+"""The sending half of a link (netplay.link.outbox) over 127.0.0.1: a message on an idle link is
 written in the caller's turn; when the socket is backed up, messages queue and still arrive in
 order, every one."""
 
@@ -7,8 +7,8 @@ from dataclasses import replace
 
 import pytest
 
-from netplay.identity import Identity
-from netplay.link import Link
+from netplay.protocol.identity import Identity
+from netplay.link.link import Link
 
 from netplay_testkit import FAST_LINK, LOOPBACK, run
 

@@ -2,9 +2,9 @@
 
 import pytest
 
-from netplay.channel import MessageChannel
-from netplay.secure import DecryptError, FrameCipher
-from netplay.wire import FrameError, ProtocolError, WireLimits, encode_frame, pack
+from netplay.protocol.channel import MessageChannel
+from netplay.protocol.secure import DecryptError, FrameCipher
+from netplay.protocol.wire import FrameError, ProtocolError, WireLimits, encode_frame, pack
 
 K1, K2 = bytes(range(32)), bytes(range(1, 33))
 MESSAGES = [{"t": "hb"}, {"t": "priv", "body": {"x": list(range(50))}}, {"t": "bye", "reason": "done"}]

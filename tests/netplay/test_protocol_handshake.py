@@ -4,13 +4,13 @@ import secrets
 
 import pytest
 
-from netplay.channel import MessageChannel
-from netplay.handshake import (BAD_SIGNATURE, CLOSED_EARLY, PROTOCOL_VERSION, TIMED_OUT,
+from netplay.protocol.channel import MessageChannel
+from netplay.protocol.handshake import (BAD_SIGNATURE, CLOSED_EARLY, PROTOCOL_VERSION, TIMED_OUT,
                                WRONG_PASSPHRASE, AuthError, Established, Handshake,
                                HandshakeError, Rejected)
-from netplay.identity import Identity
-from netplay.secure import X25519Exchange
-from netplay.wire import encode_frame, pack, unpack
+from netplay.protocol.identity import Identity
+from netplay.protocol.secure import X25519Exchange
+from netplay.protocol.wire import encode_frame, pack, unpack
 
 from handshake_kit import FakeClock, pair, pump
 

@@ -1,11 +1,11 @@
 """Records too big for one message are split within the limits the receiver decodes with,
-and merge back into the same record (netplay.splitting)."""
+and merge back into the same record (netplay.protocol.splitting)."""
 from __future__ import annotations
 
 import pytest
 
-from netplay.splitting import PUBLICATION_MAPS, RECORD_MAPS, split_maps
-from netplay.wire import DEFAULT_LIMITS, WireLimits, pack, unpack
+from netplay.protocol.splitting import PUBLICATION_MAPS, RECORD_MAPS, split_maps
+from netplay.protocol.wire import DEFAULT_LIMITS, WireLimits, pack, unpack
 from table.core.fair import absorb_secrets
 from table.core.knowledge import Knowledge
 
@@ -53,8 +53,8 @@ def test_the_largest_records_travel_over_a_real_link_without_a_drop():
     parts, go over a real link on 127.0.0.1: the link stays, every part arrives whole."""
     import asyncio
 
-    import netplay.session  # noqa: F401 - registers every message type (fair_pub)
-    from netplay.mesh_events import MessageReceived
+    import netplay.session.lan_session  # noqa: F401 - registers every message type (fair_pub)
+    from netplay.mesh.events import MessageReceived
     from table.core import actions as act
 
     from netplay_testkit import LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until

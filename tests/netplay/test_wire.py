@@ -6,8 +6,8 @@ import msgpack
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from netplay.messages import check_message
-from netplay.wire import (FrameDecoder, FrameError, ProtocolError, WireLimits, encode_frame, pack,
+from netplay.protocol.messages import check_message
+from netplay.protocol.wire import (FrameDecoder, FrameError, ProtocolError, WireLimits, encode_frame, pack,
                           read_frame, unpack)
 
 PAYLOADS = [b"a", b"\x00" * 3, bytes(range(256)), pack({"t": "hb"}), b"z" * 1000]
