@@ -24,12 +24,12 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any, Callable
 
-from zeroconf import InterfaceChoice, IPVersion, ServiceStateChange
-from zeroconf import InterfacesType, get_all_addresses  # type: ignore[attr-defined]
+from zeroconf import InterfaceChoice, InterfacesType, IPVersion, ServiceStateChange, get_all_addresses  # type: ignore[attr-defined]
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 from netplay.discovery.listing import TableAnnouncement, TableListing, TablePeer, read_listing, txt_record
-from netplay.protocol.wire import DEFAULT_LIMITS, ProtocolError, pack, read_frame, unpack, write_frame
+from netplay.link.framing import read_frame, write_frame
+from netplay.protocol.wire import DEFAULT_LIMITS, ProtocolError, pack, unpack
 
 log = logging.getLogger(__name__)
 

@@ -15,8 +15,9 @@ import logging
 import socket
 from collections.abc import Callable
 
+from netplay.link.framing import write_frame
 from netplay.mesh.admission import BUSY_LOG_EVERY, BUSY_REASON, Admission, AdmissionLimits, Ticket
-from netplay.protocol.wire import pack, write_frame
+from netplay.protocol.wire import pack
 
 READ_CHUNK = 64 * 1024
 

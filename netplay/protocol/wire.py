@@ -13,7 +13,6 @@ Anything that breaks a limit raises :class:`FrameError` (framing or decoding) or
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from dataclasses import dataclass
 from typing import Any
@@ -212,30 +211,3 @@ class FrameDecoder:
         length = int.from_bytes(self._buf[:HEADER_SIZE], "big")
         raise FrameError(
             f"connection closed inside a frame ({held - HEADER_SIZE} of {length} bytes)")
-
-
-async def read_frame(reader: asyncio.StreamReader, limits: WireLimits = DEFAULT_LIMITS) -> bytes:
-    """Read one frame's payload from a stream (for one-shot reads such as a table-id probe;
-    links use :class:`FrameDecoder`). Raises EOFError on a clean end of stream before a
-    header, FrameError on a bad length or a stream that ends inside a frame."""
-    try:
-        header = await reader.readexactly(HEADER_SIZE)
-    except asyncio.IncompleteReadError as exc:
-        if not exc.partial:
-            raise EOFError("connection closed") from None
-        raise FrameError("connection closed inside a frame header") from None
-    length = frame_length(header, limits)
-    try:
-        return await reader.readexactly(length)
-    except asyncio.IncompleteReadError as exc:
-        raise FrameError(
-            f"connection closed inside a frame ({len(exc.partial)} of {length} bytes)"
-        ) from None
-
-
-async def write_frame(
-    writer: asyncio.StreamWriter, payload: bytes, limits: WireLimits = DEFAULT_LIMITS
-) -> None:
-    """Write one frame and wait for the transport buffer to drain."""
-    writer.write(encode_frame(payload, limits))
-    await writer.drain()

@@ -6,14 +6,13 @@
 import asyncio
 
 import pytest
-
-from netplay.protocol.handshake import WRONG_PASSPHRASE
-from netplay.protocol.identity import Identity
-from netplay.link.link import Link, LinkState
-from netplay.protocol.wire import pack, unpack
-
 from netplay_testkit import FAST_LINK, LOOPBACK, RecordingRelay, run
 from virtual_net import MemoryNetwork, run_virtual
+
+from netplay.link.link import Link, LinkState
+from netplay.protocol.handshake import WRONG_PASSPHRASE
+from netplay.protocol.identity import Identity
+from netplay.protocol.wire import pack, unpack
 
 MARKER = "PLAINTEXT-MARKER-7f3a9c"
 PORT = 7000
@@ -193,10 +192,12 @@ def test_tampered_handshake_fails_on_both_sides():
 
 def test_impersonation_detected_by_signature():
     """A peer that presents someone else's public key cannot sign the transcript."""
+    import secrets
+
+    from netplay.link.framing import read_frame
     from netplay.protocol.handshake import PROTOCOL_VERSION, auth_payload, transcript_hash
     from netplay.protocol.secure import FrameCipher, X25519Exchange, derive_keys
-    from netplay.protocol.wire import encode_frame, read_frame
-    import secrets
+    from netplay.protocol.wire import encode_frame
 
     net = MemoryNetwork()
 

@@ -4,11 +4,20 @@ import asyncio
 
 import msgpack
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from netplay.link.framing import read_frame
 from netplay.protocol.messages import check_message
-from netplay.protocol.wire import (FrameDecoder, FrameError, ProtocolError, WireLimits, encode_frame, pack,
-                          read_frame, unpack)
+from netplay.protocol.wire import (
+    FrameDecoder,
+    FrameError,
+    ProtocolError,
+    WireLimits,
+    encode_frame,
+    pack,
+    unpack,
+)
 
 PAYLOADS = [b"a", b"\x00" * 3, bytes(range(256)), pack({"t": "hb"}), b"z" * 1000]
 STREAM = b"".join(encode_frame(p) for p in PAYLOADS)
