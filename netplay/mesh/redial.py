@@ -7,17 +7,34 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Coroutine
+from typing import Any, Protocol
 
-from netplay.mesh.peerbook import KnownPeer
-
-if TYPE_CHECKING:
-    from netplay.mesh.mesh import Mesh
+from netplay.mesh.config import MeshConfig
+from netplay.mesh.peerbook import KnownPeer, PeerBook
 
 log = logging.getLogger(__name__)
 
 
-async def redial_loop(mesh: Mesh) -> None:
+class Redialer(Protocol):
+    """What redialling uses of its mesh, and nothing more: so this module does not import the
+    mesh that runs it."""
+
+    @property
+    def peer_id(self) -> str: ...
+    @property
+    def running(self) -> bool: ...
+    @property
+    def config(self) -> MeshConfig: ...
+    @property
+    def book(self) -> PeerBook: ...
+    def is_linked(self, peer_id: str) -> bool: ...
+    def spawn(self, coro: Coroutine[Any, Any, None]) -> object: ...
+    async def connect(self, host: str, port: int, connect_timeout: float | None = None
+                      ) -> str | None: ...
+
+
+async def redial_loop(mesh: Redialer) -> None:
     while mesh.running:
         await asyncio.sleep(mesh.config.redial_tick)
         for peer in mesh.book.due(asyncio.get_running_loop().time()):
@@ -27,7 +44,7 @@ async def redial_loop(mesh: Mesh) -> None:
             mesh.spawn(_redial(mesh, peer))
 
 
-async def _redial(mesh: Mesh, peer: KnownPeer) -> None:
+async def _redial(mesh: Redialer, peer: KnownPeer) -> None:
     try:
         for host, port in list(peer.addresses):
             if not mesh.running:

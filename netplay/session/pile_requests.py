@@ -1,32 +1,62 @@
 """Requests to the owner of a hidden pile: at a LAN table only the peer playing a seat handles
 that seat's hidden piles, so "take the top card of Alice's deck" goes to Alice's peer as a
-private ``request``; it performs the entry as her seat if she consents (``netplay.session.consent``)
-and answers with a ``reply``. A watcher's request is always refused."""
+private ``request``; it performs the entry as her seat if she consents
+(``netplay.session.consent``) and answers with a ``reply``. A watcher's request is always
+refused."""
 from __future__ import annotations
 
 import asyncio
 import itertools
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Coroutine
+from typing import Any, Protocol
 
+from netplay.mesh.event_hub import EventHub
+from netplay.protocol.wire import ProtocolError
+from netplay.session.consent import REQUEST_TIMEOUT, ConsentAsker, OwnerRequest, decide, refusal_text
+from netplay.session.events import RequestDone, SessionEvent
 from table.core import jsonform
 from table.core.errors import CoreError
+from table.core.replica import Replica
 from table.core.watchers import is_watcher
-
-from netplay.session.consent import REQUEST_TIMEOUT, OwnerRequest, decide, refusal_text
-from netplay.session.events import RequestDone
-from netplay.protocol.wire import ProtocolError
-
-if TYPE_CHECKING:
-    from netplay.session.lan_session import LanSession
 
 log = logging.getLogger(__name__)
 
 REQUESTABLE = jsonform.REQUESTABLE
 
 
+class RequestPolicy(Protocol):
+    allow_requests: str  # "always", "never" or "ask" (netplay.session.consent)
+
+
+class PrivateSender(Protocol):
+    def send_private(self, peer_id: str, body: dict[str, Any]) -> bool: ...
+
+
+class RequestHost(Protocol):
+    """What owner requests use of their session (a LAN session), and nothing more: so this
+    module does not import the session that owns it."""
+
+    @property
+    def peer_id(self) -> str: ...
+    @property
+    def replica(self) -> Replica: ...
+    @property
+    def replication(self) -> PrivateSender: ...
+    @property
+    def options(self) -> RequestPolicy: ...
+    @property
+    def consent(self) -> ConsentAsker | None: ...
+    @property
+    def started(self) -> bool: ...
+    @property
+    def events(self) -> EventHub[SessionEvent]: ...
+    def seat_peer(self, seat: int) -> str | None: ...
+    def spawn(self, coro: Coroutine[Any, Any, None]) -> None: ...
+
+
 class OwnerRequests:
-    def __init__(self, session: LanSession) -> None:
+    def __init__(self, session: RequestHost) -> None:
         self._session = session
         self._waiting: dict[int, asyncio.Future[tuple[bool, str]]] = {}
         self._ids = itertools.count(1)
