@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 
 from netplay.protocol.identity import is_valid_peer_id
-from netplay.mesh.peerbook import is_ticket_address
+from netplay.link.addresses import is_ticket_address
 
 log = logging.getLogger(__name__)
 

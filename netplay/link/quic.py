@@ -25,7 +25,7 @@ import iroh
 from nacl.hash import blake2b
 from nacl.encoding import RawEncoder
 
-from netplay.mesh.peerbook import is_ticket_address
+from netplay.link.addresses import is_ticket_address
 
 log = logging.getLogger(__name__)
 

@@ -15,12 +15,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from netplay.link.addresses import is_ticket_address
+
 MAX_ADDRESSES = 3  # LAN addresses per peer, newest first (a restart may change the port)
-
-
-def is_ticket_address(host: str) -> bool:
-    """An internet endpoint ticket (netplay.link.quic) standing as an address's host."""
-    return host.startswith("endpoint") and len(host) > 20
 
 
 @dataclass(slots=True)

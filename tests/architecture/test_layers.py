@@ -61,6 +61,16 @@ def test_the_house_keeps_its_layers(tmp_path: Path) -> None:
     ("table/lan/modules.py", "import table.ui.style  # noqa", ("layers",)),
     # the dataset reaching up into the report (the report may read the dataset, not back)
     ("table/dataset/rows.py", "import table.report.session  # noqa", ("layers",)),
+    # inside netplay: the protocol reaching up into the mesh
+    ("netplay/protocol/messages.py", "import netplay.mesh.mesh  # noqa", ("netplay rooms",)),
+    # indirect, inside netplay: a link reaching replication, through a module of its own room
+    ("netplay/link/addresses.py", "import netplay.replication.catchup  # noqa", ("netplay rooms",)),
+    # siblings that never import each other: replication reaching into the blobs room
+    ("netplay/replication/catchup.py", "import netplay.blobs.transfer  # noqa", ("netplay rooms",)),
+    # the protocol doing I/O (the layers allow asyncio; the protocol's own contract does not)
+    ("netplay/protocol/wire.py", "import asyncio  # noqa",
+     ("the protocol does no I/O",)),
+    ("netplay/protocol/handshake.py", "import zeroconf  # noqa", ("the protocol does no I/O",)),
 ])
 def test_a_cross_layer_import_breaks_the_contract(tmp_path: Path, module: str, line: str,
                                                   broken: tuple[str, ...]) -> None:
