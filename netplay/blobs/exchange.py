@@ -12,7 +12,8 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from netplay.blobs.transfer import BlobFetch, BlobServer, Complete, PeerFailed, Progress
+from netplay.blobs.transfer import (Blob, BlobFetch, BlobServer, Complete, NoHave, PeerFailed,
+                                    Progress, Want)
 from netplay.mesh.mesh import Mesh
 from netplay.mesh.events import MessageReceived, PeerLeft
 
@@ -44,11 +45,10 @@ class BlobExchange:
         if not isinstance(event, MessageReceived):
             return
         msg = event.message
-        kind = msg.get("t")
-        if kind == "want":
+        if isinstance(msg, Want):
             self.mesh.send(event.peer_id, self.server.answer(msg))
-        elif kind in ("blob", "nohave"):
-            entry = self._fetches.get(msg.get("h", ""))
+        elif isinstance(msg, Blob | NoHave):
+            entry = self._fetches.get(msg.h)
             if entry is not None:
                 entry[1].put_nowait((event.peer_id, msg))
 
@@ -76,7 +76,7 @@ class BlobExchange:
         finally:
             del self._fetches[digest]
 
-    async def _from(self, peer: str, request: dict[str, Any], fetch: BlobFetch,
+    async def _from(self, peer: str, request: Want, fetch: BlobFetch,
                     queue: asyncio.Queue[Any], progress: Callable[[int, int], None] | None
                     ) -> bytes | None:
         """Ask `peer` chunk by chunk; the blob, or None once that peer failed."""

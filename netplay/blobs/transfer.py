@@ -21,15 +21,38 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from netplay.protocol.messages import Field, register_message
+from netplay.protocol.messages import Message, message_kind
 
 CHUNK = 256 * 1024
 MAX_BLOB = 96 * 1024 * 1024  # a module's text archive (8 MiB) or one art file, with room
 
-register_message("want", {"h": Field("str"), "off": Field("int")})
-register_message("blob", {"h": Field("str"), "size": Field("int"), "chunks": Field("list"),
-                          "off": Field("int"), "data": Field("bin")})
-register_message("nohave", {"h": Field("str"), "why": Field("str")})
+
+
+@message_kind("want")
+@dataclass(frozen=True, slots=True)
+class Want(Message):
+    h: str
+    off: int
+
+
+@message_kind("blob")
+@dataclass(frozen=True, slots=True)
+class Blob(Message):
+    h: str
+    size: int
+    chunks: list[Any]
+    off: int
+    data: bytes
+
+
+@message_kind("nohave")
+@dataclass(frozen=True, slots=True)
+class NoHave(Message):
+    h: str
+    why: str
+
+
+Answer = Blob | NoHave
 
 
 def _mib(n: int) -> str:
@@ -48,20 +71,19 @@ class BlobServer:
         self.max_size = max_size
         self._manifests: dict[str, list[bytes]] = {}
 
-    def answer(self, msg: dict[str, Any]) -> dict[str, Any]:
-        digest, off = msg["h"], msg["off"]
+    def answer(self, msg: Want) -> Answer:
+        digest, off = msg.h, msg.off
         data = self.lookup(digest)
         if data is None:
-            return {"t": "nohave", "h": digest, "why": "not here"}
+            return NoHave(digest, "not here")
         if len(data) > self.max_size:
-            return {"t": "nohave", "h": digest, "why": f"over the {_mib(self.max_size)} limit"}
+            return NoHave(digest, f"over the {_mib(self.max_size)} limit")
         if off < 0 or off > len(data) or (off % CHUNK and off != len(data)):
-            return {"t": "nohave", "h": digest, "why": f"bad offset {off}"}
+            return NoHave(digest, f"bad offset {off}")
         chunks = self._manifests.get(digest)
         if chunks is None:
             chunks = self._manifests[digest] = chunk_hashes(data)
-        return {"t": "blob", "h": digest, "size": len(data), "chunks": chunks, "off": off,
-                "data": data[off:off + CHUNK]}
+        return Blob(digest, len(data), list(chunks), off, data[off:off + CHUNK])
 
 
 @dataclass(slots=True)
@@ -107,20 +129,20 @@ class BlobFetch:
     def received(self) -> int:
         return sum(len(p) for p in self.parts)
 
-    def ask(self, peers: list[str]) -> tuple[str, dict[str, Any]] | None:
+    def ask(self, peers: list[str]) -> tuple[str, Want] | None:
         """The next peer to ask and the request, or None when every peer has failed."""
         for peer in peers:
             if peer not in self.failed:
                 self.source, self._fresh = peer, True
-                return peer, {"t": "want", "h": self.digest, "off": self.received}
+                return peer, Want(self.digest, self.received)
         return None
 
-    def on_message(self, peer: str, msg: dict[str, Any]) -> list[Event]:
-        if self.done or msg.get("h") != self.digest or peer != self.source:
+    def on_message(self, peer: str, msg: Answer) -> list[Event]:
+        if self.done or msg.h != self.digest or peer != self.source:
             return []
-        if msg["t"] == "nohave":
-            return self._drop(peer, f"cannot serve it ({msg['why']})")
-        size, chunks, off, data = msg["size"], msg["chunks"], msg["off"], msg["data"]
+        if isinstance(msg, NoHave):
+            return self._drop(peer, f"cannot serve it ({msg.why})")
+        size, chunks, off, data = msg.size, msg.chunks, msg.off, msg.data
         if size > self.max_size:
             return self._drop(peer, f"it is {_mib(size)}, over the {_mib(self.max_size)} limit")
         expected_chunks = (size + CHUNK - 1) // CHUNK
@@ -162,11 +184,11 @@ class BlobFetch:
         return "; ".join(f"{peer}: {why}" for peer, why in self.failed.items()) or \
             "no peer has it"
 
-    def next_request(self) -> dict[str, Any] | None:
+    def next_request(self) -> Want | None:
         """After a Progress: the request for the next chunk, from the same peer."""
         if self.done or self.source is None:
             return None
-        return {"t": "want", "h": self.digest, "off": self.received}
+        return Want(self.digest, self.received)
 
     def peer_gone(self, peer: str) -> list[Event]:
         if peer == self.source and not self.done:

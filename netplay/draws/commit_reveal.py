@@ -1,9 +1,9 @@
 """The commit-reveal round that draws a joint random seed among a table's peers.
 
-Sans-IO, like netplay.blobs.transfer: `FairRounds` is fed messages from peers (with the sending peer's
-id, which the authenticated link vouches for) and clock ticks, and returns what to send and
-what happened. It never touches a socket or a clock of its own; the session sends what it
-returns and calls `tick()` a few times a second.
+Sans-IO, like netplay.blobs.transfer: `FairRounds` is fed messages from peers (decoded and
+checked by the protocol, with the sending peer's id, which the authenticated link vouches for)
+and clock ticks, and returns what to send and what happened. It never touches a socket or a
+clock of its own; the session sends what it returns and calls `tick()` a few times a second.
 
     fair_start  {r, use, peers, c}  the initiator opens round r (its own peer id, ".", a random
                                     token) for a "roll" or a "shuffle" among
@@ -37,27 +37,59 @@ from typing import Any
 from table.core import fair
 from table.core.ops import Op
 
-from netplay.protocol.messages import Field, register_message
+from netplay.protocol.messages import Message, message_kind
 
 USES = ("roll", "shuffle")
 MAX_PEERS = 16
 MAX_EARLY = 256  # messages held for rounds whose start has not arrived yet
 MAX_OPEN = 64  # rounds open at once: a peer cannot make the others hold unbounded state
 
-register_message("fair_start", {"r": Field("str"), "use": Field("str"), "peers": Field("list"),
-                                "c": Field("str")})
-register_message("fair_commit", {"r": Field("str"), "c": Field("str")})
-register_message("fair_open", {"r": Field("str"), "commits": Field("map")})
-register_message("fair_reveal", {"r": Field("str"), "s": Field("str")})
-register_message("fair_pub", {"body": Field("map")})
 
-MESSAGE_TYPES = frozenset({"fair_start", "fair_commit", "fair_open", "fair_reveal"})
+
+@message_kind("fair_start")
+@dataclass(frozen=True, slots=True)
+class FairStart(Message):
+    r: str
+    use: str
+    peers: list[Any]
+    c: str
+
+
+@message_kind("fair_commit")
+@dataclass(frozen=True, slots=True)
+class FairCommit(Message):
+    r: str
+    c: str
+
+
+@message_kind("fair_open")
+@dataclass(frozen=True, slots=True)
+class FairOpen(Message):
+    r: str
+    commits: dict[str, Any]
+
+
+@message_kind("fair_reveal")
+@dataclass(frozen=True, slots=True)
+class FairReveal(Message):
+    r: str
+    s: str
+
+
+@message_kind("fair_pub")
+@dataclass(frozen=True, slots=True)
+class FairPublication(Message):
+    body: dict[str, Any]
+
+
+InRound = FairCommit | FairOpen | FairReveal  # a message about a round already started
+ROUND_KINDS: tuple[type[Message], ...] = (FairStart, FairCommit, FairOpen, FairReveal)
 
 
 @dataclass(slots=True)
 class Send:
     to: list[str]
-    msg: dict[str, Any]
+    msg: Message
 
 
 @dataclass(slots=True)
@@ -110,7 +142,10 @@ class FairRounds:
         self.commit_timeout, self.reveal_timeout = commit_timeout, reveal_timeout
         self.settle_timeout = settle_timeout
         self.rounds: dict[str, _Round] = {}
-        self.early: list[tuple[str, dict[str, Any]]] = []
+        self.early: list[tuple[str, InRound]] = []
+        self._handlers: dict[type[Message], Callable[[str, Any], list[Event]]] = {
+            FairStart: self._on_start, FairCommit: self._on_commit, FairOpen: self._on_open,
+            FairReveal: self._on_reveal}
         # round id -> the share this peer revealed privately to a pile's owner: published at
         # the end of the game (table.core.fair_ops.publication)
         self.my_shares: dict[str, str] = {}
@@ -131,64 +166,59 @@ class FairRounds:
         rnd.commits[self.me] = fair.share_commit(rid, self.me, rnd.share)
         rnd.deadline = rnd.started + self.commit_timeout
         self.rounds[rid] = rnd
-        return rid, [Send(self._others(rnd), {"t": "fair_start", "r": rid, "use": use,
-                                              "peers": members, "c": rnd.commits[self.me]})]
+        return rid, [Send(self._others(rnd), FairStart(rid, use, members, rnd.commits[self.me]))]
 
     # --- messages ------------------------------------------------------------------------
-    def on_message(self, peer: str, msg: dict[str, Any]) -> list[Event]:
-        t, rid = msg.get("t"), msg.get("r")
-        if t == "fair_start":
-            return self._on_start(peer, msg)
-        rnd = self.rounds.get(rid) if isinstance(rid, str) else None
-        if rnd is None:
-            if isinstance(rid, str) and t in MESSAGE_TYPES:  # its start may still be on its way
-                self.early.append((peer, msg))
-                del self.early[:-MAX_EARLY]
-            return []
-        if rnd.done or peer not in rnd.peers or peer == self.me:
-            return []
-        if t == "fair_commit":
-            return self._on_commit(rnd, peer, msg["c"])
-        if t == "fair_open":
-            return self._on_open(rnd, peer, msg["commits"])
-        if t == "fair_reveal":
-            return self._on_reveal(rnd, peer, msg["s"])
-        return []
+    def on_message(self, peer: str, msg: Message) -> list[Event]:
+        handler = self._handlers.get(type(msg))
+        return handler(peer, msg) if handler is not None else []
 
-    def _on_start(self, peer: str, msg: dict[str, Any]) -> list[Event]:
-        rid, peers, use = msg["r"], msg["peers"], msg["use"]
+    def _round_for(self, peer: str, msg: InRound) -> _Round | None:
+        """The round a message is about, if this peer takes part in it with ``peer``."""
+        rnd = self.rounds.get(msg.r)
+        if rnd is None:  # its start may still be on its way
+            self.early.append((peer, msg))
+            del self.early[:-MAX_EARLY]
+            return None
+        if rnd.done or peer not in rnd.peers or peer == self.me:
+            return None
+        return rnd
+
+    def _on_start(self, peer: str, msg: FairStart) -> list[Event]:
+        rid, peers, use = msg.r, msg.peers, msg.use
         if rid in self.rounds or not rid.startswith(peer + ".") or len(rid) > fair.MAX_ID:
             return []
         if len(self.rounds) >= MAX_OPEN:
             return [Named(rid, peer, "started a joint draw while too many were open; ignored")]
         if (use not in USES or self.me not in peers or peer not in peers
                 or not all(isinstance(p, str) and len(p) <= fair.MAX_ID for p in peers)
-                or len(peers) > MAX_PEERS or not fair.is_hex(msg["c"])):
+                or len(peers) > MAX_PEERS or not fair.is_hex(msg.c)):
             return [Named(rid, peer, "sent a malformed joint draw start")]
         rnd = _Round(rid, use, peer, sorted(set(peers)), self.new_share(), self.clock())
-        rnd.commits[peer] = msg["c"]
+        rnd.commits[peer] = msg.c
         rnd.commits[self.me] = fair.share_commit(rid, self.me, rnd.share)
         rnd.deadline = rnd.started + self.commit_timeout + self.reveal_timeout + \
             self.settle_timeout
         self.rounds[rid] = rnd
-        events: list[Event] = [Send(self._others(rnd), {"t": "fair_commit", "r": rid,
-                                                         "c": rnd.commits[self.me]})]
-        early, self.early = [e for e in self.early if e[1].get("r") == rid], \
-            [e for e in self.early if e[1].get("r") != rid]
+        events: list[Event] = [Send(self._others(rnd), FairCommit(rid, rnd.commits[self.me]))]
+        early, self.early = [e for e in self.early if e[1].r == rid], \
+            [e for e in self.early if e[1].r != rid]
         for sender, held in early:
             events += self.on_message(sender, held)
         return events + self._maybe_reveal(rnd)
 
-    def _on_commit(self, rnd: _Round, peer: str, digest: str) -> list[Event]:
-        if rnd.fixed or peer in rnd.commits:
+    def _on_commit(self, peer: str, msg: FairCommit) -> list[Event]:
+        rnd, digest = self._round_for(peer, msg), msg.c
+        if rnd is None or rnd.fixed or peer in rnd.commits:
             return []
         if not fair.is_hex(digest):
             return [Named(rnd.rid, peer, "sent a malformed commitment")]
         rnd.commits[peer] = digest
         return self._maybe_reveal(rnd)
 
-    def _on_open(self, rnd: _Round, peer: str, commits: dict[str, Any]) -> list[Event]:
-        if peer != rnd.initiator or rnd.initiator == self.me or rnd.fixed:
+    def _on_open(self, peer: str, msg: FairOpen) -> list[Event]:
+        rnd, commits = self._round_for(peer, msg), msg.commits
+        if rnd is None or peer != rnd.initiator or rnd.initiator == self.me or rnd.fixed:
             return []
         changed = [p for p, c in commits.items() if p in rnd.commits and rnd.commits[p] != c]
         if changed or not all(p in rnd.peers and fair.is_hex(c) for p, c in commits.items()):
@@ -198,8 +228,9 @@ class FairRounds:
         rnd.commits = dict(commits)
         return self._reveal(rnd)
 
-    def _on_reveal(self, rnd: _Round, peer: str, share: str) -> list[Event]:
-        if peer in rnd.shares or peer in rnd.bad:
+    def _on_reveal(self, peer: str, msg: FairReveal) -> list[Event]:
+        rnd, share = self._round_for(peer, msg), msg.s
+        if rnd is None or peer in rnd.shares or peer in rnd.bad:
             return []
         if not fair.share_matches(rnd.rid, peer, share, rnd.commits.get(peer)):
             reason = "revealed a share that does not match its commitment" \
@@ -225,7 +256,7 @@ class FairRounds:
             return []
         rnd.shares[self.me] = rnd.share
         rnd.revealed_at = now
-        msg = {"t": "fair_reveal", "r": rnd.rid, "s": rnd.share}
+        msg = FairReveal(rnd.rid, rnd.share)
         events: list[Event] = []
         if rnd.initiator != self.me:
             if rnd.use == "shuffle":
@@ -273,8 +304,7 @@ class FairRounds:
                 for peer in sorted(set(rnd.peers) - rnd.commits.keys()):
                     events.append(Named(rnd.rid, peer, "did not commit in time; left out of "
                                                        "the draw"))
-                events.append(Send(self._others(rnd), {"t": "fair_open", "r": rnd.rid,
-                                                       "commits": dict(rnd.commits)}))
+                events.append(Send(self._others(rnd), FairOpen(rnd.rid, dict(rnd.commits))))
                 events += self._reveal(rnd)
             else:
                 events += self._finish(rnd)

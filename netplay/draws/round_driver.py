@@ -6,7 +6,7 @@ to `replica.report`). It checks every joint op other peers issue against what th
 No sockets, no clock of its own: a session plugs it in with a few lines:
 
     fair = FairDriver(replica, send=lambda peer, msg: mesh.send(peer, msg), clock=loop.time)
-    # messages whose "t" is in fair.ROUTED:          fair.on_message(peer, msg)
+    # messages of a kind in ROUTED:                  fair.on_message(peer, msg)
     # a timer, a few times a second:                  fair.tick()
     # a link dropped:                                 fair.peer_gone(peer)
     # the player rolls / shuffles a hidden pile:      fair.roll(connected, sides=..., seat=...)
@@ -28,10 +28,13 @@ from table.core.ops import Op
 from table.core.replica import Replica
 from table.core.timeline import Change
 
-from netplay.draws.commit_reveal import MESSAGE_TYPES, Drawn, Event, FairRounds, Named, Send
+from netplay.draws.commit_reveal import (ROUND_KINDS, Drawn, Event, FairPublication, FairRounds,
+                                         Named, Send)
+from netplay.protocol.messages import Message
 from netplay.protocol.splitting import PUBLICATION_MAPS, split_maps
-ROUTED = MESSAGE_TYPES | {"fair_pub"}
-Sender = Callable[[str, dict[str, Any]], Any]
+
+ROUTED: tuple[type[Message], ...] = (*ROUND_KINDS, FairPublication)  # what a session routes here
+Sender = Callable[[str, Message], Any]
 
 
 class FairDriver:
@@ -77,13 +80,13 @@ class FairDriver:
         for peer in peers:
             if peer != self.replica.peer_id:
                 for part in parts:
-                    self.send(peer, {"t": "fair_pub", "body": part})
+                    self.send(peer, FairPublication(part))
         return body
 
     # --- what the session feeds in -------------------------------------------------------
-    def on_message(self, peer: str, msg: dict[str, Any]) -> None:
-        if msg.get("t") == "fair_pub":
-            receive_publication(self.replica, msg["body"], peer)
+    def on_message(self, peer: str, msg: Message) -> None:
+        if isinstance(msg, FairPublication):
+            receive_publication(self.replica, msg.body, peer)
         else:
             self._handle(self.rounds.on_message(peer, msg))
 

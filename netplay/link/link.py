@@ -8,8 +8,10 @@ A link never raises into the program because of what the peer sends: a malformed
 unknown or undecryptable frame, a handshake failure, a heartbeat timeout or a socket error
 closes the link, logs ``peer id + reason`` and records ``close_reason``.
 
-Received messages go to ``on_message(link, msg)`` when given, otherwise to an inbox read with
-``async for msg in link.messages()``. ``hb`` and ``bye`` are handled by the link itself.
+Received messages (decoded and checked: :class:`~netplay.protocol.channel.Received`, the
+message with the bytes it came as) go to ``on_message(link, received)`` when given, otherwise
+to an inbox read with ``async for msg in link.messages()``. ``hb`` and ``bye`` are handled by
+the link itself.
 """
 
 from __future__ import annotations
@@ -17,21 +19,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import Any, AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from typing import Any
 
-from netplay.protocol.channel import MessageChannel
-from netplay.protocol.handshake import Handshake, Rejected
-from netplay.protocol.identity import Identity
 from netplay.link.link_state import TRANSITIONS, LinkConfig, LinkState
-from netplay.protocol.messages import HANDSHAKE_TYPES, check_message
 from netplay.link.outbox import Outbox, PackedMessage
 from netplay.link.streams import READ_CHUNK, run_handshake, tune_socket
+from netplay.protocol.channel import MessageChannel, Received
+from netplay.protocol.handshake import Handshake, Rejected
+from netplay.protocol.identity import Identity
+from netplay.protocol.messages import HANDSHAKE_KINDS, Bye, Heartbeat, Message, wire_form
 from netplay.protocol.wire import ProtocolError, pack
 
 log = logging.getLogger(__name__)
 
 
-MessageHandler = Callable[["Link", dict[str, Any]], None]
+MessageHandler = Callable[["Link", Received], None]
 LinkHandler = Callable[["Link"], None]
 OpenHandler = Callable[["Link"], bool]
 # Opens a byte stream to an address for a transport other than TCP (netplay.link.quic).
@@ -85,17 +88,14 @@ class Link:
         self._closed = asyncio.Event()
         self._last_recv = 0.0
         self.messages_received = 0
+        # the kinds the link handles itself, before the handler sees anything
+        self._own_kinds: dict[type[Message], Callable[[Message], None]] = {
+            Heartbeat: self._on_heartbeat, Bye: self._on_bye}
 
     # ----------------------------------------------------------------- state
     @property
     def state(self) -> LinkState:
         return self._state
-
-    @property
-    def last_payload(self) -> bytes:
-        """The exact plaintext bytes of the message being dispatched (its op or ops are
-        checked for their canonical encoding)."""
-        return self._channel.last_payload if self._channel is not None else b""
 
     @property
     def is_open(self) -> bool:
@@ -217,7 +217,7 @@ class Link:
         ]
 
     # ------------------------------------------------------------- send
-    def send(self, msg: dict[str, Any]) -> bool:
+    def send(self, msg: Message | Mapping[str, Any]) -> bool:
         """Send a message to the peer (at once when nothing waits ahead of it, else queued:
         :mod:`netplay.link.outbox`). False if the link is not open.
 
@@ -225,8 +225,7 @@ class Link:
         """
         if self._state is not LinkState.OPEN or self._outbox is None:
             return False
-        check_message(msg)
-        return self._outbox.send(msg)
+        return self._outbox.send(wire_form(msg))
 
     def send_packed(self, packed: PackedMessage) -> bool:
         """Send a message already checked and packed once (:func:`pack_message`), e.g. the
@@ -251,10 +250,10 @@ class Link:
         try:
             while self._state is LinkState.OPEN:
                 if data:
-                    for msg in channel.receive(data):
+                    for received in channel.receive(data):
                         self._last_recv = loop.time()
                         self.messages_received += 1
-                        self._dispatch(msg)
+                        self._dispatch(received)
                         if self._state is not LinkState.OPEN:
                             return
                 data = await reader.read(READ_CHUNK)
@@ -267,29 +266,35 @@ class Link:
         except (OSError, ConnectionError) as exc:
             self._begin_close(f"read failed: {exc or type(exc).__name__}", graceful=False)
 
-    def _dispatch(self, msg: dict[str, Any]) -> None:
-        t = msg["t"]
-        if t == "hb":
+    def _dispatch(self, received: Received) -> None:
+        msg = received.message
+        own = self._own_kinds.get(type(msg))
+        if own is not None:
+            own(msg)
             return
-        if t == "bye":
-            self._begin_close(f"peer closed: {msg['reason'][:200]}", graceful=False, quiet=True)
-            return
-        if t in HANDSHAKE_TYPES:
-            raise ProtocolError(f"handshake message {t!r} on an open link")
+        if isinstance(msg, HANDSHAKE_KINDS):
+            raise ProtocolError(f"handshake message {msg.T!r} on an open link")
         if self._state is not LinkState.OPEN:
             return
         if self.on_message is None:
             self._inbox.put_nowait(msg)
             return
         try:
-            self.on_message(self, msg)
+            self.on_message(self, received)
         except ProtocolError:
             raise
         except Exception:
-            log.exception("link %s: handler failed on %r message", self.label, t)
-            raise ProtocolError(f"internal error handling {t!r} message") from None
+            log.exception("link %s: handler failed on %r message", self.label, msg.T)
+            raise ProtocolError(f"internal error handling {msg.T!r} message") from None
 
-    async def messages(self) -> AsyncIterator[dict[str, Any]]:
+    def _on_heartbeat(self, _msg: Message) -> None:
+        """Nothing to do: every message received, this one too, keeps the link alive."""
+
+    def _on_bye(self, msg: Message) -> None:
+        assert isinstance(msg, Bye)
+        self._begin_close(f"peer closed: {msg.reason[:200]}", graceful=False, quiet=True)
+
+    async def messages(self) -> AsyncIterator[Message]:
         """Received messages, until the link closes (only when no on_message is set)."""
         while True:
             msg = await self._inbox.get()

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from netplay.protocol.channel import MessageChannel
-from netplay.protocol.messages import check_message
+from netplay.protocol.messages import Message, wire_form
 from netplay.protocol.wire import pack
 
 log = logging.getLogger(__name__)
@@ -32,10 +32,10 @@ class PackedMessage:
     payload: bytes
 
 
-def pack_message(msg: dict[str, Any]) -> PackedMessage:
+def pack_message(msg: Message | dict[str, Any]) -> PackedMessage:
     """Check and pack a message once (raises ProtocolError if it is invalid: a caller bug)."""
-    check_message(msg)
-    return PackedMessage(msg["t"], pack(msg))
+    wire = wire_form(msg)
+    return PackedMessage(wire["t"], pack(wire))
 
 
 Outgoing = dict[str, Any] | PackedMessage

@@ -4,8 +4,7 @@ every message of a type above the mesh (replication and others)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
-
+from netplay.protocol.messages import Message
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,8 +21,12 @@ class PeerLeft:
 
 @dataclass(frozen=True, slots=True)
 class MessageReceived:
+    """A message of a kind above the mesh, decoded and checked (``netplay.protocol``), with the
+    plaintext bytes it arrived as (replication checks each op's canonical encoding in them)."""
+
     peer_id: str
-    message: dict[str, Any]
+    message: Message
+    payload: bytes
 
 
 MeshEvent = PeerJoined | PeerLeft | MessageReceived

@@ -14,10 +14,8 @@ claiming that peer id with another key is refused. Gossip also carries the keys 
 met so far (departed ones too), kept as "hearsay" (first heard wins, a handshake overrides),
 so that ops relayed during catch-up can be verified.
 
-Events (:attr:`Mesh.events`): :class:`PeerJoined` (also with ``relinked=True`` when a
-duplicate link replaced the current one, so that callers can re-synchronise), :class:`PeerLeft`
-and :class:`MessageReceived` for every message type above the mesh (replication and others).
-"""
+Events (:attr:`Mesh.events`, netplay.mesh.events): a peer joined (or relinked), left, and each
+message of a kind above the mesh, decoded, with the bytes it came as."""
 from __future__ import annotations
 
 import asyncio
@@ -41,6 +39,8 @@ from netplay.link.outbox import pack_message
 from netplay.mesh.peerbook import KnownPeer, PeerBook
 from netplay.link.quic import QuicSettings, QuicTransport, stream_opener
 from netplay.mesh.redial import redial_loop
+from netplay.protocol.channel import Received
+from netplay.protocol.messages import Message, Peers
 from netplay.protocol.wire import ProtocolError
 
 log = logging.getLogger(__name__)
@@ -211,11 +211,11 @@ class Mesh:
         return True
 
     # ------------------------------------------------------------------ sending
-    def send(self, peer_id: str, msg: dict[str, Any]) -> bool:
+    def send(self, peer_id: str, msg: Message | dict[str, Any]) -> bool:
         link = self._links.get(peer_id)
         return link.send(msg) if link is not None else False
 
-    def broadcast(self, msg: dict[str, Any]) -> int:
+    def broadcast(self, msg: Message | dict[str, Any]) -> int:
         """Send to every linked peer; returns how many links took it. The message is checked
         and packed once, then sealed for each link."""
         links = list(self._links.values())
@@ -343,19 +343,20 @@ class Mesh:
         log.info("mesh %s: peer %s left (%s)", self.peer_id, pid, reason)
         self.events.emit(PeerLeft(pid, reason))
 
-    def _on_link_message(self, link: Link, msg: dict[str, Any]) -> None:
+    def _on_link_message(self, link: Link, received: Received) -> None:
         pid = link.peer_id
         if pid is None or self._links.get(pid) is not link:
             return  # a duplicate link on its way out
-        if msg["t"] == "peers":
-            self._handle_keys(msg.get("keys", []))
-            self._handle_peers(link, msg["peers"])
-            for peer_id, ticket in self.claims.receive(msg.get("quic")):
+        msg = received.message
+        if isinstance(msg, Peers):
+            self._handle_keys(msg.keys or [])
+            self._handle_peers(link, msg.peers)
+            for peer_id, ticket in self.claims.receive(msg.quic):
                 self.book.remember(peer_id, ticket, 0, self.now())
                 if self.quic is not None and not self.is_linked(peer_id):
                     self.spawn(self._dial_later(peer_id, ticket, 0))
             return
-        self.events.emit(MessageReceived(pid, msg), propagate=(ProtocolError,))
+        self.events.emit(MessageReceived(pid, msg, received.payload), propagate=(ProtocolError,))
 
     # ------------------------------------------------------------------ gossip
     def _gossip_message(self) -> dict[str, Any]:

@@ -10,27 +10,34 @@ bytes to send. No I/O, no clock: ``netplay.link.link`` moves the bytes and keeps
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from dataclasses import dataclass
 
-from netplay.protocol.messages import check_message
+from netplay.protocol.messages import Message, decode_message
 from netplay.protocol.secure import TAG_BYTES, FrameCipher
 from netplay.protocol.wire import DEFAULT_LIMITS, FrameDecoder, WireLimits, encode_frame, unpack
+
+
+@dataclass(frozen=True, slots=True)
+class Received:
+    """A message as it arrived: decoded and checked, and its plaintext exactly as it came
+    (replication checks that each op came in its canonical encoding)."""
+
+    message: Message
+    payload: bytes
 
 
 class MessageChannel:
     """Both directions of one open link's message stream."""
 
-    __slots__ = ("cipher", "limits", "_decoder", "last_payload")
+    __slots__ = ("_decoder", "cipher", "limits")
 
     def __init__(self, cipher: FrameCipher, limits: WireLimits = DEFAULT_LIMITS) -> None:
         self.cipher = cipher
         self.limits = limits
         self._decoder = FrameDecoder(limits)
-        # the plaintext of the message last yielded, exactly as it arrived (replication checks
-        # that each op came in its canonical encoding)
-        self.last_payload = b""
 
-    def receive(self, data: bytes) -> Iterator[dict[str, Any]]:
+    def receive(self, data: bytes) -> Iterator[Received]:
         """The messages ``data`` completes. Consume the iterator fully: it decrypts lazily,
         so an error is raised exactly where the bad frame sits in the stream."""
         decoder, cipher, limits = self._decoder, self.cipher, self.limits
@@ -38,9 +45,7 @@ class MessageChannel:
         while frames:
             for sealed in frames:
                 payload = cipher.open(sealed)
-                msg = check_message(unpack(payload, limits))
-                self.last_payload = payload
-                yield msg
+                yield Received(decode_message(unpack(payload, limits)), payload)
             frames = decoder.feed(b"")  # raises a bad header held back behind good frames
 
     def eof(self) -> None:

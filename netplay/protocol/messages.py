@@ -1,16 +1,25 @@
-"""The message catalogue: every message type of protocol version 1 and its fields.
+"""The message catalogue: one frozen dataclass per message type of protocol version 1.
 
-Each message is a map with a string field ``t`` (its type). :func:`check_message` checks that
-the type is known and that every required field is present with the right msgpack type;
-optional fields, when present, must have the right type too. Fields not in the schema are
-ignored (room for compatible additions). Deeper structure (the entries of a ``peers`` list,
-the contents of an op) is checked by the module that handles the message.
+Each message on the wire is a map with a string field ``t`` (its type) and the fields of its
+kind. :func:`message_kind` registers a dataclass as the kind of a ``t``; rooms above the
+protocol register their own kinds the same way (joint draws: ``netplay.draws.commit_reveal``,
+file transfer: ``netplay.blobs.transfer``). :func:`decode_message` turns a received map into
+its kind, checking once, here, that the type is known, that every required field is present
+with the right msgpack type and that optional fields, when present, have the right type too,
+then the kind's own checks (``check``: an op's envelope, a version vector). Fields not in the
+schema are ignored (room for compatible additions). :func:`encode_message` gives the map back.
+Deeper structure (the entries of a ``peers`` list, the contents of an op) is checked by the
+room that handles the message.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import types
+import typing
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, ClassVar, TypeVar
 
 from netplay.protocol.identity import SIGNATURE_BYTES, is_valid_peer_id
 from netplay.protocol.wire import ProtocolError
@@ -22,7 +31,7 @@ class Field:
     required: bool = True
 
 
-_CHECKS: dict[str, Any] = {
+_CHECKS: dict[str, Callable[[Any], bool]] = {
     "str": lambda v: isinstance(v, str),
     "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
     "bool": lambda v: isinstance(v, bool),
@@ -31,69 +40,102 @@ _CHECKS: dict[str, Any] = {
     "list": lambda v: isinstance(v, list),
     "any": lambda v: True,
 }
-
-# Handshake messages travel in plaintext frames; everything else inside the encrypted channel.
-HANDSHAKE_TYPES = frozenset({"hello", "auth", "reject"})
-
-SCHEMAS: dict[str, dict[str, Field]] = {
-    # --- handshake (netplay.protocol.handshake) ---
-    "hello": {
-        "v": Field("int"),
-        "table": Field("str"),
-        "peer": Field("str"),
-        "key": Field("bin"),
-        "pake": Field("bool"),
-        "kx": Field("bin"),
-        "nonce": Field("bin"),
-        "port": Field("int"),
-    },
-    "auth": {"sig": Field("bin")},
-    "reject": {"reason": Field("str")},
-    # --- link (netplay.link.link) ---
-    "hb": {},
-    "bye": {"reason": Field("str")},
-    # --- mesh (netplay.mesh.mesh) ---
-    "peers": {"peers": Field("list"), "keys": Field("list", required=False)},
-    # --- replication (netplay.replication.replication) ---
-    "vv": {"vv": Field("map")},
-    "op": {"op": Field("list")},
-    "ops": {"ops": Field("list")},
-    "caught_up": {"vv": Field("map")},
-    "hash": {"vv": Field("map"), "h": Field("str"), "heads": Field("map", required=False)},
-    "priv": {"body": Field("map")},
-}
+_KIND_OF: dict[Any, str] = {str: "str", int: "int", bool: "bool", bytes: "bin", dict: "map",
+                            list: "list", Any: "any"}
 
 
-def register_message(type_: str, fields: Mapping[str, Field]) -> None:
-    """Add a message type (for extensions); a type can be registered once."""
-    if type_ in SCHEMAS:
-        raise ValueError(f"message type {type_!r} already registered")
-    for name, spec in fields.items():
-        if spec.kind not in _CHECKS:
-            raise ValueError(f"field {name!r}: unknown kind {spec.kind!r}")
-    SCHEMAS[type_] = dict(fields)
+class Message:
+    """A decoded message of one kind; subclasses are frozen dataclasses named by
+    :func:`message_kind`. ``check`` is the kind's own check beyond the field types."""
+
+    __slots__ = ()
+    T: ClassVar[str] = ""
+
+    def check(self) -> None:
+        """Raise ProtocolError when the fields are well typed but not allowed."""
 
 
-def check_message(msg: Any) -> dict[str, Any]:
-    """Return ``msg`` if it is a known, well-typed message; raise ProtocolError otherwise."""
+M = TypeVar("M", bound=type[Message])
+KINDS: dict[str, type[Message]] = {}
+SCHEMAS: dict[str, dict[str, Field]] = {}
+
+
+def _field_kind(hint: Any, field: dataclasses.Field[Any]) -> Field:
+    """A field's wire kind from its annotation; a field with a default (None) is optional."""
+    if isinstance(hint, types.UnionType) or typing.get_origin(hint) is typing.Union:
+        hint = next(a for a in typing.get_args(hint) if a is not type(None))
+    kind = _KIND_OF.get(typing.get_origin(hint) or hint)
+    if kind is None:
+        raise ValueError(f"no wire kind for {hint!r}")
+    return Field(kind, required=field.default is dataclasses.MISSING)
+
+
+def message_kind(t: str) -> Callable[[M], M]:
+    """Register a frozen dataclass as the message kind ``t`` (a type can be registered once).
+    Its fields, in order, are the message's fields; one with a default (``None``) is
+    optional."""
+    def register(cls: M) -> M:
+        if t in KINDS:
+            raise ValueError(f"message type {t!r} already registered")
+        hints = typing.get_type_hints(cls)
+        cls.T = t
+        KINDS[t] = cls
+        fields = dataclasses.fields(cls)  # type: ignore[arg-type]  # a kind is a dataclass
+        SCHEMAS[t] = {f.name: _field_kind(hints[f.name], f) for f in fields}
+        return cls
+    return register
+
+
+def decode_message(msg: Any) -> Message:
+    """The message kind ``msg`` (a decoded map) is, checked; ProtocolError otherwise."""
     if not isinstance(msg, dict):
         raise ProtocolError(f"message is a {type(msg).__name__}, not a map")
     t = msg.get("t")
     if not isinstance(t, str):
         raise ProtocolError("message has no string 't' field")
-    schema = SCHEMAS.get(t)
-    if schema is None:
+    kind = KINDS.get(t)
+    if kind is None:
         raise ProtocolError(f"unknown message type {t[:40]!r}")
-    for name, spec in schema.items():
+    values: dict[str, Any] = {}
+    for name, spec in SCHEMAS[t].items():
         if name not in msg:
             if spec.required:
                 raise ProtocolError(f"{t}: missing field {name!r}")
+            values[name] = None
             continue
         if not _CHECKS[spec.kind](msg[name]):
             raise ProtocolError(
                 f"{t}: field {name!r} should be {spec.kind}, got {type(msg[name]).__name__}"
             )
-    return msg
+        values[name] = msg[name]
+    decoded = kind(**values)
+    decoded.check()
+    return decoded
+
+
+def encode_message(msg: Message) -> dict[str, Any]:
+    """The wire map of a message: ``t`` first, then its fields in order (absent optional
+    fields left out)."""
+    wire: dict[str, Any] = {"t": msg.T}
+    for f in dataclasses.fields(msg):  # type: ignore[arg-type]  # every kind is a dataclass
+        value = getattr(msg, f.name)
+        if value is not None:
+            wire[f.name] = value
+    return wire
+
+
+def check_message(msg: Any) -> dict[str, Any]:
+    """Return ``msg`` (a map) if it is a known, well-typed message; raise ProtocolError
+    otherwise. For maps about to be sent, and the handshake's plaintext messages."""
+    decode_message(msg)
+    return typing.cast(dict[str, Any], msg)
+
+
+def wire_form(msg: Message | Mapping[str, Any]) -> dict[str, Any]:
+    """A message to send, as its checked wire map (a map is checked as it stands)."""
+    if isinstance(msg, Message):
+        return encode_message(msg)
+    return check_message(dict(msg))
 
 
 def check_version_vector(vv: Any, where: str) -> dict[str, int]:
@@ -126,3 +168,107 @@ def check_op_envelope(op: Any) -> tuple[str, int]:
     if type(sig) is not bytes or len(sig) != SIGNATURE_BYTES:
         raise ProtocolError("op has no valid signature")
     return author, seq
+
+
+# --- handshake (netplay.protocol.handshake), in plaintext frames -------------------------
+@message_kind("hello")
+@dataclass(frozen=True, slots=True)
+class Hello(Message):
+    v: int
+    table: str
+    peer: str
+    key: bytes
+    pake: bool
+    kx: bytes
+    nonce: bytes
+    port: int
+
+
+@message_kind("auth")
+@dataclass(frozen=True, slots=True)
+class Auth(Message):
+    sig: bytes
+
+
+@message_kind("reject")
+@dataclass(frozen=True, slots=True)
+class Reject(Message):
+    reason: str
+
+
+HANDSHAKE_KINDS: tuple[type[Message], ...] = (Hello, Auth, Reject)
+HANDSHAKE_TYPES = frozenset(kind.T for kind in HANDSHAKE_KINDS)
+
+
+# --- link (netplay.link.link) -------------------------------------------------------------
+@message_kind("hb")
+@dataclass(frozen=True, slots=True)
+class Heartbeat(Message):
+    pass
+
+
+@message_kind("bye")
+@dataclass(frozen=True, slots=True)
+class Bye(Message):
+    reason: str
+
+
+# --- mesh (netplay.mesh.mesh) -------------------------------------------------------------
+@message_kind("peers")
+@dataclass(frozen=True, slots=True)
+class Peers(Message):
+    peers: list[Any]
+    keys: list[Any] | None = None
+    quic: Any = None  # endpoint claims (netplay.link.endpoint_claims), checked there
+
+
+# --- replication (netplay.replication.replication) ----------------------------------------
+@message_kind("vv")
+@dataclass(frozen=True, slots=True)
+class VersionVector(Message):
+    vv: dict[str, int]
+
+    def check(self) -> None:
+        check_version_vector(self.vv, "vv")
+
+
+@message_kind("op")
+@dataclass(frozen=True, slots=True)
+class LiveOp(Message):
+    """One op its author just issued, sent to every linked peer."""
+
+    op: list[Any]
+
+
+@message_kind("ops")
+@dataclass(frozen=True, slots=True)
+class OpBatch(Message):
+    """Ops a peer lacks (catch-up) or a proof of equivocation, in causal order."""
+
+    ops: list[Any]
+
+
+@message_kind("caught_up")
+@dataclass(frozen=True, slots=True)
+class CaughtUp(Message):
+    vv: dict[str, int]
+
+    def check(self) -> None:
+        check_version_vector(self.vv, "caught_up")
+
+
+@message_kind("hash")
+@dataclass(frozen=True, slots=True)
+class StateHash(Message):
+    vv: dict[str, int]
+    h: str
+    heads: dict[str, Any] | None = None
+
+    def check(self) -> None:
+        check_version_vector(self.vv, "hash")
+
+
+@message_kind("priv")
+@dataclass(frozen=True, slots=True)
+class Private(Message):
+    body: dict[str, Any]

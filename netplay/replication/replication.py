@@ -1,6 +1,7 @@
 """Replication over the mesh: causal broadcast of ops, catch-up and divergence checks.
 
-The table core plugs in as a :class:`Replica` (``table.core.replica.Replica``). Ops travel in
+The table core plugs in as a :class:`~netplay.replication.seam.Replica` (``table.core.replica``,
+declared in ``netplay.replication.seam`` with its verifier's hooks). Ops travel in
 their wire form, a 9-field array ``[author, seq, lamport, kind, args, vv, time, seat, sig]``,
 always in the canonical encoding (docs/protocol.md). Signatures are made by the replica's
 ``signer`` (:func:`op_signer`) and checked by its ``verifier`` (:class:`OpVerifier`) for every
@@ -30,8 +31,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from dataclasses import dataclass
-from typing import Any, NoReturn, Protocol
+from collections.abc import Callable
+from typing import Any, NoReturn
 
 from table.core.errors import BadOp, CausalityError
 from table.core.ops import from_wire
@@ -42,36 +43,17 @@ from netplay.mesh.event_hub import EventHub
 from netplay.replication.held_versions import HeldVersions
 from netplay.mesh.mesh import Mesh
 from netplay.mesh.events import MeshEvent, MessageReceived, PeerJoined, PeerLeft
-from netplay.protocol.messages import check_op_envelope, check_version_vector, vv_equal
+from netplay.protocol.messages import CaughtUp as CaughtUpMessage
+from netplay.protocol.messages import (LiveOp, Message, OpBatch, Private, StateHash, VersionVector,
+                                       check_op_envelope, encode_message, vv_equal)
 from netplay.replication.opsign import next_in_line
 from netplay.replication.events import (CaughtUp, Divergence, Equivocated, PeerMisbehaved, PrivateReceived,
                           ReplicationEvent)
 from netplay.protocol.wire import ProtocolError, pack
+from netplay.replication.seam import ReceivingVerifier, Replica
+from netplay.replication.seam import ReplicationConfig as ReplicationConfig
 
 log = logging.getLogger(__name__)
-
-
-class Replica(Protocol):
-    """What replication needs from the table core (``table.core.replica.Replica``); ops in
-    their wire form, signed and verified as the module's docstring says."""
-
-    @property
-    def peer_id(self) -> str: ...
-
-    def version_vector(self) -> dict[str, int]: ...
-
-    def ops_missing_for(self, vv: dict[str, int]) -> list[list[Any]]: ...
-
-    def receive_many(self, wires: list[Any], from_peer: str = "") -> Any: ...
-
-    def public_state_hash(self) -> str: ...
-
-
-@dataclass(frozen=True, slots=True)
-class ReplicationConfig:
-    hash_interval: float = 5.0
-    max_batch_ops: int = 256
-    max_batch_bytes: int = 512 * 1024
 
 
 class Replication:
@@ -93,11 +75,13 @@ class Replication:
         self.chains = AuthorChains(replica)
         # (author, seq) -> the two versions: the proof, shown to every peer that links (a
         # replica read back from its log brings the proofs it logged)
-        self.equivocations: dict[tuple[str, int], list[list[Any]]] = dict(
-            getattr(replica, "equivocations", {}))
+        self.equivocations: dict[tuple[str, int], list[list[Any]]] = dict(replica.equivocations)
         self.held = HeldVersions()  # second versions that came before their first's delivery
         self._compared: set[tuple[str, str, int]] = set()  # (peer, author, count) sent once
         self.offences: list[PeerMisbehaved] = []
+        self._handlers: dict[type[Message], Callable[[str, Message, bytes], None]] = {
+            LiveOp: self._on_ops, OpBatch: self._on_ops, VersionVector: self._on_vv,
+            CaughtUpMessage: self._on_caught_up, StateHash: self._on_hash, Private: self._on_private}
 
     def start(self) -> None:
         if self._hash_task is None:
@@ -119,19 +103,19 @@ class Replication:
         author, _ = check_op_envelope(op)
         if author != self.mesh.peer_id:
             raise ValueError("publish() is for ops authored here")
-        self.mesh.broadcast({"t": "op", "op": op})
+        self.mesh.broadcast(LiveOp(op))
 
     def send_private(self, peer_id: str, body: dict[str, Any]) -> bool:
         """Send ``body`` to one peer over the direct link only; False if not linked."""
-        return self.mesh.send(peer_id, {"t": "priv", "body": body})
+        return self.mesh.send(peer_id, Private(body))
 
     def check_now(self) -> None:
         """Send our version vector and state hash to every peer now."""
-        self.mesh.broadcast({"t": "hash", "vv": self.replica.version_vector(),
-                             "h": self.replica.public_state_hash(), "heads": self.chains.heads()})
+        self.mesh.broadcast(StateHash(self.replica.version_vector(),
+                                      self.replica.public_state_hash(), self.chains.heads()))
 
     def _send_vv(self, peer_id: str) -> None:
-        self.mesh.send(peer_id, {"t": "vv", "vv": self.replica.version_vector()})
+        self.mesh.send(peer_id, VersionVector(self.replica.version_vector()))
 
     def _send_missing(self, peer_id: str, their_vv: dict[str, int]) -> int:
         """Send every op the holder of ``their_vv`` lacks. Every stored op was verified when
@@ -153,12 +137,12 @@ class Replication:
             full = len(batch) >= self.config.max_batch_ops or \
                 size + op_size > self.config.max_batch_bytes
             if batch and full:
-                self.mesh.send(peer_id, {"t": "ops", "ops": batch})
+                self.mesh.send(peer_id, OpBatch(batch))
                 batch, size = [], 0
             batch.append(op)
             size += op_size
         if batch:
-            self.mesh.send(peer_id, {"t": "ops", "ops": batch})
+            self.mesh.send(peer_id, OpBatch(batch))
 
     # ------------------------------------------------------------------ incoming
     def _on_mesh_event(self, event: MeshEvent) -> None:
@@ -168,51 +152,57 @@ class Replication:
         elif isinstance(event, PeerLeft):
             self.catch_up.link_closed(event.peer_id)
         elif isinstance(event, MessageReceived):
-            self._on_message(event.peer_id, event.message)
+            handler = self._handlers.get(type(event.message))
+            if handler is not None:
+                handler(event.peer_id, event.message, event.payload)
 
-    def _on_message(self, peer_id: str, msg: dict[str, Any]) -> None:
-        t = msg["t"]
-        if t == "op" or t == "ops":
-            ops = [msg["op"]] if t == "op" else msg["ops"]
-            raws = self._raw_ops(peer_id, msg, len(ops))
-            for op, raw in zip(ops, raws):
-                try:
-                    author, seq = check_op_envelope(op)
-                    check_canonical(raw, op)
-                except ProtocolError as exc:
-                    self._offence(peer_id, f"peer {peer_id} sent a bad op: {exc.reason}")
-                if t == "op" and author != peer_id:
-                    self._offence(peer_id, f"peer {peer_id} sent a live op authored by "
-                                  f"{author} (#{seq})")
-            self._accept_ops(ops, raws, peer_id)
-        elif t == "vv":
-            vv = check_version_vector(msg["vv"], "vv")
-            self.peer_vvs[peer_id] = vv
-            self._send_missing(peer_id, vv)
-            for (author, _seq), proof in self.equivocations.items():
-                if author != peer_id:
-                    self.mesh.send(peer_id, {"t": "ops", "ops": proof})
-            # Catch-up ends explicitly: everything up to this vector has been sent.
-            self.mesh.send(peer_id, {"t": "caught_up", "vv": self.replica.version_vector()})
-        elif t == "caught_up":
-            served = check_version_vector(msg["vv"], "caught_up")
-            self._merge_peer_vv(peer_id, served)
-            gaps = self.catch_up.served(peer_id, served)
-            if gaps:
-                named = ", ".join(f"{a}#{s}" for a, s in gaps[:5])
-                self._name(peer_id, f"peer {peer_id} ended its catch-up without sending ops "
-                           f"its version vector claims: {named}")
-            self.events.emit(CaughtUp(peer_id, served, tuple(gaps)))
-        elif t == "hash":
-            vv = check_version_vector(msg["vv"], "hash")
-            self.peer_vvs[peer_id] = vv
-            self._on_hash(peer_id, vv, msg["h"])
-            if vv_equal(self.replica.version_vector(), vv):
-                self._compare_heads(peer_id, vv, msg.get("heads"))
-        elif t == "priv":
-            self.events.emit(PrivateReceived(peer_id, msg["body"]))
-        else:
-            log.debug("replication ignores %r from %s", t, peer_id)
+    def _on_ops(self, peer_id: str, msg: Message, payload: bytes) -> None:
+        """``op`` (one live op, from its author) or ``ops`` (a batch, from anyone)."""
+        live = isinstance(msg, LiveOp)
+        ops = [msg.op] if isinstance(msg, LiveOp) else msg.ops if isinstance(msg, OpBatch) else []
+        raws = self._raw_ops(msg, payload, len(ops))
+        for op, raw in zip(ops, raws, strict=True):
+            try:
+                author, seq = check_op_envelope(op)
+                check_canonical(raw, op)
+            except ProtocolError as exc:
+                self._offence(peer_id, f"peer {peer_id} sent a bad op: {exc.reason}")
+            if live and author != peer_id:
+                self._offence(peer_id, f"peer {peer_id} sent a live op authored by "
+                              f"{author} (#{seq})")
+        self._accept_ops(ops, raws, peer_id)
+
+    def _on_vv(self, peer_id: str, msg: Message, _payload: bytes) -> None:
+        assert isinstance(msg, VersionVector)
+        self.peer_vvs[peer_id] = msg.vv
+        self._send_missing(peer_id, msg.vv)
+        for (author, _seq), proof in self.equivocations.items():
+            if author != peer_id:
+                self.mesh.send(peer_id, OpBatch(proof))
+        # Catch-up ends explicitly: everything up to this vector has been sent.
+        self.mesh.send(peer_id, CaughtUpMessage(self.replica.version_vector()))
+
+    def _on_caught_up(self, peer_id: str, msg: Message, _payload: bytes) -> None:
+        assert isinstance(msg, CaughtUpMessage)
+        served = msg.vv
+        self._merge_peer_vv(peer_id, served)
+        gaps = self.catch_up.served(peer_id, served)
+        if gaps:
+            named = ", ".join(f"{a}#{s}" for a, s in gaps[:5])
+            self._name(peer_id, f"peer {peer_id} ended its catch-up without sending ops "
+                       f"its version vector claims: {named}")
+        self.events.emit(CaughtUp(peer_id, served, tuple(gaps)))
+
+    def _on_hash(self, peer_id: str, msg: Message, _payload: bytes) -> None:
+        assert isinstance(msg, StateHash)
+        self.peer_vvs[peer_id] = msg.vv
+        self._compare_hash(peer_id, msg.vv, msg.h)
+        if vv_equal(self.replica.version_vector(), msg.vv):
+            self._compare_heads(peer_id, msg.vv, msg.heads)
+
+    def _on_private(self, peer_id: str, msg: Message, _payload: bytes) -> None:
+        assert isinstance(msg, Private)
+        self.events.emit(PrivateReceived(peer_id, msg.body))
 
     def _merge_peer_vv(self, peer_id: str, vv: dict[str, int]) -> None:
         known = self.peer_vvs.setdefault(peer_id, {})
@@ -220,13 +210,11 @@ class Replication:
             if count > known.get(author, 0):
                 known[author] = count
 
-    def _raw_ops(self, peer_id: str, msg: dict[str, Any], count: int) -> list[bytes]:
-        """The exact bytes each op of ``msg`` arrived as (from the link that carried it)."""
-        link = self.mesh.link(peer_id)
-        payload = getattr(link, "last_payload", b"") if link is not None else b""
+    def _raw_ops(self, msg: Message, payload: bytes, count: int) -> list[bytes]:
+        """The exact bytes each op of ``msg`` arrived as (in the payload that carried it)."""
         raws = op_slices(payload) if payload else []
         if len(raws) != count:  # not from a link (tests feeding messages): as packed here
-            raws = op_slices(pack(msg))
+            raws = op_slices(pack(encode_message(msg)))
         return raws
 
     def _name(self, peer_id: str, reason: str) -> PeerMisbehaved:
@@ -235,9 +223,7 @@ class Replication:
         offence = PeerMisbehaved(peer_id, reason)
         if len(self.offences) < 1000:
             self.offences.append(offence)
-        report = getattr(self.replica, "report", None)
-        if callable(report):
-            report(reason)
+        self.replica.report(reason)
         self.events.emit(offence)
         return offence
 
@@ -273,9 +259,8 @@ class Replication:
         verifier takes each op's signed bytes from the canonical bytes it arrived as
         (``OpVerifier.received_as``) instead of encoding them again, and checks a batch's
         signatures back to back first (``OpVerifier.check_ahead``), which is faster."""
-        verifier = getattr(self.replica, "verifier", None)
-        note = getattr(verifier, "received_as", None)
-        forget = getattr(verifier, "forget_received", None)
+        verifier = self.replica.verifier
+        hooks = verifier if isinstance(verifier, ReceivingVerifier) else None
         built: list[Any] = []
         bad: BadOp | None = None
         for wire, raw in fresh:
@@ -285,23 +270,22 @@ class Replication:
                 bad = exc
                 break
             built.append(op)
-            if note is not None:
-                note(op, raw)
-        ahead = getattr(verifier, "check_ahead", None)
-        store = getattr(self.replica, "store", None)
-        if ahead is not None and store is not None and len(built) > 1:
-            ahead(next_in_line(store, built), store.key_for)
+            if hooks is not None:
+                hooks.received_as(op, raw)
+        store = self.replica.store
+        if hooks is not None and len(built) > 1:
+            hooks.check_ahead(next_in_line(store, built), store.key_for)
         try:
             if built:
                 self.replica.receive_many(built, from_peer)
         except (BadOp, CausalityError) as exc:
             self._offence(from_peer, f"peer {from_peer} sent an op that was refused: {exc}")
         finally:
-            if forget is not None:
-                forget()
+            if hooks is not None:
+                hooks.forget_received()
         if bad is not None:
             self._offence(from_peer, f"peer {from_peer} sent an op that was refused: {bad}")
-        if len(self.held) and store is not None:
+        if len(self.held):
             for wire, raw, sender in self.held.ready(lambda a, s: store.get(a, s) is not None):
                 try:
                     self._check_duplicate(wire, raw, sender)
@@ -315,18 +299,17 @@ class Replication:
         under that number. That is either the author signing two ops with one number
         (equivocation: the author is named) or a forgery by the sender (named, link dropped).
         The op already delivered stays; the other is never applied."""
-        store = getattr(self.replica, "store", None)
-        known = store.get(wire[0], wire[1]) if store is not None else None
-        if known is None and store is not None:  # the first version still waits: compare later
+        store = self.replica.store
+        known = store.get(wire[0], wire[1])
+        if known is None:  # the first version still waits: compare later
             self.held.hold(wire, raw, from_peer)
         if known is None or known.canonical_wire() == raw:
             return
-        assert store is not None
         try:
             op = from_wire(wire)
         except BadOp as exc:
             self._offence(from_peer, f"peer {from_peer} sent a bad op: {exc}")
-        verifier = getattr(self.replica, "verifier", None)
+        verifier = self.replica.verifier
         if verifier is not None and not verifier(op, store.key_for(op)):
             self._offence(from_peer, f"peer {from_peer} sent a forged op {op.author}#{op.seq} "
                           "(bad signature) in place of the one delivered")
@@ -335,14 +318,13 @@ class Replication:
                   f"received is kept, the other (from {from_peer}) is never applied, and "
                   f"{op.author}'s ops from #{op.seq} on are void")
         proof = [known.to_wire(), wire]
-        void = getattr(self.replica, "void_author_from", None)
-        if callable(void):
-            void(op.author, op.seq, proof)  # the replica logs the proof: replay voids the same
+        # the replica logs the proof: replay voids the same
+        self.replica.void_author_from(op.author, op.seq, proof)
         if (op.author, op.seq) not in self.equivocations:
             # Show every other peer both versions (and every newcomer, after its catch-up):
             # each checks them itself and voids the same ops.
             self.equivocations[(op.author, op.seq)] = proof
-            proof_msg = {"t": "ops", "ops": proof}
+            proof_msg = OpBatch(proof)
             for pid in self.mesh.peers():
                 if pid != op.author:
                     self.mesh.send(pid, proof_msg)
@@ -350,7 +332,7 @@ class Replication:
             self._offence(from_peer, reason)
         self._name(op.author, reason)
 
-    def _on_hash(self, peer_id: str, their_vv: dict[str, int], their_hash: str) -> None:
+    def _compare_hash(self, peer_id: str, their_vv: dict[str, int], their_hash: str) -> None:
         ours = self.replica.version_vector()
         if vv_equal(ours, their_vv):
             our_hash = self.replica.public_state_hash()
@@ -371,11 +353,11 @@ class Replication:
         if not isinstance(heads, dict):
             return  # an older peer, or none: only the state hash is compared
         ours = self.chains.heads()
-        store = getattr(self.replica, "store", None)
+        store = self.replica.store
         for author, theirs in heads.items():
             mine = ours.get(author)
             key = (peer_id, str(author), vv.get(author, 0))
-            if mine is None or theirs == mine or key in self._compared or store is None:
+            if mine is None or theirs == mine or key in self._compared:
                 continue
             self._compared.add(key)
             self._send_ops(peer_id, [op.to_wire() for op in store.by_author.get(author, [])])

@@ -43,7 +43,7 @@ from netplay.replication.events import Divergence, PrivateReceived, ReplicationE
 from netplay.replication.replication import Replication, ReplicationConfig
 from netplay.draws.round_driver import ROUTED as FAIR_MESSAGES, FairDriver
 from netplay.draws.joint_draws import LanDraws
-from netplay.protocol.messages import vv_equal
+from netplay.protocol.messages import OpBatch, StateHash, vv_equal
 from netplay.session.pile_requests import OwnerRequests
 from netplay.session.events import (BACK_FOR, DivergenceReported, PeerInfo, PeersChanged,
                              SessionEvent, peer_status)
@@ -332,14 +332,14 @@ class LanSession:
             self._synced.pop(event.peer_id, None)
             self.fair.peer_gone(event.peer_id)
             self.events.emit(PeersChanged())
-        elif isinstance(event, MessageReceived) and event.message.get("t") in FAIR_MESSAGES:
-            self.fair.on_message(event.peer_id, event.message)
-        elif event.message.get("t") in ("ops", "hash"):
-            if event.message["t"] == "ops":
+        elif isinstance(event, MessageReceived):
+            msg = event.message
+            if isinstance(msg, FAIR_MESSAGES):
+                self.fair.on_message(event.peer_id, msg)
+            elif isinstance(msg, OpBatch):
                 self._schedule_check(0.2)
-            else:
-                synced = isinstance(event.message["vv"], dict) and vv_equal(
-                    self.replica.version_vector(), event.message["vv"])
+            elif isinstance(msg, StateHash):
+                synced = vv_equal(self.replica.version_vector(), msg.vv)
                 if self._synced.get(event.peer_id) != synced:
                     self._synced[event.peer_id] = synced
                     self.events.emit(PeersChanged())

@@ -4,7 +4,6 @@ hand; Carol's peer receives nothing that names it; every peer ends with the same
 
 import asyncio
 
-import msgpack
 
 import netplay.link.link as link_module
 from netplay.link.link import LinkConfig
@@ -33,10 +32,9 @@ def test_a_card_given_to_another_player_over_the_lan(tmp_path, monkeypatch):
     received: dict[str, list[bytes]] = {}  # local peer id -> every message its links delivered
     real_dispatch = link_module.Link._dispatch
 
-    def recording_dispatch(self, msg):
-        received.setdefault(self.identity.peer_id, []).append(
-            msgpack.packb(msg, use_bin_type=True))
-        return real_dispatch(self, msg)
+    def recording_dispatch(self, incoming):
+        received.setdefault(self.identity.peer_id, []).append(incoming.payload)
+        return real_dispatch(self, incoming)
 
     monkeypatch.setattr(link_module.Link, "_dispatch", recording_dispatch)
 

@@ -6,6 +6,7 @@
 import asyncio
 
 import pytest
+from netplay.protocol.messages import encode_message
 from netplay_testkit import FAST_LINK, LOOPBACK, RecordingRelay, run
 from virtual_net import MemoryNetwork, run_virtual
 
@@ -90,7 +91,7 @@ def test_handshake_ok_and_exchange(real_sockets):
 
         async def read_one():
             async for msg in b.messages():
-                got.append(msg)
+                got.append(encode_message(msg))
                 return
 
         reader = asyncio.ensure_future(read_one())
@@ -148,7 +149,7 @@ def test_no_passphrase_is_still_encrypted(real_sockets):
 
             async def read_one():
                 async for msg in b.messages():
-                    got.append(msg)
+                    got.append(encode_message(msg))
                     return
 
             reader = asyncio.ensure_future(read_one())

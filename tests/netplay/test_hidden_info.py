@@ -75,7 +75,6 @@ def test_a_watcher_receives_no_hidden_card_before_the_end(tmp_path):
     """Everything a watcher's peer receives during play (each message after decryption) names
     no hidden card: not a draw, a private show, a joint shuffle or a request. When the game
     ends, the players' records bring it every secret."""
-    import msgpack
 
     from netplay.mesh.mesh import MessageReceived
 
@@ -92,7 +91,7 @@ def test_a_watcher_receives_no_hidden_card_before_the_end(tmp_path):
 
         def record(event):
             if isinstance(event, MessageReceived):
-                received.append(msgpack.packb(event.message, use_bin_type=True))
+                received.append(event.payload)  # the bytes as they arrived
 
         watcher.session.mesh.events.subscribe(record)
         await lan.take_seat(host, 1)

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import pytest
 
+from netplay.protocol.messages import encode_message
 from netplay.protocol.identity import Identity
 from netplay.link.link import Link
 
@@ -25,7 +26,7 @@ async def _linked_pair(got: list[int]) -> tuple[Link, Link, asyncio.base_events.
 
     async def on_client(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         b = Link(Identity.generate(), "t", None, config=PATIENT_LINK,
-                 on_message=lambda _link, msg: got.append(msg["body"]["n"]))
+                 on_message=lambda _link, received: got.append(encode_message(received.message)["body"]["n"]))
         accepted.append(b)
         await b.accept(reader, writer)
 

@@ -6,6 +6,7 @@ from dataclasses import replace
 
 import pytest
 
+from netplay.protocol.messages import Private
 from netplay.link.endpoint_claims import EndpointClaims, claim_bytes
 from netplay.protocol.identity import Identity
 from netplay.mesh.mesh import Mesh
@@ -40,7 +41,7 @@ def test_two_meshes_link_over_quic_and_exchange_messages() -> None:
             assert link is not None and link.via is not None and link.via.startswith("quic:")
             assert await wait_until(lambda: a.is_linked(b.peer_id), 5)
             assert a.send(b.peer_id, {"t": "priv", "body": {"just": "you"}})
-            assert await wait_until(lambda: any(m.get("t") == "priv" for m in got), 5)
+            assert await wait_until(lambda: any(isinstance(m, Private) for m in got), 5)
         finally:
             for m in (a, b):
                 await m.stop()
