@@ -12,10 +12,9 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from netplay.blobs.transfer import (Blob, BlobFetch, BlobServer, Complete, NoHave, PeerFailed,
-                                    Progress, Want)
-from netplay.mesh.mesh import Mesh
+from netplay.blobs.transfer import Blob, BlobFetch, BlobServer, Complete, NoHave, PeerFailed, Progress, Want
 from netplay.mesh.events import MessageReceived, PeerLeft
+from netplay.mesh.mesh import Mesh
 
 log = logging.getLogger(__name__)
 
@@ -87,13 +86,11 @@ class BlobExchange:
             try:
                 while True:
                     sender, msg = await asyncio.wait_for(queue.get(), self.answer_timeout)
-                    if msg is None:
-                        events = fetch.peer_gone(sender)
-                    else:
-                        events = fetch.on_message(sender, msg)
+                    events = fetch.peer_gone(sender) if msg is None else \
+                        fetch.on_message(sender, msg)
                     if events:
                         break
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 fetch.failed[peer] = f"no answer in {self.answer_timeout:g} s"
                 fetch.source = None
                 return None

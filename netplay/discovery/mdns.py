@@ -14,6 +14,8 @@ a real table.
 ``interfaces`` defaults to all interfaces for the product; tests and demos must pass
 ``["127.0.0.1"]``.
 """
+# ruff: noqa: ASYNC109 - timeouts here are the deadlines of protocol steps (a dial, a handshake)
+
 
 from __future__ import annotations
 
@@ -21,8 +23,9 @@ import asyncio
 import contextlib
 import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any, Callable
+from typing import Any
 
 from zeroconf import InterfaceChoice, InterfacesType, IPVersion, ServiceStateChange, get_all_addresses  # type: ignore[attr-defined]
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
@@ -285,7 +288,7 @@ class TableBrowser:
         async def alive(peer: TablePeer) -> bool:
             try:
                 _, writer = await asyncio.wait_for(asyncio.open_connection(peer.host, peer.port), timeout)
-            except (OSError, asyncio.TimeoutError):
+            except (TimeoutError, OSError):
                 return False
             writer.close()
             with contextlib.suppress(Exception):
@@ -294,7 +297,7 @@ class TableBrowser:
 
         names = list(self._entries)
         results = await asyncio.gather(*(alive(self._entries[n].listing.peers[0]) for n in names))
-        dropped = [n for n, ok in zip(names, results) if not ok and n in self._entries]
+        dropped = [n for n, ok in zip(names, results, strict=True) if not ok and n in self._entries]
         for name in dropped:
             del self._entries[name]
         if dropped:

@@ -9,8 +9,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from netplay.discovery.mdns import TableBrowser
-from netplay.mesh.mesh import Mesh
 from netplay.discovery.peerfile import load_peers, save_peers
+from netplay.mesh.mesh import Mesh
 
 if TYPE_CHECKING:
     from zeroconf.asyncio import AsyncZeroconf

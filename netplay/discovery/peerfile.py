@@ -14,8 +14,8 @@ import logging
 import os
 from pathlib import Path
 
-from netplay.protocol.identity import is_valid_peer_id
 from netplay.link.addresses import is_ticket_address
+from netplay.protocol.identity import is_valid_peer_id
 
 log = logging.getLogger(__name__)
 
@@ -43,8 +43,8 @@ def load_peers(path: str | Path) -> Addresses:
             continue
         good = [(str(a[0]), int(a[1])) for a in addresses
                 if isinstance(a, list) and len(a) == 2 and isinstance(a[0], str)
-                and type(a[1]) is int and (0 < a[1] <= 65535 or a[1] == 0
-                                           and is_ticket_address(a[0]))]
+                and type(a[1]) is int and (0 < a[1] <= 65535 or (a[1] == 0
+                                           and is_ticket_address(a[0])))]
         if good:
             out[pid] = good
     return out

@@ -1,12 +1,15 @@
 """Tables on the LAN through discovery: every table listed after a wait, or the one with a
 given name as soon as it is listed. ``interfaces=None`` browses every interface (the product);
 tests and demos pass ``["127.0.0.1"]``."""
+# ruff: noqa: ASYNC109 - timeouts here are the deadlines of protocol steps (a dial, a handshake)
+
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from netplay.discovery.mdns import TableBrowser
 from netplay.discovery.listing import TableListing
+from netplay.discovery.mdns import TableBrowser
 
 
 def interface_choice(interfaces: list[str] | None) -> Any:

@@ -34,10 +34,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from netplay.protocol.messages import Message, message_kind
 from table.core import fair
 from table.core.ops import Op
-
-from netplay.protocol.messages import Message, message_kind
 
 USES = ("roll", "shuffle")
 MAX_PEERS = 16
@@ -236,7 +235,7 @@ class FairRounds:
             reason = "revealed a share that does not match its commitment" \
                 if peer in rnd.commits else "revealed a share without a commitment in the round"
             rnd.bad[peer] = reason
-            return [Named(rnd.rid, peer, reason)] + self._maybe_finish(rnd)
+            return [Named(rnd.rid, peer, reason), *self._maybe_finish(rnd)]
         rnd.shares[peer] = share
         return self._maybe_finish(rnd)
 
@@ -286,7 +285,7 @@ class FairRounds:
         shares = {p: rnd.shares[p] for p in rnd.commits if p in rnd.shares}
         draw = fair.JointDraw(rnd.rid, dict(rnd.commits), shares, missing)
         del self.rounds[rnd.rid]
-        return events + [Drawn(rnd.use, draw, rnd.meta)]
+        return [*events, Drawn(rnd.use, draw, rnd.meta)]
 
     def tick(self) -> list[Event]:
         """Timeouts: commitments (initiator fixes the set), reveals (initiator completes with

@@ -13,13 +13,12 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+from netplay.draws.commit_reveal import MAX_PEERS
+from netplay.draws.private_dice import PrivateDiceWatch
+from netplay.draws.round_driver import FairDriver
+from netplay.draws.watching import record_to_watchers
 from table.core.replica import Replica
 from table.core.watchers import is_watcher
-
-from netplay.draws.commit_reveal import MAX_PEERS
-from netplay.draws.round_driver import FairDriver
-from netplay.draws.private_dice import PrivateDiceWatch
-from netplay.draws.watching import record_to_watchers
 
 TICK = 0.1  # seconds between checks of the joint draws' deadlines
 

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from netplay.draws.watching import table_fields
 from table.core.private_draws import describe, flag, is_local_draw, local_draws_allowed
 from table.core.replica import Replica
 from table.core.timeline import Change
 from table.core.watchers import is_watcher
-
-from netplay.draws.watching import table_fields
 
 
 class PrivateDiceWatch:

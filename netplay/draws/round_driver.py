@@ -21,17 +21,15 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from netplay.draws.commit_reveal import ROUND_KINDS, Drawn, Event, FairPublication, FairRounds, Named, Send
+from netplay.protocol.messages import Message
+from netplay.protocol.splitting import PUBLICATION_MAPS, split_maps
 from table.core import actions as act
 from table.core.errors import CoreError
 from table.core.fair_ops import fair_roll, fair_shuffle, publish, receive_publication
 from table.core.ops import Op
 from table.core.replica import Replica
 from table.core.timeline import Change
-
-from netplay.draws.commit_reveal import (ROUND_KINDS, Drawn, Event, FairPublication, FairRounds,
-                                         Named, Send)
-from netplay.protocol.messages import Message
-from netplay.protocol.splitting import PUBLICATION_MAPS, split_maps
 
 ROUTED: tuple[type[Message], ...] = (*ROUND_KINDS, FairPublication)  # what a session routes here
 Sender = Callable[[str, Message], Any]

@@ -13,13 +13,12 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from netplay.protocol.splitting import RECORD_MAPS, split_maps
+from netplay.protocol.wire import ProtocolError
 from table.core.knowledge import Knowledge
 from table.core.replica import Replica
 from table.core.timeline import Change
 from table.core.watchers import is_watcher, watchers
-
-from netplay.protocol.splitting import RECORD_MAPS, split_maps
-from netplay.protocol.wire import ProtocolError
 
 log = logging.getLogger(__name__)
 

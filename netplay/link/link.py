@@ -127,7 +127,7 @@ class Link:
             opening = opener(host, port) if opener is not None else \
                 asyncio.open_connection(host, port)
             reader, writer = await asyncio.wait_for(opening, self.config.connect_timeout)
-        except (OSError, asyncio.TimeoutError) as exc:
+        except (TimeoutError, OSError) as exc:
             where = f"{host}:{port}" if opener is None else host[:24] + "..."
             self._fail_before_open(f"connect to {where} failed: {exc or type(exc).__name__}")
             return False

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from netplay.protocol.channel import MessageChannel
 from netplay.protocol.messages import Message, wire_form

@@ -12,6 +12,8 @@ mode is ``off`` (direct paths only: no relay, no discovery service, nothing leav
 the user did not give; what every test uses), ``default`` (n0's public relays and address
 lookup) or the URL of a self-hosted iroh-relay.
 """
+# ruff: noqa: ASYNC109 - timeouts here are the deadlines of protocol steps (a dial, a handshake)
+
 from __future__ import annotations
 
 import asyncio
@@ -22,8 +24,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import iroh
-from nacl.hash import blake2b
 from nacl.encoding import RawEncoder
+from nacl.hash import blake2b
 
 from netplay.link.addresses import is_ticket_address
 
@@ -312,7 +314,7 @@ class QuicTransport:
         try:
             conn = await asyncio.wait_for(self.endpoint.connect(addr, ALPN), timeout)
             bi = await conn.open_bi()
-        except asyncio.TimeoutError:
+        except TimeoutError:
             raise ConnectionRefusedError("no internet path to that endpoint (timed out)") from None
         except Exception as err:
             raise ConnectionRefusedError(f"internet connect failed: {_iroh_reason(err)}") from None

@@ -3,6 +3,8 @@
 Only this module and ``netplay.link.link`` touch sockets; the protocol itself (framing, handshake,
 encryption, message checks) lives in objects fed bytes, tested without any connection.
 """
+# ruff: noqa: ASYNC109 - timeouts here are the deadlines of protocol steps (a dial, a handshake)
+
 
 from __future__ import annotations
 
@@ -10,8 +12,15 @@ import asyncio
 import contextlib
 import socket
 
-from netplay.protocol.handshake import (DEFAULT_TIMEOUT, WRONG_PASSPHRASE, Established, Handshake,
-                                        HandshakeError, Rejected, Step)
+from netplay.protocol.handshake import (
+    DEFAULT_TIMEOUT,
+    WRONG_PASSPHRASE,
+    Established,
+    Handshake,
+    HandshakeError,
+    Rejected,
+    Step,
+)
 from netplay.protocol.identity import Identity
 from netplay.protocol.wire import DEFAULT_LIMITS, WireLimits
 
@@ -46,7 +55,7 @@ async def run_handshake(
             try:
                 data = await asyncio.wait_for(reader.read(READ_CHUNK),
                                               max(0.0, handshake.deadline - loop.time()))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 continue  # poll() rejects it on the next turn
             step = handshake.feed(data) if data else handshake.connection_lost()
     except (OSError, ConnectionError) as exc:

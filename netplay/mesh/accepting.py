@@ -58,7 +58,7 @@ async def admit(admission: Admission, address: str, reader: asyncio.StreamReader
         return None
     try:
         first = await asyncio.wait_for(reader.read(READ_CHUNK), hello_timeout)
-    except (asyncio.TimeoutError, OSError, ConnectionError):
+    except (TimeoutError, OSError, ConnectionError):
         first = b""
     if not first or ticket.done:
         admission.release(ticket)

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from netplay.mesh.admission import AdmissionLimits
 from netplay.link.link_state import LinkConfig
-from netplay.mesh.peerbook import RedialPolicy
 from netplay.link.quic import QuicSettings
+from netplay.mesh.admission import AdmissionLimits
+from netplay.mesh.peerbook import RedialPolicy
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,6 +4,7 @@ every message of a type above the mesh (replication and others)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+
 from netplay.protocol.messages import Message
 
 

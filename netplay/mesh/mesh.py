@@ -6,16 +6,17 @@ peers and the signed endpoint claims (``peers`` message) on every new link and e
 ``gossip_interval``. A peer that learns of a peer it has no link to dials it: at once if its
 own id is lower, after ``dial_grace`` otherwise (a ticket always then), so usually one dials.
 
-Two links between the same pair (both dialed at once) are deduplicated deterministically:
-the link *initiated by the lower peer id* is kept, on both sides, and the other closed.
+Two links between one pair (both dialed at once) are deduplicated: the link *initiated by
+the lower peer id* is kept, on both sides, and the other closed.
 
-Identity pinning: the first handshake with a peer id pins its Ed25519 key; a later link
-claiming that peer id with another key is refused. Gossip also carries the keys of every peer
-met so far (departed ones too), kept as "hearsay" (first heard wins, a handshake overrides),
-so that ops relayed during catch-up can be verified.
+Identity pinning: a peer id's first handshake pins its Ed25519 key (a later link with another
+key is refused). Gossip carries the keys of every peer met, departed ones too, as "hearsay"
+(first heard wins, a handshake overrides), so ops relayed during catch-up can be verified.
 
 Events (:attr:`Mesh.events`, netplay.mesh.events): a peer joined (or relinked), left, and each
 message of a kind above the mesh, decoded, with the bytes it came as."""
+# ruff: noqa: ASYNC109 - timeouts here are the deadlines of protocol steps (a dial, a handshake)
+
 from __future__ import annotations
 
 import asyncio
@@ -25,21 +26,21 @@ import time
 from dataclasses import replace
 from typing import Any, cast
 
-from netplay.mesh.accepting import admit, room_for_connections
-from netplay.mesh.admission import Admission, duplicate_verdict
-from netplay.mesh.event_hub import EventHub
-from netplay.mesh.gossip import peers_message, read_keys, read_peers
-from netplay.mesh.events import MeshEvent, MessageReceived, PeerJoined, PeerLeft
-from netplay.protocol.identity import PUBLIC_KEY_BYTES, Identity, is_valid_peer_id
 from netplay.link.endpoint_claims import EndpointClaims
 from netplay.link.link import Link
+from netplay.link.outbox import pack_message
+from netplay.link.quic import QuicSettings, QuicTransport, stream_opener
+from netplay.mesh.accepting import admit, room_for_connections
+from netplay.mesh.admission import Admission, duplicate_verdict
 from netplay.mesh.config import MeshConfig as MeshConfig
 from netplay.mesh.config import PeerAddress
-from netplay.link.outbox import pack_message
+from netplay.mesh.event_hub import EventHub
+from netplay.mesh.events import MeshEvent, MessageReceived, PeerJoined, PeerLeft
+from netplay.mesh.gossip import peers_message, read_keys, read_peers
 from netplay.mesh.peerbook import KnownPeer, PeerBook
-from netplay.link.quic import QuicSettings, QuicTransport, stream_opener
 from netplay.mesh.redial import redial_loop
 from netplay.protocol.channel import Received
+from netplay.protocol.identity import PUBLIC_KEY_BYTES, Identity, is_valid_peer_id
 from netplay.protocol.messages import Message, Peers
 from netplay.protocol.wire import ProtocolError
 
@@ -49,16 +50,9 @@ log = logging.getLogger(__name__)
 class Mesh:
     """Links to every peer of one table. ``host=None`` listens on all interfaces."""
 
-    def __init__(
-        self,
-        identity: Identity,
-        table_id: str,
-        passphrase: str | None = None,
-        *,
-        host: str | None = None,
-        port: int = 0,
-        config: MeshConfig | None = None,
-    ) -> None:
+    def __init__(self, identity: Identity, table_id: str, passphrase: str | None = None, *,
+                 host: str | None = None, port: int = 0, config: MeshConfig | None = None
+                 ) -> None:
         self.identity = identity
         self.table_id = table_id
         self._passphrase = passphrase

@@ -70,7 +70,7 @@ class PeerBook:
         lan = [a for a in peer.addresses if a[1] != 0 and a != (host, port)]
         tickets = [a for a in peer.addresses if a[1] == 0]
         if ticket:  # the newest two: the one that worked and the one the peer claims now
-            tickets = [(host, port)] + [t for t in tickets if t != (host, port)][:1]
+            tickets = [(host, port), *[t for t in tickets if t != (host, port)][:1]]
         else:
             lan.insert(0, (host, port))
         peer.addresses[:] = lan[:MAX_ADDRESSES] + tickets

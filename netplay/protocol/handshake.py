@@ -33,8 +33,9 @@ from __future__ import annotations
 import enum
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from nacl.encoding import RawEncoder
 from nacl.hash import blake2b
@@ -42,8 +43,15 @@ from nacl.hash import blake2b
 from netplay.protocol.identity import PUBLIC_KEY_BYTES, Identity, is_valid_peer_id, verify
 from netplay.protocol.messages import check_message
 from netplay.protocol.secure import FrameCipher, KeyExchange, derive_keys, make_key_exchange
-from netplay.protocol.wire import (DEFAULT_LIMITS, FrameDecoder, ProtocolError, WireLimits, encode_frame,
-                                   pack, unpack)
+from netplay.protocol.wire import (
+    DEFAULT_LIMITS,
+    FrameDecoder,
+    ProtocolError,
+    WireLimits,
+    encode_frame,
+    pack,
+    unpack,
+)
 
 PROTOCOL_VERSION = 1
 NONCE_BYTES = 16

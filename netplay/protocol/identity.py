@@ -36,11 +36,11 @@ class Identity:
     signing_key: SigningKey
 
     @classmethod
-    def generate(cls) -> "Identity":
+    def generate(cls) -> Identity:
         return cls(new_peer_id(), SigningKey.generate())
 
     @classmethod
-    def from_seed(cls, peer_id: str, seed: bytes) -> "Identity":
+    def from_seed(cls, peer_id: str, seed: bytes) -> Identity:
         """Rebuild a saved identity (a restarted peer resuming its session)."""
         if not is_valid_peer_id(peer_id):
             raise ValueError(f"bad peer id {peer_id!r}")

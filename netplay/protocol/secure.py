@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import os
 import unicodedata
-from typing import Callable, Protocol
+from collections.abc import Callable
+from typing import Protocol
 
 import nacl.bindings as sodium
 from nacl.encoding import RawEncoder
@@ -34,7 +35,8 @@ from spake2 import SPAKE2_Symmetric
 from netplay.protocol.wire import ProtocolError
 
 try:  # PyNaCl's compiled libsodium module: the AEAD calls without the per-call Python checks
-    from nacl._sodium import ffi as _ffi, lib as _lib
+    from nacl._sodium import ffi as _ffi
+    from nacl._sodium import lib as _lib
 
     _AEAD_ENCRYPT = _lib.crypto_aead_xchacha20poly1305_ietf_encrypt
     _AEAD_DECRYPT = _lib.crypto_aead_xchacha20poly1305_ietf_decrypt
@@ -152,7 +154,7 @@ def counter_nonce(counter: int) -> bytes:
 class FrameCipher:
     """Seals outgoing and opens incoming frames of one link, with counter nonces."""
 
-    __slots__ = ("_send_key", "_recv_key", "_send_n", "_recv_n")
+    __slots__ = ("_recv_key", "_recv_n", "_send_key", "_send_n")
 
     def __init__(self, send_key: bytes, recv_key: bytes) -> None:
         if len(send_key) != KEY_BYTES or len(recv_key) != KEY_BYTES:
@@ -175,7 +177,8 @@ class FrameCipher:
             if _AEAD_ENCRYPT(out, _ffi.NULL, plaintext, len(plaintext), _ffi.NULL, 0,
                              _ffi.NULL, nonce, self._send_key) != 0:
                 raise ProtocolError("frame encryption failed")
-            return _ffi.buffer(out, size)[:]
+            sealed: bytes = _ffi.buffer(out, size)[:]
+            return sealed
         return bytes(
             sodium.crypto_aead_xchacha20poly1305_ietf_encrypt(
                 plaintext, None, nonce, self._send_key
@@ -194,7 +197,8 @@ class FrameCipher:
                              counter_nonce(self._recv_n), self._recv_key) != 0:
                 raise DecryptError("frame failed to decrypt (bad key, tampered or out of order)")
             self._recv_n += 1
-            return _ffi.buffer(out, size)[:]
+            plain: bytes = _ffi.buffer(out, size)[:]
+            return plain
         try:
             plaintext = sodium.crypto_aead_xchacha20poly1305_ietf_decrypt(
                 ciphertext, None, counter_nonce(self._recv_n), self._recv_key

@@ -150,7 +150,7 @@ class FrameDecoder:
     be resynchronised, the link must drop. :meth:`eof` says whether the stream ended cleanly.
     """
 
-    __slots__ = ("limits", "_buf", "_error")
+    __slots__ = ("_buf", "_error", "limits")
 
     def __init__(self, limits: WireLimits = DEFAULT_LIMITS) -> None:
         self.limits = limits

@@ -14,10 +14,9 @@ from typing import Any
 
 import msgpack
 
+from netplay.protocol.wire import ProtocolError
 from table.core.errors import BadOp
 from table.core.ops import canonical_bytes
-
-from netplay.protocol.wire import ProtocolError
 
 FIELDS = ("author", "seq", "lamport", "kind", "args", "vv", "time", "seat", "sig")
 
@@ -162,7 +161,7 @@ def _describe(raw: bytes, expected: bytes, path: str) -> tuple[str, str]:
                       f"{format_name(expected[0])}")
     if raw_kind == "map" and [k for k, _ in raw_items] != [k for k, _ in exp_items]:
         return here, "map keys are not sorted by their UTF-8 bytes"
-    for (key, raw_value), (_, exp_value) in zip(raw_items, exp_items):
+    for (key, raw_value), (_, exp_value) in zip(raw_items, exp_items, strict=False):
         if raw_value != exp_value:
             if path:
                 sub = f"{path}.{key}" if raw_kind == "map" else f"{path}[{key}]"

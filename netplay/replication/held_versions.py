@@ -9,7 +9,8 @@ op under that number is delivered. Bounded: a peer cannot fill memory with held 
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 MAX_HELD = 1000
 

@@ -15,14 +15,14 @@ batches in parallel threads measured no faster on a loaded two-core machine.
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from nacl.exceptions import BadSignatureError, CryptoError
 from nacl.signing import VerifyKey
 
-from table.core.errors import BadOp
-
 from netplay.protocol.identity import PUBLIC_KEY_BYTES, SIGNATURE_BYTES, Identity
+from table.core.errors import BadOp
 
 log = logging.getLogger(__name__)
 

@@ -34,24 +34,38 @@ import logging
 from collections.abc import Callable
 from typing import Any, NoReturn
 
-from table.core.errors import BadOp, CausalityError
-from table.core.ops import from_wire
-
+from netplay.mesh.event_hub import EventHub
+from netplay.mesh.events import MeshEvent, MessageReceived, PeerJoined, PeerLeft
+from netplay.mesh.mesh import Mesh
+from netplay.protocol.messages import CaughtUp as CaughtUpMessage
+from netplay.protocol.messages import (
+    LiveOp,
+    Message,
+    OpBatch,
+    Private,
+    StateHash,
+    VersionVector,
+    check_op_envelope,
+    encode_message,
+    vv_equal,
+)
+from netplay.protocol.wire import ProtocolError, pack
 from netplay.replication.canonical import check_canonical, op_slices
 from netplay.replication.catchup import AuthorChains, CatchUp
-from netplay.mesh.event_hub import EventHub
+from netplay.replication.events import (
+    CaughtUp,
+    Divergence,
+    Equivocated,
+    PeerMisbehaved,
+    PrivateReceived,
+    ReplicationEvent,
+)
 from netplay.replication.held_versions import HeldVersions
-from netplay.mesh.mesh import Mesh
-from netplay.mesh.events import MeshEvent, MessageReceived, PeerJoined, PeerLeft
-from netplay.protocol.messages import CaughtUp as CaughtUpMessage
-from netplay.protocol.messages import (LiveOp, Message, OpBatch, Private, StateHash, VersionVector,
-                                       check_op_envelope, encode_message, vv_equal)
 from netplay.replication.opsign import next_in_line
-from netplay.replication.events import (CaughtUp, Divergence, Equivocated, PeerMisbehaved, PrivateReceived,
-                          ReplicationEvent)
-from netplay.protocol.wire import ProtocolError, pack
 from netplay.replication.seam import ReceivingVerifier, Replica
 from netplay.replication.seam import ReplicationConfig as ReplicationConfig
+from table.core.errors import BadOp, CausalityError
+from table.core.ops import from_wire
 
 log = logging.getLogger(__name__)
 
@@ -161,7 +175,7 @@ class Replication:
         live = isinstance(msg, LiveOp)
         ops = [msg.op] if isinstance(msg, LiveOp) else msg.ops if isinstance(msg, OpBatch) else []
         raws = self._raw_ops(msg, payload, len(ops))
-        for op, raw in zip(ops, raws, strict=True):
+        for op, raw in zip(ops, raws, strict=False):
             try:
                 author, seq = check_op_envelope(op)
                 check_canonical(raw, op)
@@ -239,7 +253,7 @@ class Replication:
         fresh: list[tuple[list[Any], bytes]] = []
         again: list[tuple[list[Any], bytes]] = []  # a number seen earlier in this batch
         seen: set[tuple[str, int]] = set()
-        for op, raw in zip(ops, raws):
+        for op, raw in zip(ops, raws, strict=False):  # one raw per op (_raw_ops)
             ref = (op[0], op[1])
             if op[1] <= vv.get(op[0], 0):
                 self._check_duplicate(op, raw, from_peer)

@@ -10,6 +10,8 @@ no. A LAN peer answers such requests (``netplay.session.lan_session``) according
   an answer ``"always"`` switches the policy to ``"always"`` for the rest of this game. No
   answer within ``ASK_TIMEOUT`` seconds, or nobody to ask, is a refusal.
 """
+# ruff: noqa: ASYNC109 - timeouts here are the deadlines of protocol steps (a dial, a handshake)
+
 from __future__ import annotations
 
 import asyncio
@@ -46,7 +48,7 @@ async def decide(policy: str, asker: ConsentAsker | None, request: OwnerRequest,
         return False, "nobody to ask"
     try:
         answer = await asyncio.wait_for(asker(request), timeout)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         return False, "unanswered"
     return answer in ("accept", "always"), answer
 

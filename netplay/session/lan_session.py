@@ -17,65 +17,50 @@
 
 Pure asyncio: it runs under ``asyncio.run`` and under qasync. Nothing here blocks.
 """
+# ruff: noqa: ASYNC109 - timeouts here are the deadlines of protocol steps (a dial, a handshake)
+
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
-from dataclasses import dataclass, field
 from typing import Any
 
+from netplay.blobs.exchange import BlobExchange
+from netplay.discovery.listing import TableAnnouncement
+from netplay.discovery.mdns import TableAnnouncer, TableBrowser
+from netplay.discovery.peer_sources import browse_for_peers, remember_saved_peers, save_known_peers
+from netplay.discovery.table_search import interface_choice
+from netplay.draws.joint_draws import LanDraws
+from netplay.draws.round_driver import ROUTED as FAIR_MESSAGES
+from netplay.draws.round_driver import FairDriver
+from netplay.draws.watching import RECORD, EndOfGame, watchers_allowed
+from netplay.mesh.event_hub import EventHub
+from netplay.mesh.events import MeshEvent, MessageReceived, PeerJoined, PeerLeft
+from netplay.mesh.mesh import Mesh
+from netplay.protocol.identity import Identity
+from netplay.protocol.messages import OpBatch, StateHash, vv_equal
+from netplay.protocol.wire import ProtocolError
+from netplay.replication.events import Divergence, PrivateReceived, ReplicationEvent
+from netplay.replication.opsign import OpVerifier, op_signer
+from netplay.replication.replication import Replication
+from netplay.session.consent import REQUEST_TIMEOUT, ConsentAsker
+from netplay.session.events import (
+    BACK_FOR,
+    DivergenceReported,
+    PeerInfo,
+    PeersChanged,
+    SessionEvent,
+    peer_status,
+)
+from netplay.session.options import SessionOptions as SessionOptions
+from netplay.session.pile_requests import OwnerRequests
 from table.core import actions
 from table.core.replica import Replica
-
-from netplay.blobs.exchange import BlobExchange
-from netplay.session.consent import REQUEST_TIMEOUT, ConsentAsker
-from netplay.discovery.mdns import TableAnnouncer, TableBrowser
-from netplay.discovery.listing import TableAnnouncement
-from netplay.discovery.table_search import interface_choice
-from netplay.mesh.event_hub import EventHub
-from netplay.protocol.identity import Identity
-from netplay.mesh.mesh import Mesh, MeshConfig
-from netplay.mesh.events import MeshEvent, MessageReceived, PeerJoined, PeerLeft
-from netplay.discovery.peer_sources import browse_for_peers, remember_saved_peers, save_known_peers
-from netplay.replication.opsign import OpVerifier, op_signer
-from netplay.replication.events import Divergence, PrivateReceived, ReplicationEvent
-from netplay.replication.replication import Replication, ReplicationConfig
-from netplay.draws.round_driver import ROUTED as FAIR_MESSAGES, FairDriver
-from netplay.draws.joint_draws import LanDraws
-from netplay.protocol.messages import OpBatch, StateHash, vv_equal
-from netplay.session.pile_requests import OwnerRequests
-from netplay.session.events import (BACK_FOR, DivergenceReported, PeerInfo, PeersChanged,
-                             SessionEvent, peer_status)
-from netplay.draws.watching import RECORD, EndOfGame, watchers_allowed
-from netplay.protocol.wire import ProtocolError
 
 log = logging.getLogger(__name__)
 
 
-@dataclass(slots=True)
-class SessionOptions:
-    table_name: str = "table"
-    game: str = ""
-    seats: int = 0  # seats at the table (0: unknown yet)
-    passphrase: str | None = None
-    interfaces: list[str] | None = None  # None: all interfaces (the product default)
-    port: int = 0
-    announce: bool = True
-    player_name: str = ""
-    # Requests on this peer's hidden piles: "always", "never" or "ask" (the player, through
-    # LanSession.consent); see netplay.session.consent.
-    allow_requests: str = "always"
-    peers_file: str | None = None  # where to keep the other peers' addresses (``<log>.peers``)
-    browse: bool = True  # with ``announce``: also browse mDNS during play for the table's peers
-    watch: bool = False  # join as a watcher (no seat; docs/lan-play.md)
-    watchers: bool = True  # announced: the table takes watchers (the host's setting)
-    local_draws: bool = False  # announced: players may draw alone (the host's setting)
-    mesh: MeshConfig = field(default_factory=MeshConfig)
-    replication: ReplicationConfig = field(default_factory=ReplicationConfig)
-
-
-# ------------------------------------------------------------------ the session
 class LanSession:
     """One peer of a LAN table. Create with a replica and an identity, then ``await start()``."""
 

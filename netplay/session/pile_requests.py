@@ -3,6 +3,8 @@ that seat's hidden piles, so "take the top card of Alice's deck" goes to Alice's
 private ``request``; it performs the entry as her seat if she consents
 (``netplay.session.consent``) and answers with a ``reply``. A watcher's request is always
 refused."""
+# ruff: noqa: ASYNC109 - timeouts here are the deadlines of protocol steps (a dial, a handshake)
+
 from __future__ import annotations
 
 import asyncio
@@ -84,7 +86,7 @@ class OwnerRequests:
             return False, f"seat {owner_seat}'s player is not connected"
         try:
             return await asyncio.wait_for(fut, timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return False, "no answer from the owner's peer"
         finally:
             self._waiting.pop(rid, None)

@@ -7,9 +7,9 @@ task, its hidden piles shuffled jointly), `finding` (reaching a table),
 `session` (host and join), `rejoin` (back in from a log), `modules` (the module over the LAN).
 What the app and the CLI call is gathered here.
 """
+from table.lan.hosting import host, join, module_for
 from table.lan.rejoin import rejoin
 from table.lan.seating import take_seat
-from table.lan.hosting import host, join, module_for
 from table.lan.setup import draws_note, record_note, setup_complete
 from table.lan.table import LanError, LanTable, NobodyFound
 

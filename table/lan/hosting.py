@@ -7,6 +7,8 @@ owner's software and a seat's deck list never leaves its player's machine. A `ho
 on an existing log resumes it (`table.lan.rejoin`). The CLI (`sandtable host/join`) and the app
 both use these coroutines; `table.lan` gathers what they call.
 """
+# ruff: noqa: ASYNC109 - timeouts here are the deadlines of protocol steps (a dial, a handshake)
+
 from __future__ import annotations
 
 import asyncio
@@ -17,9 +19,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from netplay.protocol.identity import Identity
-from netplay.link.quic import QuicSettings
 from netplay.discovery.peerfile import peers_path
+from netplay.link.quic import QuicSettings
+from netplay.protocol.identity import Identity
 from netplay.session.keyfile import save_identity
 from netplay.session.lan_session import LanSession, SessionOptions
 from table.core import actions as act
@@ -29,8 +31,8 @@ from table.games.module import GameModule
 from table.games.position import Position
 from table.games.position_table import lan_begin
 from table.games.registry import ModuleNotFound, find_module
-from table.lan.reaching import dial, resolve
 from table.lan.modules import ModuleTransferError, keep_in_log, obtain_module
+from table.lan.reaching import dial, resolve
 from table.lan.rejoin import resume
 from table.lan.seating import finish_position_when_ready, finish_when_ready
 from table.lan.setup import host_layout, table_info
@@ -43,6 +45,11 @@ def _new_identity(log_path: str | Path) -> Identity:
     identity = Identity.generate()
     save_identity(identity, log_path)
     return identity
+
+
+def has_log(path: Path) -> bool:
+    """A log with something in it: this peer played this table before (one small stat)."""
+    return path.exists() and path.stat().st_size > 0
 
 
 async def host(module: GameModule, *, table_name: str, seats: int, log_path: str | Path,
@@ -67,7 +74,7 @@ async def host(module: GameModule, *, table_name: str, seats: int, log_path: str
     opts.local_draws = local_draws
     path = Path(log_path)
     opts.peers_file = str(peers_path(path))
-    if path.exists() and path.stat().st_size > 0:
+    if has_log(path):
         # A host restarting from its log: the same rejoin as Resume (it redials the peers
         # its log and address file name, and finds them by mDNS too).
         return await resume(path, opts, host_role=True)
@@ -120,7 +127,7 @@ async def join(*, log_path: str | Path, table: str | None = None, connect: str |
                                                   interfaces=opts.interfaces, timeout=timeout)
     if ticket and opts.mesh.quic is None:
         opts.mesh = replace(opts.mesh, quic=QuicSettings())
-    if path.exists() and path.stat().st_size > 0:
+    if has_log(path):
         t = await resume(path, opts, addresses=addresses)
         if t.replica.table_id != table_id:
             await t.close()
@@ -200,9 +207,9 @@ async def _wait_table_info(t: LanTable, timeout: float) -> dict[str, Any]:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     if await until_changed(t.replica, lambda: table_info(t.replica) is not None, kinds=("mark",),
-                           timeout=timeout):
-        if await t.session.wait_caught_up(max(0.0, deadline - loop.time())):
-            return table_info(t.replica) or {}
+                           timeout=timeout) \
+            and await t.session.wait_caught_up(max(0.0, deadline - loop.time())):
+        return table_info(t.replica) or {}
     waiting = t.session.replication.waiting_for()
     raise LanError(f"could not join: still waiting for {waiting}" if waiting
                    else "the table did not send its layout in time")

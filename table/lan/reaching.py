@@ -1,16 +1,18 @@
 """Finding and reaching a table: by name through discovery, or at HOST:PORT; dialing its peers,
 and asking again while a table is busy (its handshake slots full), with backoff."""
+# ruff: noqa: ASYNC109 - timeouts here are the deadlines of protocol steps (a dial, a handshake)
+
 from __future__ import annotations
 
 import asyncio
 import logging
 
-from netplay.mesh.admission import BUSY_REASON
 from netplay.discovery.mdns import probe_table_id
-from netplay.protocol.handshake import CLOSED_EARLY
 from netplay.discovery.table_search import find_table
 from netplay.link.quic import TicketError
 from netplay.link.table_ticket import read_table_ticket
+from netplay.mesh.admission import BUSY_REASON
+from netplay.protocol.handshake import CLOSED_EARLY
 from table.lan.table import LanError, LanTable
 
 log = logging.getLogger(__name__)

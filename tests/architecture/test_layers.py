@@ -43,7 +43,7 @@ def test_the_house_keeps_its_layers(tmp_path: Path) -> None:
     assert "0 broken" in result.stdout
 
 
-@pytest.mark.parametrize("module, line, broken", [
+@pytest.mark.parametrize(("module", "line", "broken"), [
     # netplay reaching up into the app (which pulls in Qt)
     ("netplay/mesh/mesh.py", "import table.app.lan_wiring  # noqa", ("layers",)),
     # the core reaching the UI
