@@ -14,7 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from netplay.session import SessionOptions
+from netplay.session.lan_session import SessionOptions
 from table import lan
 
 LOOPBACK = "127.0.0.1"

@@ -7,8 +7,8 @@ import logging
 from dataclasses import replace
 from typing import Any
 
-from netplay.quic import QuicSettings
-from netplay.session import SessionOptions
+from netplay.link.quic import QuicSettings
+from netplay.session.lan_session import SessionOptions
 from table import lan
 from table.ui.lan import InviteDialog
 

@@ -1,13 +1,13 @@
 """LAN play in the app: the Host and Join dialogs wired to netplay on the qasync loop.
 
 The widgets (``table.ui.lan``) take plain data and callables; this module, outside
-``table.ui``, runs the network for them: :func:`table.lan.session.host`/``join``/``take_seat``
+``table.ui``, runs the network for them: :func:`table.lan.hosting.host`/``join``/``take_seat``
 as tasks on the one event loop (nothing blocks the UI thread), a
-:class:`~netplay.discovery.TableBrowser` feeding the join dialog's live list, and each LAN
+:class:`~netplay.discovery.mdns.TableBrowser` feeding the join dialog's live list, and each LAN
 table window's peers panel. Closing a LAN table window leaves the table cleanly (``bye`` to
 every peer) and then closes its log. An open LAN table's log is the settings' resumable game
 until its window is closed: after a crash, Resume rejoins the table from it
-(:func:`table.lan.session.rejoin`, in a :class:`~table.ui.lan.RejoinDialog`).
+(:func:`table.lan.hosting.rejoin`, in a :class:`~table.ui.lan.RejoinDialog`).
 
 ``interfaces`` is None (every interface) in the product; tests and demos pass
 ``["127.0.0.1"]`` (or set ``SANDTABLE_LAN_INTERFACES=127.0.0.1`` for the app).
@@ -19,12 +19,12 @@ import contextlib
 import logging
 from typing import Any
 
-from netplay.discovery import TableBrowser
-from netplay.listing import TableListing
-from netplay.peerfile import played_over_internet
-from netplay.finding import interface_choice
-from netplay.session import SessionOptions
-from netplay.session_events import PeersChanged
+from netplay.discovery.mdns import TableBrowser
+from netplay.discovery.listing import TableListing
+from netplay.discovery.peerfile import played_over_internet
+from netplay.discovery.table_search import interface_choice
+from netplay.session.lan_session import SessionOptions
+from netplay.session.events import PeersChanged
 from table import lan
 from table.lan.setup import ready_seats
 from table.lan.table import until_changed

@@ -4,12 +4,12 @@ At a LAN table only the peer playing a seat handles that seat's hidden piles and
 the player does something that needs one ("take the top card of Alice's deck", "shuffle
 Alice's deck"), the window's controller hands the JSON-form entry to ``ask_owner``; this module
 sets that hook for a LAN table: it sends the request on the qasync loop
-(:meth:`netplay.session.LanSession.request`) and reports the answer in the status bar.
+(:meth:`netplay.session.lan_session.LanSession.request`) and reports the answer in the status bar.
 The owner's peer performs it as its own seat (a card it draws into your hand is a gift).
 
 ``install_owner_consent`` is the other side: when another player's request reaches this
 window's table, a :class:`~table.ui.lan.ConsentDialog` asks this player (accept, refuse, or
-always for this game; see :mod:`netplay.consent`).
+always for this game; see :mod:`netplay.session.consent`).
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import asyncio
 import logging
 from typing import Any
 
-from netplay.consent import OwnerRequest
+from netplay.session.consent import OwnerRequest
 from table.ui.lan import ConsentDialog
 
 log = logging.getLogger(__name__)

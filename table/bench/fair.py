@@ -23,8 +23,8 @@ from typing import Any
 
 import msgpack
 
-from netplay.fair import Drawn, Event, FairRounds, Send
-from netplay.messages import check_message
+from netplay.draws.commit_reveal import Drawn, Event, FairRounds, Send
+from netplay.protocol.messages import Message, decode_message, wire_form
 from table.bench.fair_sim import MemoryNet
 from table.core import actions as act
 from table.core import fair
@@ -93,8 +93,8 @@ class _LoopbackPeer:
         self.writers[peer] = writer
         self.readers.append(asyncio.get_running_loop().create_task(self._read(peer, reader)))
 
-    def send(self, peer: str, msg: dict[str, Any]) -> None:
-        payload = msgpack.packb(msg, use_bin_type=True)
+    def send(self, peer: str, msg: Message | dict[str, Any]) -> None:
+        payload = msgpack.packb(wire_form(msg), use_bin_type=True)
         self.writers[peer].write(len(payload).to_bytes(4, "big") + payload)
 
     def handle(self, events: list[Event]) -> None:
@@ -117,7 +117,7 @@ class _LoopbackPeer:
                         self.rounds.on_op(op)
                         self.applied.put_nowait(op.ref)
                 else:
-                    self.handle(self.rounds.on_message(peer, check_message(msg)))
+                    self.handle(self.rounds.on_message(peer, decode_message(msg)))
         except (asyncio.IncompleteReadError, ConnectionError):
             return
 

@@ -1,6 +1,6 @@
 """A joint d6 roll among 6 LAN sessions over real encrypted links (part of `bench fair`).
 
-Six :class:`~netplay.session.LanSession` peers on 127.0.0.1 (Noise-style handshake, encrypted
+Six :class:`~netplay.session.lan_session.LanSession` peers on 127.0.0.1 (Noise-style handshake, encrypted
 links, signed ops, a full mesh), the roll made the way the table makes it: ``actions.roll`` on
 the roller's replica, which the session's joint draws turn into a round. The time is from the
 call to the roll op applied (its shares checked) at every other peer. No mDNS: the peers dial
@@ -12,8 +12,8 @@ import asyncio
 import time
 from typing import Any
 
-from netplay.identity import Identity
-from netplay.session import LanSession, SessionOptions
+from netplay.protocol.identity import Identity
+from netplay.session.lan_session import LanSession, SessionOptions
 from table.core import actions as act
 from table.core.replica import Replica
 from table.core.timeline import Change

@@ -11,8 +11,8 @@ from typing import Any
 
 import msgpack
 
-from netplay.fair import Drawn, Event, FairRounds, Named, Send
-from netplay.messages import check_message
+from netplay.draws.commit_reveal import Drawn, Event, FairRounds, Named, Send
+from netplay.protocol.messages import check_message, decode_message, encode_message
 
 Hook = Callable[[str, str, dict[str, Any]], Any]
 
@@ -43,7 +43,7 @@ class MemoryNet:
         for event in events:
             if isinstance(event, Send):
                 for to in event.to:
-                    msg = msgpack.unpackb(msgpack.packb(event.msg, use_bin_type=True))
+                    msg = msgpack.unpackb(msgpack.packb(encode_message(event.msg), use_bin_type=True))
                     self.queue.append((sender, to, check_message(msg)))
             elif isinstance(event, Drawn):
                 self.drawn[sender].append(event)
@@ -58,7 +58,7 @@ class MemoryNet:
             if self.tamper is not None:
                 msg = self.tamper(sender, to, msg)
             self.sent.append((sender, to, msg["t"]))
-            self.feed(to, self.rounds[to].on_message(sender, msg))
+            self.feed(to, self.rounds[to].on_message(sender, decode_message(msg)))
 
     def start(self, initiator: str, use: str, meta: Any = None) -> str:
         rid, events = self.rounds[initiator].start(use, list(self.rounds), meta)

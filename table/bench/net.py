@@ -66,8 +66,8 @@ def _by_order(sent: dict[Any, float], applied: list[dict[Any, float]]) -> list[f
 
 class _Peer:
     def __init__(self, mesh: Any) -> None:
-        from netplay.opsign import OpVerifier, op_signer
-        from netplay.replication import Replication, ReplicationConfig
+        from netplay.replication.opsign import OpVerifier, op_signer
+        from netplay.replication.replication import Replication, ReplicationConfig
         from table.core.replica import Replica
 
         self.mesh = mesh
@@ -95,8 +95,8 @@ class _Peer:
 
 
 async def _start_peers(n: int) -> list[_Peer]:
-    from netplay.identity import Identity
-    from netplay.mesh import Mesh
+    from netplay.protocol.identity import Identity
+    from netplay.mesh.mesh import Mesh
 
     meshes = [Mesh(Identity.generate(), "bench", None, host=LOOPBACK) for _ in range(n)]
     for m in meshes:
@@ -162,8 +162,8 @@ async def _child(index: int, n: int, ops: int, first_port: int) -> None:
     process); prints its results."""
     from table.core.gc_tuning import tune_gc
 
-    from netplay.identity import Identity
-    from netplay.mesh import Mesh
+    from netplay.protocol.identity import Identity
+    from netplay.mesh.mesh import Mesh
 
     tune_gc()  # as the program does at start (and the in-process run)
     mesh = Mesh(Identity.generate(), "bench", None, host=LOOPBACK)
@@ -247,8 +247,8 @@ def _processes(n: int, ops: int) -> dict[str, Any]:
 # ------------------------------------------------------------------ catch-up
 async def _catch_up(count: int) -> dict[str, Any]:
     """Seconds for a newcomer to catch up ``count`` ops (every signature verified)."""
-    from netplay.identity import Identity
-    from netplay.mesh import Mesh
+    from netplay.protocol.identity import Identity
+    from netplay.mesh.mesh import Mesh
 
     meshes = [Mesh(Identity.generate(), "bench", None, host=LOOPBACK) for _ in range(2)]
     for m in meshes:
@@ -310,9 +310,9 @@ async def _baseline(count: int = 2000) -> list[float]:
 
 
 async def _discovery() -> float:
-    from netplay.discovery import TableAnnouncer, TableBrowser
-    from netplay.listing import TableAnnouncement
-    from netplay.identity import new_peer_id
+    from netplay.discovery.mdns import TableAnnouncer, TableBrowser
+    from netplay.discovery.listing import TableAnnouncement
+    from netplay.protocol.identity import new_peer_id
 
     pid = new_peer_id()
     browser = TableBrowser(interfaces=[LOOPBACK])

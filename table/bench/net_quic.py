@@ -21,9 +21,9 @@ PEER_COUNTS = (2, 6)
 
 
 async def _start(n: int, quic: bool) -> list[_Peer]:
-    from netplay.identity import Identity
-    from netplay.mesh import Mesh, MeshConfig
-    from netplay.quic import QuicSettings
+    from netplay.protocol.identity import Identity
+    from netplay.mesh.mesh import Mesh, MeshConfig
+    from netplay.link.quic import QuicSettings
 
     config = MeshConfig(quic=QuicSettings(relay="off", bind_host=LOOPBACK) if quic else None)
     meshes = [Mesh(Identity.generate(), "bench", None, host=LOOPBACK, config=config)

@@ -1,6 +1,6 @@
 """Rolls and shuffles from a jointly drawn seed, and the end-of-game publication of secrets.
 
-A LAN session runs a commit-reveal round among the table's peers (netplay.fair) and hands its
+A LAN session runs a commit-reveal round among the table's peers (netplay.draws.commit_reveal) and hands its
 outcome, a `JointDraw`, to these functions, which issue the op:
 
 * `fair_roll`: a roll whose `fair` argument carries the round's commitments and shares, so
@@ -71,7 +71,7 @@ def fair_shuffle(r: Replica, pile_id: str, draw: fair.JointDraw, *,
 def publication(r: Replica, my_shares: dict[str, str] | None = None) -> dict[str, Any]:
     """What this peer publishes at the end of the game: the identities and salts of every
     hidden card its software knows, the records of the fair shuffles it made, the shares it
-    sent to other owners (`my_shares`: round id -> share, from netplay.fair), and the order
+    sent to other owners (`my_shares`: round id -> share, from netplay.draws.commit_reveal), and the order
     of each hidden pile its seats own. Publishing reveals every hidden card it holds: call it
     when the game is over for this peer."""
     rounds: dict[str, Any] = {rid: dict(entry) for rid, entry in
@@ -94,7 +94,7 @@ def publication(r: Replica, my_shares: dict[str, str] | None = None) -> dict[str
 
 def publish(r: Replica, my_shares: dict[str, str] | None = None) -> dict[str, Any]:
     """Build this peer's publication and keep it in its own log; returns it to send to every
-    peer (netplay.fair's `fair_pub` message)."""
+    peer (netplay.draws.commit_reveal's `fair_pub` message)."""
     body = publication(r, my_shares)
     if r.log is not None:
         r.log.append({"secret": body})

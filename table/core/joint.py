@@ -2,7 +2,7 @@
 
 `actions.roll` and `actions.shuffle` ask `replica.joint_draws` first; when it takes the draw
 (returns True) the op is issued a few milliseconds later, once the peers have drawn the value
-together (netplay.fair_driver), and the action returns None. Without one (hot-seat, a lone
+together (netplay.draws.round_driver), and the action returns None. Without one (hot-seat, a lone
 peer, a log being replayed) the replica's own randomness is used at once, marked local.
 """
 from __future__ import annotations

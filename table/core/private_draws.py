@@ -2,7 +2,7 @@
 was linked to it.
 
 At a LAN table every roll and hidden-pile shuffle is drawn jointly with the linked players
-(``netplay.joint_draws``); a peer's software draws alone only when no other player is linked,
+(``netplay.draws.joint_draws``); a peer's software draws alone only when no other player is linked,
 or when the table was opened allowing local draws (``local_draws`` in its layout mark). So a
 player's peer that receives a local draw live from an author linked to it (after that author's
 catch-up) has seen the author draw privately where others were present: it flags the op. The

@@ -1,7 +1,7 @@
 """The host's shared setup steps at a LAN table, with the first-player roll drawn jointly.
 
 A roll for the first player (Gauntlet's: each seat rolls, highest starts, ties reroll) is a
-roll like any other: with another player linked it is drawn jointly (``netplay.joint_draws``),
+roll like any other: with another player linked it is drawn jointly (``netplay.draws.joint_draws``),
 so an honest LAN session's randomness is audited from the setup on, and no peer sees private
 dice. Alone (every seat this peer's) the roll is local, as in hot-seat.
 """

@@ -13,7 +13,7 @@ import hashlib
 import logging
 from collections.abc import Callable
 
-from netplay.blob_exchange import BlobExchange, TransferFailed
+from netplay.blobs.exchange import BlobExchange, TransferFailed
 from table.core.replica import Replica
 from table.games.archive import MAX_ART_BYTES, MAX_TEXT_BYTES, ArchiveError, unpack
 from table.games.module import GameModule

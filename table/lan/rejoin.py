@@ -1,23 +1,26 @@
 """Getting back into a LAN game from this peer's log: after a crash, a closed window, or a
 `host`/`join` command started again on an existing log. Same peer id and key; the other peers
 are found by the table's id (discovery) or at the addresses given, then dialled."""
+# ruff: noqa: ASYNC109 - timeouts here are the deadlines of protocol steps (a dial, a handshake)
+
 from __future__ import annotations
 
 import logging
 from pathlib import Path
 from typing import Any
 
-from netplay.listing import TableListing
-from netplay.opsign import OpVerifier
-from netplay.peerfile import peers_path
-from netplay.finding import browse_tables
-from netplay.keyfile import load_identity
-from netplay.session import LanSession, SessionOptions
-from table.core.logfile import LogError, LogReader
+from netplay.discovery.listing import TableListing
+from netplay.discovery.peerfile import peers_path
+from netplay.discovery.table_search import browse_tables
+from netplay.replication.opsign import OpVerifier
+from netplay.session.keyfile import load_identity
+from netplay.session.lan_session import LanSession, SessionOptions
+from table.core.errors import LogError
+from table.core.logfile import LogReader
 from table.core.replica import Replica
 from table.games.registry import find_module
 from table.games.store import module_for as recorded_module_of
-from table.lan.finding import dial
+from table.lan.reaching import dial
 from table.lan.seat_setup import resume_seat, reveal_when_called
 from table.lan.seating import finish_when_ready
 from table.lan.setup import ready_seats, setup_complete, table_info

@@ -19,9 +19,21 @@ from table.core import actions as act
 from table.core.errors import CoreError
 from table.games.model import Deck
 from table.games.steps import SetupStep, Shuffle
-from table.lan.setup import (has_reveal, mark_ready, recorded_deck, resume_at, run_seat_steps, seat_begun,
-                             revealed_seats, seat_layout, seat_reveal, seat_steps,
-                             setup_complete, setup_marks, setup_shuffles)
+from table.lan.setup import (
+    has_reveal,
+    mark_ready,
+    recorded_deck,
+    resume_at,
+    revealed_seats,
+    run_seat_steps,
+    seat_begun,
+    seat_layout,
+    seat_reveal,
+    seat_steps,
+    setup_complete,
+    setup_marks,
+    setup_shuffles,
+)
 from table.lan.table import LanTable, until_changed
 
 log = logging.getLogger(__name__)
@@ -83,9 +95,10 @@ async def shuffle_jointly(t: LanTable, seat: int, zone_id: str) -> None:
         before = setup_shuffles(r, seat, zone_id, joint=True)
         if not t.session.draws.shuffle(zone_id, seat=seat):
             continue  # the other player left at this very moment: wait for one again
-        done = await until_changed(
-            r, lambda: setup_shuffles(r, seat, zone_id, joint=True) > before,
-            kinds=("consume",), timeout=JOINT_SETUP_BOUND)
+        def shuffled(before: int = before) -> bool:  # bound now: the loop moves on
+            return setup_shuffles(r, seat, zone_id, joint=True) > before
+
+        done = await until_changed(r, shuffled, kinds=("consume",), timeout=JOINT_SETUP_BOUND)
         if done:
             return
         r.report(f"the joint shuffle of {zone_id} did not complete within "

@@ -16,10 +16,9 @@ from table.games.model import Deck
 from table.games.position_table import finish as position_finish
 from table.games.position_table import lan_seat
 from table.games.setup import default_decks
-from table.lan.seat_setup import SETUP_KINDS, begin_seat, resume_seat, reveal_when_called
 from table.lan.first_player import host_finish_jointly
-from table.lan.setup import (has_reveal, ready_seats, revealed_seats,
-                             setup_complete, setup_marks)
+from table.lan.seat_setup import SETUP_KINDS, begin_seat, resume_seat, reveal_when_called
+from table.lan.setup import has_reveal, ready_seats, revealed_seats, setup_complete, setup_marks
 from table.lan.table import LanError, LanTable, until_changed
 
 log = logging.getLogger(__name__)
@@ -94,5 +93,5 @@ async def _settle(t: LanTable, settle: float) -> None:
     not the replica's, so this one wait asks it every 20 ms."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + settle
-    while loop.time() < deadline and not t.session.synced_with_all():
+    while loop.time() < deadline and not t.session.synced_with_all():  # noqa: ASYNC110 - see above
         await asyncio.sleep(0.02)

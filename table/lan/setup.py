@@ -25,7 +25,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from netplay.watching import table_fields
+from netplay.draws.watching import table_fields
 from table.core import actions as act
 from table.core.errors import CoreError
 from table.core.objects import PUBLIC

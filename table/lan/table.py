@@ -1,5 +1,7 @@
 """A LAN table as this peer holds it: the session, the replica, the module, and the tasks that
 run its setup; and waiting on what the replica announces rather than polling it."""
+# ruff: noqa: ASYNC109 - timeouts here are the deadlines of protocol steps (a dial, a handshake)
+
 from __future__ import annotations
 
 import asyncio
@@ -8,10 +10,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from netplay.link.quic import QuicSettings
+from netplay.link.table_ticket import table_ticket
 from table.core.events import EventHub
-from netplay.quic import QuicSettings
-from netplay.session import LanSession
-from netplay.table_ticket import table_ticket
+from netplay.session.lan_session import LanSession
 from table.core.replica import Replica
 from table.games.module import GameModule
 from table.games.position import Position
@@ -107,7 +109,7 @@ async def until_changed(replica: Replica, ready: Callable[[], bool], *,
     try:
         await asyncio.wait_for(event.wait(), timeout)
         return True
-    except asyncio.TimeoutError:
+    except TimeoutError:
         return ready()
     finally:
         stop_listening()

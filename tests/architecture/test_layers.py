@@ -43,23 +43,34 @@ def test_the_house_keeps_its_layers(tmp_path: Path) -> None:
     assert "0 broken" in result.stdout
 
 
-@pytest.mark.parametrize("module, line, broken", [
+@pytest.mark.parametrize(("module", "line", "broken"), [
     # netplay reaching up into the app (which pulls in Qt)
-    ("netplay/mesh.py", "import table.app.lan_wiring  # noqa", ("layers",)),
+    ("netplay/mesh/mesh.py", "import table.app.lan_wiring  # noqa", ("layers",)),
     # the core reaching the UI
     ("table/core/apply.py", "from table.ui import style  # noqa", ("layers",)),
     # the games reaching netplay
-    ("table/games/cards.py", "import netplay.wire  # noqa", ("layers",)),
+    ("table/games/cards.py", "import netplay.protocol.wire  # noqa", ("layers",)),
     # indirect: netplay imports a UI module, which imports Qt, so netplay reaches Qt
-    ("netplay/wire.py", "import table.ui.style  # noqa", ("layers", "Qt only in the UI and the app")),
+    ("netplay/protocol/wire.py", "import table.ui.style  # noqa",
+     ("layers", "Qt only in the UI and the app")),
     # Qt in the model, even where the layers would allow it
     ("table/report/charts.py", "import PySide6.QtCore  # noqa", ("Qt only in the UI and the app",)),
     # the UI reaching netplay (a lower layer, but forbidden)
-    ("table/ui/style.py", "import netplay.wire  # noqa", ("the UI never reaches netplay",)),
+    ("table/ui/style.py", "import netplay.protocol.wire  # noqa", ("the UI never reaches netplay",)),
     # siblings: LAN wiring reaching the UI
     ("table/lan/modules.py", "import table.ui.style  # noqa", ("layers",)),
     # the dataset reaching up into the report (the report may read the dataset, not back)
     ("table/dataset/rows.py", "import table.report.session  # noqa", ("layers",)),
+    # inside netplay: the protocol reaching up into the mesh
+    ("netplay/protocol/messages.py", "import netplay.mesh.mesh  # noqa", ("netplay rooms",)),
+    # indirect, inside netplay: a link reaching replication, through a module of its own room
+    ("netplay/link/addresses.py", "import netplay.replication.catchup  # noqa", ("netplay rooms",)),
+    # siblings that never import each other: replication reaching into the blobs room
+    ("netplay/replication/catchup.py", "import netplay.blobs.transfer  # noqa", ("netplay rooms",)),
+    # the protocol doing I/O (the layers allow asyncio; the protocol's own contract does not)
+    ("netplay/protocol/wire.py", "import asyncio  # noqa",
+     ("the protocol does no I/O",)),
+    ("netplay/protocol/handshake.py", "import zeroconf  # noqa", ("the protocol does no I/O",)),
 ])
 def test_a_cross_layer_import_breaks_the_contract(tmp_path: Path, module: str, line: str,
                                                   broken: tuple[str, ...]) -> None:

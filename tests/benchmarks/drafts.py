@@ -23,7 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from netplay.blob_exchange import BlobExchange
+from netplay.blobs.exchange import BlobExchange
 from table.core.replica import Replica
 from table.games.store import ModuleStore
 from table.lan.modules import blob_lookup, obtain_module

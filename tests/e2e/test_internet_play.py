@@ -73,7 +73,7 @@ async def _garbage_over_quic(endpoint_ticket: str) -> None:
 
     import iroh
 
-    from netplay.quic import ALPN, read_endpoint_ticket
+    from netplay.link.quic import ALPN, read_endpoint_ticket
 
     endpoint = await iroh.Endpoint.bind(iroh.EndpointOptions(
         preset=iroh.preset_minimal(), bind_addr=f"{LOOPBACK}:0", alpns=[ALPN],

@@ -1,5 +1,5 @@
 """`sandtable check --audit`: an honest LAN session (three replicas exchanging ops, joint rolls
-and shuffles drawn by netplay.fair in memory, the end-of-game publication, `log merge`) audits
+and shuffles drawn by netplay.draws.commit_reveal in memory, the end-of-game publication, `log merge`) audits
 clean; a peer whose software ignores the joint seed for a shuffle or a die, lies about the
 order it shuffled, or draws from the middle of its deck is caught with the op named."""
 from __future__ import annotations

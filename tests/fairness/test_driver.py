@@ -6,13 +6,12 @@ from __future__ import annotations
 
 from collections import deque
 from pathlib import Path
-from typing import Any
 
 import msgpack
 
-from netplay.fair_driver import ROUTED, FairDriver
-from netplay.messages import check_message
+from netplay.draws.round_driver import ROUTED, FairDriver
 from table.bench.fair_sim import FakeClock
+from netplay.protocol.messages import Message, decode_message, encode_message
 from table.core import actions as act
 from table.core.audit import audit_log
 from table.core.replica import Replica
@@ -26,7 +25,7 @@ class Table:
     def __init__(self, folder: Path) -> None:
         setup = base_ops(3)
         self.clock = FakeClock()
-        self.queue: deque[tuple[str, str, dict[str, Any]]] = deque()
+        self.queue: deque[tuple[str, str, Message]] = deque()
         self.silent: set[str] = set()  # peers whose messages are lost
         self.replicas, self.drivers = [], []
         for n, peer in enumerate(PEERS, start=1):
@@ -40,16 +39,16 @@ class Table:
         self.pump()
 
     def _sender(self, peer: str):  # type: ignore[no-untyped-def]
-        def send(to: str, msg: dict[str, Any]) -> None:
-            wire = msgpack.unpackb(msgpack.packb(msg, use_bin_type=True))
-            self.queue.append((peer, to, check_message(wire)))
+        def send(to: str, msg: Message) -> None:
+            wire = msgpack.unpackb(msgpack.packb(encode_message(msg), use_bin_type=True))
+            self.queue.append((peer, to, decode_message(wire)))
         return send
 
     def pump(self) -> None:
         while True:
             while self.queue:
                 sender, to, msg = self.queue.popleft()
-                assert msg["t"] in ROUTED
+                assert isinstance(msg, ROUTED)
                 if sender not in self.silent:
                     self.drivers[PEERS.index(to)].on_message(sender, msg)
             before = [r.version_vector() for r in self.replicas]

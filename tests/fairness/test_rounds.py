@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from netplay.fair import FairRounds, Named
+from netplay.draws.commit_reveal import FairReveal, FairRounds, FairStart, Named
 from table.bench.fair_sim import FakeClock, MemoryNet
 from table.core import fair
 from table.core.fair_ops import fair_roll
@@ -134,14 +134,12 @@ def test_a_lone_peer_cannot_start_a_joint_draw() -> None:
 
 def test_malformed_messages_are_named_or_ignored() -> None:
     rounds = FairRounds("me")
-    [named] = rounds.on_message("x", {"t": "fair_start", "r": "x.r1", "use": "roll",
-                                      "peers": ["x", "me"], "c": "zz"})
+    [named] = rounds.on_message("x", FairStart("x.r1", "roll", ["x", "me"], "zz"))
     assert isinstance(named, Named) and named.peer == "x" and "malformed" in named.reason
     # a round id that is not its sender's own is not taken: nobody can hijack another's round
-    assert rounds.on_message("x", {"t": "fair_start", "r": "y.r2", "use": "roll",
-                                   "peers": ["x", "me"], "c": "ab" * 32}) == []
+    assert rounds.on_message("x", FairStart("y.r2", "roll", ["x", "me"], "ab" * 32)) == []
     assert rounds.rounds == {}
-    assert rounds.on_message("x", {"t": "fair_reveal", "r": "nope", "s": "00"}) == []
+    assert rounds.on_message("x", FairReveal("nope", "00")) == []
 
 
 def test_the_benchmark_runs_and_ends_with_json(capsys: pytest.CaptureFixture[str]) -> None:

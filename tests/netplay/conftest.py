@@ -37,11 +37,11 @@ def plaintext_sent(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
     """Every message this process sends on a link, as packed before encryption: each netplay
     module that packs an outgoing message (the outbox packs them all; the link its bye)
     records into the returned list."""
-    import netplay.link
-    import netplay.outbox
+    import netplay.link.link
+    import netplay.link.outbox
 
     sent: list[bytes] = []
-    for module in (netplay.outbox, netplay.link):
+    for module in (netplay.link.outbox, netplay.link.link):
         real = module.pack
 
         def recording(msg: object, real: object = real) -> bytes:

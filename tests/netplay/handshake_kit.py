@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from netplay.handshake import Established, Handshake, Rejected
-from netplay.identity import Identity
+from netplay.protocol.handshake import Established, Handshake, Rejected
+from netplay.protocol.identity import Identity
 
 Event = Established | Rejected | None
 Edit = Callable[[str, bytes], bytes]

@@ -1,6 +1,6 @@
 """Handshake test vectors: a whole handshake for each key exchange, from fixed secrets.
 
-``compute_vectors()`` runs the real :class:`netplay.handshake.Handshake` objects with injected
+``compute_vectors()`` runs the real :class:`netplay.protocol.handshake.Handshake` objects with injected
 keys and randomness and records every byte; docs/protocol-vectors.json keeps the result under
 ``"handshake"`` and test_protocol_vectors.py recomputes it. Regenerate (after a deliberate
 protocol change only) with ``python tests/netplay/handshake_vectors.py``.
@@ -14,11 +14,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from netplay.channel import MessageChannel
-from netplay.handshake import Established, Handshake, auth_payload
-from netplay.identity import Identity
-from netplay.secure import PakeExchange, X25519Exchange, derive_keys, pake_identity
-from netplay.wire import pack
+from netplay.protocol.channel import MessageChannel
+from netplay.protocol.handshake import Established, Handshake, auth_payload
+from netplay.protocol.identity import Identity
+from netplay.protocol.secure import PakeExchange, X25519Exchange, derive_keys, pake_identity
+from netplay.protocol.wire import pack
 
 VECTORS_FILE = Path(__file__).resolve().parents[2] / "docs" / "protocol-vectors.json"
 TABLE_ID = "vector-table-1"

@@ -1,6 +1,6 @@
 """A hostile peer, written against docs/protocol.md: its own msgpack encoder and decoder
 (independent_msgpack), its own op building and signing (nacl). Only the handshake and the
-frame encryption come from the project (netplay.handshake, netplay.secure), as allowed.
+frame encryption come from the project (netplay.protocol.handshake, netplay.protocol.secure), as allowed.
 
 Usage: hostile_peer.py --case NAME --ports P1,P2 [--table T --passphrase PW]
 Dials every port on 127.0.0.1, announces itself with a ``hello`` op, plays the case against the
@@ -20,8 +20,8 @@ from typing import Any
 from nacl.signing import SigningKey
 
 from independent_msgpack import Float32, WideInt, decode, encode, encode_array_of
-from netplay.streams import perform_handshake
-from netplay.identity import Identity
+from netplay.link.streams import perform_handshake
+from netplay.protocol.identity import Identity
 
 DOMAIN = b"sandtable-op-v1"
 LOOPBACK = "127.0.0.1"

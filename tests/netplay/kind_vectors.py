@@ -44,8 +44,8 @@ def from_json(value: Any) -> Any:
 def _session() -> tuple[list[Any], list[dict[str, Any]]]:
     """Two peers play a short game in which every op kind appears; returns their
     identities and the steps (author's replica issues, the other receives)."""
-    from netplay.identity import Identity
-    from netplay.opsign import op_signer
+    from netplay.protocol.identity import Identity
+    from netplay.replication.opsign import op_signer
     from table.core import actions as act
     from table.core.replica import Replica
     from table.core.rng import Rng
@@ -136,7 +136,7 @@ def op_kind_vectors() -> dict[str, Any]:
 def _samples(op_wires: list[bytes]) -> list[dict[str, Any]]:
     """A sample of every message type, fields in the documented order (t first), nested maps
     with their keys sorted."""
-    from netplay.wire import unpack
+    from netplay.protocol.wire import unpack
 
     op = unpack(op_wires[0])
     a, b = "000000000000000a", "000000000000000b"
@@ -174,9 +174,9 @@ def _samples(op_wires: list[bytes]) -> list[dict[str, Any]]:
 
 
 def message_vectors(op_wires: list[bytes]) -> dict[str, Any]:
-    import netplay.session  # noqa: F401 - registers every message type
-    from netplay.messages import SCHEMAS, check_message
-    from netplay.wire import pack
+    import netplay.session.lan_session  # noqa: F401 - registers every message type
+    from netplay.protocol.messages import SCHEMAS, check_message
+    from netplay.protocol.wire import pack
 
     out = []
     for msg in _samples(op_wires):

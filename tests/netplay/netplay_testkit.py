@@ -6,9 +6,9 @@ import asyncio
 import contextlib
 from typing import Any, Awaitable, Callable, TypeVar
 
-from netplay.link import LinkConfig
-from netplay.mesh import Mesh, MeshConfig
-from netplay.identity import Identity
+from netplay.link.link import LinkConfig
+from netplay.mesh.mesh import Mesh, MeshConfig
+from netplay.protocol.identity import Identity
 
 LOOPBACK = "127.0.0.1"
 T = TypeVar("T")
@@ -100,12 +100,12 @@ class RecordingRelay:
 
 
 class ReplicaPeer:
-    """A real table replica wired to a mesh the way netplay.session does it (tests)."""
+    """A real table replica wired to a mesh the way netplay.session.lan_session does it (tests)."""
 
     def __init__(self, mesh: Mesh, config: Any = None, table: str = "table-1",
                  log_path: Any = None) -> None:
-        from netplay.opsign import OpVerifier, op_signer
-        from netplay.replication import Replication, ReplicationConfig
+        from netplay.replication.opsign import OpVerifier, op_signer
+        from netplay.replication.replication import Replication, ReplicationConfig
         from table.core.replica import Replica
 
         self.mesh = mesh

@@ -10,9 +10,9 @@ import asyncio
 import logging
 import sys
 
-from netplay.identity import Identity
-from netplay.mesh import Mesh
-from netplay.replication import ReplicationConfig
+from netplay.protocol.identity import Identity
+from netplay.mesh.mesh import Mesh
+from netplay.replication.replication import ReplicationConfig
 
 from netplay_testkit import FAST_MESH, LOOPBACK, ReplicaPeer
 

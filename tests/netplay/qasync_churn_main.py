@@ -16,8 +16,10 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import qasync  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from netplay.identity import Identity  # noqa: E402
-from netplay.link import Link, LinkConfig  # noqa: E402
+from netplay.protocol.channel import Received
+from netplay.protocol.messages import Private
+from netplay.protocol.identity import Identity  # noqa: E402
+from netplay.link.link import Link, LinkConfig  # noqa: E402
 
 TIMERS = int(os.environ.get("CHURN_TIMERS", "5000"))
 SLEEPS = int(os.environ.get("CHURN_SLEEPS", "2000"))
@@ -48,9 +50,11 @@ async def exchange() -> None:
     got: list[dict] = []
     done = asyncio.Event()
 
-    def on_message(link: Link, msg: dict) -> None:
-        got.append(msg)
-        link.send({"t": "priv", "body": {"echo": msg["body"]["n"]}})
+    def on_message(link: Link, received: Received) -> None:
+        msg = received.message
+        assert isinstance(msg, Private)
+        got.append(msg.body)
+        link.send({"t": "priv", "body": {"echo": msg.body["n"]}})
         if len(got) == 200:
             done.set()
 

@@ -13,7 +13,7 @@ import asyncio
 import logging
 import sys
 
-from netplay.session import SessionOptions
+from netplay.session.lan_session import SessionOptions
 from table import lan
 from table.core import actions as act
 from table.core.audit import audit_replica

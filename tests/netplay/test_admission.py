@@ -1,9 +1,9 @@
-"""The admission rules, fed with no I/O (netplay.admission): idle connections only push each
+"""The admission rules, fed with no I/O (netplay.mesh.admission): idle connections only push each
 other out, a talking connection gets a handshake slot, known peers keep their share, and a
 silent handshake is reclaimed once it has stalled."""
 from __future__ import annotations
 
-from netplay.admission import Admission, AdmissionLimits
+from netplay.mesh.admission import Admission, AdmissionLimits
 
 LIMITS = AdmissionLimits(idle=8, handshakes=4, known_share=1, per_address=2, stall_after=1.0)
 

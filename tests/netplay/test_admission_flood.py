@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from netplay.session import SessionOptions
+from netplay.session.lan_session import SessionOptions
 from table import lan
 
 from netplay_testkit import FAST_MESH, LOOPBACK, run, wait_until
@@ -77,7 +77,7 @@ def test_a_joiner_in_its_own_process_is_seated_while_the_flood_overflows_the_idl
     hello arrives with its connection. Its time is printed; the bound is generous."""
     from dataclasses import replace
 
-    from netplay.admission import AdmissionLimits
+    from netplay.mesh.admission import AdmissionLimits
     from tests.e2e.test_lan_play import Proc
 
     async def scenario() -> None:

@@ -7,8 +7,8 @@ import os
 
 import pytest
 
-from netplay.blob_exchange import BlobExchange, TransferFailed
-from netplay.blobs import CHUNK
+from netplay.blobs.exchange import BlobExchange, TransferFailed
+from netplay.blobs.transfer import CHUNK
 
 from netplay_testkit import LOOPBACK, run, start_meshes, stop_all, wait_until
 

@@ -2,11 +2,13 @@
 resumable from another peer, nothing used until the whole matches its hash."""
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 
-from netplay.blobs import CHUNK, BlobFetch, BlobServer, Complete, PeerFailed, Progress
-from netplay.messages import check_message
+from netplay.blobs.transfer import (CHUNK, Blob, BlobFetch, BlobServer, Complete, NoHave, PeerFailed,
+                                    Progress, Want)
+from netplay.protocol.messages import decode_message, encode_message
 
 
 def _blob(size: int) -> tuple[str, bytes]:
@@ -31,7 +33,11 @@ def _run(fetch: BlobFetch, servers: dict[str, BlobServer], peers: list[str],
                 new = fetch.peer_gone(peer)
                 events += new
                 break
-            reply = check_message(servers[peer].answer(check_message(request)))
+            # through the wire form and back, as the protocol decodes it from a link
+            wanted = decode_message(encode_message(request))
+            assert isinstance(wanted, Want)
+            reply = decode_message(encode_message(servers[peer].answer(wanted)))
+            assert isinstance(reply, Blob | NoHave)
             served[peer] += 1
             new = fetch.on_message(peer, reply)
             events += new
@@ -73,8 +79,8 @@ def test_a_tampered_chunk_names_the_peer_and_another_completes() -> None:
     class Liar(BlobServer):
         def answer(self, msg):  # type: ignore[no-untyped-def]
             reply = super().answer(msg)
-            if reply["t"] == "blob":  # the honest chunk list, a lying chunk
-                reply["data"] = bytes(tampered[msg["off"]:msg["off"] + CHUNK])
+            if isinstance(reply, Blob):  # the honest chunk list, a lying chunk
+                reply = dataclasses.replace(reply, data=bytes(tampered[msg.off:msg.off + CHUNK]))
             return reply
 
     fetch = _fetch(digest)

@@ -3,8 +3,8 @@
 import msgpack
 import pytest
 
-from netplay.canonical import NotCanonical, check_canonical, op_slices
-from netplay.catchup import CatchUp
+from netplay.replication.canonical import NotCanonical, check_canonical, op_slices
+from netplay.replication.catchup import CatchUp
 from table.core.ops import Op
 
 from independent_msgpack import Float32, Unsorted, WideInt, encode

@@ -1,6 +1,6 @@
 """Catch-up ends with caught_up; an op a peer advertises but never sends is named, not awaited."""
 
-from netplay.repl_events import CaughtUp, PeerMisbehaved
+from netplay.replication.events import CaughtUp, PeerMisbehaved
 
 from netplay_testkit import LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until
 
@@ -47,8 +47,8 @@ def test_catch_up_ends_explicitly_and_a_withheld_op_is_named():
 def test_a_log_taken_back_is_verified_again(tmp_path):
     """A log written before every op was checked may hold a badly signed op: reloaded with a
     verifier (as a LAN peer resumes), that op and the ops after it are not in the vector."""
-    from netplay.identity import Identity
-    from netplay.opsign import OpVerifier, op_signer
+    from netplay.protocol.identity import Identity
+    from netplay.replication.opsign import OpVerifier, op_signer
     from table.core.replica import Replica
 
     other = Identity.generate()

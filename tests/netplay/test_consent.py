@@ -2,8 +2,8 @@
 
 import asyncio
 
-from netplay.consent import OwnerRequest, decide
-from netplay.session import SessionOptions
+from netplay.session.consent import OwnerRequest, decide
+from netplay.session.lan_session import SessionOptions
 from table import lan
 
 from netplay_testkit import LOOPBACK, run, wait_until

@@ -4,9 +4,9 @@ import asyncio
 import time
 from dataclasses import replace
 
-from netplay.discovery import TableAnnouncer, TableBrowser
-from netplay.listing import TableAnnouncement
-from netplay.identity import new_peer_id
+from netplay.discovery.mdns import TableAnnouncer, TableBrowser
+from netplay.discovery.listing import TableAnnouncement
+from netplay.protocol.identity import new_peer_id
 
 from netplay_testkit import LOOPBACK, run
 

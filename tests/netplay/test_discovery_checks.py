@@ -8,10 +8,10 @@ import asyncio
 from zeroconf import IPVersion
 from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 
-from netplay.discovery import SERVICE_TYPE, TableBrowser
-from netplay.listing import safe_text
-from netplay.identity import new_peer_id
-from netplay.session import SessionOptions
+from netplay.discovery.mdns import SERVICE_TYPE, TableBrowser
+from netplay.discovery.listing import safe_text
+from netplay.protocol.identity import new_peer_id
+from netplay.session.lan_session import SessionOptions
 from table import lan
 from table.app.commands.net import cmd_tables
 
@@ -132,7 +132,7 @@ def test_the_tables_command_prints_names_without_escape_codes(capsys, tmp_path):
 
 
 def test_a_table_allowing_local_draws_says_so_in_its_listing():
-    from netplay.listing import TableAnnouncement, read_listing, txt_record
+    from netplay.discovery.listing import TableAnnouncement, read_listing, txt_record
 
     pid = new_peer_id()
     plain = TableAnnouncement("a" * 16, "Strict", "gauntlet", pid, 9)

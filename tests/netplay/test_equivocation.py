@@ -4,9 +4,9 @@ import asyncio
 
 import pytest
 
-from netplay.opsign import op_signer
+from netplay.replication.opsign import op_signer
 
-from netplay.repl_events import Equivocated
+from netplay.replication.events import Equivocated
 
 from netplay_testkit import LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until
 

@@ -8,12 +8,12 @@ import time
 
 import msgpack
 
-from netplay.handshake import PROTOCOL_VERSION, auth_payload, transcript_hash
-from netplay.streams import perform_handshake
-from netplay.identity import Identity
-from netplay.replication import ReplicationConfig
-from netplay.secure import FrameCipher, X25519Exchange, derive_keys
-from netplay.wire import pack, unpack
+from netplay.protocol.handshake import PROTOCOL_VERSION, auth_payload, transcript_hash
+from netplay.link.streams import perform_handshake
+from netplay.protocol.identity import Identity
+from netplay.replication.replication import ReplicationConfig
+from netplay.protocol.secure import FrameCipher, X25519Exchange, derive_keys
+from netplay.protocol.wire import pack, unpack
 
 from netplay_testkit import LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until
 

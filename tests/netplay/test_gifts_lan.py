@@ -4,13 +4,12 @@ hand; Carol's peer receives nothing that names it; every peer ends with the same
 
 import asyncio
 
-import msgpack
 
-import netplay.link as link_module
-from netplay.link import LinkConfig
-from netplay.mesh import MeshConfig
-from netplay.replication import ReplicationConfig
-from netplay.session import SessionOptions
+import netplay.link.link as link_module
+from netplay.link.link import LinkConfig
+from netplay.mesh.mesh import MeshConfig
+from netplay.replication.replication import ReplicationConfig
+from netplay.session.lan_session import SessionOptions
 from table import lan
 from table.core import actions as act
 from table.core.views import known_card
@@ -33,10 +32,9 @@ def test_a_card_given_to_another_player_over_the_lan(tmp_path, monkeypatch):
     received: dict[str, list[bytes]] = {}  # local peer id -> every message its links delivered
     real_dispatch = link_module.Link._dispatch
 
-    def recording_dispatch(self, msg):
-        received.setdefault(self.identity.peer_id, []).append(
-            msgpack.packb(msg, use_bin_type=True))
-        return real_dispatch(self, msg)
+    def recording_dispatch(self, incoming):
+        received.setdefault(self.identity.peer_id, []).append(incoming.payload)
+        return real_dispatch(self, incoming)
 
     monkeypatch.setattr(link_module.Link, "_dispatch", recording_dispatch)
 
@@ -105,7 +103,7 @@ def test_a_card_given_to_another_player_over_the_lan(tmp_path, monkeypatch):
 def test_a_gift_survives_a_crash_before_it_is_rehandled(tmp_path, monkeypatch):
     """Bob's peer receives a gift and crashes before re-handling it: restarted from his log,
     it re-handles the card (the gift's note was in the log)."""
-    from netplay.session import LanSession
+    from netplay.session.lan_session import LanSession
 
     async def scenario():
         module = lan.module_for("mantle-of-the-keeper")

@@ -6,14 +6,14 @@
 import asyncio
 
 import pytest
-
-from netplay.handshake import WRONG_PASSPHRASE
-from netplay.identity import Identity
-from netplay.link import Link, LinkState
-from netplay.wire import pack, unpack
-
+from netplay.protocol.messages import encode_message
 from netplay_testkit import FAST_LINK, LOOPBACK, RecordingRelay, run
 from virtual_net import MemoryNetwork, run_virtual
+
+from netplay.link.link import Link, LinkState
+from netplay.protocol.handshake import WRONG_PASSPHRASE
+from netplay.protocol.identity import Identity
+from netplay.protocol.wire import pack, unpack
 
 MARKER = "PLAINTEXT-MARKER-7f3a9c"
 PORT = 7000
@@ -91,7 +91,7 @@ def test_handshake_ok_and_exchange(real_sockets):
 
         async def read_one():
             async for msg in b.messages():
-                got.append(msg)
+                got.append(encode_message(msg))
                 return
 
         reader = asyncio.ensure_future(read_one())
@@ -149,7 +149,7 @@ def test_no_passphrase_is_still_encrypted(real_sockets):
 
             async def read_one():
                 async for msg in b.messages():
-                    got.append(msg)
+                    got.append(encode_message(msg))
                     return
 
             reader = asyncio.ensure_future(read_one())
@@ -193,10 +193,12 @@ def test_tampered_handshake_fails_on_both_sides():
 
 def test_impersonation_detected_by_signature():
     """A peer that presents someone else's public key cannot sign the transcript."""
-    from netplay.handshake import PROTOCOL_VERSION, auth_payload, transcript_hash
-    from netplay.secure import FrameCipher, X25519Exchange, derive_keys
-    from netplay.wire import encode_frame, read_frame
     import secrets
+
+    from netplay.link.framing import read_frame
+    from netplay.protocol.handshake import PROTOCOL_VERSION, auth_payload, transcript_hash
+    from netplay.protocol.secure import FrameCipher, X25519Exchange, derive_keys
+    from netplay.protocol.wire import encode_frame
 
     net = MemoryNetwork()
 

@@ -9,9 +9,9 @@ import struct
 
 import pytest
 
-from netplay.handshake import WRONG_PASSPHRASE, AuthError, Handshake
-from netplay.identity import Identity
-from netplay.streams import perform_handshake
+from netplay.protocol.handshake import WRONG_PASSPHRASE, AuthError, Handshake
+from netplay.protocol.identity import Identity
+from netplay.link.streams import perform_handshake
 
 from netplay_testkit import LOOPBACK, run
 

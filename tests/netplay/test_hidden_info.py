@@ -3,10 +3,10 @@
 
 import asyncio
 
-from netplay.link import LinkConfig
-from netplay.mesh import MeshConfig
-from netplay.replication import ReplicationConfig
-from netplay.session import SessionOptions
+from netplay.link.link import LinkConfig
+from netplay.mesh.mesh import MeshConfig
+from netplay.replication.replication import ReplicationConfig
+from netplay.session.lan_session import SessionOptions
 from table import lan
 from table.core import actions as act
 
@@ -75,9 +75,8 @@ def test_a_watcher_receives_no_hidden_card_before_the_end(tmp_path):
     """Everything a watcher's peer receives during play (each message after decryption) names
     no hidden card: not a draw, a private show, a joint shuffle or a request. When the game
     ends, the players' records bring it every secret."""
-    import msgpack
 
-    from netplay.mesh import MessageReceived
+    from netplay.mesh.mesh import MessageReceived
 
     async def scenario():
         module = lan.module_for("gauntlet")
@@ -92,7 +91,7 @@ def test_a_watcher_receives_no_hidden_card_before_the_end(tmp_path):
 
         def record(event):
             if isinstance(event, MessageReceived):
-                received.append(msgpack.packb(event.message, use_bin_type=True))
+                received.append(event.payload)  # the bytes as they arrived
 
         watcher.session.mesh.events.subscribe(record)
         await lan.take_seat(host, 1)

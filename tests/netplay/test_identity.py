@@ -1,4 +1,4 @@
-from netplay.identity import Identity, is_valid_peer_id, verify
+from netplay.protocol.identity import Identity, is_valid_peer_id, verify
 
 
 def test_sign_verify():

@@ -56,9 +56,9 @@ def _ordered(msg: dict[str, Any]) -> Unsorted:
 
 
 def test_every_message_type_has_a_vector_written_as_documented():
-    import netplay.session  # noqa: F401 - registers every message type
-    from netplay.messages import SCHEMAS, check_message
-    from netplay.wire import DEFAULT_LIMITS, pack, unpack
+    import netplay.session.lan_session  # noqa: F401 - registers every message type
+    from netplay.protocol.messages import SCHEMAS, check_message, decode_message, encode_message
+    from netplay.protocol.wire import DEFAULT_LIMITS, pack, unpack
 
     vectors = _vectors()["messages"]["vectors"]
     assert {v["t"] for v in vectors} == set(SCHEMAS)
@@ -70,4 +70,6 @@ def test_every_message_type_has_a_vector_written_as_documented():
         raw = bytes.fromhex(v["msgpack"])
         assert decode(raw) == msg
         assert check_message(unpack(raw, DEFAULT_LIMITS)) == msg
+        kind = decode_message(unpack(raw, DEFAULT_LIMITS))  # its frozen dataclass, and back
+        assert kind.T == v["t"] and pack(encode_message(kind)).hex() == v["msgpack"], v["t"]
         assert pack(msg).hex() == v["msgpack"], v["t"]  # the project writes the same bytes

@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from netplay.fair import Drawn
-from netplay.fair_driver import FairDriver
-from netplay.session import SessionOptions
+from netplay.draws.commit_reveal import Drawn
+from netplay.draws.round_driver import FairDriver
+from netplay.session.lan_session import SessionOptions
 from table import lan
 from table.app.cli import main
 from table.core import actions as act

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from netplay.fair import Drawn
-from netplay.session import SessionOptions
+from netplay.draws.commit_reveal import Drawn
+from netplay.session.lan_session import SessionOptions
 from table import lan
 from table.core.audit import audit_replica
 from table.core.replica import Replica

@@ -9,12 +9,13 @@ import asyncio
 
 import pytest
 
-from netplay.channel import MessageChannel
-from netplay.handshake import Handshake
-from netplay.identity import Identity
-from netplay.link import Link, LinkConfig, LinkState
-from netplay.streams import perform_handshake
-from netplay.wire import encode_frame, pack
+from netplay.protocol.messages import encode_message
+from netplay.protocol.channel import MessageChannel
+from netplay.protocol.handshake import Handshake
+from netplay.protocol.identity import Identity
+from netplay.link.link import Link, LinkConfig, LinkState
+from netplay.link.streams import perform_handshake
+from netplay.protocol.wire import encode_frame, pack
 
 from netplay_testkit import FAST_LINK, LOOPBACK, run
 from virtual_net import MemoryNetwork, run_virtual
@@ -106,7 +107,7 @@ def test_hostile_messages_after_handshake_close_the_link(expected, make):
         _raw_peer(net, hostile)
         messages = []
         link = Link(Identity.generate(), "t", None, config=FAST_LINK,
-                    on_message=lambda _link, m: messages.append(m))
+                    on_message=lambda _link, m: messages.append(encode_message(m.message)))
         with net.patched():
             assert await link.connect(LOOPBACK, PORT)
         await asyncio.wait_for(link.wait_closed(), 1)  # long before any heartbeat timeout
@@ -126,7 +127,7 @@ def test_messages_before_a_bad_frame_are_delivered():
         _raw_peer(net, sender)
         messages = []
         link = Link(Identity.generate(), "t", None, config=FAST_LINK,
-                    on_message=lambda _link, m: messages.append(m))
+                    on_message=lambda _link, m: messages.append(encode_message(m.message)))
         with net.patched():
             assert await link.connect(LOOPBACK, PORT)
         await asyncio.wait_for(link.wait_closed(), 1)
@@ -153,7 +154,7 @@ def test_frames_in_the_same_read_as_the_auth_are_delivered():
         net.listen(PORT, on_client)
         messages = []
         link = Link(Identity.generate(), "t", None, config=FAST_LINK,
-                    on_message=lambda _link, m: messages.append(m))
+                    on_message=lambda _link, m: messages.append(encode_message(m.message)))
         with net.patched():
             assert await link.connect(LOOPBACK, PORT)
         await asyncio.sleep(0.5)

@@ -4,9 +4,11 @@ import asyncio
 
 import pytest
 
-from netplay.identity import Identity
-from netplay.mesh import Mesh
-from netplay.mesh_events import MessageReceived, PeerJoined, PeerLeft
+from netplay.protocol.messages import Private
+from netplay.protocol.wire import pack
+from netplay.protocol.identity import Identity
+from netplay.mesh.mesh import Mesh
+from netplay.mesh.events import MessageReceived, PeerJoined, PeerLeft
 
 from netplay_testkit import FAST_MESH, LOOPBACK, run, start_meshes, stop_all, wait_until
 
@@ -37,7 +39,9 @@ def test_full_mesh_forms(n):
         assert meshes[0].broadcast({"t": "priv", "body": {"hello": "all"}}) == n - 1
         assert meshes[1].send(meshes[2].peer_id, {"t": "priv", "body": {"just": "you"}})
         assert await wait_until(lambda: all(len(got[m.peer_id]) >= 1 for m in meshes[1:]), 3)
-        assert any(e.message["body"] == {"just": "you"} for e in got[meshes[2].peer_id])
+        private = next(e for e in got[meshes[2].peer_id] if e.message == Private({"just": "you"}))
+        # the bytes it arrived as travel with it (replication checks ops' encoding in them)
+        assert private.payload == pack({"t": "priv", "body": {"just": "you"}})
         assert all(e.peer_id == meshes[0].peer_id for e in got[meshes[3].peer_id])
         await stop_all(meshes)
     run(scenario())

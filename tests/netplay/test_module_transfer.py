@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from netplay.blob_exchange import BlobExchange
+from netplay.blobs.exchange import BlobExchange
 from table.core.replica import Replica
 from table.games import load_module
 from table.games.archive import read_folder

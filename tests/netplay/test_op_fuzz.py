@@ -2,9 +2,9 @@
 
 import random
 
-from netplay.opsign import op_signer
+from netplay.replication.opsign import op_signer
 
-from netplay.replication import ReplicationConfig
+from netplay.replication.replication import ReplicationConfig
 
 from netplay_testkit import LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until
 

@@ -56,9 +56,9 @@ def test_every_op_vector_recomputes_with_an_independent_encoder():
 
 
 def test_the_project_signs_and_encodes_the_vectors_the_same_way():
-    from netplay.canonical import check_canonical
-    from netplay.identity import Identity
-    from netplay.opsign import OpVerifier, op_signer
+    from netplay.replication.canonical import check_canonical
+    from netplay.protocol.identity import Identity
+    from netplay.replication.opsign import OpVerifier, op_signer
     from table.core.ops import from_wire
 
     for v in _vectors()["ops"]["vectors"]:
@@ -73,9 +73,9 @@ def test_the_project_signs_and_encodes_the_vectors_the_same_way():
 
 def test_signed_bytes_cut_from_the_wire_are_the_vectors_signing_bytes():
     """A received op's signed bytes are cut from the canonical bytes it arrived as
-    (netplay.opsign.signed_part): for every vector they are its signing bytes, and the
+    (netplay.replication.opsign.signed_part): for every vector they are its signing bytes, and the
     verifier checks an op with them only for that very op object."""
-    from netplay.opsign import OpVerifier, signed_part
+    from netplay.replication.opsign import OpVerifier, signed_part
     from table.core.ops import from_wire
 
     for v in _vectors()["ops"]["vectors"]:
@@ -94,7 +94,7 @@ def test_signed_bytes_cut_from_the_wire_are_the_vectors_signing_bytes():
 
 
 def test_a_batch_checked_ahead_is_verified_once_per_op_and_only_under_its_key():
-    from netplay.opsign import OpVerifier
+    from netplay.replication.opsign import OpVerifier
     from table.core.ops import from_wire
 
     vectors = _vectors()["ops"]["vectors"]
@@ -118,7 +118,7 @@ def test_a_batch_checked_ahead_is_verified_once_per_op_and_only_under_its_key():
 
 
 def test_only_ops_next_in_line_are_checked_ahead():
-    from netplay.opsign import next_in_line
+    from netplay.replication.opsign import next_in_line
     from table.core.ops import Op
 
     class Store:
@@ -134,7 +134,7 @@ def test_only_ops_next_in_line_are_checked_ahead():
 
 def test_non_canonical_vectors_are_refused_naming_the_field():
     import pytest
-    from netplay.canonical import NotCanonical, check_canonical
+    from netplay.replication.canonical import NotCanonical, check_canonical
 
     cases = _vectors()["ops"]["non_canonical"]
     assert len(cases) >= 4
@@ -165,7 +165,7 @@ SEEDS = [bytes(range(32)), bytes(range(100, 132)), hashlib.sha256(b"sandtable").
 
 
 def _op_vectors() -> list[dict[str, Any]]:
-    from netplay.identity import Identity
+    from netplay.protocol.identity import Identity
     from table.core.ops import Op, check_args
 
     ids = [Identity.from_seed(f"{i + 1:016x}", seed) for i, seed in enumerate(SEEDS)]
@@ -242,8 +242,8 @@ def _non_canonical(vectors: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def _state_hash_vector() -> dict[str, Any]:
     import msgpack
 
-    from netplay.identity import Identity
-    from netplay.opsign import op_signer
+    from netplay.protocol.identity import Identity
+    from netplay.replication.opsign import op_signer
     from table.core.replica import Replica
 
     who = Identity.from_seed("1" * 16, SEEDS[0])

@@ -1,4 +1,4 @@
-"""The sending half of a link (netplay.outbox) over 127.0.0.1: a message on an idle link is
+"""The sending half of a link (netplay.link.outbox) over 127.0.0.1: a message on an idle link is
 written in the caller's turn; when the socket is backed up, messages queue and still arrive in
 order, every one."""
 
@@ -7,8 +7,9 @@ from dataclasses import replace
 
 import pytest
 
-from netplay.identity import Identity
-from netplay.link import Link
+from netplay.protocol.messages import encode_message
+from netplay.protocol.identity import Identity
+from netplay.link.link import Link
 
 from netplay_testkit import FAST_LINK, LOOPBACK, run
 
@@ -25,7 +26,7 @@ async def _linked_pair(got: list[int]) -> tuple[Link, Link, asyncio.base_events.
 
     async def on_client(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         b = Link(Identity.generate(), "t", None, config=PATIENT_LINK,
-                 on_message=lambda _link, msg: got.append(msg["body"]["n"]))
+                 on_message=lambda _link, received: got.append(encode_message(received.message)["body"]["n"]))
         accepted.append(b)
         await b.accept(reader, writer)
 

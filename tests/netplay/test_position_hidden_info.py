@@ -6,10 +6,10 @@ import asyncio
 from pathlib import Path
 
 from assist.runner import AssistRunner, load_plugin
-from netplay.link import LinkConfig
-from netplay.mesh import MeshConfig
-from netplay.replication import ReplicationConfig
-from netplay.session import SessionOptions
+from netplay.link.link import LinkConfig
+from netplay.mesh.mesh import MeshConfig
+from netplay.replication.replication import ReplicationConfig
+from netplay.session.lan_session import SessionOptions
 from table import lan
 from table.games.position import read_position
 from table.games.position_writer import replica_position

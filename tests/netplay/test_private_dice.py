@@ -1,9 +1,9 @@
-"""Private dice flagged as they arrive (netplay.private_dice), with no sockets: another
+"""Private dice flagged as they arrive (netplay.draws.private_dice), with no sockets: another
 player's draw made alone while linked here and caught up is flagged, logged and fails the
 audit; one from before the link, at a table allowing local draws, or a watcher's is not."""
 from __future__ import annotations
 
-from netplay.private_dice import PrivateDiceWatch
+from netplay.draws.private_dice import PrivateDiceWatch
 from table.core import actions as act
 from table.core.audit import audit_replica
 from table.core.replica import Replica

@@ -3,16 +3,25 @@
 import secrets
 
 import pytest
-
-from netplay.channel import MessageChannel
-from netplay.handshake import (BAD_SIGNATURE, CLOSED_EARLY, PROTOCOL_VERSION, TIMED_OUT,
-                               WRONG_PASSPHRASE, AuthError, Established, Handshake,
-                               HandshakeError, Rejected)
-from netplay.identity import Identity
-from netplay.secure import X25519Exchange
-from netplay.wire import encode_frame, pack, unpack
-
 from handshake_kit import FakeClock, pair, pump
+
+from netplay.protocol.channel import MessageChannel
+from netplay.protocol.handshake import (
+    BAD_SIGNATURE,
+    CLOSED_EARLY,
+    PROTOCOL_VERSION,
+    TIMED_OUT,
+    WRONG_PASSPHRASE,
+    AuthError,
+    Established,
+    Handshake,
+    HandshakeError,
+    Rejected,
+)
+from netplay.protocol.identity import Identity
+from netplay.protocol.messages import Bye, Heartbeat
+from netplay.protocol.secure import X25519Exchange
+from netplay.protocol.wire import encode_frame, pack, unpack
 
 MODES = [pytest.param(None, id="x25519"), pytest.param("open sesame", id="spake2")]
 
@@ -48,8 +57,8 @@ def test_both_sides_establish_the_same_keys(passphrase):
     assert (a.peer_port, b.peer_port) == (4200, 4100)
     assert a.transcript_hash == b.transcript_hash and a.leftover == b.leftover == b""
     ca, cb = MessageChannel(a.cipher), MessageChannel(b.cipher)
-    assert list(cb.receive(ca.frame(pack({"t": "hb"})))) == [{"t": "hb"}]
-    assert list(ca.receive(cb.frame(pack({"t": "bye", "reason": "x"})))) == [{"t": "bye", "reason": "x"}]
+    assert [r.message for r in cb.receive(ca.frame(pack({"t": "hb"})))] == [Heartbeat()]
+    assert [r.message for r in ca.receive(cb.frame(pack({"t": "bye", "reason": "x"})))] == [Bye("x")]
     if passphrase:
         assert passphrase.encode() not in bytes(ex.c2s) + bytes(ex.s2c)
 
@@ -261,7 +270,7 @@ def test_frames_after_auth_are_handed_to_the_link():
     est_i = init.feed(auth_r + extra + extra[:5]).event
     assert isinstance(est_i, Established) and est_i.leftover == extra + extra[:5]
     channel = MessageChannel(est_i.cipher)
-    assert list(channel.receive(est_i.leftover)) == [{"t": "hb"}]
+    assert [r.message for r in channel.receive(est_i.leftover)] == [Heartbeat()]
 
 
 def test_injected_randomness_is_used():

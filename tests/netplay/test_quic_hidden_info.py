@@ -7,12 +7,12 @@ import asyncio
 
 import pytest
 
-from netplay import quic
-from netplay.link import LinkConfig
-from netplay.mesh import MeshConfig
-from netplay.quic import QuicSettings
-from netplay.replication import ReplicationConfig
-from netplay.session import SessionOptions
+from netplay.link import quic
+from netplay.link.link import LinkConfig
+from netplay.mesh.mesh import MeshConfig
+from netplay.link.quic import QuicSettings
+from netplay.replication.replication import ReplicationConfig
+from netplay.session.lan_session import SessionOptions
 from table import lan
 from table.core import actions as act
 from tests.netplay.netplay_testkit import LOOPBACK, run, wait_until

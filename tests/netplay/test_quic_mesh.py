@@ -6,11 +6,12 @@ from dataclasses import replace
 
 import pytest
 
-from netplay.endpoint_claims import EndpointClaims, claim_bytes
-from netplay.identity import Identity
-from netplay.mesh import Mesh
-from netplay.quic import QuicSettings
-from netplay.wire import ProtocolError
+from netplay.protocol.messages import Private
+from netplay.link.endpoint_claims import EndpointClaims, claim_bytes
+from netplay.protocol.identity import Identity
+from netplay.mesh.mesh import Mesh
+from netplay.link.quic import QuicSettings
+from netplay.protocol.wire import ProtocolError
 from tests.netplay.netplay_testkit import FAST_MESH, LOOPBACK, run, wait_until
 
 pytestmark = pytest.mark.socket
@@ -40,7 +41,7 @@ def test_two_meshes_link_over_quic_and_exchange_messages() -> None:
             assert link is not None and link.via is not None and link.via.startswith("quic:")
             assert await wait_until(lambda: a.is_linked(b.peer_id), 5)
             assert a.send(b.peer_id, {"t": "priv", "body": {"just": "you"}})
-            assert await wait_until(lambda: any(m.get("t") == "priv" for m in got), 5)
+            assert await wait_until(lambda: any(isinstance(m, Private) for m in got), 5)
         finally:
             for m in (a, b):
                 await m.stop()
@@ -122,8 +123,8 @@ def test_endpoint_claims_keep_only_what_the_table_identity_signed() -> None:
 
 
 def test_the_peer_book_and_peer_file_keep_tickets_after_the_lan_addresses(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from netplay.peerbook import PeerBook
-    from netplay.peerfile import load_peers, save_peers
+    from netplay.mesh.peerbook import PeerBook
+    from netplay.discovery.peerfile import load_peers, save_peers
 
     a, b, c = ("endpoint" + x * 30 for x in "abc")
     pid = Identity.generate().peer_id

@@ -5,11 +5,11 @@
 import asyncio
 import logging
 
-from netplay.link import LinkConfig
-from netplay.mesh import MeshConfig
-from netplay.peerbook import PeerBook, RedialPolicy
-from netplay.replication import ReplicationConfig
-from netplay.session import SessionOptions
+from netplay.link.link import LinkConfig
+from netplay.mesh.mesh import MeshConfig
+from netplay.mesh.peerbook import PeerBook, RedialPolicy
+from netplay.replication.replication import ReplicationConfig
+from netplay.session.lan_session import SessionOptions
 from table import lan
 
 from netplay_testkit import LOOPBACK, run, wait_until
@@ -95,7 +95,7 @@ def test_a_crashed_joiner_and_a_crashed_host_rejoin_by_themselves(tmp_path):
 
 
 def test_a_hundred_idle_connections_do_not_lock_out_a_late_joiner(tmp_path, caplog):
-    caplog.set_level(logging.WARNING, logger="table.lan.session")
+    caplog.set_level(logging.WARNING, logger="table.lan.hosting")
 
     async def scenario():
         module = lan.module_for("mantle-of-the-keeper")
@@ -131,7 +131,7 @@ def test_a_hundred_idle_connections_do_not_lock_out_a_late_joiner(tmp_path, capl
 
 
 def test_the_address_file_survives_garbage(tmp_path, caplog):
-    from netplay.peerfile import load_peers, save_peers
+    from netplay.discovery.peerfile import load_peers, save_peers
 
     path = tmp_path / "x.log.peers"
     good = "0123456789abcdef"
@@ -141,7 +141,7 @@ def test_the_address_file_survives_garbage(tmp_path, caplog):
                     ' "not a peer": [["127.0.0.1", 7003]]}')
     assert load_peers(path) == {good: [(LOOPBACK, 7002)]}
     path.write_text("{not json")
-    with caplog.at_level(logging.WARNING, logger="netplay.peerfile"):
+    with caplog.at_level(logging.WARNING, logger="netplay.discovery.peerfile"):
         assert load_peers(path) == {}
     assert any(str(path) in r.getMessage() for r in caplog.records)
     assert load_peers(tmp_path / "missing.peers") == {}

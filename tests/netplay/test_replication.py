@@ -2,9 +2,9 @@
 
 import asyncio
 
-from netplay.repl_events import Divergence, PrivateReceived
+from netplay.replication.events import Divergence, PrivateReceived
 
-from netplay.replication import ReplicationConfig
+from netplay.replication.replication import ReplicationConfig
 
 from netplay_testkit import LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until
 

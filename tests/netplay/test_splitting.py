@@ -1,11 +1,11 @@
 """Records too big for one message are split within the limits the receiver decodes with,
-and merge back into the same record (netplay.splitting)."""
+and merge back into the same record (netplay.protocol.splitting)."""
 from __future__ import annotations
 
 import pytest
 
-from netplay.splitting import PUBLICATION_MAPS, RECORD_MAPS, split_maps
-from netplay.wire import DEFAULT_LIMITS, WireLimits, pack, unpack
+from netplay.protocol.splitting import PUBLICATION_MAPS, RECORD_MAPS, split_maps
+from netplay.protocol.wire import DEFAULT_LIMITS, WireLimits, pack, unpack
 from table.core.fair import absorb_secrets
 from table.core.knowledge import Knowledge
 
@@ -53,8 +53,9 @@ def test_the_largest_records_travel_over_a_real_link_without_a_drop():
     parts, go over a real link on 127.0.0.1: the link stays, every part arrives whole."""
     import asyncio
 
-    import netplay.session  # noqa: F401 - registers every message type (fair_pub)
-    from netplay.mesh_events import MessageReceived
+    import netplay.session.lan_session  # noqa: F401 - registers every message type (fair_pub)
+    from netplay.draws.commit_reveal import FairPublication
+    from netplay.mesh.events import MessageReceived
     from table.core import actions as act
 
     from netplay_testkit import LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until
@@ -71,16 +72,17 @@ def test_the_largest_records_travel_over_a_real_link_without_a_drop():
             a.repl.publish(a.replica.store.get(a.mesh.peer_id, seq).to_wire())
         assert await wait_until(lambda: b.vv() == a.vv(), 10)
         assert len(b.replica.state.objs["p1.deck"].children) == 200
-        got: list[dict] = []
+        got: list[FairPublication] = []
         b.mesh.events.subscribe(lambda e: isinstance(e, MessageReceived)
-                                and e.message["t"] == "fair_pub" and got.append(e.message))
+                                and isinstance(e.message, FairPublication)
+                                and got.append(e.message))
         body = _publication(cards=8000, rounds=40)
         assert len(body["cards"]) > DEFAULT_LIMITS.max_map_len  # whole, it would drop the link
         parts = split_maps(body, PUBLICATION_MAPS)
         for part in parts:
             assert a.mesh.send(b.mesh.peer_id, {"t": "fair_pub", "body": part})
         assert await wait_until(lambda: len(got) == len(parts), 20)
-        assert sum(len(m["body"]["cards"]) for m in got) == 8000
+        assert sum(len(m.body["cards"]) for m in got) == 8000
         await asyncio.sleep(0.3)
         assert a.mesh.peers() == [b.mesh.peer_id] and b.mesh.peers() == [a.mesh.peer_id]
         print(f"200-card op and {len(parts)} parts of an 8,000-secret record: link kept")

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from netplay.finding import browse_tables
-from netplay.session import SessionOptions
+from netplay.discovery.table_search import browse_tables
+from netplay.session.lan_session import SessionOptions
 from table import lan
 from table.core import actions as act
 from table.core.errors import BadOp

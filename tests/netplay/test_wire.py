@@ -4,11 +4,20 @@ import asyncio
 
 import msgpack
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from netplay.messages import check_message
-from netplay.wire import (FrameDecoder, FrameError, ProtocolError, WireLimits, encode_frame, pack,
-                          read_frame, unpack)
+from netplay.link.framing import read_frame
+from netplay.protocol.messages import Bye, StateHash, check_message, decode_message, encode_message
+from netplay.protocol.wire import (
+    FrameDecoder,
+    FrameError,
+    ProtocolError,
+    WireLimits,
+    encode_frame,
+    pack,
+    unpack,
+)
 
 PAYLOADS = [b"a", b"\x00" * 3, bytes(range(256)), pack({"t": "hb"}), b"z" * 1000]
 STREAM = b"".join(encode_frame(p) for p in PAYLOADS)
@@ -57,6 +66,21 @@ def test_schema():
                        "kx": b"", "nonce": b"", "port": 0})
     with pytest.raises(ProtocolError, match="not a map"):
         check_message([1])
+
+
+def test_a_message_decodes_to_its_kind_checked_once():
+    # fields not in the schema are ignored (room for compatible additions)
+    assert decode_message({"t": "bye", "reason": "done", "later": 1}) == Bye("done")
+    hashed = decode_message({"t": "hash", "vv": {"a" * 16: 2}, "h": "ff"})
+    assert hashed == StateHash({"a" * 16: 2}, "ff") and hashed.heads is None
+    assert encode_message(hashed) == {"t": "hash", "vv": {"a" * 16: 2}, "h": "ff"}
+    # a kind's own checks run in the same place as the field types
+    with pytest.raises(ProtocolError, match="vv: bad version vector entry"):
+        decode_message({"t": "vv", "vv": {"a": -1}})
+    with pytest.raises(ProtocolError, match="caught_up: bad version vector entry for 'a'"):
+        decode_message({"t": "caught_up", "vv": {"a": "x"}})
+    with pytest.raises(ProtocolError, match="should be map"):
+        decode_message({"t": "vv", "vv": [1]})
 
 
 def test_read_frame_errors():

@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from netplay.link import LinkConfig
-from netplay.mesh import MeshConfig
-from netplay.replication import ReplicationConfig
-from netplay.session import SessionOptions
+from netplay.link.link import LinkConfig
+from netplay.mesh.mesh import MeshConfig
+from netplay.replication.replication import ReplicationConfig
+from netplay.session.lan_session import SessionOptions
 
 REPO = Path(__file__).resolve().parents[2]
 LOOPBACK = "127.0.0.1"

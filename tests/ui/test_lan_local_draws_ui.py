@@ -7,7 +7,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 
-from netplay.session import SessionOptions
+from netplay.session.lan_session import SessionOptions
 from table import lan
 from table.lan.setup import table_info
 from tests.ui.test_lan_ui import FAST, LOOPBACK, _lan_app, _run, closing, until

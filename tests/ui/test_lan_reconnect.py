@@ -2,7 +2,7 @@
 shows as "reconnecting…", and as "back" once it restarted from its log and relinked."""
 from __future__ import annotations
 
-from netplay.session import SessionOptions
+from netplay.session.lan_session import SessionOptions
 from table import lan
 from table.ui.lan import PeersPanel
 

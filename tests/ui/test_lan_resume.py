@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from netplay.session import SessionOptions
+from netplay.session.lan_session import SessionOptions
 from table import lan
 from table.core import actions as act
 

@@ -17,10 +17,11 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from netplay.link import LinkConfig
-from netplay.mesh import MeshConfig
-from netplay.replication import ReplicationConfig
-from netplay.session import SessionOptions
+
+from netplay.link.link import LinkConfig
+from netplay.mesh.mesh import MeshConfig
+from netplay.replication.replication import ReplicationConfig
+from netplay.session.lan_session import SessionOptions
 from table import lan
 from table.core import actions as act
 

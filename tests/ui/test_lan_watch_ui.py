@@ -13,7 +13,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 
-from netplay.session import SessionOptions
+from netplay.session.lan_session import SessionOptions
 from table import lan
 from table.core import actions as act
 from tests.ui.helpers import click, drag

@@ -138,8 +138,8 @@ def _out(line: str) -> None:
 
 # ------------------------------------------------------------------ tables
 def cmd_tables(args: argparse.Namespace) -> int:
-    from netplay.listing import safe_text
-    from netplay.finding import browse_tables
+    from netplay.discovery.listing import safe_text
+    from netplay.discovery.table_search import browse_tables
 
     tables = asyncio.run(browse_tables(_interfaces(args.interfaces), args.wait))
     if not tables:
@@ -162,10 +162,10 @@ def cmd_tables(args: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------ host / join
 def _options(args: argparse.Namespace) -> Any:
-    from netplay.link import LinkConfig
-    from netplay.mesh import MeshConfig
-    from netplay.replication import ReplicationConfig
-    from netplay.session import SessionOptions
+    from netplay.link.link import LinkConfig
+    from netplay.mesh.mesh import MeshConfig
+    from netplay.replication.replication import ReplicationConfig
+    from netplay.session.lan_session import SessionOptions
 
     opts = SessionOptions(passphrase=args.passphrase, interfaces=_interfaces(args.interfaces),
                           port=getattr(args, "port", 0) or 0, announce=not args.no_announce,
@@ -175,11 +175,11 @@ def _options(args: argparse.Namespace) -> Any:
                                                handshake_timeout=5.0, connect_timeout=3.0),
                                gossip_interval=1.0, dial_grace=0.3)
         opts.replication = ReplicationConfig(hash_interval=0.5)
-    from netplay.peerfile import played_over_internet
+    from netplay.discovery.peerfile import played_over_internet
 
     if getattr(args, "internet", False) or getattr(args, "ticket", None) \
             or played_over_internet(args.log):  # a restart redials its peers' tickets
-        from netplay.quic import QuicSettings
+        from netplay.link.quic import QuicSettings
 
         interfaces = _interfaces(args.interfaces)
         opts.mesh = replace(opts.mesh, quic=QuicSettings(

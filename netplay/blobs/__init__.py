@@ -1,0 +1,1 @@
+"""Content-addressed transfer of a table's files (its module archive and art) between peers."""

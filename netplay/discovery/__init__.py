@@ -1,0 +1,1 @@
+"""Finding tables and peers: mDNS listings, browsing, and the addresses a peer saved."""

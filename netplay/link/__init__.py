@@ -1,0 +1,2 @@
+"""Links to one peer each: a TCP or QUIC connection carrying the protocol (handshake, channel,
+outbox)."""

@@ -1,0 +1,33 @@
+"""What a mesh tells its listeners (``Mesh.events``): a peer linked (``relinked`` when a
+duplicate link replaced the current one, so callers re-synchronise), a peer's link gone, and
+every message of a type above the mesh (replication and others)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from netplay.protocol.messages import Message
+
+
+@dataclass(frozen=True, slots=True)
+class PeerJoined:
+    peer_id: str
+    relinked: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PeerLeft:
+    peer_id: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class MessageReceived:
+    """A message of a kind above the mesh, decoded and checked (``netplay.protocol``), with the
+    plaintext bytes it arrived as (replication checks each op's canonical encoding in them)."""
+
+    peer_id: str
+    message: Message
+    payload: bytes
+
+
+MeshEvent = PeerJoined | PeerLeft | MessageReceived
