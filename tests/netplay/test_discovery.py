@@ -4,11 +4,15 @@ import asyncio
 import time
 from dataclasses import replace
 
+import pytest
+
 from netplay.discovery import TableAnnouncer, TableBrowser
 from netplay.listing import TableAnnouncement
 from netplay.identity import new_peer_id
 
 from netplay_testkit import LOOPBACK, run
+
+pytestmark = pytest.mark.socket
 
 ONLY_LOOPBACK = [LOOPBACK]
 # The speed target (announce to listed <= 1.5 s) is measured by `sandtable bench net`

@@ -8,6 +8,8 @@ import time
 
 import msgpack
 
+import pytest
+
 from netplay.handshake import PROTOCOL_VERSION, auth_payload, transcript_hash
 from netplay.streams import perform_handshake
 from netplay.identity import Identity
@@ -16,6 +18,8 @@ from netplay.secure import FrameCipher, X25519Exchange, derive_keys
 from netplay.wire import pack, unpack
 
 from netplay_testkit import LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until
+
+pytestmark = pytest.mark.socket
 
 PRE_CASES = 1500
 POST_CASES = 300

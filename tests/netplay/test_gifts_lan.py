@@ -6,6 +6,8 @@ import asyncio
 
 import msgpack
 
+import pytest
+
 import netplay.link as link_module
 from netplay.link import LinkConfig
 from netplay.mesh import MeshConfig
@@ -16,6 +18,8 @@ from table.core import actions as act
 from table.core.views import known_card
 
 from netplay_testkit import LOOPBACK, run, wait_until
+
+pytestmark = pytest.mark.socket
 
 
 def _options():

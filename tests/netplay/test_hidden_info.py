@@ -3,6 +3,8 @@
 
 import asyncio
 
+import pytest
+
 from netplay.link import LinkConfig
 from netplay.mesh import MeshConfig
 from netplay.replication import ReplicationConfig
@@ -11,6 +13,8 @@ from table import lan
 from table.core import actions as act
 
 from netplay_testkit import LOOPBACK, RecordingRelay, run, wait_until
+
+pytestmark = pytest.mark.socket
 
 
 def _options():

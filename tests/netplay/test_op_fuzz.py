@@ -2,11 +2,15 @@
 
 import random
 
+import pytest
+
 from netplay.opsign import op_signer
 
 from netplay.replication import ReplicationConfig
 
 from netplay_testkit import LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until
+
+pytestmark = pytest.mark.socket
 
 
 def _resign(attacker, wire):

@@ -2,11 +2,15 @@
 
 import asyncio
 
+import pytest
+
 from netplay.repl_events import Divergence, PrivateReceived
 
 from netplay.replication import ReplicationConfig
 
 from netplay_testkit import LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until
+
+pytestmark = pytest.mark.socket
 
 FAST_REPL = ReplicationConfig(hash_interval=0.2)
 
