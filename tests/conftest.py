@@ -13,8 +13,9 @@ import pytest
 
 from tests import bundle_build
 
-# The `socket` and `processes` marks, checked against what each test really opens.
-pytest_plugins = ["tests.markers_plugin"]
+# The `socket` and `processes` marks, checked against what each test really opens; pytester
+# for the plugin's own test.
+pytest_plugins = ["tests.markers_plugin", "pytester"]
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -54,20 +54,23 @@ def marks_users(*marks: str, name: str | None = None) -> Callable[[F], F]:
 
 
 class _Watch:
-    """The test running now (None between tests) and what it opened without its mark."""
+    """The tests running now, innermost last (a test may run pytest inside: pytester), each
+    with what it opened without its mark."""
 
     def __init__(self) -> None:
-        self.item: pytest.Item | None = None
-        self.refused: list[str] = []
+        self.running: list[tuple[pytest.Item, list[str]]] = []
+        self.installed = False
 
     def check(self, mark: str, what: str) -> None:
-        item = self.item
-        if item is None or item.get_closest_marker(mark) is not None:
+        if not self.running:
+            return
+        item, refused = self.running[-1]
+        if item.get_closest_marker(mark) is not None:
             return
         message = (f"{item.nodeid} opened {what} but is not marked {mark!r}: mark it "
                    f"(pytestmark = pytest.mark.{mark}, or markers_plugin.marks_users on the "
                    f"fixture that opens it)")
-        self.refused.append(message)
+        refused.append(message)
         raise UnmarkedResource(message)
 
 
@@ -94,6 +97,9 @@ def _wrap_socket_call(name: str) -> None:
 
 
 def _install() -> None:
+    if _watch.installed:  # once per process, however many pytest sessions run in it
+        return
+    _watch.installed = True
     for name in ("bind", "connect", "connect_ex", "listen"):
         _wrap_socket_call(name)
 
@@ -151,17 +157,19 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object]:
-    _watch.item, _watch.refused = item, []
+    _watch.running.append((item, []))
     try:
         return (yield)
     finally:
-        _watch.item = None
+        _watch.running.pop()
 
 
 def _fail_if_refused() -> None:
-    if _watch.refused:
-        refused, _watch.refused = _watch.refused, []
-        pytest.fail("\n".join(dict.fromkeys(refused)), pytrace=False)
+    refused = _watch.running[-1][1] if _watch.running else []
+    if refused:
+        message = "\n".join(dict.fromkeys(refused))
+        refused.clear()
+        pytest.fail(message, pytrace=False)
 
 
 @pytest.hookimpl(wrapper=True)

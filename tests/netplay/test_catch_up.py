@@ -1,10 +1,13 @@
 """Catch-up ends with caught_up; an op a peer advertises but never sends is named, not awaited."""
 
+import pytest
+
 from netplay.repl_events import CaughtUp, PeerMisbehaved
 
 from netplay_testkit import LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until
 
 
+@pytest.mark.socket
 def test_catch_up_ends_explicitly_and_a_withheld_op_is_named():
     async def scenario():
         meshes = await start_meshes(3)

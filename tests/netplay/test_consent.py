@@ -2,6 +2,8 @@
 
 import asyncio
 
+import pytest
+
 from netplay.consent import OwnerRequest, decide
 from netplay.session import SessionOptions
 from table import lan
@@ -30,6 +32,7 @@ def test_policies_decide():
     run(scenario())
 
 
+@pytest.mark.socket
 def test_an_owner_that_takes_no_requests_refuses_and_loses_nothing(tmp_path):
     async def scenario():
         module = lan.module_for("mantle-of-the-keeper")

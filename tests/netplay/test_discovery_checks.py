@@ -8,6 +8,8 @@ import asyncio
 from zeroconf import IPVersion
 from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 
+import pytest
+
 from netplay.discovery import SERVICE_TYPE, TableBrowser
 from netplay.listing import safe_text
 from netplay.identity import new_peer_id
@@ -36,6 +38,7 @@ async def _register(zc, label, port, props):
     return info
 
 
+@pytest.mark.socket
 def test_bad_announcements_are_dropped_and_names_made_safe():
     async def scenario():
         zc = AsyncZeroconf(interfaces=[LOOPBACK], ip_version=IPVersion.V4Only)
@@ -63,6 +66,7 @@ def test_bad_announcements_are_dropped_and_names_made_safe():
     run(scenario())
 
 
+@pytest.mark.socket
 def test_a_reused_table_id_lists_only_the_address_that_answers_as_that_table(tmp_path):
     async def scenario():
         module = lan.module_for("mantle-of-the-keeper")
@@ -102,6 +106,7 @@ def test_a_reused_table_id_lists_only_the_address_that_answers_as_that_table(tmp
     run(scenario(), 60)
 
 
+@pytest.mark.socket
 def test_the_tables_command_prints_names_without_escape_codes(capsys, tmp_path):
     import threading
     ready, done = threading.Event(), threading.Event()

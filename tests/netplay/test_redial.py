@@ -5,6 +5,8 @@
 import asyncio
 import logging
 
+import pytest
+
 from netplay.link import LinkConfig
 from netplay.mesh import MeshConfig
 from netplay.peerbook import PeerBook, RedialPolicy
@@ -49,6 +51,7 @@ def test_backoff_doubles_to_a_cap_with_jitter():
     assert book.due(now + 100) == []  # left on purpose: it will dial us when it is back
 
 
+@pytest.mark.socket
 def test_a_crashed_joiner_and_a_crashed_host_rejoin_by_themselves(tmp_path):
     async def scenario():
         module = lan.module_for("mantle-of-the-keeper")
@@ -94,6 +97,7 @@ def test_a_crashed_joiner_and_a_crashed_host_rejoin_by_themselves(tmp_path):
     run(scenario(), 90)
 
 
+@pytest.mark.socket
 def test_a_hundred_idle_connections_do_not_lock_out_a_late_joiner(tmp_path, caplog):
     caplog.set_level(logging.WARNING, logger="table.lan.session")
 

@@ -10,10 +10,14 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
+import pytest
+
 from netplay.session import SessionOptions
 from table import lan
 
 from .test_lan_ui import FAST, LOOPBACK, _lan_app, _run, until
+
+pytestmark = pytest.mark.socket
 
 
 def _click(button: Any) -> None:

@@ -18,12 +18,16 @@ from pathlib import Path
 from typing import Any
 
 
+import pytest
+
 from netplay.link import LinkConfig
 from netplay.mesh import MeshConfig
 from netplay.replication import ReplicationConfig
 from netplay.session import SessionOptions
 from table import lan
 from table.core import actions as act
+
+pytestmark = pytest.mark.socket
 
 ROOT = Path(__file__).resolve().parents[2]
 LOOPBACK = "127.0.0.1"

@@ -13,11 +13,15 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 
+import pytest
+
 from netplay.session import SessionOptions
 from table import lan
 from table.core import actions as act
 from tests.ui.helpers import click, drag
 from tests.ui.test_lan_ui import FAST, LOOPBACK, _cards, _lan_app, _run, closing, until
+
+pytestmark = pytest.mark.socket
 
 
 async def _show(w: Any) -> Any:
