@@ -15,12 +15,12 @@ import os
 import time
 from typing import Any
 
-from table.bench.net import LOOPBACK, PACE, _pct, _Peer
+from table.bench.net import LOOPBACK, PACE, BenchPeer, _pct
 
 PEER_COUNTS = (2, 6)
 
 
-async def _start(n: int, quic: bool) -> list[_Peer]:
+async def _start(n: int, quic: bool) -> list[BenchPeer]:
     from netplay.identity import Identity
     from netplay.mesh import Mesh, MeshConfig
     from netplay.quic import QuicSettings
@@ -30,7 +30,7 @@ async def _start(n: int, quic: bool) -> list[_Peer]:
               for _ in range(n)]
     for m in meshes:
         await m.start()
-    peers = [_Peer(m) for m in meshes]
+    peers = [BenchPeer(m) for m in meshes]
     first = meshes[0]
     for m in meshes[1:]:  # QUIC: the first peer's ticket; the rest by gossip, over QUIC too
         if quic and first.quic is not None:
