@@ -27,7 +27,7 @@ from netplay.session import SessionOptions
 from table import lan
 from table.core import actions as act
 
-pytestmark = pytest.mark.socket
+pytestmark = [pytest.mark.socket, pytest.mark.processes]
 
 ROOT = Path(__file__).resolve().parents[2]
 LOOPBACK = "127.0.0.1"
