@@ -4,19 +4,13 @@ A :class:`Mesh` listens on a TCP port (and, configured, an internet endpoint: ne
 whose tickets are addresses with port 0), dials the peers it is given, and gossips its linked
 peers and the signed endpoint claims (``peers`` message) on every new link and every
 ``gossip_interval``. A peer that learns of a peer it has no link to dials it: at once if its
-own id is lower, after ``dial_grace`` otherwise (a ticket always then), so usually one dials.
-
-Two links between the same pair (both dialed at once) are deduplicated deterministically:
-the link *initiated by the lower peer id* is kept, on both sides, and the other closed.
-
+own id is lower, after ``dial_grace`` otherwise (a ticket always then), so usually one dials;
+of two links between a pair, the one *initiated by the lower peer id* is kept, on both sides.
 Identity pinning: the first handshake with a peer id pins its Ed25519 key; a later link
-claiming that peer id with another key is refused. Gossip also carries the keys of every peer
-met so far (departed ones too), kept as "hearsay" (first heard wins, a handshake overrides),
-so that ops relayed during catch-up can be verified.
-
-Events (:attr:`Mesh.events`): :class:`PeerJoined` (also with ``relinked=True`` when a
-duplicate link replaced the current one, so that callers can re-synchronise), :class:`PeerLeft`
-and :class:`MessageReceived` for every message type above the mesh (replication and others).
+claiming that peer id with another key is refused. Gossip carries the keys of every peer met
+(departed ones too) as "hearsay" (first heard wins, a handshake overrides), so that ops relayed
+during catch-up can be verified. A peer dropped for what it sent is kept off for a while.
+Events (:attr:`Mesh.events`): :class:`PeerJoined` (``relinked``), PeerLeft, MessageReceived.
 """
 from __future__ import annotations
 
@@ -300,6 +294,9 @@ class Mesh:
             link.close_reason = "identity key differs from the key pinned for this peer id"
             log.warning("mesh %s: peer %s presented a different identity key; refused", self.peer_id, pid)
             return False
+        if self.book.shunned(pid, self.now()):
+            link.close_reason = "dropped a moment ago for what it sent; refused for now"
+            return False
         existing = self._links.get(pid)
         if existing is None and len(self._links) >= self.config.max_peers:
             link.close_reason = "table full"
@@ -355,7 +352,11 @@ class Mesh:
                 if self.quic is not None and not self.is_linked(peer_id):
                     self.spawn(self._dial_later(peer_id, ticket, 0))
             return
-        self.events.emit(MessageReceived(pid, msg), propagate=(ProtocolError,))
+        try:
+            self.events.emit(MessageReceived(pid, msg), propagate=(ProtocolError,))
+        except ProtocolError:  # its link is dropped for it (the link's read loop)
+            self.book.misbehaved(pid, self.now(), self.config.offender_wait)
+            raise
 
     # ------------------------------------------------------------------ gossip
     def _gossip_message(self) -> dict[str, Any]:
@@ -375,7 +376,7 @@ class Mesh:
             if pid not in self._pinned_keys:
                 self._hearsay_keys.setdefault(pid, key)
             self.book.remember(pid, host, port, self.now())
-            if self.is_linked(pid):
+            if self.is_linked(pid) or self.book.shunned(pid, self.now()):
                 continue
             if self.peer_id < pid:
                 self.spawn(self.connect(host, port))

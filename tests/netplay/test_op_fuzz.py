@@ -1,6 +1,7 @@
 """Hostile ops from a peer that passed the handshake: each drops its link, none is delivered."""
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -8,7 +9,7 @@ from netplay.opsign import op_signer
 
 from netplay.replication import ReplicationConfig
 
-from netplay_testkit import LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until
+from netplay_testkit import FAST_MESH, LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until
 
 pytestmark = pytest.mark.socket
 
@@ -23,7 +24,8 @@ def _resign(attacker, wire):
 
 def test_bad_signatures_forged_authors_and_skipped_stamps_are_dropped():
     async def scenario():
-        meshes = await start_meshes(3)
+        # the attacker comes straight back after each case: no time kept off here
+        meshes = await start_meshes(3, config=replace(FAST_MESH, offender_wait=0.0))
         target, honest, attacker = (ReplicaPeer(m) for m in meshes)
         rng = random.Random(7)
 
