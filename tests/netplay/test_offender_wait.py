@@ -8,11 +8,10 @@ import asyncio
 from dataclasses import replace
 
 import pytest
+from netplay_testkit import FAST_MESH, LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until
 
 from netplay.peerbook import PeerBook
 from netplay.replication import ReplicationConfig
-
-from netplay_testkit import FAST_MESH, LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until
 
 WAIT = 2.0
 
