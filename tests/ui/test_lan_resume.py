@@ -21,7 +21,7 @@ from table.core import actions as act
 
 from .test_lan_ui import FAST, LOOPBACK, Headless, _cards, _run, closing, until
 
-pytestmark = pytest.mark.socket
+pytestmark = [pytest.mark.socket, pytest.mark.processes]
 
 
 def _app(name: str) -> Any:

@@ -14,7 +14,7 @@ from table.games.position import read_position
 
 from .test_lan_ui import FAST, LOOPBACK, Headless, _cards, _lan_app, _run, closing, until
 
-pytestmark = pytest.mark.socket
+pytestmark = [pytest.mark.socket, pytest.mark.processes]
 
 POSITION = Path(__file__).resolve().parents[1] / "games" / "data" / "gauntlet.toml"
 
