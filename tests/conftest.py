@@ -13,6 +13,10 @@ import pytest
 
 from tests import bundle_build
 
+# The `socket` and `processes` marks, checked against what each test really opens; pytester
+# for the plugin's own test.
+pytest_plugins = ["tests.markers_plugin", "pytester"]
+
 ROOT = Path(__file__).resolve().parents[1]
 
 # Internet play in tests never reaches a public relay or discovery service: every peer the

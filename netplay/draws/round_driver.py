@@ -41,6 +41,7 @@ class FairDriver:
         self.replica, self.send = replica, send
         self.rounds = FairRounds(replica.peer_id, clock=clock, **options)
         self.issued: list[Op] = []  # the joint ops this peer issued (for the UI to follow)
+        self.closed = False
         self._unsubscribe = replica.subscribe(self._on_change)
 
     # --- what the player does ------------------------------------------------------------
@@ -95,7 +96,12 @@ class FairDriver:
         self._handle(self.rounds.peer_gone(peer))
 
     def close(self) -> None:
-        """Stop following the replica (the session left the table)."""
+        """Stop following the replica and abandon the rounds still open (the session left
+        the table). A round finished later (the last reveal, or a link closing as the mesh
+        stops) would issue its op after replication stopped, into this peer's log only; the
+        other peers drop a round whose initiator left."""
+        self.closed = True
+        self.rounds.rounds.clear()
         self._unsubscribe()
 
     def _on_change(self, change: Change) -> None:
@@ -106,6 +112,8 @@ class FairDriver:
                 self._handle(self.rounds.on_op(op))
 
     def _handle(self, events: list[Event]) -> None:
+        if self.closed:
+            return
         for event in events:
             if isinstance(event, Send):
                 for peer in event.to:

@@ -20,6 +20,7 @@ class MeshConfig:
     redial: RedialPolicy = field(default_factory=RedialPolicy)
     redial_connect_timeout: float = 3.0  # a QUIC handshake over a lossy 150 ms path: 2 tries
     redial_tick: float = 0.2
+    offender_wait: float = 30.0  # a peer dropped for what it sent stays off (PeerBook.misbehaved)
     # An internet endpoint beside the TCP listener (netplay.link.quic); None: LAN only.
     quic: QuicSettings | None = None
 

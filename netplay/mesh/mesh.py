@@ -7,12 +7,10 @@ peers and the signed endpoint claims (``peers`` message) on every new link and e
 own id is lower, after ``dial_grace`` otherwise (a ticket always then), so usually one dials.
 
 Two links between one pair (both dialed at once) are deduplicated: the link *initiated by
-the lower peer id* is kept, on both sides, and the other closed.
-
-Identity pinning: a peer id's first handshake pins its Ed25519 key (a later link with another
+the lower peer id* is kept, on both sides, and the other closed. A peer dropped for what it
+sent is kept off for ``offender_wait``. Identity pinning: a peer id's first handshake pins its Ed25519 key (a later link with another
 key is refused). Gossip carries the keys of every peer met, departed ones too, as "hearsay"
 (first heard wins, a handshake overrides), so ops relayed during catch-up can be verified.
-
 Events (:attr:`Mesh.events`, netplay.mesh.events): a peer joined (or relinked), left, and each
 message of a kind above the mesh, decoded, with the bytes it came as."""
 # ruff: noqa: ASYNC109 - timeouts here are the deadlines of protocol steps (a dial, a handshake)
@@ -294,6 +292,9 @@ class Mesh:
             link.close_reason = "identity key differs from the key pinned for this peer id"
             log.warning("mesh %s: peer %s presented a different identity key; refused", self.peer_id, pid)
             return False
+        if self.book.shunned(pid, self.now()):
+            link.close_reason = "dropped a moment ago for what it sent; refused for now"
+            return False
         existing = self._links.get(pid)
         if existing is None and len(self._links) >= self.config.max_peers:
             link.close_reason = "table full"
@@ -350,7 +351,11 @@ class Mesh:
                 if self.quic is not None and not self.is_linked(peer_id):
                     self.spawn(self._dial_later(peer_id, ticket, 0))
             return
-        self.events.emit(MessageReceived(pid, msg, received.payload), propagate=(ProtocolError,))
+        try:
+            self.events.emit(MessageReceived(pid, msg, received.payload), propagate=(ProtocolError,))
+        except ProtocolError:  # its link is dropped for it (the link's read loop)
+            self.book.misbehaved(pid, self.now(), self.config.offender_wait)
+            raise
 
     # ------------------------------------------------------------------ gossip
     def _gossip_message(self) -> dict[str, Any]:
@@ -370,7 +375,7 @@ class Mesh:
             if pid not in self._pinned_keys:
                 self._hearsay_keys.setdefault(pid, key)
             self.book.remember(pid, host, port, self.now())
-            if self.is_linked(pid):
+            if self.is_linked(pid) or self.book.shunned(pid, self.now()):
                 continue
             if self.peer_id < pid:
                 self.spawn(self.connect(host, port))

@@ -33,6 +33,7 @@ class KnownPeer:
     delay: float = 0.0
     dialing: bool = False
     attempts: int = 0
+    shunned_until: float = 0.0  # dropped for what it sent: neither dialled nor let in till then
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,10 +94,22 @@ class PeerBook:
         peer.next_dial = now + self._first_delay(peer_id)
 
     def due(self, now: float) -> list[KnownPeer]:
-        """Peers to dial now: known addresses, no link, not left, not being dialled."""
+        """Peers to dial now: known addresses, no link, not left, not being dialled, not
+        shunned."""
         return [p for p in self._peers.values()
                 if not p.linked and not p.left and not p.dialing and p.addresses
-                and now >= p.next_dial]
+                and now >= max(p.next_dial, p.shunned_until)]
+
+    def misbehaved(self, peer_id: str, now: float, wait: float) -> None:
+        """Its link was dropped for what it sent (a forged op, a malformed message): keep it
+        off for `wait` seconds, so that neither side's redial brings it straight back (a
+        forger relinked at once would send again, dropped and relinked in a loop)."""
+        peer = self._peers.setdefault(peer_id, KnownPeer(peer_id))
+        peer.shunned_until = max(peer.shunned_until, now + wait)
+
+    def shunned(self, peer_id: str, now: float) -> bool:
+        peer = self._peers.get(peer_id)
+        return peer is not None and now < peer.shunned_until
 
     def failed(self, peer_id: str, now: float) -> None:
         """A redial round found nobody: wait longer (capped, jittered) before the next."""

@@ -23,6 +23,8 @@ Everything binds to 127.0.0.1 and zeroconf runs with ``interfaces=["127.0.0.1"]`
   peer per second.
 * baseline: a plain asyncio + msgpack echo over loopback (one-way = round trip / 2).
 * discovery: seconds from announcing a table to a browser listing it.
+* hop / floor: CPU per op between two peers (paced, burst, on qasync) over the same work with
+  nothing of ours, in the same run: ``hop_floor_ratio_*`` (net_hop.py, net_floor.py).
 
 Prints figures, then as its last line one JSON object.
 """
@@ -40,6 +42,8 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import msgpack
+
+from table.bench.net_hop import hop_figures
 
 LOOPBACK = "127.0.0.1"
 PACE = 0.002  # seconds between two paced ops (after each op in one process)
@@ -64,7 +68,7 @@ def _by_order(sent: dict[Any, float], applied: list[dict[Any, float]]) -> list[f
     return [round(statistics.median(r), 3) for r in ranks]
 
 
-class _Peer:
+class BenchPeer:
     def __init__(self, mesh: Any) -> None:
         from netplay.replication.opsign import OpVerifier, op_signer
         from netplay.replication.replication import Replication, ReplicationConfig
@@ -94,14 +98,14 @@ class _Peer:
         return op.ref, t
 
 
-async def _start_peers(n: int) -> list[_Peer]:
-    from netplay.protocol.identity import Identity
+async def start_peers(n: int) -> list[BenchPeer]:
     from netplay.mesh.mesh import Mesh
+    from netplay.protocol.identity import Identity
 
     meshes = [Mesh(Identity.generate(), "bench", None, host=LOOPBACK) for _ in range(n)]
     for m in meshes:
         await m.start()
-    peers = [_Peer(m) for m in meshes]
+    peers = [BenchPeer(m) for m in meshes]
     for m in meshes[1:]:
         await m.connect(LOOPBACK, meshes[0].port)
     deadline = time.monotonic() + 20
@@ -116,7 +120,7 @@ async def _start_peers(n: int) -> list[_Peer]:
 
 
 async def _in_process(n: int, ops: int) -> dict[str, Any]:
-    peers = await _start_peers(n)
+    peers = await start_peers(n)
     sent: dict[tuple[str, int], float] = {}
     # Latency: paced ops, round robin.
     for i in range(ops):
@@ -168,7 +172,7 @@ async def _child(index: int, n: int, ops: int, first_port: int) -> None:
     tune_gc()  # as the program does at start (and the in-process run)
     mesh = Mesh(Identity.generate(), "bench", None, host=LOOPBACK)
     await mesh.start()
-    peer = _Peer(mesh)
+    peer = BenchPeer(mesh)
     print(f"PORT {mesh.port}", flush=True)
     if first_port:
         await mesh.connect(LOOPBACK, first_port)
@@ -253,10 +257,10 @@ async def _catch_up(count: int) -> dict[str, Any]:
     meshes = [Mesh(Identity.generate(), "bench", None, host=LOOPBACK) for _ in range(2)]
     for m in meshes:
         await m.start()
-    server = _Peer(meshes[0])
+    server = BenchPeer(meshes[0])
     for i in range(count):
         server.replica.issue("note", {"text": f"op {i}"})
-    joiner = _Peer(meshes[1])
+    joiner = BenchPeer(meshes[1])
     joiner.stop_timing()  # no per-op timing here
     target = server.replica.version_vector()
     t0 = time.monotonic()
@@ -361,6 +365,10 @@ def run(peers: int = 6, processes: bool = False, ops: int = 2000,
           f"checked: {catch['seconds']:.3f} s (complete: {catch['complete']})")
     disc = asyncio.run(_discovery())
     print(f"discovery (announce -> listed, 127.0.0.1): {disc:.3f} s")
+    hop = hop_figures()
+    print(f"CPU per hop, 2 peers, paced / burst: {hop['hop_us_paced']} / {hop['hop_us_burst']}"
+          f" us; floor {hop['floor_hop_us_paced']} / {hop['floor_hop_us_burst']} us; on qasync"
+          f" {hop['qasync_hop_us_paced']} us (paced)")
     head = multi if processes else one
     lat, one_lat, multi_lat = head["latencies"], one["latencies"], multi["latencies"]
     summary = {"peers": peers, "processes": processes, "ops": ops,
@@ -379,7 +387,7 @@ def run(peers: int = 6, processes: bool = False, ops: int = 2000,
                "discovery_s": round(disc, 3),
                "converged": one["converged"] and multi["converged"],
                "cpu_s": round(cpu, 2), "wall_s": round(wall, 2),
-               "deliveries": one["samples"] + multi["samples"]}
+               "deliveries": one["samples"] + multi["samples"], **hop}
     print(json.dumps(summary))
     return summary
 

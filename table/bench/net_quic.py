@@ -15,22 +15,22 @@ import os
 import time
 from typing import Any
 
-from table.bench.net import LOOPBACK, PACE, _pct, _Peer
+from table.bench.net import LOOPBACK, PACE, BenchPeer, _pct
 
 PEER_COUNTS = (2, 6)
 
 
-async def _start(n: int, quic: bool) -> list[_Peer]:
-    from netplay.protocol.identity import Identity
-    from netplay.mesh.mesh import Mesh, MeshConfig
+async def _start(n: int, quic: bool) -> list[BenchPeer]:
     from netplay.link.quic import QuicSettings
+    from netplay.mesh.mesh import Mesh, MeshConfig
+    from netplay.protocol.identity import Identity
 
     config = MeshConfig(quic=QuicSettings(relay="off", bind_host=LOOPBACK) if quic else None)
     meshes = [Mesh(Identity.generate(), "bench", None, host=LOOPBACK, config=config)
               for _ in range(n)]
     for m in meshes:
         await m.start()
-    peers = [_Peer(m) for m in meshes]
+    peers = [BenchPeer(m) for m in meshes]
     first = meshes[0]
     for m in meshes[1:]:  # QUIC: the first peer's ticket; the rest by gossip, over QUIC too
         if quic and first.quic is not None:

@@ -67,6 +67,7 @@ def test_help_describes_the_command_and_every_option(path: tuple[str, ...],
 
 
 @pytest.mark.parametrize("command", ["host", "log show"])
+@pytest.mark.processes
 def test_the_installed_command_prints_the_same_help(command: str) -> None:
     done = subprocess.run([str(BIN), *command.split(), "--help"], capture_output=True,
                           text=True, timeout=60)

@@ -48,6 +48,7 @@ def test_the_readme_lists_the_libraries_the_check_knows() -> None:
         assert f"{package}:{SONAMES[package]}" in script
 
 
+@pytest.mark.processes
 def test_run_sh_names_every_missing_library_with_the_install_line(tmp_path: Path) -> None:
     present = [p for p in README_LIBS if p not in ("libxcb-icccm4", "libxcb-keysyms1")]
     env = _env(DISPLAY=":97", PATH=_fake_ldconfig(tmp_path, present))
@@ -58,6 +59,7 @@ def test_run_sh_names_every_missing_library_with_the_install_line(tmp_path: Path
     assert "libxcb-cursor0" not in done.stderr
 
 
+@pytest.mark.processes
 def test_all_libraries_present_passes_the_check(tmp_path: Path) -> None:
     env = _env(DISPLAY=":97", PATH=_fake_ldconfig(tmp_path, README_LIBS))
     done = subprocess.run(["bash", str(ROOT / "scripts" / "check_display.sh")], env=env,
@@ -65,6 +67,7 @@ def test_all_libraries_present_passes_the_check(tmp_path: Path) -> None:
     assert (done.returncode, done.stderr) == (0, "")
 
 
+@pytest.mark.processes
 def test_run_sh_without_a_display_says_so_in_one_line() -> None:
     done = subprocess.run(["bash", str(ROOT / "scripts" / "run.sh"), "--game", "sample"],
                           env=_env(), cwd=ROOT, capture_output=True, text=True, timeout=60)
@@ -74,6 +77,7 @@ def test_run_sh_without_a_display_says_so_in_one_line() -> None:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="X11/Wayland displays")
+@pytest.mark.processes
 def test_sandtable_without_a_display_says_so_instead_of_aborting() -> None:
     assert shutil.which(str(BIN))
     done = subprocess.run([str(BIN), "play", "--game", "sample"], env=_env(),

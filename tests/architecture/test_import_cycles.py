@@ -165,11 +165,11 @@ def test_the_walk_finds_a_circle_and_its_path() -> None:
 def test_the_walk_reads_relative_function_level_and_type_checking_imports(tmp_path: Path) -> None:
     source = ("from typing import TYPE_CHECKING\nfrom . import sibling\nfrom .pkg.mod import x\n"
               "if TYPE_CHECKING:\n    from table.core.ops import Op\n"
-              "def f():\n    import netplay.mesh\n")
+              "def f():\n    import netplay.mesh.mesh\n")
     tree = ast.parse(source)
-    known = {"table.games.sibling", "table.games.pkg.mod", "table.core.ops", "netplay.mesh"}
+    known = {"table.games.sibling", "table.games.pkg.mod", "table.core.ops", "netplay.mesh.mesh"}
     every = set(_imported("table.games.here", False, tree, known, set()))
     assert every >= known
     runtime = set(_imported("table.games.here", False, tree, known, _type_checking_nodes(tree)))
     assert "table.core.ops" not in runtime
-    assert "netplay.mesh" in runtime
+    assert "netplay.mesh.mesh" in runtime

@@ -181,6 +181,7 @@ def _without_blobs(src: Path, dst: Path) -> None:
     dst.write_bytes(b"".join(kept))
 
 
+@pytest.mark.processes
 def test_a_lost_module_archive_says_which_module_judged_it(tmp_path: Path) -> None:
     root = tmp_path / "draft" / "gauntlet"
     shutil.copytree(REPO / "assets" / "gauntlet", root)

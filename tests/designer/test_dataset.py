@@ -13,6 +13,8 @@ from table.dataset.build import build_dataset
 
 from .dataset_kit import TABLES, assert_same_dataset, dataset_rows, query
 
+pytestmark = pytest.mark.processes
+
 COUNT, MORE = 60, 5
 
 

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from table.app.cli import main
+
+pytestmark = pytest.mark.processes
 
 
 def test_the_dataset_benchmark_prints_its_figures(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]

@@ -13,6 +13,8 @@ from table.dataset.build import build_dataset
 from table.dataset.examples import DUCKDB_PRELUDE, EXAMPLES, POLARS_PRELUDE, views
 from table.dataset.schema import SESSION_TABLES
 
+pytestmark = pytest.mark.processes
+
 DOC = Path(__file__).resolve().parents[2] / "docs" / "dataset.md"
 
 

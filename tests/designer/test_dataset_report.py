@@ -17,6 +17,8 @@ from table.report.build import build_report
 
 from .dataset_kit import query
 
+pytestmark = pytest.mark.processes
+
 PLAN = Plan()
 COUNT = 90  # 30 sessions of each built-in game
 

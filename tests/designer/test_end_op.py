@@ -110,7 +110,7 @@ def test_a_headless_script_ends_the_game(tmp_path) -> None:  # type: ignore[no-u
     import json
     from types import SimpleNamespace
 
-    from table.app.commands.net import _play_script
+    from table.app.commands.headless_peer import _play_script
 
     r = table()
     script = tmp_path / "end.jsonl"

@@ -17,8 +17,8 @@ from table.app.cli import main
 from table.games import find_module
 from table.ui.print.sheet_layout import MARK_GAP, MARK_LEN, plan
 
-pytestmark = pytest.mark.skipif(not shutil.which("pdftoppm") or not shutil.which("pdftotext"),
-                                reason="needs poppler-utils (pdftoppm, pdftotext)")
+pytestmark = [pytest.mark.skipif(not shutil.which("pdftoppm") or not shutil.which("pdftotext"),
+                                reason="needs poppler-utils (pdftoppm, pdftotext)"), pytest.mark.processes]
 GAMES = ["dead-to-rites", "gauntlet", "mantle-of-the-keeper"]
 PT = 25.4 / 72  # mm per PDF point
 PAPER_PT = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}

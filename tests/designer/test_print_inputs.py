@@ -33,6 +33,7 @@ def _edit_cards(folder: Path, changes: dict[str, tuple[str, str]]) -> None:
 
 
 @poppler
+@pytest.mark.processes
 def test_changed_since_prints_exactly_the_two_edited_cards(tmp_path, qapp, monkeypatch):  # type: ignore[no-untyped-def]
     monkeypatch.setenv("SANDTABLE_HOME", str(tmp_path / "home"))
     draft = _draft(tmp_path)
@@ -150,6 +151,7 @@ def test_export_images_writes_cards_sheets_a_back_and_an_index(tmp_path, qapp): 
 
 
 @poppler
+@pytest.mark.processes
 def test_changed_since_a_log_prints_exactly_the_two_cards_edited_after_it(  # type: ignore[no-untyped-def]
         tmp_path, qapp, monkeypatch):
     """A draft is played (`sandtable new` writes its log, the module inside it), two of its

@@ -18,6 +18,8 @@ from table.report import compare, dice
 from table.report import aggregate as agg
 from table.report.build import Report, build_report, write_csv
 
+pytestmark = pytest.mark.processes
+
 SESSIONS_A, SESSIONS_B = 60, 40
 
 

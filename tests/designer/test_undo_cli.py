@@ -9,6 +9,10 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.processes
+
 ROOT = Path(__file__).resolve().parents[2]
 TABLE = {"table": {"game": "dead-to-rites", "seats": 4, "seed": 7}}
 

@@ -18,8 +18,7 @@ from tests.e2e.netns_kit import Peer, op_sets, wait_converged
 
 pytestmark = [
     pytest.mark.faults,
-    pytest.mark.skipif(bool(nat_unavailable()), reason=str(nat_unavailable())),
-]
+    pytest.mark.skipif(bool(nat_unavailable()), reason=str(nat_unavailable())), pytest.mark.processes]
 
 PASSPHRASE = "far apart"
 WHERE = ("a", "b", "pub")

@@ -13,7 +13,7 @@ import pytest
 from tests.e2e.internet_kit import dice_and_chat, ticket_of
 from tests.e2e.netns_kit import Peer, op_sets, wait_converged
 
-pytestmark = [pytest.mark.socket, pytest.mark.multiprocess]
+pytestmark = [pytest.mark.socket, pytest.mark.processes]
 
 LOOPBACK = "127.0.0.1"
 NET = ["--headless", "--interfaces", LOOPBACK, "--no-announce", "--relay", "off", "--fast",

@@ -18,7 +18,11 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from .test_lan_play import LOOPBACK, ROOT, Proc, _same_status
+
+pytestmark = pytest.mark.processes
 
 COMMON = ["--headless", "--interfaces", LOOPBACK, "--no-announce", "--fast", "--status"]
 

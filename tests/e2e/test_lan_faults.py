@@ -15,8 +15,7 @@ from tests.e2e.netns_kit import NetLab, Peer, netns_unavailable, op_sets, paced_
 
 pytestmark = [
     pytest.mark.faults,
-    pytest.mark.skipif(bool(netns_unavailable()), reason=str(netns_unavailable())),
-]
+    pytest.mark.skipif(bool(netns_unavailable()), reason=str(netns_unavailable())), pytest.mark.processes]
 
 PORT = "7300"  # every peer has its own namespace, hence its own ports
 PASSPHRASE = "cut and heal"

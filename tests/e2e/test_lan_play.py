@@ -17,6 +17,10 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.processes
+
 ROOT = Path(__file__).resolve().parents[2]
 LOOPBACK = "127.0.0.1"
 

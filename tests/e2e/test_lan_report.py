@@ -22,6 +22,8 @@ from tests.e2e.test_lan_play import LOOPBACK, ROOT, Proc, _same_status
 from table.report.build import build_report
 from table.report.session import Session
 
+pytestmark = pytest.mark.processes
+
 
 def _script(path: Path, seat: int, host: bool) -> Path:
     lines: list[dict[str, Any]] = [{"after": 0.3, "op": "note",

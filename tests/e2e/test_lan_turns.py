@@ -8,7 +8,11 @@ import secrets
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.e2e.test_lan_play import LOOPBACK, Proc, _same_status
+
+pytestmark = pytest.mark.processes
 
 POSITION = '''
 [position]

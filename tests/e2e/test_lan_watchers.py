@@ -21,7 +21,11 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.e2e.test_lan_play import LOOPBACK, ROOT, Proc
+
+pytestmark = pytest.mark.processes
 
 ROGUE = Path(__file__).with_name("rogue_watcher.py")
 GAME, PLAYERS, ROUNDS = "mantle-of-the-keeper", 3, 4

@@ -14,7 +14,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.e2e.test_lan_play import LOOPBACK, ROOT, Proc, _same_status
+
+pytestmark = pytest.mark.processes
 
 COMMON = ["--headless", "--interfaces", LOOPBACK, "--no-announce", "--fast", "--status"]
 

@@ -107,3 +107,28 @@ def test_a_lone_peer_rolls_and_shuffles_locally(tmp_path: Path) -> None:
     assert op is not None and op.args["local"] is True and "fair" not in op.args
     op = t.drivers[0].shuffle([], "p1.deck", seat=1)
     assert op is not None and op.args["why"] == "shuffle" and "fair" not in op.args
+
+
+def test_leaving_abandons_the_rounds_still_open_and_issues_nothing_after(tmp_path: Path) -> None:
+    """A session closes its driver before replication stops: a round finished after that
+    (the last commitments arriving, a link closing as the mesh stops) would issue its op into
+    the leaver's log only. It is abandoned; the others drop it when the initiator's link goes."""
+    t = Table(tmp_path)
+    d1, d2, d3 = t.drivers
+    before = t.replicas[0].version_vector()
+    d1.roll(PEERS, sides=6, why="last roll")
+    for _ in range(2):  # the round's start reaches the others; their commitments are queued
+        sender, to, msg = t.queue.popleft()
+        t.drivers[PEERS.index(to)].on_message(sender, msg)
+    assert t.queue
+    d1.close()
+    t.pump()
+    d1.peer_gone("peer2")
+    t.wait(5)
+    assert d1.issued == [] and t.replicas[0].version_vector() == before
+    assert not d1.rounds.rounds
+    for driver in (d2, d3):
+        driver.peer_gone("peer1")
+    t.wait(20)
+    assert all(r.version_vector() == before for r in t.replicas)
+    assert not any("never used" in m for r in t.replicas for m in r.reports)

@@ -142,6 +142,7 @@ def test_malformed_messages_are_named_or_ignored() -> None:
     assert rounds.on_message("x", FairReveal("nope", "00")) == []
 
 
+@pytest.mark.socket
 def test_the_benchmark_runs_and_ends_with_json(capsys: pytest.CaptureFixture[str]) -> None:
     import json
 

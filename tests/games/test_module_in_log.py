@@ -74,6 +74,7 @@ def test_a_new_table_records_its_module_and_decks(tmp_path: Path) -> None:
     assert again.public_state_hash() == r.public_state_hash()
 
 
+@pytest.mark.processes
 def test_check_reads_the_draft_from_the_log_where_it_was_never_installed(tmp_path: Path) -> None:
     draft = load_module(_draft(tmp_path, hand_limit=7))
     log = tmp_path / "draft.sandlog"

@@ -20,7 +20,7 @@ from table import lan
 
 from netplay_testkit import FAST_MESH, LOOPBACK, run, wait_until
 
-pytestmark = pytest.mark.socket
+pytestmark = [pytest.mark.socket, pytest.mark.processes]
 HERE = Path(__file__).resolve().parent
 
 

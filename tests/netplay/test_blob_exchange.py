@@ -12,6 +12,8 @@ from netplay.blobs.transfer import CHUNK
 
 from netplay_testkit import LOOPBACK, run, start_meshes, stop_all, wait_until
 
+pytestmark = pytest.mark.socket
+
 
 def _verify(digest: str):  # type: ignore[no-untyped-def]
     return lambda data: hashlib.sha256(data).hexdigest() == digest

@@ -1,10 +1,12 @@
 """Catch-up ends with caught_up; an op a peer advertises but never sends is named, not awaited."""
 
-from netplay.replication.events import CaughtUp, PeerMisbehaved
-
+import pytest
 from netplay_testkit import LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until
 
+from netplay.replication.events import CaughtUp, PeerMisbehaved
 
+
+@pytest.mark.socket
 def test_catch_up_ends_explicitly_and_a_withheld_op_is_named():
     async def scenario():
         meshes = await start_meshes(3)

@@ -2,11 +2,12 @@
 
 import asyncio
 
+import pytest
+from netplay_testkit import LOOPBACK, run, wait_until
+
 from netplay.session.consent import OwnerRequest, decide
 from netplay.session.lan_session import SessionOptions
 from table import lan
-
-from netplay_testkit import LOOPBACK, run, wait_until
 
 
 def test_policies_decide():
@@ -30,6 +31,7 @@ def test_policies_decide():
     run(scenario())
 
 
+@pytest.mark.socket
 def test_an_owner_that_takes_no_requests_refuses_and_loses_nothing(tmp_path):
     async def scenario():
         module = lan.module_for("mantle-of-the-keeper")

@@ -4,11 +4,14 @@ import asyncio
 import time
 from dataclasses import replace
 
-from netplay.discovery.mdns import TableAnnouncer, TableBrowser
+import pytest
+from netplay_testkit import LOOPBACK, run
+
 from netplay.discovery.listing import TableAnnouncement
+from netplay.discovery.mdns import TableAnnouncer, TableBrowser
 from netplay.protocol.identity import new_peer_id
 
-from netplay_testkit import LOOPBACK, run
+pytestmark = pytest.mark.socket
 
 ONLY_LOOPBACK = [LOOPBACK]
 # The speed target (announce to listed <= 1.5 s) is measured by `sandtable bench net`

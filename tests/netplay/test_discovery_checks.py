@@ -5,17 +5,17 @@ that table, and a joiner that came in by address announces the table's real name
 import argparse
 import asyncio
 
+import pytest
+from netplay_testkit import LOOPBACK, run, wait_until
 from zeroconf import IPVersion
 from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 
-from netplay.discovery.mdns import SERVICE_TYPE, TableBrowser
 from netplay.discovery.listing import safe_text
+from netplay.discovery.mdns import SERVICE_TYPE, TableBrowser
 from netplay.protocol.identity import new_peer_id
 from netplay.session.lan_session import SessionOptions
 from table import lan
 from table.app.commands.net import cmd_tables
-
-from netplay_testkit import LOOPBACK, run, wait_until
 
 EVIL_NAME = "Evil\x1b[2J\x1b[H\x1b]0;pwned\x07 table\r\n"
 
@@ -36,6 +36,7 @@ async def _register(zc, label, port, props):
     return info
 
 
+@pytest.mark.socket
 def test_bad_announcements_are_dropped_and_names_made_safe():
     async def scenario():
         zc = AsyncZeroconf(interfaces=[LOOPBACK], ip_version=IPVersion.V4Only)
@@ -63,6 +64,7 @@ def test_bad_announcements_are_dropped_and_names_made_safe():
     run(scenario())
 
 
+@pytest.mark.socket
 def test_a_reused_table_id_lists_only_the_address_that_answers_as_that_table(tmp_path):
     async def scenario():
         module = lan.module_for("mantle-of-the-keeper")
@@ -102,6 +104,7 @@ def test_a_reused_table_id_lists_only_the_address_that_answers_as_that_table(tmp
     run(scenario(), 60)
 
 
+@pytest.mark.socket
 def test_the_tables_command_prints_names_without_escape_codes(capsys, tmp_path):
     import threading
     ready, done = threading.Event(), threading.Event()

@@ -10,6 +10,8 @@ from netplay.replication.events import Equivocated
 
 from netplay_testkit import LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until
 
+pytestmark = [pytest.mark.socket, pytest.mark.processes]
+
 
 def test_both_versions_in_one_batch_are_a_proof_not_a_fault_of_the_relayer():
     async def scenario():

@@ -7,15 +7,17 @@ import secrets
 import time
 
 import msgpack
+import pytest
+from netplay_testkit import LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until
 
-from netplay.protocol.handshake import PROTOCOL_VERSION, auth_payload, transcript_hash
 from netplay.link.streams import perform_handshake
+from netplay.protocol.handshake import PROTOCOL_VERSION, auth_payload, transcript_hash
 from netplay.protocol.identity import Identity
-from netplay.replication.replication import ReplicationConfig
 from netplay.protocol.secure import FrameCipher, X25519Exchange, derive_keys
 from netplay.protocol.wire import pack, unpack
+from netplay.replication.replication import ReplicationConfig
 
-from netplay_testkit import LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until
+pytestmark = pytest.mark.socket
 
 PRE_CASES = 1500
 POST_CASES = 300

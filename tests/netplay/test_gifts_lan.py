@@ -4,6 +4,8 @@ hand; Carol's peer receives nothing that names it; every peer ends with the same
 
 import asyncio
 
+import pytest
+from netplay_testkit import LOOPBACK, run, wait_until
 
 import netplay.link.link as link_module
 from netplay.link.link import LinkConfig
@@ -14,7 +16,7 @@ from table import lan
 from table.core import actions as act
 from table.core.views import known_card
 
-from netplay_testkit import LOOPBACK, run, wait_until
+pytestmark = pytest.mark.socket
 
 
 def _options():

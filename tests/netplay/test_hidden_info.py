@@ -3,6 +3,9 @@
 
 import asyncio
 
+import pytest
+from netplay_testkit import LOOPBACK, RecordingRelay, run, wait_until
+
 from netplay.link.link import LinkConfig
 from netplay.mesh.mesh import MeshConfig
 from netplay.replication.replication import ReplicationConfig
@@ -10,7 +13,7 @@ from netplay.session.lan_session import SessionOptions
 from table import lan
 from table.core import actions as act
 
-from netplay_testkit import LOOPBACK, RecordingRelay, run, wait_until
+pytestmark = pytest.mark.socket
 
 
 def _options():

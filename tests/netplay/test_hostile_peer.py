@@ -23,6 +23,8 @@ from netplay.replication.replication import ReplicationConfig
 
 from netplay_testkit import LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until
 
+pytestmark = [pytest.mark.socket, pytest.mark.processes]
+
 HERE = Path(__file__).resolve().parent
 # Default link timeouts: a 10,000-op burst keeps a peer busy longer than the fast test links'.
 MESH = MeshConfig(link=LinkConfig(handshake_timeout=5.0, connect_timeout=2.0),

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.socket
+pytestmark = [pytest.mark.socket, pytest.mark.processes]
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 SEATS, SHUFFLES = 2, 40

@@ -12,6 +12,8 @@ from netplay.mesh.events import MessageReceived, PeerJoined, PeerLeft
 
 from netplay_testkit import FAST_MESH, LOOPBACK, run, start_meshes, stop_all, wait_until
 
+pytestmark = pytest.mark.socket
+
 
 def _full(meshes):
     n = len(meshes)

@@ -17,6 +17,8 @@ from table.lan.modules import ModuleTransferError, blob_lookup, obtain_module
 
 from netplay_testkit import LOOPBACK, run, start_meshes, stop_all, wait_until
 
+pytestmark = pytest.mark.socket
+
 REPO = Path(__file__).resolve().parents[2]
 
 

@@ -7,6 +7,10 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
+pytestmark = [pytest.mark.socket, pytest.mark.processes]
+
 HERE = Path(__file__).parent
 N, OPS = 3, 15
 

@@ -1,12 +1,17 @@
 """Hostile ops from a peer that passed the handshake: each drops its link, none is delivered."""
 
 import random
+from dataclasses import replace
+
+import pytest
 
 from netplay.replication.opsign import op_signer
 
 from netplay.replication.replication import ReplicationConfig
 
-from netplay_testkit import LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until
+from netplay_testkit import FAST_MESH, LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until
+
+pytestmark = pytest.mark.socket
 
 
 def _resign(attacker, wire):
@@ -19,7 +24,8 @@ def _resign(attacker, wire):
 
 def test_bad_signatures_forged_authors_and_skipped_stamps_are_dropped():
     async def scenario():
-        meshes = await start_meshes(3)
+        # the attacker comes straight back after each case: no time kept off here
+        meshes = await start_meshes(3, config=replace(FAST_MESH, offender_wait=0.0))
         target, honest, attacker = (ReplicaPeer(m) for m in meshes)
         rng = random.Random(7)
 

@@ -5,6 +5,8 @@ nor in any message before encryption. Both peers end with the same table, in the
 import asyncio
 from pathlib import Path
 
+import pytest
+
 from assist.runner import AssistRunner, load_plugin
 from netplay.link.link import LinkConfig
 from netplay.mesh.mesh import MeshConfig
@@ -15,6 +17,8 @@ from table.games.position import read_position
 from table.games.position_writer import replica_position
 
 from netplay_testkit import LOOPBACK, RecordingRelay, run, wait_until
+
+pytestmark = pytest.mark.socket
 
 POSITION = Path(__file__).resolve().parents[1] / "games" / "data" / "gauntlet.toml"
 

@@ -7,6 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = [pytest.mark.socket, pytest.mark.processes]
+
 HERE = Path(__file__).parent
 
 

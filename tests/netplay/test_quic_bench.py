@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = [pytest.mark.socket, pytest.mark.multiprocess]
+pytestmark = [pytest.mark.socket, pytest.mark.processes]
 
 ROOT = Path(__file__).resolve().parents[2]
 

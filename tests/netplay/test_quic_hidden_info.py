@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from netplay.link import quic
+from netplay.link.link import quic
 from netplay.link.link import LinkConfig
 from netplay.mesh.mesh import MeshConfig
 from netplay.link.quic import QuicSettings

@@ -5,14 +5,15 @@
 import asyncio
 import logging
 
+import pytest
+from netplay_testkit import LOOPBACK, run, wait_until
+
 from netplay.link.link import LinkConfig
 from netplay.mesh.mesh import MeshConfig
 from netplay.mesh.peerbook import PeerBook, RedialPolicy
 from netplay.replication.replication import ReplicationConfig
 from netplay.session.lan_session import SessionOptions
 from table import lan
-
-from netplay_testkit import LOOPBACK, run, wait_until
 
 
 def _options(**kw):
@@ -49,6 +50,7 @@ def test_backoff_doubles_to_a_cap_with_jitter():
     assert book.due(now + 100) == []  # left on purpose: it will dial us when it is back
 
 
+@pytest.mark.socket
 def test_a_crashed_joiner_and_a_crashed_host_rejoin_by_themselves(tmp_path):
     async def scenario():
         module = lan.module_for("mantle-of-the-keeper")
@@ -94,6 +96,7 @@ def test_a_crashed_joiner_and_a_crashed_host_rejoin_by_themselves(tmp_path):
     run(scenario(), 90)
 
 
+@pytest.mark.socket
 def test_a_hundred_idle_connections_do_not_lock_out_a_late_joiner(tmp_path, caplog):
     caplog.set_level(logging.WARNING, logger="table.lan.hosting")
 

@@ -2,11 +2,13 @@
 
 import asyncio
 
-from netplay.replication.events import Divergence, PrivateReceived
+import pytest
+from netplay_testkit import LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until
 
+from netplay.replication.events import Divergence, PrivateReceived
 from netplay.replication.replication import ReplicationConfig
 
-from netplay_testkit import LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until
+pytestmark = pytest.mark.socket
 
 FAST_REPL = ReplicationConfig(hash_interval=0.2)
 

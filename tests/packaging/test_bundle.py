@@ -26,12 +26,14 @@ build_script = packaging_module("build")
 MAX_BUNDLE_MIB = 160
 
 
+@pytest.mark.processes
 def test_version(bundle: Bundle, tmp_path: Path) -> None:
     out = bundle.run("--version", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == f"sandtable {__version__}"
 
 
+@pytest.mark.processes
 def test_games_lists_the_bundled_modules(bundle: Bundle, tmp_path: Path) -> None:
     out = bundle.run("games", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
@@ -40,6 +42,7 @@ def test_games_lists_the_bundled_modules(bundle: Bundle, tmp_path: Path) -> None
     assert listed == source and "dead-to-rites" in listed
 
 
+@pytest.mark.processes
 def test_screenshot_offscreen(bundle: Bundle, tmp_path: Path) -> None:
     png = tmp_path / "shots" / "dead-to-rites.png"
     out = bundle.run("screenshot", "--game", "dead-to-rites", "--size", "1200x800",
@@ -60,6 +63,7 @@ def test_screenshot_offscreen(bundle: Bundle, tmp_path: Path) -> None:
     assert all(len(h) > 10 for h in halves)
 
 
+@pytest.mark.processes
 def test_new_table_and_report(bundle: Bundle, tmp_path: Path) -> None:
     """The table's commands work frozen: a headless table log. The report reads its numbers
     from the designer's dataset (Parquet, DuckDB), which the bundle leaves out
@@ -81,6 +85,7 @@ def _selfcheck(bundle: Bundle, cwd: Path) -> dict:
     return json.loads(out.stdout)
 
 
+@pytest.mark.processes
 def test_frozen_app_finds_entry_points_and_assets_inside_the_bundle(bundle: Bundle,
                                                                     tmp_path: Path) -> None:
     report = _selfcheck(bundle, tmp_path)
@@ -95,6 +100,7 @@ def test_frozen_app_finds_entry_points_and_assets_inside_the_bundle(bundle: Bund
     assert report["games"] == sorted(registry.module_dirs())
 
 
+@pytest.mark.processes
 def test_assist_plugins_load_frozen_as_from_source(bundle: Bundle, tmp_path: Path) -> None:
     """`entry_points(group="sandtable.assist")` in the bundle finds the plugins pyproject
     declares, and each one that imports from source imports from the bundle too."""
@@ -117,6 +123,7 @@ def test_assist_plugins_load_frozen_as_from_source(bundle: Bundle, tmp_path: Pat
             assert not frozen.startswith("ERROR"), (name, frozen)
 
 
+@pytest.mark.processes
 def test_every_module_of_ours_imports_frozen(bundle: Bundle, tmp_path: Path) -> None:
     """Nothing PyInstaller's analysis missed (a lazy or dynamic import of a dependency)."""
     out = bundle.run(cwd=tmp_path, env={"SANDTABLE_BUNDLE_SELFCHECK": "imports"})
@@ -164,6 +171,7 @@ def test_bundle_is_lean(bundle: Bundle) -> None:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux desktop entry")
+@pytest.mark.processes
 def test_linux_desktop_entry(bundle: Bundle, tmp_path: Path) -> None:
     for name in ("sandtable.desktop", "sandtable.png", "install-desktop-entry.sh"):
         assert (bundle.folder / name).is_file(), name

@@ -94,7 +94,7 @@ class Table:
 
 async def three_peers(root: Path, lan_app: Any) -> Table:
     from table import lan
-    from table.app.commands.net import _watch_draft
+    from table.app.commands.headless_peer import _watch_draft
     from table.games import load_module
 
     folder = draft(root)

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QApplication
 
 from tests.ui.test_lan_ui import FAST, LOOPBACK, Headless, _run, closing, until
 
-pytestmark = [pytest.mark.socket, pytest.mark.multiprocess]
+pytestmark = [pytest.mark.socket, pytest.mark.processes]
 
 NET = ["--headless", "--interfaces", LOOPBACK, "--no-announce", "--relay", "off", "--fast",
        "--status", "--passphrase", "open sesame"]

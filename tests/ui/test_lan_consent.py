@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
@@ -14,6 +15,8 @@ from netplay.session.lan_session import SessionOptions
 from table import lan
 
 from .test_lan_ui import FAST, LOOPBACK, _lan_app, _run, until
+
+pytestmark = pytest.mark.socket
 
 
 def _click(button: Any) -> None:

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from .lan_drafts_kit import NEW_TEXT, OLD_TEXT, three_peers
 from .test_lan_ui import _lan_app, _run
+
+pytestmark = pytest.mark.socket
 
 
 def test_every_peers_scene_follows_the_draft(qapp, qtbot, tmp_path):  # type: ignore[no-untyped-def]

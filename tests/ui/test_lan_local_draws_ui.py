@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from PySide6.QtCore import Qt
 
 from netplay.session.lan_session import SessionOptions
 from table import lan
 from table.lan.setup import table_info
 from tests.ui.test_lan_ui import FAST, LOOPBACK, _lan_app, _run, closing, until
+
+pytestmark = pytest.mark.socket
 
 
 def test_the_host_dialog_opens_a_table_allowing_local_draws(qapp, qtbot, tmp_path):  # type: ignore[no-untyped-def]

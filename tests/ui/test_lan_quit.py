@@ -7,10 +7,14 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
 from netplay.session.lan_session import SessionOptions
 from table import lan
 
 from .test_lan_ui import FAST, LOOPBACK, _lan_app, _run
+
+pytestmark = pytest.mark.socket
 
 
 def test_quitting_abandons_a_table_stuck_leaving_and_names_it(qapp, qtbot, tmp_path):  # type: ignore[no-untyped-def]

@@ -2,11 +2,15 @@
 shows as "reconnecting…", and as "back" once it restarted from its log and relinked."""
 from __future__ import annotations
 
+import pytest
+
 from netplay.session.lan_session import SessionOptions
 from table import lan
 from table.ui.lan import PeersPanel
 
 from .test_lan_ui import FAST, LOOPBACK, _lan_app, _run, until
+
+pytestmark = pytest.mark.socket
 
 
 def test_the_peers_panel_says_reconnecting_then_back(qapp, qtbot, tmp_path):  # type: ignore[no-untyped-def]

@@ -13,11 +13,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from netplay.session.lan_session import SessionOptions
 from table import lan
 from table.core import actions as act
 
 from .test_lan_ui import FAST, LOOPBACK, Headless, _cards, _run, closing, until
+
+pytestmark = [pytest.mark.socket, pytest.mark.processes]
 
 
 def _app(name: str) -> Any:

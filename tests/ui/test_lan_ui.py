@@ -17,6 +17,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import pytest
 
 from netplay.link.link import LinkConfig
 from netplay.mesh.mesh import MeshConfig
@@ -24,6 +25,8 @@ from netplay.replication.replication import ReplicationConfig
 from netplay.session.lan_session import SessionOptions
 from table import lan
 from table.core import actions as act
+
+pytestmark = [pytest.mark.socket, pytest.mark.processes]
 
 ROOT = Path(__file__).resolve().parents[2]
 LOOPBACK = "127.0.0.1"

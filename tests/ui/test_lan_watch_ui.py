@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
 from PySide6.QtCore import Qt
 
 from netplay.session.lan_session import SessionOptions
@@ -18,6 +19,8 @@ from table import lan
 from table.core import actions as act
 from tests.ui.helpers import click, drag
 from tests.ui.test_lan_ui import FAST, LOOPBACK, _cards, _lan_app, _run, closing, until
+
+pytestmark = pytest.mark.socket
 
 
 async def _show(w: Any) -> Any:

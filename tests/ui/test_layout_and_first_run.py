@@ -10,6 +10,8 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -65,6 +67,7 @@ def _fake_repo(tmp: Path) -> tuple[Path, Path]:
     return tmp, calls
 
 
+@pytest.mark.processes
 def test_run_script_installs_once_and_again_only_when_pyproject_changes(tmp_path):  # type: ignore[no-untyped-def]
     repo, calls = _fake_repo(tmp_path)
     env = {**os.environ}

@@ -11,6 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from netplay.link.link import LinkConfig
 from netplay.mesh.mesh import MeshConfig
 from netplay.replication.replication import ReplicationConfig
@@ -29,6 +31,7 @@ def _options() -> SessionOptions:
                           replication=ReplicationConfig(hash_interval=0.3))
 
 
+@pytest.mark.socket
 def test_bobs_window_asks_alices_peer_to_draw_and_shuffle(qapp, qtbot, tmp_path: Path):  # type: ignore[no-untyped-def]
     from table.app.owner_requests import install_owner_requests
     from table.ui.games import catalog_for

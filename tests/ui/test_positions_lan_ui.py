@@ -6,11 +6,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from netplay.session.lan_session import SessionOptions
 from table import lan
 from table.games.position import read_position
 
 from .test_lan_ui import FAST, LOOPBACK, Headless, _cards, _lan_app, _run, closing, until
+
+pytestmark = [pytest.mark.socket, pytest.mark.processes]
 
 POSITION = Path(__file__).resolve().parents[1] / "games" / "data" / "gauntlet.toml"
 

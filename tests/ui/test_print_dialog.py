@@ -69,6 +69,7 @@ def _pick(qtbot, combo: QComboBox, text: str) -> None:  # type: ignore[no-untype
 
 
 @poppler
+@pytest.mark.processes
 def test_print_a_starter_deck_from_the_game_menu(dtr, qtbot, tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
     w = dtr
     module = w.ctl.catalog.module

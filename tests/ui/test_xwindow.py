@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.xwindow
+pytestmark = [pytest.mark.xwindow, pytest.mark.processes]
 ROOT = Path(__file__).resolve().parents[2]
 SIZE = (1920, 1080)  # the screen; the window opens at its own size (1500x950) inside
 
@@ -36,6 +36,57 @@ def _wait(what: str, test, timeout: float = 30.0):  # type: ignore[no-untyped-de
             return value
         time.sleep(0.1)
     raise AssertionError(f"timed out waiting for {what}")
+
+
+# No fixed wait for the app: it says when its table window is up (SANDTABLE_GEOMETRY_OUT: the
+# window writes its cards' screen positions once shown and settled); until then the test waits
+# as long as the program runs, up to this bound for a machine so loaded that it never would.
+APP_START_BOUND = 300.0
+
+
+def _start_app(argv: list[str], env: dict[str, str], stderr: Path) -> subprocess.Popen[bytes]:
+    """The program, its stderr kept in a file (printed when the test fails)."""
+    with stderr.open("wb") as err:
+        return subprocess.Popen(argv, env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=err)
+
+
+def _app_ready(app: subprocess.Popen[bytes], geometry: Path, stderr: Path) -> list[dict]:  # type: ignore[type-arg]
+    """The hand's card positions, once the table window has written them; fails at once,
+    with the app's stderr, if the program exits first."""
+    end = time.monotonic() + APP_START_BOUND
+    while time.monotonic() < end:
+        if geometry.exists():
+            hand = json.loads(geometry.read_text())["hand"]
+            if hand:
+                return hand  # type: ignore[no-any-return]
+        if app.poll() is not None:
+            raise AssertionError(f"the app exited ({app.returncode}) before its table window "
+                                 f"was shown; its stderr:\n{_tail(stderr)}")
+        time.sleep(0.1)
+    raise AssertionError(f"the app did not show its table window in {APP_START_BOUND:.0f} s; "
+                         f"its stderr:\n{_tail(stderr)}")
+
+
+def _tail(path: Path, lines: int = 40) -> str:
+    text = path.read_text(errors="replace") if path.exists() else "(none)"
+    return "\n".join(text.splitlines()[-lines:]) or "(empty)"
+
+
+class _Explained:
+    """A failure inside says what the app wrote on stderr and where the screenshots are."""
+
+    def __init__(self, stderr: list[Path], shots: Path) -> None:
+        self.stderr, self.shots = stderr, shots
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: object, exc: BaseException | None, tb: object) -> None:
+        if exc is None or not isinstance(exc, (AssertionError, subprocess.SubprocessError)):
+            return
+        shots = sorted(str(p) for p in self.shots.glob("**/*.png"))
+        logs = "".join(f"\n--- stderr of {p.stem} ({p}) ---\n{_tail(p)}" for p in self.stderr)
+        raise AssertionError(f"{exc}\nscreenshots: {shots or 'none taken'}{logs}") from exc
 
 
 def _xdotool(env: dict[str, str], *args: str) -> str:
@@ -79,14 +130,13 @@ def test_right_click_a_card_and_add_a_counter_in_a_real_window(tmp_path) -> None
         env = {**os.environ, "DISPLAY": display, "QT_QPA_PLATFORM": "xcb",
                "SANDTABLE_HOME": str(tmp_path / "home"), "SANDTABLE_GEOMETRY_OUT": str(geometry)}
         # the README's run command; a sample table keeps it quick
-        app = subprocess.Popen(["bash", str(ROOT / "scripts" / "run.sh"), "--game", "sample"],
-                               env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE)
-        window = _wait("the table window", lambda: _xdotool(
-            env, "search", "--name", "Sandtable").split(), timeout=45)[-1]
-        assert window
-        hand = _wait("the card positions", lambda: geometry.exists() and json.loads(
-            geometry.read_text())["hand"])
+        stderr = tmp_path / "app-stderr.txt"
+        app = _start_app(["bash", str(ROOT / "scripts" / "run.sh"), "--game", "sample"], env,
+                         stderr)
+        explained = _Explained([stderr], tmp_path)
+        with explained:
+            hand = _app_ready(app, geometry, stderr)
+            assert _xdotool(env, "search", "--name", "Sandtable").split()
         card = hand[-1]  # the top of the fan: nothing covers it
         x, y = card["x"], card["y"]
         before = _grab(env, tmp_path / "before.png")
@@ -100,9 +150,10 @@ def test_right_click_a_card_and_add_a_counter_in_a_real_window(tmp_path) -> None
         bx, by = x, y + 45
         red_before = _red_pixels(before, bx, by, 60)
         shots = iter(range(100))
-        _wait("a counter badge on the card (screenshots in " + str(tmp_path) + ")",
-              lambda: _red_pixels(_grab(env, tmp_path / f"after-{next(shots)}.png"), bx, by,
-                                  60) > red_before + 30, timeout=15)
+        with explained:
+            _wait("a counter badge on the card", lambda: _red_pixels(
+                _grab(env, tmp_path / f"after-{next(shots)}.png"), bx, by, 60) > red_before + 30,
+                timeout=15)
     finally:
         if app is not None:
             app.terminate()
@@ -131,11 +182,12 @@ def test_drag_a_card_into_play_then_ctrl_z_in_a_real_window(tmp_path) -> None:  
         geometry = tmp_path / "geometry.json"
         env = {**os.environ, "DISPLAY": display, "QT_QPA_PLATFORM": "xcb",
                "SANDTABLE_HOME": str(home), "SANDTABLE_GEOMETRY_OUT": str(geometry)}
-        app = subprocess.Popen(["bash", str(ROOT / "scripts" / "run.sh"), "--game", "sample"],
-                               env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE)
-        hand = _wait("the card positions", lambda: geometry.exists() and json.loads(
-            geometry.read_text())["hand"], timeout=60)
+        stderr = tmp_path / "app-stderr.txt"
+        app = _start_app(["bash", str(ROOT / "scripts" / "run.sh"), "--game", "sample"], env,
+                         stderr)
+        explained = _Explained([stderr], tmp_path)
+        with explained:
+            hand = _app_ready(app, geometry, stderr)
         x, y = hand[-1]["x"], hand[-1]["y"]  # the top of the fan: nothing covers it
         time.sleep(1.0)
         _grab(env, tmp_path / "1-start.png")
@@ -156,8 +208,8 @@ def test_drag_a_card_into_play_then_ctrl_z_in_a_real_window(tmp_path) -> None:  
             records = Replica.from_log(found[-1]).records() if found else []
             return bool(records) and records[-1].op.kind == "undo"
 
-        _wait("the undo in the table's log (screenshots in " + str(tmp_path) + ")", undone,
-              timeout=15)
+        with explained:
+            _wait("the undo in the table's log", undone, timeout=15)
         time.sleep(0.5)
         _grab(env, tmp_path / "3-undone.png")
     finally:
@@ -198,8 +250,11 @@ class Screen:
         self.procs.append(xvfb)
         assert xvfb.stdout is not None
         display = ":" + xvfb.stdout.readline().decode().strip()
+        self.geometry = home.parent / "geometry.json"  # the table window's ready signal
+        self.logs: list[Path] = []  # each program's stderr
         self.env = {**os.environ, "DISPLAY": display, "QT_QPA_PLATFORM": "xcb",
-                    "SANDTABLE_HOME": str(home), "SANDTABLE_LAN_INTERFACES": "127.0.0.1"}
+                    "SANDTABLE_HOME": str(home), "SANDTABLE_LAN_INTERFACES": "127.0.0.1",
+                    "SANDTABLE_GEOMETRY_OUT": str(self.geometry)}
         if WINDOW_MANAGER:
             self.start([WINDOW_MANAGER])
             _wait("the window manager", lambda: "_NET_SUPPORTING_WM_CHECK" in subprocess.run(
@@ -207,9 +262,10 @@ class Screen:
                 if shutil.which("xprop") else True)
 
     def start(self, argv: list[str]) -> subprocess.Popen[bytes]:
-        proc = subprocess.Popen(argv, env=self.env, cwd=ROOT, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL)
+        stderr = self.home.parent / f"{len(self.procs)}-{Path(argv[-1]).name}-stderr.txt"
+        proc = _start_app(argv, self.env, stderr)
         self.procs.append(proc)
+        self.logs.append(stderr)
         return proc
 
     def stop(self, proc: subprocess.Popen[bytes]) -> None:
@@ -228,10 +284,20 @@ class Screen:
     def xdotool(self, *args: str) -> str:
         return _xdotool(self.env, *args)
 
-    def window(self, title: str, timeout: float = 45.0) -> str:
-        """The visible window whose title matches (a regular expression)."""
-        return _wait(f"a window named {title!r}", lambda: self.xdotool(
-            "search", "--onlyvisible", "--name", title).split(), timeout)[-1]
+    def window(self, title: str, timeout: float = 8.0,
+               app: subprocess.Popen[bytes] | None = None) -> str:
+        """The visible window whose title matches (a regular expression). With ``app``, the
+        program that is to show it: waited for as long as it runs (up to APP_START_BOUND)."""
+        if app is None:
+            return _wait(f"a window named {title!r}", lambda: self.xdotool(
+                "search", "--onlyvisible", "--name", title).split(), timeout)[-1]
+
+        def shown() -> list[str]:
+            if app.poll() is not None:
+                raise AssertionError(f"{app.args!r} exited ({app.returncode}) before showing "
+                                     f"{title!r}")
+            return self.xdotool("search", "--onlyvisible", "--name", title).split()
+        return _wait(f"a window named {title!r}", shown, APP_START_BOUND)[-1]
 
     def frame(self, window: str) -> tuple[int, int, int, int]:
         """x, y, width, height of the window with its frame: the topmost window under the
@@ -300,36 +366,41 @@ class Screen:
 def test_every_window_opens_inside_a_laptop_screen(game: str, tmp_path: Path) -> None:
     screen = Screen(LAPTOP, tmp_path / "home")
     try:
-        app = screen.start(["bash", str(ROOT / "scripts" / "run.sh"), "--game", game])
-        table = screen.window(f"^{GAMES[game]} — Sandtable")
-        x, y, w, h = screen.assert_inside(table, "the table window")
-        assert w > LAPTOP[0] * 0.9 and h > LAPTOP[1] * 0.85  # and it uses the room there is
-        _grab(screen.env, tmp_path / f"{game}-{LAPTOP[0]}x{LAPTOP[1]}.png")
-        for keys, title in (("ctrl+shift+e", "^End the game$"),
-                            ("ctrl+shift+n", "^Designer note$")):
-            dialog = screen.open_with(table, keys, title)
-            screen.assert_inside(dialog, title)
-            screen.close_dialog(dialog, title)
-        screen.stop(app)
-        log = max((tmp_path / "home" / "games").glob("*.sandlog"), key=lambda p: p.stat().st_mtime)
-        sandtable = str(ROOT / ".venv" / "bin" / "sandtable")
-        replay = screen.start([sandtable, "replay", str(log)])
-        screen.assert_inside(screen.window("replay — Sandtable$"), "the replay window")
-        screen.stop(replay)
-        screen.start([sandtable])  # the start screen (it offers to resume the game: no)
-        start = screen.window("^Sandtable$")
-        try:
-            resume: str | None = screen.window("^Resume your game", timeout=8)
-        except AssertionError:
-            resume = None  # the game was not left open
-        if resume is not None:
-            screen.assert_inside(resume, "the Resume question")
-            screen.close_dialog(resume, "^Resume your game")
-        screen.assert_inside(start, "the start screen")
-        for keys, title in (("alt+h", "^Host a LAN table — Sandtable$"),
-                            ("alt+j", "^Join a LAN table — Sandtable$")):
-            dialog = screen.open_with(start, keys, title)
-            screen.assert_inside(dialog, title)
-            screen.close_dialog(dialog, title)
+        with _Explained(screen.logs, tmp_path):
+            _laptop_screen_windows(screen, game, tmp_path)
     finally:
         screen.close()
+
+
+def _laptop_screen_windows(screen: Screen, game: str, tmp_path: Path) -> None:
+    app = screen.start(["bash", str(ROOT / "scripts" / "run.sh"), "--game", game])
+    table = screen.window(f"^{GAMES[game]} — Sandtable", app=app)
+    _x, _y, w, h = screen.assert_inside(table, "the table window")
+    assert w > LAPTOP[0] * 0.9 and h > LAPTOP[1] * 0.85  # and it uses the room there is
+    _grab(screen.env, tmp_path / f"{game}-{LAPTOP[0]}x{LAPTOP[1]}.png")
+    for keys, title in (("ctrl+shift+e", "^End the game$"),
+                        ("ctrl+shift+n", "^Designer note$")):
+        dialog = screen.open_with(table, keys, title)
+        screen.assert_inside(dialog, title)
+        screen.close_dialog(dialog, title)
+    screen.stop(app)
+    log = max((tmp_path / "home" / "games").glob("*.sandlog"), key=lambda p: p.stat().st_mtime)
+    sandtable = str(ROOT / ".venv" / "bin" / "sandtable")
+    replay = screen.start([sandtable, "replay", str(log)])
+    screen.assert_inside(screen.window("replay — Sandtable$", app=replay), "the replay window")
+    screen.stop(replay)
+    start_screen = screen.start([sandtable])  # it offers to resume the game: no
+    start = screen.window("^Sandtable$", app=start_screen)
+    try:
+        resume: str | None = screen.window("^Resume your game", timeout=8)
+    except AssertionError:
+        resume = None  # the game was not left open
+    if resume is not None:
+        screen.assert_inside(resume, "the Resume question")
+        screen.close_dialog(resume, "^Resume your game")
+    screen.assert_inside(start, "the start screen")
+    for keys, title in (("alt+h", "^Host a LAN table — Sandtable$"),
+                        ("alt+j", "^Join a LAN table — Sandtable$")):
+        dialog = screen.open_with(start, keys, title)
+        screen.assert_inside(dialog, title)
+        screen.close_dialog(dialog, title)

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from assist.dead_to_rites import plugin
 from assist.testing import AssistTable
 
@@ -52,6 +54,7 @@ def test_card_effect_declaration_downgrades_e_star() -> None:
     assert {f.severity for f in t.flags() if f.rule == "DTR-ATTACK-ONCE"} == {"warning"}
 
 
+@pytest.mark.processes
 def test_sandtable_check_reports_flags(tmp_path: Path) -> None:
     log = tmp_path / "game.sandlog"
     t = AssistTable("dead-to-rites", plugin=plugin, log_path=str(log))
