@@ -14,7 +14,7 @@ a real table.
 ``interfaces`` defaults to all interfaces for the product; tests and demos must pass
 ``["127.0.0.1"]``.
 """
-# ruff: noqa: ASYNC109 - timeouts here are the deadlines of protocol steps (a dial, a handshake)
+
 
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Tables on the LAN through discovery: every table listed after a wait, or the one with a
 given name as soon as it is listed. ``interfaces=None`` browses every interface (the product);
 tests and demos pass ``["127.0.0.1"]``."""
-# ruff: noqa: ASYNC109 - timeouts here are the deadlines of protocol steps (a dial, a handshake)
+
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ mode is ``off`` (direct paths only: no relay, no discovery service, nothing leav
 the user did not give; what every test uses), ``default`` (n0's public relays and address
 lookup) or the URL of a self-hosted iroh-relay.
 """
-# ruff: noqa: ASYNC109 - timeouts here are the deadlines of protocol steps (a dial, a handshake)
+
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 Only this module and ``netplay.link.link`` touch sockets; the protocol itself (framing, handshake,
 encryption, message checks) lives in objects fed bytes, tested without any connection.
 """
-# ruff: noqa: ASYNC109 - timeouts here are the deadlines of protocol steps (a dial, a handshake)
+
 
 
 from __future__ import annotations

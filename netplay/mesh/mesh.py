@@ -13,7 +13,7 @@ key is refused). Gossip carries the keys of every peer met, departed ones too, a
 (first heard wins, a handshake overrides), so ops relayed during catch-up can be verified.
 Events (:attr:`Mesh.events`, netplay.mesh.events): a peer joined (or relinked), left, and each
 message of a kind above the mesh, decoded, with the bytes it came as."""
-# ruff: noqa: ASYNC109 - timeouts here are the deadlines of protocol steps (a dial, a handshake)
+
 
 from __future__ import annotations
 
@@ -32,7 +32,6 @@ from netplay.mesh.accepting import admit, room_for_connections
 from netplay.mesh.admission import Admission, duplicate_verdict
 from netplay.mesh.config import MeshConfig as MeshConfig
 from netplay.mesh.config import PeerAddress
-from table.core.events import EventHub
 from netplay.mesh.events import MeshEvent, MessageReceived, PeerJoined, PeerLeft
 from netplay.mesh.gossip import peers_message, read_keys, read_peers
 from netplay.mesh.peerbook import KnownPeer, PeerBook
@@ -41,6 +40,7 @@ from netplay.protocol.channel import Received
 from netplay.protocol.identity import PUBLIC_KEY_BYTES, Identity, is_valid_peer_id
 from netplay.protocol.messages import Message, Peers
 from netplay.protocol.wire import ProtocolError
+from table.core.events import EventHub
 
 log = logging.getLogger(__name__)
 

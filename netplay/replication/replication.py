@@ -34,7 +34,6 @@ import logging
 from collections.abc import Callable
 from typing import Any, NoReturn
 
-from table.core.events import EventHub
 from netplay.mesh.events import MeshEvent, MessageReceived, PeerJoined, PeerLeft
 from netplay.mesh.mesh import Mesh
 from netplay.protocol.messages import CaughtUp as CaughtUpMessage
@@ -65,6 +64,7 @@ from netplay.replication.opsign import next_in_line
 from netplay.replication.seam import ReceivingVerifier, Replica
 from netplay.replication.seam import ReplicationConfig as ReplicationConfig
 from table.core.errors import BadOp, CausalityError
+from table.core.events import EventHub
 from table.core.ops import from_wire
 
 log = logging.getLogger(__name__)

@@ -10,7 +10,7 @@ no. A LAN peer answers such requests (``netplay.session.lan_session``) according
   an answer ``"always"`` switches the policy to ``"always"`` for the rest of this game. No
   answer within ``ASK_TIMEOUT`` seconds, or nobody to ask, is a refusal.
 """
-# ruff: noqa: ASYNC109 - timeouts here are the deadlines of protocol steps (a dial, a handshake)
+
 
 from __future__ import annotations
 

@@ -17,7 +17,7 @@
 
 Pure asyncio: it runs under ``asyncio.run`` and under qasync. Nothing here blocks.
 """
-# ruff: noqa: ASYNC109 - timeouts here are the deadlines of protocol steps (a dial, a handshake)
+
 
 from __future__ import annotations
 
@@ -35,7 +35,6 @@ from netplay.draws.joint_draws import LanDraws
 from netplay.draws.round_driver import ROUTED as FAIR_MESSAGES
 from netplay.draws.round_driver import FairDriver
 from netplay.draws.watching import RECORD, EndOfGame, watchers_allowed
-from table.core.events import EventHub
 from netplay.mesh.events import MeshEvent, MessageReceived, PeerJoined, PeerLeft
 from netplay.mesh.mesh import Mesh
 from netplay.protocol.identity import Identity
@@ -56,6 +55,7 @@ from netplay.session.events import (
 from netplay.session.options import SessionOptions as SessionOptions
 from netplay.session.pile_requests import OwnerRequests
 from table.core import actions
+from table.core.events import EventHub
 from table.core.replica import Replica
 
 log = logging.getLogger(__name__)

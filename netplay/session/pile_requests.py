@@ -3,7 +3,7 @@ that seat's hidden piles, so "take the top card of Alice's deck" goes to Alice's
 private ``request``; it performs the entry as her seat if she consents
 (``netplay.session.consent``) and answers with a ``reply``. A watcher's request is always
 refused."""
-# ruff: noqa: ASYNC109 - timeouts here are the deadlines of protocol steps (a dial, a handshake)
+
 
 from __future__ import annotations
 
@@ -13,12 +13,12 @@ import logging
 from collections.abc import Coroutine
 from typing import Any, Protocol
 
-from table.core.events import EventHub
 from netplay.protocol.wire import ProtocolError
 from netplay.session.consent import REQUEST_TIMEOUT, ConsentAsker, OwnerRequest, decide, refusal_text
 from netplay.session.events import RequestDone, SessionEvent
 from table.core import jsonform
 from table.core.errors import CoreError
+from table.core.events import EventHub
 from table.core.replica import Replica
 from table.core.watchers import is_watcher
 

@@ -19,24 +19,36 @@ import contextlib
 import logging
 from typing import Any
 
-from netplay.discovery.mdns import TableBrowser
 from netplay.discovery.listing import TableListing
+from netplay.discovery.mdns import TableBrowser
 from netplay.discovery.peerfile import played_over_internet
 from netplay.discovery.table_search import interface_choice
-from netplay.session.lan_session import SessionOptions
 from netplay.session.events import PeersChanged
+from netplay.session.lan_session import SessionOptions
 from table import lan
-from table.lan.setup import ready_seats
-from table.lan.table import until_changed
-from table.games.registry import ModuleNotFound
 from table.app.internet_wiring import invite, with_internet
 from table.app.owner_requests import install_owner_consent, install_owner_requests
+from table.games.registry import ModuleNotFound
+from table.lan.setup import ready_seats
+from table.lan.table import until_changed
 from table.ui.catalog import Catalog
 from table.ui.drafts import use_module
 from table.ui.games import available_games, catalog_for
-from table.ui.lan import (HostDialog, HostRequest, JoinDialog, JoinedTable, JoinRequest,
-                          LanProblem, NoPeersFound, PeerRow, PeersPanel, RejoinDialog,
-                          RejoinRequest, TableEntry, WATCH_SEAT)
+from table.ui.lan import (
+    WATCH_SEAT,
+    HostDialog,
+    HostRequest,
+    JoinDialog,
+    JoinedTable,
+    JoinRequest,
+    LanProblem,
+    NoPeersFound,
+    PeerRow,
+    PeersPanel,
+    RejoinDialog,
+    RejoinRequest,
+    TableEntry,
+)
 from table.ui.main_window import TableWindow
 from table.ui.settings import new_log_path
 from table.ui.shell import Shell

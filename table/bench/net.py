@@ -164,10 +164,9 @@ async def _child(index: int, n: int, ops: int, first_port: int) -> None:
     reads ``GO <t0>`` and plays ops ``index, index + n, ...``, op ``i`` at ``t0 + i * PACE``
     on the system-wide monotonic clock (so the peers take turns, round robin, as in one
     process); prints its results."""
-    from table.core.gc_tuning import tune_gc
-
-    from netplay.protocol.identity import Identity
     from netplay.mesh.mesh import Mesh
+    from netplay.protocol.identity import Identity
+    from table.core.gc_tuning import tune_gc
 
     tune_gc()  # as the program does at start (and the in-process run)
     mesh = Mesh(Identity.generate(), "bench", None, host=LOOPBACK)
@@ -196,7 +195,7 @@ async def _child(index: int, n: int, ops: int, first_port: int) -> None:
     await mesh.stop()
 
 
-def _child_result(proc: "subprocess.Popen[str]") -> dict[str, Any] | None:
+def _child_result(proc: subprocess.Popen[str]) -> dict[str, Any] | None:
     assert proc.stdout is not None
     result = None
     for line in proc.stdout:
@@ -206,7 +205,7 @@ def _child_result(proc: "subprocess.Popen[str]") -> dict[str, Any] | None:
     return result
 
 
-def _wait_ready(proc: "subprocess.Popen[str]") -> None:
+def _wait_ready(proc: subprocess.Popen[str]) -> None:
     assert proc.stdout is not None
     for line in proc.stdout:
         if line.startswith("READY"):
@@ -218,7 +217,7 @@ def _processes(n: int, ops: int) -> dict[str, Any]:
     env = dict(os.environ)
     cmd = [sys.executable, "-m", "table.bench.net", "--child"]
 
-    def spawn(i: int, port: int) -> "subprocess.Popen[str]":
+    def spawn(i: int, port: int) -> subprocess.Popen[str]:
         return subprocess.Popen(cmd + [str(i), str(n), str(ops), str(port)], env=env,
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
@@ -251,8 +250,8 @@ def _processes(n: int, ops: int) -> dict[str, Any]:
 # ------------------------------------------------------------------ catch-up
 async def _catch_up(count: int) -> dict[str, Any]:
     """Seconds for a newcomer to catch up ``count`` ops (every signature verified)."""
-    from netplay.protocol.identity import Identity
     from netplay.mesh.mesh import Mesh
+    from netplay.protocol.identity import Identity
 
     meshes = [Mesh(Identity.generate(), "bench", None, host=LOOPBACK) for _ in range(2)]
     for m in meshes:
@@ -314,8 +313,8 @@ async def _baseline(count: int = 2000) -> list[float]:
 
 
 async def _discovery() -> float:
-    from netplay.discovery.mdns import TableAnnouncer, TableBrowser
     from netplay.discovery.listing import TableAnnouncement
+    from netplay.discovery.mdns import TableAnnouncer, TableBrowser
     from netplay.protocol.identity import new_peer_id
 
     pid = new_peer_id()

@@ -7,7 +7,7 @@ owner's software and a seat's deck list never leaves its player's machine. A `ho
 on an existing log resumes it (`table.lan.rejoin`). The CLI (`sandtable host/join`) and the app
 both use these coroutines; `table.lan` gathers what they call.
 """
-# ruff: noqa: ASYNC109 - timeouts here are the deadlines of protocol steps (a dial, a handshake)
+
 
 from __future__ import annotations
 

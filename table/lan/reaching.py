@@ -1,6 +1,6 @@
 """Finding and reaching a table: by name through discovery, or at HOST:PORT; dialing its peers,
 and asking again while a table is busy (its handshake slots full), with backoff."""
-# ruff: noqa: ASYNC109 - timeouts here are the deadlines of protocol steps (a dial, a handshake)
+
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Getting back into a LAN game from this peer's log: after a crash, a closed window, or a
 `host`/`join` command started again on an existing log. Same peer id and key; the other peers
 are found by the table's id (discovery) or at the addresses given, then dialled."""
-# ruff: noqa: ASYNC109 - timeouts here are the deadlines of protocol steps (a dial, a handshake)
+
 
 from __future__ import annotations
 

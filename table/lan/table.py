@@ -1,6 +1,6 @@
 """A LAN table as this peer holds it: the session, the replica, the module, and the tasks that
 run its setup; and waiting on what the replica announces rather than polling it."""
-# ruff: noqa: ASYNC109 - timeouts here are the deadlines of protocol steps (a dial, a handshake)
+
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from typing import Any
 
 from netplay.link.quic import QuicSettings
 from netplay.link.table_ticket import table_ticket
-from table.core.events import EventHub
 from netplay.session.lan_session import LanSession
+from table.core.events import EventHub
 from table.core.replica import Replica
 from table.games.module import GameModule
 from table.games.position import Position

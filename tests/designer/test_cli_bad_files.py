@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from table.app.cli import main
-from table.games import find_module
 from table.bench.simulated_sessions import play_session
+from table.games import find_module
 
 COMMANDS = [["check"], ["log", "show"], ["log", "hash"], ["log", "export"], ["report"]]
 

@@ -6,13 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import msgpack
-
 import pytest
 
+from table.bench.simulated_sessions import play_session
 from table.core.logfile import MAGIC, LogReader
 from table.core.replica import Replica
 from table.games import find_module
-from table.bench.simulated_sessions import play_session
 
 
 def frames(data: bytes) -> list[tuple[int, int]]:

@@ -7,8 +7,7 @@ from pathlib import Path
 import pytest
 
 from table.core import actions as act
-from table.core import undoing
-from table.core import jsonform
+from table.core import jsonform, undoing
 from table.core.render import Renderer
 from table.core.replica import Replica
 from table.core.views import ALL

@@ -57,8 +57,8 @@ def test_changed_since_prints_exactly_the_two_edited_cards(tmp_path, qapp, monke
                   if c.name not in ("General", "Cartographer") and f"{c.name}" in flat
                   and len(c.name) > 8]
         assert others == []
-    from table.ui.print.job import build_job
     from table.games import load_module
+    from table.ui.print.job import build_job
 
     job = build_job(load_module(draft), changed_since=version)
     assert sorted(c.card_id for c in job.cards) == ["cartographer", "general"]

@@ -11,13 +11,13 @@ import pytest
 
 from assist.api import Flag, Plugin, RuleInfo
 from table.app.cli import main
+from table.bench.report import draft_of
+from table.bench.simulated_sessions import generate, play_session
 from table.core.logfile import LogWriter, make_header
 from table.games import find_module
 from table.report import aggregate as agg
-from table.bench.report import draft_of
 from table.report.build import Progress, build_report
 from table.report.session import read_session
-from table.bench.simulated_sessions import generate, play_session
 
 
 class EveryRoll(Plugin):

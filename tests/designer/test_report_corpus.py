@@ -11,9 +11,9 @@ import re
 
 import pytest
 
+from table.bench.legal_corpus import Plan, Truth, generate
 from table.report import aggregate as agg
 from table.report.build import build_report, write_csv
-from table.bench.legal_corpus import Plan, Truth, generate
 
 PLAN = Plan()
 COUNT = 150  # 50 sessions of each built-in game

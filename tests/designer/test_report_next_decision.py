@@ -14,8 +14,8 @@ import pytest
 from table.bench.report import draft_of
 from table.bench.simulated_sessions import generate
 from table.games import find_module
-from table.report import compare, dice
 from table.report import aggregate as agg
+from table.report import compare, dice
 from table.report.build import Report, build_report, write_csv
 
 pytestmark = pytest.mark.processes

@@ -5,13 +5,13 @@ import random
 
 import pytest
 
+from table.bench.simulated_sessions import play_session
 from table.core.replica import Replica
 from table.core.seek import Landmarks, Seeker, fork_table, note_indices, turn_indices
 from table.core.snapshot import to_snapshot
 from table.core.statehash import public_state_hash
 from table.core.timeline import Timeline
 from table.games import find_module
-from table.bench.simulated_sessions import play_session
 
 
 @pytest.fixture(scope="module")

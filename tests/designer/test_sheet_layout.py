@@ -6,7 +6,13 @@ import pytest
 
 from table.games.card_faces import PRESETS
 from table.ui.print.sheet_layout import (
-    MARK_GAP, MARK_LEN, MIN_MARGIN, LayoutError, Slot, pages, plan,
+    MARK_GAP,
+    MARK_LEN,
+    MIN_MARGIN,
+    LayoutError,
+    Slot,
+    pages,
+    plan,
 )
 
 
@@ -65,8 +71,8 @@ def test_crop_marks_stand_in_the_margins_in_line_with_every_cut():  # type: igno
     for y in ys:
         assert (left - MARK_LEN, y, left, y) in marks and (right, y, right + MARK_LEN, y) in marks
     for x1, y1, x2, y2 in marks:  # on the page, never over a card
-        assert 0 <= min(x1, x2) and max(x1, x2) <= layout.page_w
-        assert 0 <= min(y1, y2) and max(y1, y2) <= layout.page_h
+        assert min(x1, x2) >= 0 and max(x1, x2) <= layout.page_w
+        assert min(y1, y2) >= 0 and max(y1, y2) <= layout.page_h
         inside_x = 10.5 < (x1 + x2) / 2 < 199.5
         inside_y = 16.5 < (y1 + y2) / 2 < 280.5
         assert not (inside_x and inside_y)

@@ -18,8 +18,8 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -65,7 +65,7 @@ class NetLab:
     def _port(self, i: int) -> str:
         return f"{self.tag}v{i}"
 
-    def __enter__(self) -> "NetLab":
+    def __enter__(self) -> NetLab:
         try:
             _ip("netns", "add", self.bridge_ns)
             _ip("-n", self.bridge_ns, "link", "add", "br0", "type", "bridge")
@@ -101,7 +101,7 @@ class NetLab:
     def heal(self, i: int) -> None:
         _ip("-n", self.bridge_ns, "link", "set", self._port(i), "up")
 
-    def start(self, i: int, *args: str) -> "Peer":
+    def start(self, i: int, *args: str) -> Peer:
         peer = Peer(self.ns(i), args)
         self.peers.append(peer)
         return peer

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.nat_kit import MAPPED_PORT, NatLab, nat_unavailable
 from tests.e2e.internet_kit import dice_and_chat
+from tests.e2e.nat_kit import MAPPED_PORT, NatLab, nat_unavailable
 from tests.e2e.netns_kit import Peer, op_sets, wait_converged
 
 pytestmark = [

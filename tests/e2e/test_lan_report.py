@@ -17,10 +17,9 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.test_lan_play import LOOPBACK, ROOT, Proc, _same_status
-
 from table.report.build import build_report
 from table.report.session import Session
+from tests.e2e.test_lan_play import LOOPBACK, ROOT, Proc, _same_status
 
 pytestmark = pytest.mark.processes
 

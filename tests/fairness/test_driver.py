@@ -10,8 +10,8 @@ from pathlib import Path
 import msgpack
 
 from netplay.draws.round_driver import ROUTED, FairDriver
-from table.bench.fair_sim import FakeClock
 from netplay.protocol.messages import Message, decode_message, encode_message
+from table.bench.fair_sim import FakeClock
 from table.core import actions as act
 from table.core.audit import audit_log
 from table.core.replica import Replica

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from netplay.protocol.handshake import Established, Handshake, Rejected
 from netplay.protocol.identity import Identity

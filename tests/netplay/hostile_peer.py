@@ -17,9 +17,9 @@ import sys
 import time
 from typing import Any
 
+from independent_msgpack import Float32, WideInt, decode, encode, encode_array_of
 from nacl.signing import SigningKey
 
-from independent_msgpack import Float32, WideInt, decode, encode, encode_array_of
 from netplay.link.streams import perform_handshake
 from netplay.protocol.identity import Identity
 

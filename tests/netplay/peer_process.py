@@ -10,11 +10,11 @@ import asyncio
 import logging
 import sys
 
-from netplay.protocol.identity import Identity
-from netplay.mesh.mesh import Mesh
-from netplay.replication.replication import ReplicationConfig
-
 from netplay_testkit import FAST_MESH, LOOPBACK, ReplicaPeer
+
+from netplay.mesh.mesh import Mesh
+from netplay.protocol.identity import Identity
+from netplay.replication.replication import ReplicationConfig
 
 
 def out(line: str) -> None:

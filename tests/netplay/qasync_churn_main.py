@@ -13,13 +13,13 @@ import sys
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import qasync  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+import qasync
+from PySide6.QtWidgets import QApplication
 
+from netplay.link.link import Link, LinkConfig
 from netplay.protocol.channel import Received
+from netplay.protocol.identity import Identity
 from netplay.protocol.messages import Private
-from netplay.protocol.identity import Identity  # noqa: E402
-from netplay.link.link import Link, LinkConfig  # noqa: E402
 
 TIMERS = int(os.environ.get("CHURN_TIMERS", "5000"))
 SLEEPS = int(os.environ.get("CHURN_SLEEPS", "2000"))
@@ -38,7 +38,7 @@ async def churn() -> None:
     for _ in range(200):
         try:
             await asyncio.wait_for(asyncio.sleep(0.01), rng.random() * 0.01)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass
     await asyncio.gather(*tasks, return_exceptions=True)
     await asyncio.sleep(0.1)

@@ -13,12 +13,12 @@ import asyncio
 import logging
 import sys
 
+from netplay_testkit import FAST_MESH, LOOPBACK, wait_until
+
 from netplay.session.lan_session import SessionOptions
 from table import lan
 from table.core import actions as act
 from table.core.audit import audit_replica
-
-from netplay_testkit import FAST_MESH, LOOPBACK, wait_until
 
 
 def out(line: str) -> None:

@@ -14,11 +14,10 @@ import time
 from pathlib import Path
 
 import pytest
+from netplay_testkit import FAST_MESH, LOOPBACK, run, wait_until
 
 from netplay.session.lan_session import SessionOptions
 from table import lan
-
-from netplay_testkit import FAST_MESH, LOOPBACK, run, wait_until
 
 pytestmark = [pytest.mark.socket, pytest.mark.processes]
 HERE = Path(__file__).resolve().parent

@@ -6,11 +6,10 @@ import hashlib
 import os
 
 import pytest
+from netplay_testkit import LOOPBACK, run, start_meshes, stop_all, wait_until
 
 from netplay.blobs.exchange import BlobExchange, TransferFailed
 from netplay.blobs.transfer import CHUNK
-
-from netplay_testkit import LOOPBACK, run, start_meshes, stop_all, wait_until
 
 pytestmark = pytest.mark.socket
 

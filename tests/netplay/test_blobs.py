@@ -6,8 +6,17 @@ import dataclasses
 import hashlib
 import os
 
-from netplay.blobs.transfer import (CHUNK, Blob, BlobFetch, BlobServer, Complete, NoHave, PeerFailed,
-                                    Progress, Want)
+from netplay.blobs.transfer import (
+    CHUNK,
+    Blob,
+    BlobFetch,
+    BlobServer,
+    Complete,
+    NoHave,
+    PeerFailed,
+    Progress,
+    Want,
+)
 from netplay.protocol.messages import decode_message, encode_message
 
 

@@ -2,12 +2,11 @@
 
 import msgpack
 import pytest
+from independent_msgpack import Float32, Unsorted, WideInt, encode
 
 from netplay.replication.canonical import NotCanonical, check_canonical, op_slices
 from netplay.replication.catchup import CatchUp
 from table.core.ops import Op
-
-from independent_msgpack import Float32, Unsorted, WideInt, encode
 
 A = "a" * 16
 SIG = b"s" * 64

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from netplay_testkit import LOOPBACK, run, wait_until
 
 from netplay.link.link import LinkConfig
 from netplay.mesh.mesh import MeshConfig
@@ -16,8 +17,6 @@ from table.core import actions as act
 from table.dataset import sessions_from
 from table.dataset.build import build_dataset
 from table.dataset.examples import views
-
-from netplay_testkit import LOOPBACK, run, wait_until
 
 pytestmark = pytest.mark.socket
 

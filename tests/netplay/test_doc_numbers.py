@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from netplay.mesh.admission import AdmissionLimits
 from netplay.link.link_state import LinkConfig
+from netplay.mesh.admission import AdmissionLimits
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 LINK, ADMISSION = LinkConfig(), AdmissionLimits()

@@ -3,12 +3,10 @@
 import asyncio
 
 import pytest
-
-from netplay.replication.opsign import op_signer
+from netplay_testkit import LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until
 
 from netplay.replication.events import Equivocated
-
-from netplay_testkit import LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until
+from netplay.replication.opsign import op_signer
 
 pytestmark = [pytest.mark.socket, pytest.mark.processes]
 

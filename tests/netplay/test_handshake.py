@@ -6,13 +6,13 @@
 import asyncio
 
 import pytest
-from netplay.protocol.messages import encode_message
 from netplay_testkit import FAST_LINK, LOOPBACK, RecordingRelay, run
 from virtual_net import MemoryNetwork, run_virtual
 
 from netplay.link.link import Link, LinkState
 from netplay.protocol.handshake import WRONG_PASSPHRASE
 from netplay.protocol.identity import Identity
+from netplay.protocol.messages import encode_message
 from netplay.protocol.wire import pack, unpack
 
 MARKER = "PLAINTEXT-MARKER-7f3a9c"

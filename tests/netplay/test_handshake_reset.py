@@ -8,12 +8,11 @@ import socket
 import struct
 
 import pytest
+from netplay_testkit import LOOPBACK, run
 
+from netplay.link.streams import perform_handshake
 from netplay.protocol.handshake import WRONG_PASSPHRASE, AuthError, Handshake
 from netplay.protocol.identity import Identity
-from netplay.link.streams import perform_handshake
-
-from netplay_testkit import LOOPBACK, run
 
 pytestmark = pytest.mark.socket
 

@@ -16,12 +16,11 @@ import time
 from pathlib import Path
 
 import pytest
+from netplay_testkit import LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until
 
 from netplay.link.link import LinkConfig
 from netplay.mesh.mesh import MeshConfig
 from netplay.replication.replication import ReplicationConfig
-
-from netplay_testkit import LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until
 
 pytestmark = [pytest.mark.socket, pytest.mark.processes]
 

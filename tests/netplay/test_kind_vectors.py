@@ -7,10 +7,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from nacl.signing import SigningKey
-
 from independent_msgpack import Unsorted, decode, encode
 from kind_vectors import DOMAIN, VECTORS, from_json
+from nacl.signing import SigningKey
 
 
 def _vectors() -> dict[str, Any]:
@@ -71,5 +70,5 @@ def test_every_message_type_has_a_vector_written_as_documented():
         assert decode(raw) == msg
         assert check_message(unpack(raw, DEFAULT_LIMITS)) == msg
         kind = decode_message(unpack(raw, DEFAULT_LIMITS))  # its frozen dataclass, and back
-        assert kind.T == v["t"] and pack(encode_message(kind)).hex() == v["msgpack"], v["t"]
+        assert v["t"] == kind.T and pack(encode_message(kind)).hex() == v["msgpack"], v["t"]
         assert pack(msg).hex() == v["msgpack"], v["t"]  # the project writes the same bytes

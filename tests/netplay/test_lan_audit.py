@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from netplay_testkit import FAST_MESH, LOOPBACK, run, wait_until
 
 from netplay.draws.commit_reveal import Drawn
 from netplay.draws.round_driver import FairDriver
@@ -27,8 +28,6 @@ from table.core.audit import audit_replica, audit_summary
 from table.core.replica import Replica
 from table.report.session import read_session
 from table.report.tables import session_rows
-
-from netplay_testkit import FAST_MESH, LOOPBACK, run, wait_until
 
 pytestmark = pytest.mark.socket
 SEATS = 3

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from netplay_testkit import FAST_MESH, LOOPBACK, run, wait_until
 
 from netplay.draws.commit_reveal import Drawn
 from netplay.session.lan_session import SessionOptions
@@ -18,8 +19,6 @@ from table.core.replica import Replica
 from table.lan import seat_setup
 from table.lan.rejoin import resume
 from table.lan.setup import ready_seats
-
-from netplay_testkit import FAST_MESH, LOOPBACK, run, wait_until
 
 pytestmark = pytest.mark.socket
 GAME = "mantle-of-the-keeper"

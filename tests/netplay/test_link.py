@@ -8,17 +8,16 @@ link's own code, with no socket and no real waiting, and time that is exact. The
 import asyncio
 
 import pytest
+from netplay_testkit import FAST_LINK, LOOPBACK, run
+from virtual_net import MemoryNetwork, run_virtual
 
-from netplay.protocol.messages import encode_message
+from netplay.link.link import Link, LinkConfig, LinkState
+from netplay.link.streams import perform_handshake
 from netplay.protocol.channel import MessageChannel
 from netplay.protocol.handshake import Handshake
 from netplay.protocol.identity import Identity
-from netplay.link.link import Link, LinkConfig, LinkState
-from netplay.link.streams import perform_handshake
+from netplay.protocol.messages import encode_message
 from netplay.protocol.wire import encode_frame, pack
-
-from netplay_testkit import FAST_LINK, LOOPBACK, run
-from virtual_net import MemoryNetwork, run_virtual
 
 PORT = 7000
 HB = LinkConfig(heartbeat_interval=0.1, dead_after=0.5)

@@ -64,7 +64,7 @@ def test_forty_joint_shuffles_per_seat_then_every_peer_leaves(tmp_path: Path) ->
             if peer.proc.poll() is None:
                 peer.proc.kill()
     for peer in peers:
-        dropped = [e for e in peer.errors if "exceeds" in e or "dropped" in e and "limit" in e]
+        dropped = [e for e in peer.errors if "exceeds" in e or ("dropped" in e and "limit" in e)]
         assert not dropped, dropped
     shuffles = SEATS * (SHUFFLES + 1)  # the play's and each seat's setup shuffle
     for log in logs:

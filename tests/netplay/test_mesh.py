@@ -3,14 +3,13 @@
 import asyncio
 
 import pytest
+from netplay_testkit import FAST_MESH, LOOPBACK, run, start_meshes, stop_all, wait_until
 
+from netplay.mesh.events import MessageReceived, PeerJoined, PeerLeft
+from netplay.mesh.mesh import Mesh
+from netplay.protocol.identity import Identity
 from netplay.protocol.messages import Private
 from netplay.protocol.wire import pack
-from netplay.protocol.identity import Identity
-from netplay.mesh.mesh import Mesh
-from netplay.mesh.events import MessageReceived, PeerJoined, PeerLeft
-
-from netplay_testkit import FAST_MESH, LOOPBACK, run, start_meshes, stop_all, wait_until
 
 pytestmark = pytest.mark.socket
 

@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from netplay_testkit import LOOPBACK, run, start_meshes, stop_all, wait_until
 
 from netplay.blobs.exchange import BlobExchange
 from table.core.replica import Replica
@@ -14,8 +15,6 @@ from table.games import load_module
 from table.games.archive import read_folder
 from table.games.store import ModuleStore
 from table.lan.modules import ModuleTransferError, blob_lookup, obtain_module
-
-from netplay_testkit import LOOPBACK, run, start_meshes, stop_all, wait_until
 
 pytestmark = pytest.mark.socket
 

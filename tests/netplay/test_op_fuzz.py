@@ -4,12 +4,10 @@ import random
 from dataclasses import replace
 
 import pytest
+from netplay_testkit import FAST_MESH, LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until
 
 from netplay.replication.opsign import op_signer
-
 from netplay.replication.replication import ReplicationConfig
-
-from netplay_testkit import FAST_MESH, LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until
 
 pytestmark = pytest.mark.socket
 

@@ -18,9 +18,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from nacl.signing import SigningKey, VerifyKey
-
 from independent_msgpack import Float32, Unsorted, WideInt, decode, encode
+from nacl.signing import SigningKey, VerifyKey
 
 VECTORS = Path(__file__).resolve().parents[2] / "docs" / "protocol-vectors.json"
 DOMAIN = b"sandtable-op-v1"
@@ -56,8 +55,8 @@ def test_every_op_vector_recomputes_with_an_independent_encoder():
 
 
 def test_the_project_signs_and_encodes_the_vectors_the_same_way():
-    from netplay.replication.canonical import check_canonical
     from netplay.protocol.identity import Identity
+    from netplay.replication.canonical import check_canonical
     from netplay.replication.opsign import OpVerifier, op_signer
     from table.core.ops import from_wire
 
@@ -134,6 +133,7 @@ def test_only_ops_next_in_line_are_checked_ahead():
 
 def test_non_canonical_vectors_are_refused_naming_the_field():
     import pytest
+
     from netplay.replication.canonical import NotCanonical, check_canonical
 
     cases = _vectors()["ops"]["non_canonical"]

@@ -6,12 +6,11 @@ import asyncio
 from dataclasses import replace
 
 import pytest
-
-from netplay.protocol.messages import encode_message
-from netplay.protocol.identity import Identity
-from netplay.link.link import Link
-
 from netplay_testkit import FAST_LINK, LOOPBACK, run
+
+from netplay.link.link import Link
+from netplay.protocol.identity import Identity
+from netplay.protocol.messages import encode_message
 
 pytestmark = pytest.mark.socket
 

@@ -6,6 +6,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from netplay_testkit import LOOPBACK, RecordingRelay, run, wait_until
 
 from assist.runner import AssistRunner, load_plugin
 from netplay.link.link import LinkConfig
@@ -15,8 +16,6 @@ from netplay.session.lan_session import SessionOptions
 from table import lan
 from table.games.position import read_position
 from table.games.position_writer import replica_position
-
-from netplay_testkit import LOOPBACK, RecordingRelay, run, wait_until
 
 pytestmark = pytest.mark.socket
 

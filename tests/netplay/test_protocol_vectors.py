@@ -8,10 +8,9 @@ import json
 import msgpack
 import nacl.bindings as sodium
 import pytest
-from nacl.signing import VerifyKey
-
 import spake2_reference as ref
 from handshake_vectors import VECTORS_FILE, compute_vectors
+from nacl.signing import VerifyKey
 
 VECTORS = json.loads(VECTORS_FILE.read_text())["handshake"]
 INPUTS = VECTORS["inputs"]

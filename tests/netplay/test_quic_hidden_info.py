@@ -7,10 +7,9 @@ import asyncio
 
 import pytest
 
-from netplay.link.link import quic
-from netplay.link.link import LinkConfig
-from netplay.mesh.mesh import MeshConfig
+from netplay.link.link import LinkConfig, quic
 from netplay.link.quic import QuicSettings
+from netplay.mesh.mesh import MeshConfig
 from netplay.replication.replication import ReplicationConfig
 from netplay.session.lan_session import SessionOptions
 from table import lan

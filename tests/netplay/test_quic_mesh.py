@@ -6,11 +6,11 @@ from dataclasses import replace
 
 import pytest
 
-from netplay.protocol.messages import Private
 from netplay.link.endpoint_claims import EndpointClaims, claim_bytes
-from netplay.protocol.identity import Identity
-from netplay.mesh.mesh import Mesh
 from netplay.link.quic import QuicSettings
+from netplay.mesh.mesh import Mesh
+from netplay.protocol.identity import Identity
+from netplay.protocol.messages import Private
 from netplay.protocol.wire import ProtocolError
 from tests.netplay.netplay_testkit import FAST_MESH, LOOPBACK, run, wait_until
 
@@ -123,8 +123,8 @@ def test_endpoint_claims_keep_only_what_the_table_identity_signed() -> None:
 
 
 def test_the_peer_book_and_peer_file_keep_tickets_after_the_lan_addresses(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from netplay.mesh.peerbook import PeerBook
     from netplay.discovery.peerfile import load_peers, save_peers
+    from netplay.mesh.peerbook import PeerBook
 
     a, b, c = ("endpoint" + x * 30 for x in "abc")
     pid = Identity.generate().peer_id

@@ -121,7 +121,7 @@ def test_a_hundred_idle_connections_do_not_lock_out_a_late_joiner(tmp_path, capl
                 closed += 1
             except ConnectionError:  # reset: closed for a newcomer
                 closed += 1
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
             writer.close()
         assert closed == 100

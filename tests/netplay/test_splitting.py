@@ -53,12 +53,12 @@ def test_the_largest_records_travel_over_a_real_link_without_a_drop():
     parts, go over a real link on 127.0.0.1: the link stays, every part arrives whole."""
     import asyncio
 
+    from netplay_testkit import LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until
+
     import netplay.session.lan_session  # noqa: F401 - registers every message type (fair_pub)
     from netplay.draws.commit_reveal import FairPublication
     from netplay.mesh.events import MessageReceived
     from table.core import actions as act
-
-    from netplay_testkit import LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until
 
     async def scenario() -> None:
         meshes = await start_meshes(2)

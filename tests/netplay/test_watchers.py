@@ -4,6 +4,7 @@ watch is ignored and its sender reported. The rule itself, op by op, is in the c
 from __future__ import annotations
 
 import pytest
+from netplay_testkit import LOOPBACK, run, wait_until
 
 from netplay.discovery.table_search import browse_tables
 from netplay.session.lan_session import SessionOptions
@@ -12,8 +13,6 @@ from table.core import actions as act
 from table.core.errors import BadOp
 from table.core.ops import Op
 from table.core.replica import Replica
-
-from netplay_testkit import LOOPBACK, run, wait_until
 
 pytestmark = pytest.mark.socket
 

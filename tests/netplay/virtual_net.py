@@ -18,7 +18,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import selectors
-from typing import Any, Awaitable, Callable, Iterator, TypeVar
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 Streams = tuple[asyncio.StreamReader, asyncio.StreamWriter]
@@ -190,7 +191,7 @@ class MemoryNetwork:
         return client
 
     async def start_server(self, client_connected_cb: ClientHandler, host: Any = None,
-                           port: int = 0, **_: Any) -> "MemoryServer":
+                           port: int = 0, **_: Any) -> MemoryServer:
         """What ``asyncio.start_server`` gives, on this network (port 0: a free port)."""
         if not port:
             port = next(p for p in range(20000, 30000) if p not in self._listeners)
@@ -200,7 +201,7 @@ class MemoryNetwork:
         return MemoryServer(self, port)
 
     @contextlib.contextmanager
-    def patched(self) -> Iterator["MemoryNetwork"]:
+    def patched(self) -> Iterator[MemoryNetwork]:
         """Route ``asyncio.open_connection`` and ``asyncio.start_server`` (as links and meshes
         call them) to this network."""
         real = asyncio.open_connection, asyncio.start_server

@@ -8,9 +8,8 @@ import stat
 import subprocess
 from pathlib import Path
 
-from PySide6.QtCore import Qt
-
 import pytest
+from PySide6.QtCore import Qt
 
 ROOT = Path(__file__).resolve().parents[2]
 

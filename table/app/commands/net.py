@@ -120,8 +120,8 @@ def _relay(text: str) -> str:
 
 # ------------------------------------------------------------------ tables
 def cmd_tables(args: argparse.Namespace) -> int:
-    from netplay.discovery.table_search import browse_tables
     from netplay.discovery.listing import safe_text
+    from netplay.discovery.table_search import browse_tables
 
     tables = asyncio.run(browse_tables(interfaces_arg(args.interfaces), args.wait))
     if not tables:
