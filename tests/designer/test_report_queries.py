@@ -18,6 +18,8 @@ from table.dataset.examples import views
 from table.report.build import Report, build_report
 from table.report.queries import FIGURES, LOADS
 
+pytestmark = pytest.mark.processes  # the report's pool (jobs=2)
+
 COUNT = 60  # 20 sessions of each built-in game
 
 

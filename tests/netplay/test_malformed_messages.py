@@ -13,6 +13,8 @@ from netplay.link.outbox import PackedMessage
 from netplay.mesh.events import MessageReceived
 from netplay.protocol.wire import pack
 
+pytestmark = pytest.mark.socket
+
 CASES = {
     "negative vector entry": ({"t": "vv", "vv": {"a" * 16: -1}},
                               "vv: bad version vector entry"),

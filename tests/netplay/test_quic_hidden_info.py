@@ -7,7 +7,8 @@ import asyncio
 
 import pytest
 
-from netplay.link.link import LinkConfig, quic
+from netplay.link import quic
+from netplay.link.link import LinkConfig
 from netplay.link.quic import QuicSettings
 from netplay.mesh.mesh import MeshConfig
 from netplay.replication.replication import ReplicationConfig
