@@ -218,7 +218,7 @@ def _processes(n: int, ops: int) -> dict[str, Any]:
     cmd = [sys.executable, "-m", "table.bench.net", "--child"]
 
     def spawn(i: int, port: int) -> subprocess.Popen[str]:
-        return subprocess.Popen(cmd + [str(i), str(n), str(ops), str(port)], env=env,
+        return subprocess.Popen([*cmd, str(i), str(n), str(ops), str(port)], env=env,
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
     procs = [spawn(0, 0)]

@@ -21,8 +21,8 @@ def _commands(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             for name, sub in action.choices.items():
-                out.append((path + (name,), sub))
-                out.extend(_commands(sub, path + (name,)))
+                out.append(((*path, name), sub))
+                out.extend(_commands(sub, (*path, name)))
     return out
 
 
@@ -36,7 +36,7 @@ def _flat(text: str) -> str:
 
 def _help_of(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
     with pytest.raises(SystemExit) as done:
-        main(argv + ["--help"])
+        main([*argv, "--help"])
     assert done.value.code == 0
     return _flat(capsys.readouterr().out)
 
@@ -47,7 +47,7 @@ def test_the_walk_finds_every_command() -> None:
     assert len(names) >= 25
 
 
-@pytest.mark.parametrize("path,parser", COMMANDS, ids=[" ".join(p) for p, _ in COMMANDS])
+@pytest.mark.parametrize(("path", "parser"), COMMANDS, ids=[" ".join(p) for p, _ in COMMANDS])
 def test_help_describes_the_command_and_every_option(path: tuple[str, ...],
                                                      parser: argparse.ArgumentParser,
                                                      capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,6 +13,8 @@ import sys
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+import contextlib
+
 import qasync
 from PySide6.QtWidgets import QApplication
 
@@ -36,10 +38,8 @@ async def churn() -> None:
     for t in tasks[::3]:
         t.cancel()
     for _ in range(200):
-        try:
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.sleep(0.01), rng.random() * 0.01)
-        except TimeoutError:
-            pass
     await asyncio.gather(*tasks, return_exceptions=True)
     await asyncio.sleep(0.1)
     assert len(fired) == TIMERS - len(handles[::2]), len(fired)

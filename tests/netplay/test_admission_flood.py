@@ -23,7 +23,7 @@ pytestmark = [pytest.mark.socket, pytest.mark.processes]
 HERE = Path(__file__).resolve().parent
 
 
-@pytest.mark.parametrize("addresses, bound", [(0, 60.0), (100, 60.0), (1000, 90.0)])
+@pytest.mark.parametrize(("addresses", "bound"), [(0, 60.0), (100, 60.0), (1000, 90.0)])
 def test_a_joiner_is_seated_through_a_flood_of_idle_connections(tmp_path, addresses, bound):
     async def scenario() -> float:
         options = lambda: SessionOptions(interfaces=[LOOPBACK], announce=False,  # noqa: E731

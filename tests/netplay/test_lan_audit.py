@@ -150,7 +150,7 @@ def test_an_honest_lan_table_audits_clean_on_every_peer(
         assert row["randomness"] == "audited"
 
 
-@pytest.mark.parametrize("cheat, kind, what, at_setup", [
+@pytest.mark.parametrize(("cheat", "kind", "what", "at_setup"), [
     (_stacked_shuffle, "consume", "the joint seed puts", False),
     (_loaded_die, "roll", "are not the faces", False),
     (_stacked_shuffle, "consume", "the joint seed puts", True),  # its starting deck stacked

@@ -89,7 +89,7 @@ def test_peer_crash_and_rejoin():
         joined = []
         meshes[1].events.subscribe(lambda e: isinstance(e, PeerJoined) and joined.append(e))
         await again.connect(LOOPBACK, meshes[2].port)
-        survivors = meshes[:3] + [again]
+        survivors = [*meshes[:3], again]
         assert await wait_until(lambda: _full(survivors), 10)
         assert [e.peer_id for e in joined] == [victim.peer_id]
 
@@ -102,7 +102,7 @@ def test_peer_crash_and_rejoin():
         assert await wait_until(lambda: impostor.peers() == [], 3)
         assert meshes[0].link(victim.peer_id) is not None
         assert meshes[0].link(victim.peer_id).peer_key == victim.identity.public_key
-        await stop_all(survivors + [impostor])
+        await stop_all([*survivors, impostor])
     run(scenario())
 
 

@@ -47,7 +47,7 @@ def test_every_op_vector_recomputes_with_an_independent_encoder():
         sig = key.sign(DOMAIN + body).signature
         assert sig.hex() == v["signature"], v["name"]
         VerifyKey(bytes.fromhex(v["public_key"])).verify(DOMAIN + body, sig)
-        wire = encode(_fields(v) + [sig])
+        wire = encode([*_fields(v), sig])
         assert wire.hex() == v["wire"], v["name"]
         assert decode(wire)[:8] == _fields(v)
         kinds.add(v["fields"]["kind"])

@@ -34,7 +34,7 @@ def test_messages_cross_at_any_split():
 @pytest.mark.parametrize("attack", ["flip", "replay", "reorder", "drop", "wrong key"])
 def test_tampering_replay_reordering_fail_to_decrypt(attack):
     a, b = _pair()
-    f0, f1, f2 = _frames(a)
+    f0, f1, _f2 = _frames(a)
     stream = {
         "flip": f0[:-1] + bytes([f0[-1] ^ 0x80]),
         "replay": f0 + f0,
@@ -66,7 +66,7 @@ def test_errors_come_after_the_messages_before_them():
     assert got == [{"t": "hb"}]
 
 
-@pytest.mark.parametrize("payload, error", [
+@pytest.mark.parametrize(("payload", "error"), [
     (pack({"t": "bye", "reason": 5}), "should be str"),
     (b"\xc1", "not a valid msgpack"),
     (pack([1]), "not a map"),

@@ -44,7 +44,7 @@ def test_broadcast_and_catch_up():
         assert await wait_until(lambda: all(late.vv().get(a, 0) >= n for a, n in peers[0].vv().items()), 5)
         assert late.vv()[meshes[3].peer_id] == 21
         assert all(p.repl.divergences == 0 for p in peers[:3])
-        await stop_all(meshes[:3] + [late_mesh])
+        await stop_all([*meshes[:3], late_mesh])
     run(scenario(), 40)
 
 
