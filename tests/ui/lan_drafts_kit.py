@@ -109,7 +109,7 @@ async def three_peers(root: Path, lan_app: Any) -> Table:
         await lan.take_seat(t, seat)
     await until(lambda: all(lan.setup_complete(t.replica) for t in table.tables), 30,
                 "the setup on every peer")
-    table.windows = [lan_app._open_window(t) for t in table.tables]
+    table.windows = [lan_app.open_window(t) for t in table.tables]
     table.watch = asyncio.ensure_future(_watch_draft(host, folder))  # what host --module runs
     await asyncio.sleep(0.2)  # the watcher has seen the folder as it is
     return table
