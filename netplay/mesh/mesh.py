@@ -8,9 +8,10 @@ own id is lower, after ``dial_grace`` otherwise (a ticket always then), so usual
 
 Two links between one pair (both dialed at once) are deduplicated: the link *initiated by
 the lower peer id* is kept, on both sides, and the other closed. A peer dropped for what it
-sent is kept off for ``offender_wait``. Identity pinning: a peer id's first handshake pins its Ed25519 key (a later link with another
-key is refused). Gossip carries the keys of every peer met, departed ones too, as "hearsay"
-(first heard wins, a handshake overrides), so ops relayed during catch-up can be verified.
+sent is kept off for ``offender_wait``. Identity pinning: a peer id's first handshake pins its
+Ed25519 key (a later link with another key is refused). Gossip carries the keys of every peer
+met, departed ones too, as "hearsay" (first heard wins, a handshake overrides), so ops relayed
+during catch-up can be verified.
 Events (:attr:`Mesh.events`, netplay.mesh.events): a peer joined (or relinked), left, and each
 message of a kind above the mesh, decoded, with the bytes it came as."""
 

@@ -173,4 +173,4 @@ def test_fronts_only_and_bleed(tmp_path, qapp):  # type: ignore[no-untyped-def]
     assert pages == -(-total // layout.per_page)  # no back pages
     xs, _ = _marks(pdf, 1, layout)
     assert len(xs) == 2 * layout.cols  # with a bleed each card has its own two cuts
-    assert all(abs((b - a) - size.width_mm) < 0.2 for a, b in zip(xs[::2], xs[1::2]))  # type: ignore[union-attr]
+    assert all(abs((b - a) - size.width_mm) < 0.2 for a, b in zip(xs[::2], xs[1::2], strict=True))  # type: ignore[union-attr]

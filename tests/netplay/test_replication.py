@@ -83,7 +83,7 @@ def test_private_messages_and_forged_ops():
         assert await wait_until(lambda: all(len(m.peers()) == 2 for m in meshes), 5)
         assert await wait_until(lambda: _converged(peers), 5)
         got = {m.peer_id: [] for m in meshes}
-        for m, p in zip(meshes, peers):
+        for m, p in zip(meshes, peers, strict=True):
             p.repl.events.subscribe(
                 lambda e, me=m.peer_id: isinstance(e, PrivateReceived) and got[me].append(e))
         assert peers[0].repl.send_private(meshes[1].peer_id, {"card": "Iron Wall", "salt": "ab"})

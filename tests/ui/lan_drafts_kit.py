@@ -75,12 +75,13 @@ class Table:
         try:
             await until(lambda: all(new in w.scene.cards[oid].face.text for w, oid in leaders),
                         timeout, f"every scene to show {new!r}")
-        except AssertionError:
+        except AssertionError as err:
             shown = [new in w.scene.cards[o].face.text for w, o in leaders]
             raise AssertionError(f"watch: {self.watch.done() and self.watch.exception()!r} "
                                  f"scenes: {shown}"
                                  f"; modules: {[t.replica.state.module for t in self.tables]}"
-                                 f"; reports: {[t.replica.reports[-3:] for t in self.tables]}")
+                                 f"; reports: {[t.replica.reports[-3:] for t in self.tables]}"
+                                 ) from err
         return time.perf_counter() - start
 
     async def close(self) -> None:
