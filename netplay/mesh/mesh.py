@@ -68,7 +68,7 @@ class Mesh:
         self._addresses: dict[str, PeerAddress] = {}
         self._dialing: dict[tuple[str, int], asyncio.Future[str | None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._admission = Admission(self.config.admission, lambda address: any(
+        self.admission = Admission(self.config.admission, lambda address: any(
             address == host for p in self.book.peers() for host, _port in p.addresses))
         self.book = PeerBook(identity.peer_id, self.config.redial)
         self.dial_failures: dict[tuple[str, int], str] = {}  # last failure per address dialled
@@ -263,7 +263,7 @@ class Mesh:
             if not self._running:
                 writer.close()
                 return
-            admitted = await admit(self._admission, address, reader, writer, self.now,
+            admitted = await admit(self.admission, address, reader, writer, self.now,
                                    self.config.link.hello_timeout, self.peer_id)
             if admitted is None:
                 return  # busy (and told so), or silent, gone, or closed for a newcomer
@@ -275,7 +275,7 @@ class Mesh:
                     # a failed handshake (no probes come over the internet): worth a warning
                     log.warning("mesh %s: refused %s: %s", self.peer_id, link.via, link.close_reason)
             finally:
-                self._admission.release(ticket)
+                self.admission.release(ticket)
         except asyncio.CancelledError:
             writer.close()
         except Exception:  # never let one connection take the listener down
