@@ -72,7 +72,13 @@ class TableAnnouncer:
         self._revision = 0  # TXT field ``rev``: netplay.discovery.listing
         self._broadcast: asyncio.Future[Any] | None = None  # the latest update's repeats
 
-    def _build_info(self) -> AsyncServiceInfo:
+    @property
+    def service_name(self) -> str | None:
+        """The mDNS name registered (renamed if its first choice was taken); None before."""
+        return self._info.name if self._info is not None else None
+
+    def service_info(self) -> AsyncServiceInfo:
+        """The record this announcer publishes for its announcement, under its first name."""
         a = self.announcement
         return AsyncServiceInfo(
             SERVICE_TYPE,
@@ -92,7 +98,7 @@ class TableAnnouncer:
         if self._aiozc is None:
             self._aiozc = AsyncZeroconf(interfaces=self._interfaces, ip_version=IPVersion.V4Only)
         self._announced = self.announcement
-        self._info = self._build_info()
+        self._info = self.service_info()
         # A crashed peer restarting under its old name finds its own stale record: rename.
         broadcast = await self._aiozc.async_register_service(self._info,
                                                              allow_name_change=True)
@@ -110,7 +116,7 @@ class TableAnnouncer:
         name = self._info.name  # as registered (renamed if its old name was still listed)
         self._announced = self.announcement
         self._revision += 1
-        self._info = self._build_info()
+        self._info = self.service_info()
         self._info.name = name
         if self._broadcast is not None:  # its later repeats would send the older fields
             self._broadcast.cancel()

@@ -8,9 +8,10 @@ own id is lower, after ``dial_grace`` otherwise (a ticket always then), so usual
 
 Two links between one pair (both dialed at once) are deduplicated: the link *initiated by
 the lower peer id* is kept, on both sides, and the other closed. A peer dropped for what it
-sent is kept off for ``offender_wait``. Identity pinning: a peer id's first handshake pins its Ed25519 key (a later link with another
-key is refused). Gossip carries the keys of every peer met, departed ones too, as "hearsay"
-(first heard wins, a handshake overrides), so ops relayed during catch-up can be verified.
+sent is kept off for ``offender_wait``. Identity pinning: a peer id's first handshake pins its
+Ed25519 key (a later link with another key is refused). Gossip carries the keys of every peer
+met, departed ones too, as "hearsay" (first heard wins, a handshake overrides), so ops relayed
+during catch-up can be verified.
 Events (:attr:`Mesh.events`, netplay.mesh.events): a peer joined (or relinked), left, and each
 message of a kind above the mesh, decoded, with the bytes it came as."""
 
@@ -67,7 +68,7 @@ class Mesh:
         self._addresses: dict[str, PeerAddress] = {}
         self._dialing: dict[tuple[str, int], asyncio.Future[str | None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._admission = Admission(self.config.admission, lambda address: any(
+        self.admission = Admission(self.config.admission, lambda address: any(
             address == host for p in self.book.peers() for host, _port in p.addresses))
         self.book = PeerBook(identity.peer_id, self.config.redial)
         self.dial_failures: dict[tuple[str, int], str] = {}  # last failure per address dialled
@@ -262,7 +263,7 @@ class Mesh:
             if not self._running:
                 writer.close()
                 return
-            admitted = await admit(self._admission, address, reader, writer, self.now,
+            admitted = await admit(self.admission, address, reader, writer, self.now,
                                    self.config.link.hello_timeout, self.peer_id)
             if admitted is None:
                 return  # busy (and told so), or silent, gone, or closed for a newcomer
@@ -274,7 +275,7 @@ class Mesh:
                     # a failed handshake (no probes come over the internet): worth a warning
                     log.warning("mesh %s: refused %s: %s", self.peer_id, link.via, link.close_reason)
             finally:
-                self._admission.release(ticket)
+                self.admission.release(ticket)
         except asyncio.CancelledError:
             writer.close()
         except Exception:  # never let one connection take the listener down

@@ -27,6 +27,7 @@ from netplay.session.events import PeersChanged
 from netplay.session.lan_session import SessionOptions
 from table import lan
 from table.app.internet_wiring import invite, with_internet
+from table.app.lan_leaving import CLOSE_BOUND, Departures
 from table.app.owner_requests import install_owner_consent, install_owner_requests
 from table.games.registry import ModuleNotFound
 from table.lan.setup import ready_seats
@@ -56,7 +57,6 @@ from table.ui.shell import Shell
 log = logging.getLogger(__name__)
 WAITING_FOR_SHUFFLE = ("Your deck is shuffled together with the other players as soon as one "
                        "joins (nobody alone can choose its order); your opening hand follows.")
-CLOSE_BOUND = 5.0  # seconds close_all waits for the tables' byes before abandoning them
 
 
 def _problem(err: BaseException) -> LanProblem:
@@ -91,13 +91,13 @@ class LanApp:
         self.tables: list[lan.LanTable] = []
         self.windows: dict[int, TableWindow] = {}
         self.dialogs: list[Any] = []
-        self._leaving: dict[asyncio.Task[Any], lan.LanTable] = {}  # leave task -> its table
-        self._left: set[int] = set()
+        self.departures = Departures(self.tables, self.windows)
         self.rejoin_timeout = 8.0  # seconds to find the table's other peers, then to catch up
         self._game_names = {g.id: g.name for g in available_games()}
         shell.set_lan(self.open_host_dialog, self.open_join_dialog, self.open_rejoin_dialog)
 
-    def _options(self, passphrase: str | None, name: str, port: int = 0) -> SessionOptions:
+    def session_options(self, passphrase: str | None, name: str, port: int = 0) -> SessionOptions:
+        """The options every LAN table of this app opens with (requests asked of the player)."""
         extra = {"allow_requests": "ask", **self.extra_options}  # the player decides
         return SessionOptions(passphrase=passphrase, interfaces=self.interfaces, port=port,
                               player_name=name, **extra)
@@ -111,19 +111,20 @@ class LanApp:
     # ------------------------------------------------------------------ hosting
     def open_host_dialog(self) -> HostDialog:
         settings = self.shell.settings
-        dialog = HostDialog(available_games(), self._host, player_name=settings.name,
+        dialog = HostDialog(available_games(), self.host_table, player_name=settings.name,
                             last_game=settings.last_game, parent=self.shell.start)
         self._keep(dialog)
         dialog.open()
         return dialog
 
-    async def _host(self, req: HostRequest) -> TableWindow:
+    async def host_table(self, req: HostRequest) -> TableWindow:
+        """Host the table the Host dialog asks for, take its seat and open its window."""
         self._remember_name(req.player_name)
         try:
             position = _position(req.position)
             module = position.module if position else lan.module_for(req.game_id)
             deck = module.deck(req.deck) if req.deck and position is None else None
-            opts = self._options(req.passphrase, req.player_name, req.port)
+            opts = self.session_options(req.passphrase, req.player_name, req.port)
             if req.internet:
                 with_internet(opts, self.relay, self.interfaces)
             t = await lan.host(module, table_name=req.table_name,
@@ -141,7 +142,7 @@ class LanApp:
             if isinstance(err, Exception):
                 raise _problem(err) from None
             raise
-        window = self._open_window(t)
+        window = self.open_window(t)
         if req.internet:
             self.dialogs.append(await invite(t, window, self.relay, self.interfaces))
         return window
@@ -152,7 +153,7 @@ class LanApp:
 
         async def connect(req: JoinRequest) -> JoinedTable:
             self._remember_name(req.player_name)
-            opts = self._options(req.passphrase, req.player_name)
+            opts = self.session_options(req.passphrase, req.player_name)
             opts.watch = req.watch
             try:
                 if req.ticket:
@@ -192,7 +193,7 @@ class LanApp:
             except Exception as err:
                 raise _problem(err) from None
             state["table"] = None
-            return self._open_window(t)
+            return self.open_window(t)
 
         def leave() -> None:
             t, state["table"] = state["table"], None
@@ -220,7 +221,7 @@ class LanApp:
         return dialog
 
     async def _rejoin(self, req: RejoinRequest) -> TableWindow:
-        opts = self._options(req.passphrase, self.shell.settings.name)
+        opts = self.session_options(req.passphrase, self.shell.settings.name)
         if played_over_internet(req.log_path):  # its peers are redialled at their tickets
             with_internet(opts, self.relay, self.interfaces)
         try:
@@ -233,7 +234,7 @@ class LanApp:
             raise NoPeersFound(_problem(err).args[0]) from None
         except Exception as err:
             raise _problem(err) from None
-        return self._open_window(t)
+        return self.open_window(t)
 
     def _joined(self, t: lan.LanTable) -> JoinedTable:
         module = t.module
@@ -271,7 +272,8 @@ class LanApp:
                 await browser.stop()
 
     # ------------------------------------------------------------------ the table window
-    def _open_window(self, t: lan.LanTable) -> TableWindow:
+    def open_window(self, t: lan.LanTable) -> TableWindow:
+        """The table window of a LAN table this app is at, with its peers panel."""
         module = t.module
         # the table's own module (a draft received from the table), never one by its id alone
         catalog = Catalog.from_module(module) if module is not None else \
@@ -328,54 +330,12 @@ class LanApp:
         return f"“{t.table_name}”, port {t.session.port}{lock}"
 
     def _spawn_leave(self, t: lan.LanTable) -> None:
-        if id(t) in self._left:
-            return
-        self._left.add(id(t))
-
-        async def leave() -> None:
-            try:
-                await t.close(graceful=True)
-            except Exception:
-                log.exception("leaving the table failed")
-            finally:
-                if t in self.tables:
-                    self.tables.remove(t)
-                self.windows.pop(id(t), None)
-
-        task = asyncio.ensure_future(leave())
-        self._leaving[task] = t
-        task.add_done_callback(lambda done: self._leaving.pop(done, None))
+        self.departures.leave(t)
 
     async def close_all(self, bound: float = CLOSE_BOUND) -> list[str]:
-        """Leave every table (on quit): close the windows, wait for the byes, at most `bound`
-        seconds. A table whose leaving is still under way then (a peer stuck mid-close) is
-        abandoned: its leaving is cancelled without waiting, its log closed (it is complete:
-        every op is written as it is issued), and its name logged and returned."""
-        for window in list(self.windows.values()):
-            window.close()
-        for t in list(self.tables):
-            self._spawn_leave(t)
-        if not self._leaving:
-            return []
-        # asyncio.wait, not wait_for: on timeout wait_for would wait for the cancelled
-        # tasks' own cleanup, which is what may be stuck
-        _done, stuck = await asyncio.wait(list(self._leaving), timeout=bound)
-        abandoned = []
-        for task in stuck:
-            t = self._leaving.pop(task)
-            task.cancel()
-            for background in list(t.tasks):  # the table's own (setup) tasks
-                background.cancel()
-            with contextlib.suppress(Exception):
-                t.replica.close()
-            if t in self.tables:
-                self.tables.remove(t)
-            self.windows.pop(id(t), None)
-            abandoned.append(t.table_name)
-        if abandoned:
-            log.warning("left without waiting for the peers (still closing after %.0f s): %s",
-                        bound, ", ".join(sorted(abandoned)))
-        return sorted(abandoned)
+        """Leave every table (on quit), at most `bound` seconds: see
+        :meth:`table.app.lan_leaving.Departures.close_all`."""
+        return await self.departures.close_all(bound)
 
     def _keep(self, dialog: Any) -> None:
         self.dialogs.append(dialog)

@@ -94,6 +94,20 @@ def peak_rss(logs: list[Path], out: Path, jobs: int) -> dict[str, float]:
     return result
 
 
+def _make_corpora(base: Path, extra: Path, big: Path, count: int, more: int, jobs: int) -> None:
+    """The logs the bench reads (each kept if already there, as with ``--keep``): `count`
+    sessions, `more` to add to them, and twice `count` for the memory growth."""
+    start = time.perf_counter()
+    if not base.exists():
+        make_corpus(base, count, 1, jobs)
+    if not extra.exists():
+        make_corpus(extra, more, 900, jobs)
+    if not big.exists():
+        make_corpus(big, 2 * count, 1000, jobs)
+    print(f"{count} + {more} + {2 * count} sessions ready in "
+          f"{time.perf_counter() - start:.1f} s", flush=True)
+
+
 def run(count: int = COUNT, more: int = MORE, jobs: int | None = None,
         keep: str | None = None) -> dict[str, object]:
     from table.dataset.build import build_dataset, default_jobs
@@ -102,15 +116,7 @@ def run(count: int = COUNT, more: int = MORE, jobs: int | None = None,
     root = Path(keep) if keep else Path(tempfile.mkdtemp(prefix="sandtable-dataset-bench-"))
     base, extra, big = root / "logs", root / "more", root / "logs3x"
     try:
-        start = time.perf_counter()
-        if not base.exists():
-            make_corpus(base, count, 1, jobs)
-        if not extra.exists():
-            make_corpus(extra, more, 900, jobs)
-        if not big.exists():
-            make_corpus(big, 2 * count, 1000, jobs)
-        print(f"{count} + {more} + {2 * count} sessions ready in "
-              f"{time.perf_counter() - start:.1f} s", flush=True)
+        _make_corpora(base, extra, big, count, more, jobs)
         c0 = cpu_seconds()
         floor, records = decode_floor(base)
         floor_cpu = cpu_seconds() - c0

@@ -43,17 +43,8 @@ from typing import Any
 
 import msgpack
 
+from table.bench.bench_peer import LOOPBACK, PACE, BenchPeer, pct, poll_until, start_peers
 from table.bench.net_hop import hop_figures
-
-LOOPBACK = "127.0.0.1"
-PACE = 0.002  # seconds between two paced ops (after each op in one process)
-
-
-def _pct(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    values = sorted(values)
-    return values[min(len(values) - 1, int(q * len(values)))]
 
 
 def _by_order(sent: dict[Any, float], applied: list[dict[Any, float]]) -> list[float]:
@@ -68,57 +59,6 @@ def _by_order(sent: dict[Any, float], applied: list[dict[Any, float]]) -> list[f
     return [round(statistics.median(r), 3) for r in ranks]
 
 
-class BenchPeer:
-    def __init__(self, mesh: Any) -> None:
-        from netplay.replication.opsign import OpVerifier, op_signer
-        from netplay.replication.replication import Replication, ReplicationConfig
-        from table.core.replica import Replica
-
-        self.mesh = mesh
-        self.replica = Replica("bench", mesh.peer_id)
-        self.replica.signer = op_signer(mesh.identity)
-        self.replica.verifier = OpVerifier(mesh.pinned_key, self.replica.store.announced_key)
-        self.repl = Replication(mesh, self.replica, ReplicationConfig(hash_interval=3600))
-        self.applied: dict[tuple[str, int], float] = {}
-        self.stop_timing = self.replica.subscribe(self._on_change)
-        self.repl.start()
-        self.replica.issue("hello", {"key": mesh.identity.public_key.hex()})
-
-    def _on_change(self, change: Any) -> None:
-        now = time.monotonic()
-        me = self.mesh.peer_id
-        for rec in change.records:
-            if rec.op.author != me:
-                self.applied.setdefault(rec.op.ref, now)
-
-    def play(self, i: int) -> tuple[tuple[str, int], float]:
-        op = self.replica.issue("note", {"text": f"op {i}"})
-        t = time.monotonic()
-        self.repl.publish(op.to_wire())
-        return op.ref, t
-
-
-async def start_peers(n: int) -> list[BenchPeer]:
-    from netplay.mesh.mesh import Mesh
-    from netplay.protocol.identity import Identity
-
-    meshes = [Mesh(Identity.generate(), "bench", None, host=LOOPBACK) for _ in range(n)]
-    for m in meshes:
-        await m.start()
-    peers = [BenchPeer(m) for m in meshes]
-    for m in meshes[1:]:
-        await m.connect(LOOPBACK, meshes[0].port)
-    deadline = time.monotonic() + 20
-    while any(len(m.peers()) < n - 1 for m in meshes):
-        if time.monotonic() > deadline:
-            raise RuntimeError("the mesh did not form")
-        await asyncio.sleep(0.02)
-    total = n  # every hello everywhere
-    while any(sum(p.replica.version_vector().values()) < total for p in peers):
-        await asyncio.sleep(0.01)
-    return peers
-
-
 async def _in_process(n: int, ops: int) -> dict[str, Any]:
     peers = await start_peers(n)
     sent: dict[tuple[str, int], float] = {}
@@ -128,11 +68,7 @@ async def _in_process(n: int, ops: int) -> dict[str, Any]:
         sent[ref] = t
         await asyncio.sleep(PACE)
     target = n + ops
-    deadline = time.monotonic() + 30
-    while any(sum(p.replica.version_vector().values()) < target for p in peers):
-        if time.monotonic() > deadline:
-            break
-        await asyncio.sleep(0.01)
+    await poll_until(lambda: all(p.ops_held() >= target for p in peers), 0.01, 30)
     lat = [(p.applied[ref] - t) * 1000 for ref, t in sent.items() for p in peers
            if ref in p.applied]
     by_order = _by_order(sent, [p.applied for p in peers])
@@ -144,10 +80,7 @@ async def _in_process(n: int, ops: int) -> dict[str, Any]:
         if i % 50 == 49:
             await asyncio.sleep(0)
     target += burst
-    while any(sum(p.replica.version_vector().values()) < target for p in peers):
-        if time.monotonic() - t0 > 60:
-            break
-        await asyncio.sleep(0.002)
+    await poll_until(lambda: all(p.ops_held() >= target for p in peers), 0.002, 60)
     elapsed = time.monotonic() - t0
     for p in peers:
         await p.repl.stop()
@@ -175,8 +108,9 @@ async def _child(index: int, n: int, ops: int, first_port: int) -> None:
     print(f"PORT {mesh.port}", flush=True)
     if first_port:
         await mesh.connect(LOOPBACK, first_port)
-    while len(mesh.peers()) < n - 1 or sum(peer.replica.version_vector().values()) < n:
-        await asyncio.sleep(0.01)
+    if not await poll_until(lambda: len(mesh.peers()) >= n - 1 and peer.ops_held() >= n,
+                            0.01, 60):
+        raise RuntimeError("the mesh did not form")
     print("READY", flush=True)
     go = await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
     t0 = float(go.split()[1])
@@ -185,8 +119,8 @@ async def _child(index: int, n: int, ops: int, first_port: int) -> None:
         await asyncio.sleep(max(0.0, t0 + i * PACE - time.monotonic()))
         ref, t = peer.play(i)
         sent[f"{ref[0]}:{ref[1]}"] = t
-    while sum(peer.replica.version_vector().values()) < n + ops:
-        await asyncio.sleep(0.01)
+    if not await poll_until(lambda: peer.ops_held() >= n + ops, 0.01, 60 + ops * PACE):
+        raise RuntimeError("not every peer's ops arrived")
     applied = {f"{a}:{s}": t for (a, s), t in peer.applied.items()}
     print("RESULT " + json.dumps({"sent": sent, "applied": applied,
                                   "hash": peer.replica.public_state_hash()}), flush=True)
@@ -218,7 +152,7 @@ def _processes(n: int, ops: int) -> dict[str, Any]:
     cmd = [sys.executable, "-m", "table.bench.net", "--child"]
 
     def spawn(i: int, port: int) -> subprocess.Popen[str]:
-        return subprocess.Popen(cmd + [str(i), str(n), str(ops), str(port)], env=env,
+        return subprocess.Popen([*cmd, str(i), str(n), str(ops), str(port)], env=env,
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
     procs = [spawn(0, 0)]
@@ -264,12 +198,8 @@ async def _catch_up(count: int) -> dict[str, Any]:
     target = server.replica.version_vector()
     t0 = time.monotonic()
     await meshes[1].connect(LOOPBACK, meshes[0].port)
-    deadline = t0 + 120
-    while not (joiner.repl.catch_up.caught_up_with(meshes[0].peer_id) and all(
-            joiner.replica.version_vector().get(a, 0) >= n for a, n in target.items())):
-        if time.monotonic() > deadline:
-            break
-        await asyncio.sleep(0.001)
+    await poll_until(lambda: joiner.repl.catch_up.caught_up_with(meshes[0].peer_id) and all(
+        joiner.replica.version_vector().get(a, 0) >= n for a, n in target.items()), 0.001, 120)
     elapsed = time.monotonic() - t0
     verifier = joiner.replica.verifier
     verified = getattr(verifier, "verified", 0)
@@ -299,8 +229,7 @@ async def _baseline(count: int = 2000) -> list[float]:
         got = None
         while got is None:
             unpacker.feed(await reader.read(65536))
-            for got in unpacker:
-                break
+            got = next(unpacker, None)
         out.append((time.monotonic() - t) * 1000 / 2)
     writer.close()
     with contextlib.suppress(Exception):
@@ -334,7 +263,7 @@ async def _discovery() -> float:
 def _latency_line(label: str, peers: int, ops: int, result: dict[str, Any]) -> None:
     lat = result["latencies"]
     print(f"{peers} peers ({label}), {ops} ops, every op verified: {result['samples']} "
-          f"deliveries, p50 {_pct(lat, 0.5):.3f} ms, p99 {_pct(lat, 0.99):.3f} ms, "
+          f"deliveries, p50 {pct(lat, 0.5):.3f} ms, p99 {pct(lat, 0.99):.3f} ms, "
           f"mean {statistics.fmean(lat) if lat else float('nan'):.3f} ms; "
           f"{result.get('rate', 'throughput')} {result['ops_per_s']:.0f} ops/s; "
           f"converged: {result['converged']}")
@@ -348,8 +277,8 @@ def run(peers: int = 6, processes: bool = False, ops: int = 2000,
 
     tune_gc()
     base = asyncio.run(_baseline())
-    print(f"baseline asyncio+msgpack echo, one way: p50 {_pct(base, 0.5):.3f} ms, "
-          f"p99 {_pct(base, 0.99):.3f} ms")
+    print(f"baseline asyncio+msgpack echo, one way: p50 {pct(base, 0.5):.3f} ms, "
+          f"p99 {pct(base, 0.99):.3f} ms")
     cpu0, wall0 = time.process_time(), time.monotonic()
     one = asyncio.run(_in_process(peers, ops))
     cpu, wall = time.process_time() - cpu0, time.monotonic() - wall0
@@ -371,18 +300,18 @@ def run(peers: int = 6, processes: bool = False, ops: int = 2000,
     head = multi if processes else one
     lat, one_lat, multi_lat = head["latencies"], one["latencies"], multi["latencies"]
     summary = {"peers": peers, "processes": processes, "ops": ops,
-               "p50_ms": round(_pct(lat, 0.5), 3), "p99_ms": round(_pct(lat, 0.99), 3),
+               "p50_ms": round(pct(lat, 0.5), 3), "p99_ms": round(pct(lat, 0.99), 3),
                "ops_per_s": round(head["ops_per_s"], 1),
-               "one_process_p50_ms": round(_pct(one_lat, 0.5), 3),
-               "one_process_p99_ms": round(_pct(one_lat, 0.99), 3),
-               "processes_p50_ms": round(_pct(multi_lat, 0.5), 3),
-               "processes_p99_ms": round(_pct(multi_lat, 0.99), 3),
+               "one_process_p50_ms": round(pct(one_lat, 0.5), 3),
+               "one_process_p99_ms": round(pct(one_lat, 0.99), 3),
+               "processes_p50_ms": round(pct(multi_lat, 0.5), 3),
+               "processes_p99_ms": round(pct(multi_lat, 0.99), 3),
                "one_process_by_order_ms": one["by_order"],
                "processes_by_order_ms": multi["by_order"],
                "catch_up_ops": catch["ops"], "catch_up_s": round(catch["seconds"], 3),
                "catch_up_complete": catch["complete"],
-               "baseline_p50_ms": round(_pct(base, 0.5), 3),
-               "baseline_p99_ms": round(_pct(base, 0.99), 3),
+               "baseline_p50_ms": round(pct(base, 0.5), 3),
+               "baseline_p99_ms": round(pct(base, 0.99), 3),
                "discovery_s": round(disc, 3),
                "converged": one["converged"] and multi["converged"],
                "cpu_s": round(cpu, 2), "wall_s": round(wall, 2),

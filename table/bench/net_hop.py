@@ -11,7 +11,7 @@ from typing import Any
 
 async def our_hops(count: int, burst: bool) -> float:
     """CPU seconds per op of our stack, two peers, `count` ops paced or burst."""
-    from table.bench.net import start_peers
+    from table.bench.bench_peer import start_peers
 
     author, receiver = await start_peers(2)
     waiting: list[tuple[int, asyncio.Future[None]]] = []

@@ -15,7 +15,7 @@ import os
 import time
 from typing import Any
 
-from table.bench.net import LOOPBACK, PACE, BenchPeer, _pct
+from table.bench.bench_peer import LOOPBACK, PACE, BenchPeer, pct
 
 PEER_COUNTS = (2, 6)
 
@@ -69,7 +69,7 @@ async def _latency(n: int, ops: int, quic: bool) -> dict[str, Any]:
     for p in peers:
         await p.repl.stop()
         await p.mesh.stop()
-    return {"p50": round(_pct(lat, 0.5), 3), "p99": round(_pct(lat, 0.99), 3),
+    return {"p50": round(pct(lat, 0.5), 3), "p99": round(pct(lat, 0.99), 3),
             "samples": len(lat), "expected": ops * (n - 1), "converged": len(hashes) == 1,
             "links": len(links), "quic_links": via_quic}
 

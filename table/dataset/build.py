@@ -24,7 +24,8 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .rows import Rows, session_rows
+from .collected import Rows
+from .rows import session_rows
 from .schema import CARDS_KEYS, SESSION_TABLES
 from .sources import SessionLogs, find_logs, group_logs, shard_of
 

@@ -9,7 +9,6 @@ end; the dataset must not use that knowledge for the ops before the reveal).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from table.core import opkinds
@@ -17,52 +16,14 @@ from table.core.objects import OWNER
 from table.core.views import ALL
 
 from .assist_flags import AssistWatch
+from .collected import Rows, Walk
 from .fold import Folded, Module, fold_session, resolve_module
 from .known import op_cards
 from .plays import Plays
-from .schema import SESSION_TABLES
 from .sessions_table import recorded_as, seat_rows, session_row, settle
 from .sources import SessionLogs
 
 _OBJECT_KINDS = ("move", "set", "delete", "create", "reveal", "show", "counter", "roll")
-
-
-@dataclass(slots=True)
-class Rows:
-    """Column lists per table for one or more sessions, and the module versions they used."""
-    tables: dict[str, dict[str, list[Any]]] = field(default_factory=lambda: {
-        name: {column: [] for column in schema.names} for name, schema in SESSION_TABLES.items()})
-    # module hash -> (game, version, the folder its cards.csv is in)
-    modules: dict[str, tuple[str, str, str]] = field(default_factory=dict)
-
-    def add(self, table: str, **values: Any) -> None:
-        for column, items in self.tables[table].items():
-            items.append(values.get(column))
-
-
-@dataclass(slots=True)
-class Walk:
-    """What the pass over a session's ops found beyond the per-op rows."""
-    turn_times: list[float] = field(default_factory=list)
-    order: list[int] = field(default_factory=list)  # seats in the order they first had a turn
-    play_start: float | None = None
-    last_time: float = 0.0
-    legacy_winner: Any = None  # a `winner` mark's value (logs from before end ops)
-    audited: str = "none"  # table.core.audit's status of the session's dice and shuffles
-    hands: dict[int, set[str]] = field(default_factory=dict)  # seat -> cards it ever held
-    # the result (sessions_table.settle): winners, how it ended, the condition, scores
-    winners: set[int] = field(default_factory=set)
-    how: str = ""
-    condition: str = ""
-    scores: dict[int, float] = field(default_factory=dict)
-    seats: list[tuple[int, str, str, str, dict[str, str], str | None]] = field(
-        default_factory=list)  # (seat, name, deck, deck hash, fields, group)
-
-    @property
-    def turn_seconds(self) -> list[float]:
-        """How long each turn lasted (the last one until the last op of the play)."""
-        ends = [*self.turn_times[1:], self.last_time]
-        return [max(0.0, b - a) for a, b in zip(self.turn_times, ends, strict=False)]
 
 
 def session_rows(session: SessionLogs, rows: Rows, *, modules: dict[str, Any] | None = None,

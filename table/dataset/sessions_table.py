@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from .collected import Rows, Walk
     from .fold import Folded, Module
-    from .rows import Rows, Walk
     from .sources import SessionLogs
 
 

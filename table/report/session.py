@@ -40,7 +40,8 @@ def read_session(path: str | Path, *, plugins: dict[str, Any] | None = None,
     import pyarrow as pa
 
     from table.dataset.assist_flags import quiet_assist
-    from table.dataset.rows import Rows, session_rows
+    from table.dataset.collected import Rows
+    from table.dataset.rows import session_rows
     from table.dataset.schema import SESSION_TABLES
     from table.dataset.sources import group_logs, read_log_file
 

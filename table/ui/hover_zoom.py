@@ -64,6 +64,10 @@ class HoverZoom(QWidget):
             pix = self._cache[key] = card_picture(item, ZOOM_W, ratio)
         return pix
 
+    def clear_cache(self) -> None:
+        """Forget the pictures rendered so far: the next zoom of each card renders it afresh."""
+        self._cache.clear()
+
     def prepare(self, item: CardItem) -> None:
         """The cursor came over this card: have its picture ready before a key asks for it."""
         if (item.look, self.devicePixelRatioF()) not in self._cache:

@@ -18,11 +18,12 @@ BIN = Path(sys.executable).parent / "sandtable"
 def _commands(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()
               ) -> list[tuple[tuple[str, ...], argparse.ArgumentParser]]:
     out = []
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
+    # argparse offers no public walk over a parser's actions and subcommands
+    for action in parser._actions:  # noqa: SLF001 - argparse's, see above
+        if isinstance(action, argparse._SubParsersAction):  # noqa: SLF001 - argparse's
             for name, sub in action.choices.items():
-                out.append((path + (name,), sub))
-                out.extend(_commands(sub, path + (name,)))
+                out.append(((*path, name), sub))
+                out.extend(_commands(sub, (*path, name)))
     return out
 
 
@@ -36,7 +37,7 @@ def _flat(text: str) -> str:
 
 def _help_of(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
     with pytest.raises(SystemExit) as done:
-        main(argv + ["--help"])
+        main([*argv, "--help"])
     assert done.value.code == 0
     return _flat(capsys.readouterr().out)
 
@@ -47,7 +48,7 @@ def test_the_walk_finds_every_command() -> None:
     assert len(names) >= 25
 
 
-@pytest.mark.parametrize("path,parser", COMMANDS, ids=[" ".join(p) for p, _ in COMMANDS])
+@pytest.mark.parametrize(("path", "parser"), COMMANDS, ids=[" ".join(p) for p, _ in COMMANDS])
 def test_help_describes_the_command_and_every_option(path: tuple[str, ...],
                                                      parser: argparse.ArgumentParser,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
@@ -55,8 +56,8 @@ def test_help_describes_the_command_and_every_option(path: tuple[str, ...],
     assert parser.description, f"`sandtable {' '.join(path)}` has no description"
     usage_end = shown.index(_flat(parser.description))  # a line of its own, after the usage
     assert shown.startswith("usage:") and usage_end > 0
-    for action in parser._actions:
-        if isinstance(action, (argparse._HelpAction, argparse._SubParsersAction)):
+    for action in parser._actions:  # noqa: SLF001 - argparse's: no public walk over its actions
+        if isinstance(action, (argparse._HelpAction, argparse._SubParsersAction)):  # noqa: SLF001
             continue
         name = "/".join(action.option_strings) or action.dest
         assert action.help, f"`sandtable {' '.join(path)}`: {name} has no help"

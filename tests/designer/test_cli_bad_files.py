@@ -25,7 +25,7 @@ def bad_paths(tmp_path: Path) -> dict[str, tuple[Path, str]]:
 @pytest.mark.parametrize("kind", ["missing", "foreign", "folder"])
 def test_one_line_and_exit_1(tmp_path, capsys, command, kind) -> None:  # type: ignore[no-untyped-def]
     path, words = bad_paths(tmp_path)[kind]
-    args = command + [str(path)]
+    args = [*command, str(path)]
     if command == ["report"]:
         args += ["--out", str(tmp_path / "r.html"), "--no-progress"]
     code = main(args)

@@ -29,7 +29,7 @@ def corpus(tmp_path_factory):  # type: ignore[no-untyped-def]
 
 
 def test_every_table_is_written_and_joins_on_the_session(corpus) -> None:  # type: ignore[no-untyped-def]
-    logs, fresh = corpus
+    _logs, fresh = corpus
     for table in TABLES:
         assert list((fresh / table).glob("*.parquet")), table
     (sessions,) = query(fresh, "SELECT count(*) FROM sessions")[0]
@@ -111,7 +111,7 @@ def test_three_shard_processes_at_once_into_one_folder(corpus, tmp_path) -> None
                                "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               text=True) for i in (1, 2, 3)]
     for proc in procs:
-        out, err = proc.communicate(timeout=300)
+        _out, err = proc.communicate(timeout=300)
         assert proc.returncode == 0, err
     assert_same_dataset(parts, fresh)
     assert not [p for p in parts.rglob("*") if p.name.endswith(".tmp")]

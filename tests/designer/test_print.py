@@ -5,6 +5,7 @@ pixels) and pdftotext -bbox gives each word and where it is (poppler-utils).
 """
 from __future__ import annotations
 
+import itertools
 import re
 import shutil
 import subprocess
@@ -53,7 +54,7 @@ def _page_count(pdf: Path) -> tuple[int, tuple[float, float]]:
 def _dark_runs(pixels: list[int], dpi: int) -> list[float]:
     """Centres (mm) of the dark runs along a line of grey pixels."""
     runs, start = [], None
-    for i, v in enumerate(pixels + [255]):
+    for i, v in enumerate([*pixels, 255]):
         if v < 128 and start is None:
             start = i
         elif v >= 128 and start is not None:
@@ -117,8 +118,8 @@ def test_each_starter_deck_prints_at_true_size_with_its_counts_and_mirrored_back
     for page in (1, 2):
         xs, ys = _marks(pdf, page, layout)
         assert len(xs) == layout.cols * 2 - (layout.cols - 1)  # cards abut: shared cuts
-        widths = [b - a for a, b in zip(xs, xs[1:])]
-        heights = [b - a for a, b in zip(ys, ys[1:])]
+        widths = [b - a for a, b in itertools.pairwise(xs)]
+        heights = [b - a for a, b in itertools.pairwise(ys)]
         assert all(abs(w - size.width_mm) < 0.2 for w in widths), widths
         assert all(abs(h - size.height_mm) < 0.2 for h in heights), heights
         assert xs[0] == pytest.approx(layout.slot(0).x, abs=0.2)
@@ -172,4 +173,4 @@ def test_fronts_only_and_bleed(tmp_path, qapp):  # type: ignore[no-untyped-def]
     assert pages == -(-total // layout.per_page)  # no back pages
     xs, _ = _marks(pdf, 1, layout)
     assert len(xs) == 2 * layout.cols  # with a bleed each card has its own two cuts
-    assert all(abs((b - a) - size.width_mm) < 0.2 for a, b in zip(xs[::2], xs[1::2]))  # type: ignore[union-attr]
+    assert all(abs((b - a) - size.width_mm) < 0.2 for a, b in zip(xs[::2], xs[1::2], strict=True))  # type: ignore[union-attr]

@@ -136,7 +136,7 @@ def test_flags_are_exactly_the_planted_slips(corpus) -> None:  # type: ignore[no
 
 
 def test_the_page_names_the_group_header_and_shows_n_and_intervals(corpus) -> None:  # type: ignore[no-untyped-def]
-    truths, report = corpus
+    _truths, report = corpus
     html = report.html
     for title in ("Win rate by faction", "Win rate by chosen", "Win rate by crown"):
         assert title in html

@@ -16,7 +16,7 @@ from table.ui.print.sheet_layout import (
 )
 
 
-@pytest.mark.parametrize("paper, size, grid", [
+@pytest.mark.parametrize(("paper", "size", "grid"), [
     ("a4", "poker", (3, 3)), ("letter", "poker", (3, 3)),
     ("a4", "mini", (4, 4)), ("letter", "mini", (4, 4)),
     ("a4", "tarot", (2, 2)), ("letter", "tarot", (2, 2)),

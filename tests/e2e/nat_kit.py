@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import ClassVar
 
 from tests.e2e.netns_kit import Peer, netns_unavailable
 
@@ -61,7 +62,7 @@ class NatLab:
     def router_a(self) -> str:
         return self.wan(1)
 
-    home_addr = {"a": "192.168.1.2", "b": "192.168.2.2"}
+    home_addr: ClassVar[dict[str, str]] = {"a": "192.168.1.2", "b": "192.168.2.2"}
 
     def _ns(self, name: str) -> str:
         ns = self.ns(name)

@@ -96,7 +96,7 @@ def test_bad_tickets_a_wrong_passphrase_and_a_garbage_endpoint_leave_the_table_p
     others: list[Peer] = []
     try:
         ticket = ticket_of(host)
-        table_id, _, endpoint = ticket.partition("-")
+        _table_id, _, endpoint = ticket.partition("-")
         cases = {
             "malformed": ("endpointnonsense", "not a Sandtable ticket"),
             "other-table": (f"{'0' * 16}-{endpoint}", "different table id"),

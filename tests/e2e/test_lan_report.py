@@ -27,7 +27,7 @@ pytestmark = pytest.mark.processes
 def _script(path: Path, seat: int, host: bool) -> Path:
     lines: list[dict[str, Any]] = [{"after": 0.3, "op": "note",
                                     "text": f"seat {seat}: setup felt long"}]
-    for i in range(4):
+    for _ in range(4):
         lines += [
             {"after": 0.05, "op": "draw", "from": f"p{seat}.deck", "to": f"p{seat}.hand"},
             {"op": "move", "card": f"p{seat}.hand:top", "to": f"p{seat}.discard",

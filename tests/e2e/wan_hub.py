@@ -7,6 +7,7 @@ qdisc, so the shaping is done here, on raw packet sockets.
 """
 from __future__ import annotations
 
+import contextlib
 import heapq
 import random
 import select
@@ -76,10 +77,8 @@ def main(argv: list[str]) -> None:
         now = time.monotonic()
         while due and due[0][0] <= now:
             _, _, other, frame = heapq.heappop(due)
-            try:
+            with contextlib.suppress(OSError):  # a port taken down (a home cut off): lost
                 other.send(frame)
-            except OSError:  # a port taken down (a home cut off): the frame is lost
-                pass
 
 
 if __name__ == "__main__":

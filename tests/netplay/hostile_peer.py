@@ -101,7 +101,7 @@ class Author:
 
     def op(self, seq: int, kind: str, args: dict[str, Any]) -> bytes:
         f = self.fields(seq, kind, args)
-        return encode(f + [self.sign(f)])
+        return encode([*f, self.sign(f)])
 
 
 async def dial(port: int, identity: Identity, table: str, passphrase: str | None) -> RawLink:
@@ -121,28 +121,28 @@ async def play(case: str, me: Author, target: RawLink, links: list[RawLink]) -> 
     # Non-canonical encodings, signed over the very bytes sent (what a careless encoder does).
     if case == "float32_time":
         body = [*f[:6], Float32(f[6]), f[7]]
-        target.send_op(encode(body + [me.sign(body)]))
+        target.send_op(encode([*body, me.sign(body)]))
     elif case == "int_time":
         body = [*f[:6], int(f[6]), f[7]]
-        target.send_op(encode(body + [me.sign(body)]))
+        target.send_op(encode([*body, me.sign(body)]))
     elif case == "uint32_ints":
         r = me.fields(3, "roll", {"sides": 6, "values": [6, 2]})
         body = [*r[:4], {"sides": 6, "values": [WideInt(6, 0xce), 2]}, *r[5:]]
-        target.send_op(encode(body + [me.sign(body)]))
+        target.send_op(encode([*body, me.sign(body)]))
     elif case == "bad_signature":
-        target.send_op(encode(f + [secrets.token_bytes(64)]))
+        target.send_op(encode([*f, secrets.token_bytes(64)]))
     elif case == "altered_args":
         target.send_op(encode([*f[:4], {"text": "altered"}, *f[5:], sig]))
     elif case == "reused_seq":
         for link in links:
-            link.send_op(encode(f + [sig]))
+            link.send_op(encode([*f, sig]))
         other = me.fields(3, "note", {"text": "another three"})
-        target.send_op(encode(other + [me.sign(other)]))
+        target.send_op(encode([*other, me.sign(other)]))
     elif case == "split_seq":  # one version of #3 to each honest peer
         one = me.fields(3, "create", {"id": "tok-a", "kind": "token"})
         two = me.fields(3, "create", {"id": "tok-b", "kind": "token"})
-        links[0].send_op(encode(one + [me.sign(one)]))
-        links[1].send_op(encode(two + [me.sign(two)]))
+        links[0].send_op(encode([*one, me.sign(one)]))
+        links[1].send_op(encode([*two, me.sign(two)]))
     elif case == "ghost_vector":
         ghost = secrets.token_hex(8)
         claim = {me.peer_id: 2, ghost: 5}

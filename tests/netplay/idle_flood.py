@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import ipaddress
 import sys
 
@@ -20,10 +21,8 @@ async def hold(host: str, port: int, source: str, counts: list[int]) -> None:
         except OSError:
             await asyncio.sleep(0.05)
             continue
-        try:
+        with contextlib.suppress(ConnectionError, OSError):
             await reader.read()  # until the table hangs up (or resets)
-        except (ConnectionError, OSError):
-            pass
         writer.close()
         counts[0] += 1
 

@@ -58,7 +58,7 @@ def _int(n: int) -> bytes:
 def _head(n: int, fix: int, fix_max: int, formats: tuple[int, ...]) -> bytes:
     if n <= fix_max:
         return bytes([fix | n])
-    for fmt, size in zip(formats, (1, 2, 4)):
+    for fmt, size in zip(formats, (1, 2, 4), strict=True):
         if n < 1 << (8 * size):
             return bytes([fmt]) + n.to_bytes(size, "big")
     raise ValueError("too long")

@@ -54,7 +54,7 @@ def _session() -> tuple[list[Any], list[dict[str, Any]]]:
     clock = iter(1767225600.0 + i * 0.25 for i in range(1000))
     reps = [Replica("vectors", who.peer_id, rng=Rng(7 + i), clock=lambda: next(clock))
             for i, who in enumerate(ids)]
-    for rep, who in zip(reps, ids):
+    for rep, who in zip(reps, ids, strict=True):
         rep.signer = op_signer(who)
     steps: list[dict[str, Any]] = []
 

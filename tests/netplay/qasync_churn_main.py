@@ -13,6 +13,8 @@ import sys
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+import contextlib
+
 import qasync
 from PySide6.QtWidgets import QApplication
 
@@ -36,10 +38,8 @@ async def churn() -> None:
     for t in tasks[::3]:
         t.cancel()
     for _ in range(200):
-        try:
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.sleep(0.01), rng.random() * 0.01)
-        except TimeoutError:
-            pass
     await asyncio.gather(*tasks, return_exceptions=True)
     await asyncio.sleep(0.1)
     assert len(fired) == TIMERS - len(handles[::2]), len(fired)
@@ -62,16 +62,22 @@ async def exchange() -> None:
         await Link(Identity.generate(), "t", "pw", config=cfg, on_message=on_message).accept(reader, writer)
 
     server = await asyncio.start_server(on_client, "127.0.0.1", 0)
-    echoes: list[dict] = []
-    a = Link(Identity.generate(), "t", "pw", config=cfg, on_message=lambda _link, m: echoes.append(m))
+    echoes: list[Received] = []
+    echoed = asyncio.Event()
+
+    def on_echo(_link: Link, m: Received) -> None:
+        echoes.append(m)
+        if len(echoes) == 200:
+            echoed.set()
+
+    a = Link(Identity.generate(), "t", "pw", config=cfg, on_message=on_echo)
     assert await a.connect("127.0.0.1", server.sockets[0].getsockname()[1])
     for n in range(200):
         a.send({"t": "priv", "body": {"n": n}})
         if n % 20 == 0:
             await asyncio.sleep(0.01)
     await asyncio.wait_for(done.wait(), 10)
-    while len(echoes) < 200:
-        await asyncio.sleep(0.01)
+    await asyncio.wait_for(echoed.wait(), 10)
     await asyncio.sleep(0.3)  # let heartbeats (timers) run and be cancelled on close
     await a.aclose()
     server.close()

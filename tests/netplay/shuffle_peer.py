@@ -59,7 +59,7 @@ async def main() -> None:
     base = joint_play_shuffles(t, seat)  # the setup's
     for n in range(1, args.shuffles + 1):
         assert act.shuffle(t.replica, deck, seat=seat) is None  # drawn jointly
-        assert await wait_until(lambda: joint_play_shuffles(t, seat) >= base + n, 30), n
+        assert await wait_until(lambda n=n: joint_play_shuffles(t, seat) >= base + n, 30), n
     every = args.seats * (args.shuffles + 1)
     assert await wait_until(lambda: joint_play_shuffles(t) >= every, 120), "others' shuffles"
     out(f"SHUFFLED {len(t.replica.knowledge.cards)}")  # the secrets its record will hold

@@ -23,7 +23,7 @@ pytestmark = [pytest.mark.socket, pytest.mark.processes]
 HERE = Path(__file__).resolve().parent
 
 
-@pytest.mark.parametrize("addresses, bound", [(0, 60.0), (100, 60.0), (1000, 90.0)])
+@pytest.mark.parametrize(("addresses", "bound"), [(0, 60.0), (100, 60.0), (1000, 90.0)])
 def test_a_joiner_is_seated_through_a_flood_of_idle_connections(tmp_path, addresses, bound):
     async def scenario() -> float:
         options = lambda: SessionOptions(interfaces=[LOOPBACK], announce=False,  # noqa: E731
@@ -39,7 +39,7 @@ def test_a_joiner_is_seated_through_a_flood_of_idle_connections(tmp_path, addres
         assert flood.stdin is not None and flood.stdout is not None
         try:
             assert (await asyncio.wait_for(flood.stdout.readline(), 30)).strip() == b"FLOODING"
-            admission = host.session.mesh._admission
+            admission = host.session.mesh.admission
             held = admission.pending  # the flood's idle connections, as the join begins
             t0 = time.monotonic()
             joiner = await lan.join(log_path=tmp_path / "j.log",
@@ -95,7 +95,7 @@ def test_a_joiner_in_its_own_process_is_seated_while_the_flood_overflows_the_idl
         joiner = None
         try:
             assert (await asyncio.wait_for(flood.stdout.readline(), 30)).strip() == b"FLOODING"
-            admission = host.session.mesh._admission
+            admission = host.session.mesh.admission
             assert await wait_until(lambda: admission.evicted > 0, 10)  # it overflows
             t0 = time.monotonic()
             joiner = Proc("join", "--headless", "--connect", f"{LOOPBACK}:{host.session.port}",

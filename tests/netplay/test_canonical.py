@@ -20,18 +20,18 @@ def _check(wire: list) -> None:
 
 
 def test_canonical_op_passes_and_slices_are_exact():
-    _check(FIELDS + [SIG])
-    op_bytes = encode(FIELDS + [SIG])
-    payload = encode({"t": "ops", "ops": [FIELDS + [SIG], FIELDS + [SIG]]})
+    _check([*FIELDS, SIG])
+    op_bytes = encode([*FIELDS, SIG])
+    payload = encode({"t": "ops", "ops": [[*FIELDS, SIG], [*FIELDS, SIG]]})
     assert op_slices(payload) == [op_bytes, op_bytes]
-    assert op_slices(encode({"op": FIELDS + [SIG], "t": "op"})) == [op_bytes]
-    live = Unsorted({"t": "op", "op": FIELDS + [SIG]})  # the order peers pack a live op in
+    assert op_slices(encode({"op": [*FIELDS, SIG], "t": "op"})) == [op_bytes]
+    live = Unsorted({"t": "op", "op": [*FIELDS, SIG]})  # the order peers pack a live op in
     assert encode(live).startswith(b"\x82\xa1t\xa2op\xa2op")
     assert op_slices(encode(live)) == [op_bytes]
-    assert op_slices(msgpack.packb({"t": "op", "op": FIELDS + [SIG]})) == [op_bytes]
+    assert op_slices(msgpack.packb({"t": "op", "op": [*FIELDS, SIG]})) == [op_bytes]
 
 
-@pytest.mark.parametrize("wire, field, detail", [
+@pytest.mark.parametrize(("wire", "field", "detail"), [
     ([*FIELDS[:6], Float32(1.25), FIELDS[7], SIG], "time", "float32, canonical is float64"),
     ([*FIELDS[:6], 1, FIELDS[7], SIG], "time", "positive fixint, canonical is float64"),
     ([A, WideInt(2, 0xcd), *FIELDS[2:], SIG], "seq", "uint16, canonical is positive fixint"),

@@ -111,14 +111,14 @@ def test_seats_changed_while_the_name_is_probed_and_after_a_rename_are_listed_on
         # The record a crashed run of this peer left behind, under the name it will want.
         stale_zc = AsyncZeroconf(interfaces=ONLY_LOOPBACK, ip_version=IPVersion.V4Only)
         stale = TableAnnouncer(replace(first, players=0, free_seats=2), interfaces=ONLY_LOOPBACK)
-        info = stale._build_info()
+        info = stale.service_info()
         await stale_zc.async_register_service(info, cooperating_responders=True)
         ann = TableAnnouncer(first, interfaces=ONLY_LOOPBACK)
         starting = asyncio.ensure_future(ann.start())
         await asyncio.sleep(0.05)
         await ann.update(players=2, free_seats=0)  # still probing its name
         await starting
-        assert ann._info is not None and ann._info.name != info.name  # renamed
+        assert ann.service_name is not None and ann.service_name != info.name  # renamed
         await stale_zc.async_unregister_service(info)
 
         def listed(players: int):

@@ -115,8 +115,7 @@ def test_the_tables_command_prints_names_without_escape_codes(capsys, tmp_path):
             t = await lan.host(module, table_name=EVIL_NAME, seats=2, log_path=tmp_path / "e.log",
                                options=SessionOptions(interfaces=[LOOPBACK]))
             ready.set()
-            while not done.is_set():
-                await asyncio.sleep(0.1)
+            await asyncio.to_thread(done.wait)  # the test's thread sets it, whatever happens
             await t.close()
         asyncio.run(main())
 

@@ -40,7 +40,7 @@ def _text(name: str) -> str:
     return " ".join((DOCS / name).read_text(encoding="utf-8").split())
 
 
-@pytest.mark.parametrize("what, value, in_protocol, in_lan_play", NUMBERS,
+@pytest.mark.parametrize(("what", "value", "in_protocol", "in_lan_play"), NUMBERS,
                          ids=[n[0] for n in NUMBERS])
 def test_both_pages_state_the_codes_number(what, value, in_protocol, in_lan_play):
     found = {}

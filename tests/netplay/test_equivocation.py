@@ -96,7 +96,7 @@ def test_every_honest_log_hashes_to_the_live_state_after_an_equivocation(case, t
     async def scenario() -> tuple[str, str]:
         meshes = await start_meshes(2, config=MESH)
         paths = [tmp_path / "target.sandlog", tmp_path / "other.sandlog"]
-        target, other = (ReplicaPeer(m, REPL, log_path=p) for m, p in zip(meshes, paths))
+        target, other = (ReplicaPeer(m, REPL, log_path=p) for m, p in zip(meshes, paths, strict=True))
         await other.mesh.connect(LOOPBACK, target.mesh.port)
         assert await wait_until(lambda: target.total() == 2 and other.total() == 2, 5)
         proc, hid, _ = await _spawn(case, [target.mesh.port, other.mesh.port])

@@ -32,7 +32,8 @@ def _live_cards(r):
 
 def test_a_card_given_to_another_player_over_the_lan(tmp_path, monkeypatch):
     received: dict[str, list[bytes]] = {}  # local peer id -> every message its links delivered
-    real_dispatch = link_module.Link._dispatch
+    # every message a link delivers, recorded below any public hook (what was on the wire)
+    real_dispatch = link_module.Link._dispatch  # noqa: SLF001 - wraps it to record, as above
 
     def recording_dispatch(self, incoming):
         received.setdefault(self.identity.peer_id, []).append(incoming.payload)
@@ -116,7 +117,7 @@ def test_a_gift_survives_a_crash_before_it_is_rehandled(tmp_path, monkeypatch):
         await asyncio.gather(lan.take_seat(alice, 1), lan.take_seat(bob, 2))
         assert await wait_until(lambda: lan.setup_complete(bob.replica), 20)
         ra, rb = alice.replica, bob.replica
-        real_settle = LanSession._schedule_settle
+        real_settle = LanSession._schedule_settle  # noqa: SLF001 - a fault: the giver "crashes"
         monkeypatch.setattr(LanSession, "_schedule_settle", lambda self: None)  # "crash" first
         given = ra.state.objs["p1.hand"].children[-1]
         name = ra.knowledge.card_of(given)

@@ -147,7 +147,7 @@ def test_no_passphrase_is_still_encrypted(real_sockets):
             assert ok
             got = []
 
-            async def read_one():
+            async def read_one(b=b, got=got):
                 async for msg in b.messages():
                     got.append(encode_message(msg))
                     return

@@ -32,7 +32,7 @@ def test_every_op_kind_has_a_vector_that_recomputes_independently():
         assert body.hex() == v["signing_bytes"], v["name"]
         sig = SigningKey(bytes.fromhex(v["seed"])).sign(DOMAIN + body).signature
         assert sig.hex() == v["signature"], v["name"]
-        assert encode(_fields(v) + [sig]).hex() == v["wire"], v["name"]
+        assert encode([*_fields(v), sig]).hex() == v["wire"], v["name"]
 
 
 def test_the_state_hash_after_each_op_is_the_fold_of_the_ops_so_far():
@@ -63,7 +63,7 @@ def test_every_message_type_has_a_vector_written_as_documented():
     assert {v["t"] for v in vectors} == set(SCHEMAS)
     for v in vectors:
         msg = from_json(v["message"])
-        assert list(msg)[0] == "t" and list(msg)[1:] == [
+        assert next(iter(msg)) == "t" and list(msg)[1:] == [
             name for name in SCHEMAS[v["t"]] if name in msg], v["t"]
         assert encode(_ordered(msg)).hex() == v["msgpack"], v["t"]
         raw = bytes.fromhex(v["msgpack"])

@@ -92,7 +92,7 @@ HOSTILE = [
 ]
 
 
-@pytest.mark.parametrize("expected, make", HOSTILE, ids=[h[0] for h in HOSTILE])
+@pytest.mark.parametrize(("expected", "make"), HOSTILE, ids=[h[0] for h in HOSTILE])
 def test_hostile_messages_after_handshake_close_the_link(expected, make):
     async def hostile(reader, writer, cipher):
         writer.write(make(cipher))

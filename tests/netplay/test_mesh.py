@@ -54,9 +54,10 @@ def test_simultaneous_connects_are_deduplicated():
             a, b = await start_meshes(2)
             events = {a.peer_id: [], b.peer_id: []}
             for m in (a, b):
-                m.events.subscribe(lambda e, me=m.peer_id: events[me].append(e))
+                m.events.subscribe(lambda e, me=m.peer_id, events=events: events[me].append(e))
             await asyncio.gather(a.connect(LOOPBACK, b.port), b.connect(LOOPBACK, a.port))
-            assert await wait_until(lambda: a.peers() == [b.peer_id] and b.peers() == [a.peer_id], 5)
+            assert await wait_until(
+                lambda a=a, b=b: a.peers() == [b.peer_id] and b.peers() == [a.peer_id], 5)
             await asyncio.sleep(0.3)
             la, lb = a.link(b.peer_id), b.link(a.peer_id)
             assert la is not None and lb is not None and la.is_open and lb.is_open
@@ -89,7 +90,7 @@ def test_peer_crash_and_rejoin():
         joined = []
         meshes[1].events.subscribe(lambda e: isinstance(e, PeerJoined) and joined.append(e))
         await again.connect(LOOPBACK, meshes[2].port)
-        survivors = meshes[:3] + [again]
+        survivors = [*meshes[:3], again]
         assert await wait_until(lambda: _full(survivors), 10)
         assert [e.peer_id for e in joined] == [victim.peer_id]
 
@@ -102,7 +103,7 @@ def test_peer_crash_and_rejoin():
         assert await wait_until(lambda: impostor.peers() == [], 3)
         assert meshes[0].link(victim.peer_id) is not None
         assert meshes[0].link(victim.peer_id).peer_key == victim.identity.public_key
-        await stop_all(survivors + [impostor])
+        await stop_all([*survivors, impostor])
     run(scenario())
 
 

@@ -77,7 +77,7 @@ def test_a_joiner_receives_the_hosts_draft_with_its_art(tmp_path: Path) -> None:
 def test_a_module_that_does_not_load_is_refused_and_not_stored(tmp_path: Path) -> None:
     folder = _draft(tmp_path)
     host_store = ModuleStore(tmp_path / "host-cache")
-    archive, data = host_store.add_folder(folder)
+    _archive, _data = host_store.add_folder(folder)
     # a host whose draft broke after it was archived: it serves a game.toml that does not parse
     with open(folder / "game.toml", "a", encoding="utf-8") as f:
         f.write("\n[rules\n")

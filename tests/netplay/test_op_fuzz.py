@@ -15,7 +15,7 @@ pytestmark = pytest.mark.socket
 def _resign(attacker, wire):
     from table.core.ops import from_wire
 
-    op = from_wire(list(wire[:8]) + [None])
+    op = from_wire([*wire[:8], None])
     wire[8] = op_signer(attacker.mesh.identity)(op.signing_bytes())
     return wire
 

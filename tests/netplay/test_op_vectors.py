@@ -47,7 +47,7 @@ def test_every_op_vector_recomputes_with_an_independent_encoder():
         sig = key.sign(DOMAIN + body).signature
         assert sig.hex() == v["signature"], v["name"]
         VerifyKey(bytes.fromhex(v["public_key"])).verify(DOMAIN + body, sig)
-        wire = encode(_fields(v) + [sig])
+        wire = encode([*_fields(v), sig])
         assert wire.hex() == v["wire"], v["name"]
         assert decode(wire)[:8] == _fields(v)
         kinds.add(v["fields"]["kind"])
@@ -98,7 +98,7 @@ def test_a_batch_checked_ahead_is_verified_once_per_op_and_only_under_its_key():
 
     vectors = _vectors()["ops"]["vectors"]
     ops = [from_wire(decode(bytes.fromhex(v["wire"]))) for v in vectors]
-    keys = {op.author: v["public_key"] for op, v in zip(ops, vectors)}
+    keys = {op.author: v["public_key"] for op, v in zip(ops, vectors, strict=True)}
     forged = ops[0]._replace(lamport=ops[0].lamport + 1)  # same signature, other content
     verifier = OpVerifier(lambda _a: None)
     verifier.check_ahead([*ops, forged], lambda op: keys[op.author])

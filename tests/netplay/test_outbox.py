@@ -6,7 +6,7 @@ import asyncio
 from dataclasses import replace
 
 import pytest
-from netplay_testkit import FAST_LINK, LOOPBACK, run
+from netplay_testkit import FAST_LINK, LOOPBACK, run, wait_until
 
 from netplay.link.link import Link
 from netplay.protocol.identity import Identity
@@ -32,8 +32,7 @@ async def _linked_pair(got: list[int]) -> tuple[Link, Link, asyncio.base_events.
     server = await asyncio.start_server(on_client, LOOPBACK, 0)
     a = Link(Identity.generate(), "t", None, config=PATIENT_LINK)
     assert await a.connect(LOOPBACK, server.sockets[0].getsockname()[1])
-    while not (accepted and accepted[0].is_open):
-        await asyncio.sleep(0.01)
+    assert await wait_until(lambda: bool(accepted) and accepted[0].is_open, 10, 0.01)
     await asyncio.sleep(0.05)  # the gossip-free link is quiet now
     return a, accepted[0], server
 
@@ -52,8 +51,7 @@ def test_a_message_on_an_idle_link_is_written_at_once():
         before = a.messages_sent
         assert a.send({"t": "priv", "body": {"n": 1}})
         assert a.messages_sent == before + 1  # sealed and written before any await
-        while not got:
-            await asyncio.sleep(0.01)
+        assert await wait_until(lambda: bool(got), 10, 0.01)
         assert got == [1]
         await _close(a, b, server)
     run(scenario())
@@ -69,10 +67,7 @@ def test_a_backed_up_socket_queues_and_keeps_the_order():
             assert a.send({"t": "priv", "body": {"n": n, "pad": blob}})
         queued = count - (a.messages_sent - before)
         assert queued > 0  # some had to wait for the socket to drain
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + 20
-        while len(got) < count and loop.time() < deadline:
-            await asyncio.sleep(0.01)
+        await wait_until(lambda: len(got) >= count, 20, 0.01)  # the order is checked below
         assert got == list(range(count))
         assert a.messages_sent - before == count
         await _close(a, b, server)

@@ -52,7 +52,7 @@ def test_draws_from_before_the_link_or_allowed_or_a_watchers_are_not_flagged(tmp
         # judged once: the same op re-applied later (a rollback) is not flagged either
         state.update(linked=True, caught_up=True)
         early = me.issue("note", {"text": "sorts before"})
-        me._fold([early])
+        me._fold([early])  # noqa: SLF001 - a rollback's re-apply, forced: no public way to cause one
         assert not me.flags, options
 
 

@@ -69,7 +69,7 @@ def test_one_byte_at_a_time(passphrase):
     assert isinstance(ex.initiator, Established) and isinstance(ex.responder, Established)
 
 
-@pytest.mark.parametrize("pass_i, pass_r", [("right horse", "wrong horse"), ("pw", None),
+@pytest.mark.parametrize(("pass_i", "pass_r"), [("right horse", "wrong horse"), ("pw", None),
                                             (None, "pw")])
 def test_wrong_passphrase_same_neutral_error_on_both_sides(pass_i, pass_r):
     ex = pump(*pair(pass_i, pass_r))
@@ -228,7 +228,7 @@ def test_a_silent_connection_loses_its_slot_at_the_hello_deadline():
     assert talking.poll().event.reason == TIMED_OUT
 
 
-@pytest.mark.parametrize("fields, reason", [
+@pytest.mark.parametrize(("fields", "reason"), [
     ({"peer": "XYZ"}, "malformed peer id"),
     ({"key": b"k" * 31}, "malformed key or nonce in hello"),
     ({"nonce": b"n"}, "malformed key or nonce in hello"),

@@ -33,4 +33,4 @@ def test_bench_net_over_quic_reports_both_transports_and_the_ratio() -> None:
     assert len(quic_lines) == 2
     assert all(f"{40 * (n - 1)}/{40 * (n - 1)} deliveries" in ln and
                f"{n * (n - 1)} of {n * (n - 1)} link ends over QUIC" in ln
-               for n, ln in zip((2, 6), quic_lines))
+               for n, ln in zip((2, 6), quic_lines, strict=True))

@@ -127,7 +127,7 @@ def test_a_hundred_idle_connections_do_not_lock_out_a_late_joiner(tmp_path, capl
         assert closed == 100
         # One address holds at most 8 places: the joiner's own connection (same address)
         # pushed out the flood's longest-waiting one instead of being told "busy".
-        assert host.session.mesh._admission.evicted >= 1
+        assert host.session.mesh.admission.evicted >= 1
         await late.close()
         await host.close()
     run(scenario(), 60)

@@ -44,7 +44,7 @@ def test_broadcast_and_catch_up():
         assert await wait_until(lambda: all(late.vv().get(a, 0) >= n for a, n in peers[0].vv().items()), 5)
         assert late.vv()[meshes[3].peer_id] == 21
         assert all(p.repl.divergences == 0 for p in peers[:3])
-        await stop_all(meshes[:3] + [late_mesh])
+        await stop_all([*meshes[:3], late_mesh])
     run(scenario(), 40)
 
 
@@ -83,7 +83,7 @@ def test_private_messages_and_forged_ops():
         assert await wait_until(lambda: all(len(m.peers()) == 2 for m in meshes), 5)
         assert await wait_until(lambda: _converged(peers), 5)
         got = {m.peer_id: [] for m in meshes}
-        for m, p in zip(meshes, peers):
+        for m, p in zip(meshes, peers, strict=True):
             p.repl.events.subscribe(
                 lambda e, me=m.peer_id: isinstance(e, PrivateReceived) and got[me].append(e))
         assert peers[0].repl.send_private(meshes[1].peer_id, {"card": "Iron Wall", "salt": "ab"})

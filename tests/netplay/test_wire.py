@@ -1,6 +1,8 @@
 """Framing and message decoding, fed bytes: no sockets."""
 
 import asyncio
+import contextlib
+import itertools
 
 import msgpack
 import pytest
@@ -122,7 +124,7 @@ def test_decoder_any_chunking(cuts):
     decoder = FrameDecoder()
     bounds = [0, *sorted(cuts), len(STREAM)]
     got = []
-    for lo, hi in zip(bounds, bounds[1:]):
+    for lo, hi in itertools.pairwise(bounds):
         got += decoder.feed(STREAM[lo:hi])
     assert got == PAYLOADS
 
@@ -188,7 +190,5 @@ def test_garbage_gives_frames_or_a_frame_error(garbage, max_frame):
         return
     assert all(1 <= len(f) <= max_frame for f in frames)
     for frame in frames:  # decoding garbage fails only with ProtocolError (FrameError too)
-        try:
+        with contextlib.suppress(ProtocolError):
             check_message(unpack(frame))
-        except ProtocolError:
-            pass

@@ -90,20 +90,20 @@ class MemoryTransport(asyncio.Transport):
         self._record.extend(chunk)
         if self._transform is not None:
             chunk = self._transform(chunk)
-        self._loop.call_soon(self.peer._deliver, chunk)
+        self._loop.call_soon(self.peer.deliver, chunk)
 
-    def _deliver(self, data: bytes) -> None:
+    def deliver(self, data: bytes) -> None:
         if not self._closing and data:
             self._protocol.data_received(data)
 
-    def _deliver_eof(self) -> None:
+    def deliver_eof(self) -> None:
         if not self._closing:
             self._protocol.eof_received()
 
     def write_eof(self) -> None:
         if not self._eof_written and self.peer is not None:
             self._eof_written = True
-            self._loop.call_soon(self.peer._deliver_eof)
+            self._loop.call_soon(self.peer.deliver_eof)
 
     def can_write_eof(self) -> bool:
         return True
@@ -117,7 +117,7 @@ class MemoryTransport(asyncio.Transport):
         self._closing = True
         if self.peer is not None and not self._eof_written:  # the other end reads EOF
             self._eof_written = True
-            self._loop.call_soon(self.peer._deliver_eof)
+            self._loop.call_soon(self.peer.deliver_eof)
         self._loop.call_soon(self._protocol.connection_lost, None)
 
     def abort(self) -> None:
@@ -162,6 +162,9 @@ class MemoryNetwork:
 
     def unlisten(self, port: int) -> None:
         self._listeners.pop(port, None)
+
+    def listening(self, port: int) -> bool:
+        return port in self._listeners
 
     def connect(self, port: int) -> tuple[Streams, Streams]:
         """A connected pair: (client streams, server streams), without any listener."""
@@ -235,4 +238,4 @@ class MemoryServer:
         return None
 
     def is_serving(self) -> bool:
-        return self.port in self._net._listeners
+        return self._net.listening(self.port)

@@ -75,12 +75,13 @@ class Table:
         try:
             await until(lambda: all(new in w.scene.cards[oid].face.text for w, oid in leaders),
                         timeout, f"every scene to show {new!r}")
-        except AssertionError:
+        except AssertionError as err:
             shown = [new in w.scene.cards[o].face.text for w, o in leaders]
             raise AssertionError(f"watch: {self.watch.done() and self.watch.exception()!r} "
                                  f"scenes: {shown}"
                                  f"; modules: {[t.replica.state.module for t in self.tables]}"
-                                 f"; reports: {[t.replica.reports[-3:] for t in self.tables]}")
+                                 f"; reports: {[t.replica.reports[-3:] for t in self.tables]}"
+                                 ) from err
         return time.perf_counter() - start
 
     async def close(self) -> None:
@@ -109,7 +110,7 @@ async def three_peers(root: Path, lan_app: Any) -> Table:
         await lan.take_seat(t, seat)
     await until(lambda: all(lan.setup_complete(t.replica) for t in table.tables), 30,
                 "the setup on every peer")
-    table.windows = [lan_app._open_window(t) for t in table.tables]
+    table.windows = [lan_app.open_window(t) for t in table.tables]
     table.watch = asyncio.ensure_future(_watch_draft(host, folder))  # what host --module runs
     await asyncio.sleep(0.2)  # the watcher has seen the folder as it is
     return table

@@ -53,7 +53,7 @@ def test_hover_zoom_of_a_champion_shows_power_guard_and_block(dtr, qtbot):  # ty
     item = w.scene.cards[cid]
     w.view.centerOn(item)
     stats = dict(face.stats)
-    w.view.hover_zoom._cache.clear()  # painted afresh while recorded
+    w.view.hover_zoom.clear_cache()  # painted afresh while recorded
     with recording_texts() as texts:
         qtbot.mouseMove(w.view.viewport(), w.view.mapFromScene(item.scenePos()))
         qtbot.waitUntil(lambda: w.preview.current == cid)

@@ -30,9 +30,9 @@ def test_the_owner_is_asked_before_another_player_draws_from_their_deck(qapp, qt
         module = lan.module_for("mantle-of-the-keeper")
         owner = await lan.host(module, table_name="consent", seats=2,
                                log_path=tmp_path / "owner.log",
-                               options=lan_app._options(None, "Ada"))
+                               options=lan_app.session_options(None, "Ada"))
         await lan.take_seat(owner, 1, name="Ada")
-        window = lan_app._open_window(owner)
+        window = lan_app.open_window(owner)
         qtbot.addWidget(window)
         other = await lan.join(log_path=tmp_path / "bob.log",
                                connect=f"{LOOPBACK}:{owner.session.port}",

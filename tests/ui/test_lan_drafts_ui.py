@@ -3,11 +3,17 @@ text; a broken edit changes nothing on any peer."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 
 from .lan_drafts_kit import NEW_TEXT, OLD_TEXT, three_peers
 from .test_lan_ui import _lan_app, _run
+
+
+def _append(path: Path, text: str) -> None:
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(text)
 
 pytestmark = pytest.mark.socket
 
@@ -25,8 +31,8 @@ def test_every_peers_scene_follows_the_draft(qapp, qtbot, tmp_path):  # type: ig
             assert len(hashes) == 1 and all(
                 w.ctl.catalog.module.content_hash in hashes for w in table.windows)
             ops = [len(t.replica.records()) for t in table.tables]
-            with open(table.folder / "cards.csv", "a", encoding="utf-8") as f:
-                f.write('broken-card,"unterminated\n')
+            await asyncio.to_thread(_append, table.folder / "cards.csv",
+                                    'broken-card,"unterminated\n')
             await asyncio.sleep(1.0)  # the watcher polls every 0.1 s and settles in 0.15 s
             assert [len(t.replica.records()) for t in table.tables] == ops
             assert all(NEW_TEXT in t for t in table.texts())

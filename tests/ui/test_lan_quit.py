@@ -33,7 +33,7 @@ def test_quitting_abandons_a_table_stuck_leaving_and_names_it(qapp, qtbot, tmp_p
         opened.extend((stuck, fine))
         for t in (stuck, fine):
             await lan.take_seat(t, 1, name="Ada")
-            qtbot.addWidget(lan_app._open_window(t))
+            qtbot.addWidget(lan_app.open_window(t))
         real_close = stuck.close
         never = asyncio.Event()
 

@@ -22,9 +22,9 @@ def test_the_peers_panel_says_reconnecting_then_back(qapp, qtbot, tmp_path):  # 
     async def scenario() -> None:
         module = lan.module_for("mantle-of-the-keeper")
         host = await lan.host(module, table_name="panel", seats=2, log_path=tmp_path / "h.log",
-                              options=lan_app._options(None, "Ada"))
+                              options=lan_app.session_options(None, "Ada"))
         await lan.take_seat(host, 1, name="Ada")
-        window = lan_app._open_window(host)
+        window = lan_app.open_window(host)
         qtbot.addWidget(window)
         bob = await lan.join(log_path=tmp_path / "b.log", connect=f"{LOOPBACK}:{host.session.port}",
                              options=joiner_options())

@@ -67,7 +67,7 @@ def test_host_app_crashes_and_rejoins_from_resume(qapp, qtbot, tmp_path):  # typ
 
     async def scenario() -> None:
         nonlocal peer
-        await first._host(HostRequest("gauntlet", 2, "Ada's table", "pw", 1, None, "Ada"))
+        await first.host_table(HostRequest("gauntlet", 2, "Ada's table", "pw", 1, None, "Ada"))
         t = first.tables[0]
         me = t.replica.peer_id
         peer = Headless("join", "--headless", "--connect", f"{LOOPBACK}:{t.session.port}",
@@ -147,9 +147,9 @@ def test_joiner_app_crashes_and_rejoins_by_address(qapp, qtbot, tmp_path, monkey
         await lan.take_seat(alpha, 1, name="Host")
         t = await lan.join(log_path=tmp_path / "bob.sandlog",
                            connect=f"{LOOPBACK}:{alpha.session.port}",
-                           options=first._options(None, "Bob"), timeout=10)
+                           options=first.session_options(None, "Bob"), timeout=10)
         await lan.take_seat(t, 2, name="Bob")
-        first._open_window(t)
+        first.open_window(t)
         me = t.replica.peer_id
         await until(lambda: lan.setup_complete(t.replica), 15, "setup complete")
         await _crash(first)

@@ -3,6 +3,8 @@ panels taken off): every seat's area on screen, the player's own area large enou
 label is under 9 px, and the player's hand fanned wide enough to show every card's name."""
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QImage, QPainter
@@ -84,7 +86,7 @@ def test_a_full_hand_shows_every_name(qtbot) -> None:  # type: ignore[no-untyped
             qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_D)  # Draw
         cards = sorted((w.scene.cards[c] for c in w.replica.state.objs[hand].children),
                        key=lambda item: item.pos().x())
-        for left, right in zip(cards, cards[1:]):  # side by side: no card covers a name
+        for left, right in itertools.pairwise(cards):  # side by side: no card covers a name
             assert right.pos().x() - left.pos().x() >= theme.CARD_W
         for item in cards:
             assert _on_screen(w, item.sceneBoundingRect())
