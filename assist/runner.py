@@ -7,7 +7,7 @@ come back, recomputed, as the ops are applied again. Acknowledged flags (an `ack
 flag's key) are kept but filtered from `flags()`. A plugin that raises is disabled for the
 session, with a notice.
 
-Qt-free: the UI subscribes with `runner.listeners.append(callback)`.
+Qt-free: the UI hears flag changes through `runner.subscribe(callback)`.
 """
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from table.core.events import EventHub, Unsubscribe
 from table.core.knowledge import Knowledge
 from table.core.ops import Op
 from table.core.state import State
@@ -99,7 +100,7 @@ class AssistRunner:
         self.enabled = enabled and plugin is not None
         self.notices: list[str] = []  # visible problems: a plugin disabled, a plugin not loaded
         self.disabled: str | None = None  # why the plugin was disabled, if it was
-        self.listeners: list[Callable[[], None]] = []
+        self._changes: EventHub[None] = EventHub()  # flags changed (subscribe)
         self.version = 0  # bumps whenever the flags change
         self._per_op: list[tuple[Flag, ...]] = []  # flags of the op at each index
         self._refs: list[OpRef] = []
@@ -232,7 +233,7 @@ class AssistRunner:
         self._refs.append(op.ref)
         if flags or cleared:
             self.version += 1
-        if self.listeners and (flags or cleared or op.kind == "ack"):
+        if self._changes and (flags or cleared or op.kind == "ack"):
             self._changed()
 
     def _follow_conditions(self, index: int, record: Record, state: State) -> bool:
@@ -282,11 +283,11 @@ class AssistRunner:
 
     def _changed(self) -> None:
         self.version += 1
-        for listener in list(self.listeners):
-            try:
-                listener()
-            except Exception:  # a listener must not break the fold
-                log.exception("assist listener failed")
+        self._changes.emit(None)  # a listener that fails is logged: it must not break the fold
+
+    def subscribe(self, listener: Callable[[], None]) -> Unsubscribe:
+        """Hear every change to the flags; returns the function that stops it."""
+        return self._changes.subscribe(lambda _: listener())
 
     # -- reading ---------------------------------------------------------------------------
     @property

@@ -138,3 +138,24 @@ def test_every_starter_deck_pairing_sets_up_clean() -> None:
     for a in names:
         for b in names:
             assert set_up(deck(a), deck(b)) == [], (a, b)
+
+
+def test_a_subscriber_hears_each_change_of_the_flags_until_it_unsubscribes() -> None:
+    """The runner's one way to listen (subscribe, as the replica's): a flag raised reaches every
+    subscriber once; after unsubscribing, nothing more arrives."""
+    r = Replica("test", "hotseat", rng=Rng(7), game=MODULE.id, game_hash=MODULE.content_hash)
+    runner = AssistRunner.for_replica(r, MODULE, plugin, seat=-1)
+    heard: list[int] = []
+    stop = runner.subscribe(lambda: heard.append(runner.version))
+    r.issue("hello", {"name": "hot-seat"})
+    for seat in MODULE.seats_for(2):
+        r.issue("seat", {"seat": seat.number, "name": seat.name, "colour": seat.colour})
+    lay_out(r, MODULE, 2, {1: text_deck("29 Militia"), 2: deck("diplomats")})
+    run_steps(r, list(MODULE.setup_for(2, {1: text_deck("29 Militia"), 2: deck("diplomats")})))
+    act.mark(r, "setup", value="complete")
+    assert "GAU-DECK-MIN-SIZE" in [f.rule for f in runner.flags()]
+    assert heard and heard[-1] == runner.version
+    stop()
+    before = len(heard)
+    act.mark(r, "setup", value="complete")
+    assert len(heard) == before
