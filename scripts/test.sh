@@ -48,14 +48,16 @@ trap 'kill "$faults" 2>/dev/null || true' EXIT
 # run on the first Python above only, to keep the whole run short. A Python the machine lacks
 # is skipped with one line.
 other_python() {  # the interpreter for version $1, or nothing
-    local found
-    found="$(command -v "python$1" 2>/dev/null || true)"
-    if [ -z "$found" ]; then
-        found="$(ls -d "${PYENV_ROOT:-$HOME/.pyenv}/versions/$1".*/bin/python 2>/dev/null \
-            | sort -V | tail -n 1 || true)"
-    fi
-    [ -n "$found" ] && "$found" -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
-        2>/dev/null && echo "$found"
+    # pyenv's own build first: its shim on PATH runs only where that version is selected
+    local candidate
+    for candidate in $(ls -d "${PYENV_ROOT:-$HOME/.pyenv}/versions/$1".*/bin/python 2>/dev/null \
+            | sort -V -r) $(command -v "python$1" 2>/dev/null || true); do
+        if "$candidate" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+            echo "$candidate"
+            return 0
+        fi
+    done
+    return 1
 }
 for version in 3.12 3.13; do
     python="$(other_python "$version" || true)"

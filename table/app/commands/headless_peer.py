@@ -185,6 +185,7 @@ async def _play(t: Any, args: argparse.Namespace, stop: asyncio.Event) -> None:
         await asyncio.wait({script_task, waiter}, return_when=asyncio.FIRST_COMPLETED)
         waiter.cancel()
         if script_task.done():
+            await _draws_settled(t, stop)
             out(f"SCRIPT DONE {script_task.result()}")
             if args.exit_after_script is not None and not stop.is_set():
                 await _settle(t, stop)
@@ -243,6 +244,18 @@ async def _settle(t: Any, stop: asyncio.Event, within: float = 10.0) -> None:
     while loop.time() < deadline and not stop.is_set():
         if t.session.synced_with_all():
             return
+        await asyncio.sleep(0.05)
+
+
+async def _draws_settled(t: Any, stop: asyncio.Event, timeout: float = 30.0) -> None:
+    """A script's last rolls may still be joint rounds in flight: SCRIPT DONE comes once they
+    are issued (or given up), so a table that has converged after it holds every draw, and a
+    peer leaving then takes nothing still open with it."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    # polled: the rounds announce no "all settled" event
+    while t.session.fair.rounds.rounds and not stop.is_set() \
+            and loop.time() < deadline:  # noqa: ASYNC110
         await asyncio.sleep(0.05)
 
 
