@@ -42,7 +42,25 @@ class FairDriver:
         self.rounds = FairRounds(replica.peer_id, clock=clock, **options)
         self.issued: list[Op] = []  # the joint ops this peer issued (for the UI to follow)
         self.closed = False
+        self._settled: list[Callable[[], None]] = []  # called once no round is open
         self._unsubscribe = replica.subscribe(self._on_change)
+
+    @property
+    def open_rounds(self) -> int:
+        """How many joint rounds this peer takes part in are still open."""
+        return len(self.rounds.rounds)
+
+    def when_settled(self, callback: Callable[[], None]) -> None:
+        """Call `callback` once no joint round is open (now, if none is)."""
+        self._settled.append(callback)
+        self._notify_settled()
+
+    def _notify_settled(self) -> None:
+        if self.rounds.rounds or not self._settled:
+            return
+        waiting, self._settled = self._settled, []
+        for callback in waiting:
+            callback()
 
     # --- what the player does ------------------------------------------------------------
     def roll(self, peers: list[str], *, sides: int = 6, count: int = 1,
@@ -103,6 +121,7 @@ class FairDriver:
         self.closed = True
         self.rounds.rounds.clear()
         self._unsubscribe()
+        self._notify_settled()
 
     def _on_change(self, change: Change) -> None:
         for record in change.records:
@@ -114,6 +133,10 @@ class FairDriver:
     def _handle(self, events: list[Event]) -> None:
         if self.closed:
             return
+        self._deliver(events)
+        self._notify_settled()  # a round may have ended (issued, given up, or its peer gone)
+
+    def _deliver(self, events: list[Event]) -> None:
         for event in events:
             if isinstance(event, Send):
                 for peer in event.to:

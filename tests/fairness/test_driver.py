@@ -132,3 +132,21 @@ def test_leaving_abandons_the_rounds_still_open_and_issues_nothing_after(tmp_pat
     t.wait(20)
     assert all(r.version_vector() == before for r in t.replicas)
     assert not any("never used" in m for r in t.replicas for m in r.reports)
+
+
+def test_a_waiter_on_the_rounds_is_told_once_the_last_open_round_is_issued(tmp_path: Path) -> None:
+    """A headless peer says it is done once its joint rounds are issued: the driver tells a
+    waiter when none is open, not before, and tells a waiter that comes when none is open at
+    once."""
+    t = Table(tmp_path)
+    d1 = t.drivers[0]
+    told: list[int] = []
+    d1.roll(PEERS, sides=6, why="first")
+    d1.roll(PEERS, sides=6, why="second")
+    assert d1.open_rounds == 2
+    d1.when_settled(lambda: told.append(len(d1.issued)))
+    assert told == []
+    t.pump()
+    assert told == [2] and d1.open_rounds == 0
+    d1.when_settled(lambda: told.append(-1))
+    assert told == [2, -1]

@@ -4,6 +4,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .data_tools import check_data_tools
+
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
@@ -49,11 +51,7 @@ def cmd_dataset(args: argparse.Namespace) -> int:
     if not args.inputs and not args.notebook:
         print("sandtable: dataset needs at least one log or folder", file=sys.stderr)
         return 2
-    try:
-        import pyarrow  # noqa: F401
-    except ImportError:  # the desktop bundle leaves Parquet out (packaging/bundle_filters.py)
-        print("sandtable: dataset needs pyarrow and duckdb: run it from a Python install "
-              "(pip install sandtable)", file=sys.stderr)
+    if not check_data_tools("dataset"):
         return 2
     if args.inputs:
         from table.dataset.build import build_dataset

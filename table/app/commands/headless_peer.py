@@ -251,12 +251,12 @@ async def _draws_settled(t: Any, stop: asyncio.Event, timeout: float = 30.0) -> 
     """A script's last rolls may still be joint rounds in flight: SCRIPT DONE comes once they
     are issued (or given up), so a table that has converged after it holds every draw, and a
     peer leaving then takes nothing still open with it."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    # polled: the rounds announce no "all settled" event
-    while t.session.fair.rounds.rounds and not stop.is_set() \
-            and loop.time() < deadline:  # noqa: ASYNC110
-        await asyncio.sleep(0.05)
+    settled = asyncio.Event()
+    t.session.fair.when_settled(settled.set)
+    waits = [asyncio.ensure_future(settled.wait()), asyncio.ensure_future(stop.wait())]
+    _, pending = await asyncio.wait(waits, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+    for task in pending:
+        task.cancel()
 
 
 async def _status_loop(t: Any) -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .data_tools import check_data_tools
+
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("replay", help="open a log in the replay view (seek, step, fork)",
@@ -58,12 +60,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     if not args.inputs and not args.sql:
         print("sandtable: report needs at least one log or folder", file=sys.stderr)
         return 2
-    try:
-        import duckdb  # noqa: F401
-        import pyarrow  # noqa: F401
-    except ImportError:  # the desktop bundle leaves Parquet out (packaging/bundle_filters.py)
-        print("sandtable: report needs pyarrow and duckdb (it reads its numbers from the "
-              "dataset): run it from a Python install (pip install sandtable)", file=sys.stderr)
+    if not check_data_tools("report"):
         return 2
     from table.report.build import build_report
 
