@@ -19,9 +19,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any
 
+from netplay.link.direct import take_over
 from netplay.link.link_state import TRANSITIONS, LinkConfig, LinkState
 from netplay.link.outbox import Outbox, PackedMessage
 from netplay.link.streams import READ_CHUNK, run_handshake, tune_socket
@@ -78,12 +80,15 @@ class Link:
         self.close_reason: str | None = None
 
         self._reader: asyncio.StreamReader | None = None
-        self._writer: asyncio.StreamWriter | None = None
+        self._writer: Any = None  # the stream's writer, or a DirectWriter once taken over
+        self._direct = False  # read by DirectProtocol's callbacks, not by a read task
+        self._clock = time.monotonic
         self._channel: MessageChannel | None = None
         self._pending_input = b""  # link frames that arrived with the handshake's last read
         self._outbox: Outbox | None = None  # the sending half, once open
         self._inbox: asyncio.Queue[Any] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
+        self._writer_task: asyncio.Task[None] | None = None
         self._closer: asyncio.Task[None] | None = None
         self._closed = asyncio.Event()
         self._last_recv = 0.0
@@ -180,11 +185,16 @@ class Link:
         if not self.initiator:
             self.peer_port = result.peer_port
         self._channel = MessageChannel(result.cipher, self.config.limits)
-        self._outbox = Outbox(writer, self._channel, self.config.send_queue_max,
-                              self._drop, lambda: self.label)
         self._pending_input = result.leftover
+        direct = take_over(reader, writer, self._take, self._stream_ended)
+        if direct is not None:
+            self._writer, held = direct
+            self._direct, self._pending_input = True, self._pending_input + held
+        self._outbox = Outbox(self._writer, self._channel, self.config.send_queue_max,
+                              self._drop, lambda: self.label)
         self._set_state(LinkState.OPEN)
-        self._last_recv = asyncio.get_running_loop().time()
+        self._clock = asyncio.get_running_loop().time
+        self._last_recv = self._clock()
         if not self._kept_by_owner():
             if self._state is LinkState.OPEN:
                 reason = self.close_reason or "refused after the handshake"
@@ -210,11 +220,12 @@ class Link:
 
     def _start_pumps(self) -> None:
         assert self._outbox is not None
-        self._tasks = [
-            asyncio.ensure_future(self._read_loop()),
-            asyncio.ensure_future(self._outbox.run()),
-            asyncio.ensure_future(self._heartbeat_loop()),
-        ]
+        self._writer_task = asyncio.ensure_future(self._outbox.run())
+        self._tasks = [self._writer_task, asyncio.ensure_future(self._heartbeat_loop())]
+        if self._direct:  # bytes that came with the handshake, next turn (as a read task would)
+            asyncio.get_running_loop().call_soon(self._take, b"")
+        else:
+            self._tasks.append(asyncio.ensure_future(self._read_loop()))
 
     # ------------------------------------------------------------- send
     def send(self, msg: Message | Mapping[str, Any]) -> bool:
@@ -243,28 +254,52 @@ class Link:
 
     # ------------------------------------------------------------- receive
     async def _read_loop(self) -> None:
-        assert self._reader is not None and self._channel is not None
-        reader, channel = self._reader, self._channel
-        loop = asyncio.get_running_loop()
-        data, self._pending_input = self._pending_input, b""
-        try:
-            while self._state is LinkState.OPEN:
-                if data:
-                    for received in channel.receive(data):
-                        self._last_recv = loop.time()
-                        self.messages_received += 1
-                        self._dispatch(received)
-                        if self._state is not LinkState.OPEN:
-                            return
+        """The stream's reader (a link not taken over by :mod:`netplay.link.direct`)."""
+        assert self._reader is not None
+        reader = self._reader
+        self._take(b"")
+        while self._state is LinkState.OPEN:
+            try:
                 data = await reader.read(READ_CHUNK)
-                if not data:
-                    channel.eof()  # raises if the stream ended inside a frame
-                    self._begin_close("connection closed by peer", graceful=False)
+            except (OSError, ConnectionError) as exc:
+                self._stream_ended(exc)
+                return
+            if not data:
+                self._stream_ended(None)
+                return
+            self._take(data)
+
+    def _take(self, data: bytes) -> None:
+        """Handle every message ``data`` completes, in order; a bad one closes the link."""
+        if self._state is not LinkState.OPEN or self._channel is None:
+            return
+        if self._pending_input:
+            data, self._pending_input = self._pending_input + data, b""
+        try:
+            for received in self._channel.receive(data):
+                self._last_recv = self._clock()
+                self.messages_received += 1
+                self._dispatch(received)
+                if self._state is not LinkState.OPEN:
                     return
         except ProtocolError as exc:
             self._begin_close(exc.reason, graceful=False)
         except (OSError, ConnectionError) as exc:
             self._begin_close(f"read failed: {exc or type(exc).__name__}", graceful=False)
+
+    def _stream_ended(self, exc: BaseException | None) -> None:
+        """The peer's stream ended (``None``: cleanly, between frames or not) or failed."""
+        if self._state is not LinkState.OPEN or self._channel is None:
+            return
+        if exc is not None:
+            self._begin_close(f"read failed: {exc or type(exc).__name__}", graceful=False)
+            return
+        try:
+            self._channel.eof()  # raises if the stream ended inside a frame
+        except ProtocolError as error:
+            self._begin_close(error.reason, graceful=False)
+            return
+        self._begin_close("connection closed by peer", graceful=False)
 
     def _dispatch(self, received: Received) -> None:
         msg = received.message
@@ -353,7 +388,7 @@ class Link:
 
     async def _finish_close(self, flush: bool) -> None:
         me = asyncio.current_task()
-        writer_task = self._tasks[1] if len(self._tasks) > 1 else None
+        writer_task = self._writer_task
         if flush and writer_task is not None and not writer_task.done():
             with contextlib.suppress(asyncio.TimeoutError, Exception):
                 await asyncio.wait_for(asyncio.shield(writer_task), self.config.close_timeout)
