@@ -19,18 +19,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any
 
 from netplay.link.direct import take_over
+from netplay.link.inbound import Inbound
 from netplay.link.link_state import TRANSITIONS, LinkConfig, LinkState
 from netplay.link.outbox import Outbox, PackedMessage
-from netplay.link.streams import READ_CHUNK, run_handshake, tune_socket
+from netplay.link.streams import run_handshake, tune_socket
 from netplay.protocol.channel import MessageChannel, Received
 from netplay.protocol.handshake import Handshake, Rejected
 from netplay.protocol.identity import Identity
 from netplay.protocol.messages import HANDSHAKE_KINDS, Bye, Heartbeat, Message, wire_form
+from netplay.protocol.secure import FrameCipher
 from netplay.protocol.wire import ProtocolError, pack
 
 log = logging.getLogger(__name__)
@@ -59,6 +60,7 @@ class Link:
         on_message: MessageHandler | None = None,
         on_open: OpenHandler | None = None,
         on_closed: LinkHandler | None = None,
+        on_run_end: LinkHandler | None = None,
     ) -> None:
         self.identity = identity
         self.table_id = table_id
@@ -68,6 +70,7 @@ class Link:
         self.on_message = on_message
         self.on_open = on_open
         self.on_closed = on_closed
+        self.on_run_end = on_run_end  # after messages that arrived together (Received.more)
 
         self._state = LinkState.CONNECTING
         self.initiator = False
@@ -82,17 +85,14 @@ class Link:
         self._reader: asyncio.StreamReader | None = None
         self._writer: Any = None  # the stream's writer, or a DirectWriter once taken over
         self._direct = False  # read by DirectProtocol's callbacks, not by a read task
-        self._clock = time.monotonic
         self._channel: MessageChannel | None = None
-        self._pending_input = b""  # link frames that arrived with the handshake's last read
+        self._inbound: Inbound | None = None  # the receiving half, once open
         self._outbox: Outbox | None = None  # the sending half, once open
         self._inbox: asyncio.Queue[Any] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._writer_task: asyncio.Task[None] | None = None
         self._closer: asyncio.Task[None] | None = None
         self._closed = asyncio.Event()
-        self._last_recv = 0.0
-        self.messages_received = 0
         # the kinds the link handles itself, before the handler sees anything
         self._own_kinds: dict[type[Message], Callable[[Message], None]] = {
             Heartbeat: self._on_heartbeat, Bye: self._on_bye}
@@ -184,22 +184,12 @@ class Link:
         self.advertised_port = result.peer_port
         if not self.initiator:
             self.peer_port = result.peer_port
-        self._channel = MessageChannel(result.cipher, self.config.limits)
-        self._pending_input = result.leftover
-        direct = take_over(reader, writer, self._take, self._stream_ended)
-        if direct is not None:
-            self._writer, held = direct
-            self._direct, self._pending_input = True, self._pending_input + held
-        self._outbox = Outbox(self._writer, self._channel, self.config.send_queue_max,
-                              self._drop, lambda: self.label)
-        self._set_state(LinkState.OPEN)
-        self._clock = asyncio.get_running_loop().time
-        self._last_recv = self._clock()
+        channel = self._open_halves(result.cipher, result.leftover)
         if not self._kept_by_owner():
             if self._state is LinkState.OPEN:
                 reason = self.close_reason or "refused after the handshake"
                 with contextlib.suppress(Exception):  # tell the peer why, best effort
-                    writer.write(self._channel.frame(pack({"t": "bye", "reason": reason[:200]})))
+                    writer.write(channel.frame(pack({"t": "bye", "reason": reason[:200]})))
                 self._begin_close(reason, graceful=False, quiet=True)
             return False
         if self._state is not LinkState.OPEN:
@@ -207,6 +197,30 @@ class Link:
         self._start_pumps()
         log.info("link %s open (%s)", self.label, "initiator" if self.initiator else "responder")
         return True
+
+    def _open_halves(self, cipher: FrameCipher, leftover: bytes) -> MessageChannel:
+        """The link's two halves over the cipher agreed on; the connection taken over by
+        :mod:`netplay.link.direct` when it can be (else read by a task, :meth:`_start_pumps`)."""
+        self._channel = MessageChannel(cipher, self.config.limits)
+        owner_end = self.on_run_end
+        run_end = (lambda: owner_end(self)) if owner_end is not None else None
+        inbound = self._inbound = Inbound(
+            self._channel, leftover, asyncio.get_running_loop().time,
+            lambda received: self._dispatch(received), lambda: self._state is LinkState.OPEN,
+            self._drop, run_end)
+        direct = take_over(self._reader, self._writer, inbound.take, inbound.ended)
+        if direct is not None:
+            self._writer, held = direct
+            self._direct = True
+            inbound.pending += held
+        self._outbox = Outbox(self._writer, self._channel, self.config.send_queue_max,
+                              self._drop, lambda: self.label)
+        self._set_state(LinkState.OPEN)
+        return self._channel
+
+    @property
+    def messages_received(self) -> int:
+        return self._inbound.received if self._inbound is not None else 0
 
     def _kept_by_owner(self) -> bool:
         """The mesh's say on a link just opened (a duplicate, a full table, a key that differs)."""
@@ -222,10 +236,11 @@ class Link:
         assert self._outbox is not None
         self._writer_task = asyncio.ensure_future(self._outbox.run())
         self._tasks = [self._writer_task, asyncio.ensure_future(self._heartbeat_loop())]
+        assert self._inbound is not None and self._reader is not None
         if self._direct:  # bytes that came with the handshake, next turn (as a read task would)
-            asyncio.get_running_loop().call_soon(self._take, b"")
+            asyncio.get_running_loop().call_soon(self._inbound.take, b"")
         else:
-            self._tasks.append(asyncio.ensure_future(self._read_loop()))
+            self._tasks.append(asyncio.ensure_future(self._inbound.read_loop(self._reader)))
 
     # ------------------------------------------------------------- send
     def send(self, msg: Message | Mapping[str, Any]) -> bool:
@@ -253,54 +268,6 @@ class Link:
         self._begin_close(reason, graceful=False)
 
     # ------------------------------------------------------------- receive
-    async def _read_loop(self) -> None:
-        """The stream's reader (a link not taken over by :mod:`netplay.link.direct`)."""
-        assert self._reader is not None
-        reader = self._reader
-        self._take(b"")
-        while self._state is LinkState.OPEN:
-            try:
-                data = await reader.read(READ_CHUNK)
-            except (OSError, ConnectionError) as exc:
-                self._stream_ended(exc)
-                return
-            if not data:
-                self._stream_ended(None)
-                return
-            self._take(data)
-
-    def _take(self, data: bytes) -> None:
-        """Handle every message ``data`` completes, in order; a bad one closes the link."""
-        if self._state is not LinkState.OPEN or self._channel is None:
-            return
-        if self._pending_input:
-            data, self._pending_input = self._pending_input + data, b""
-        try:
-            for received in self._channel.receive(data):
-                self._last_recv = self._clock()
-                self.messages_received += 1
-                self._dispatch(received)
-                if self._state is not LinkState.OPEN:
-                    return
-        except ProtocolError as exc:
-            self._begin_close(exc.reason, graceful=False)
-        except (OSError, ConnectionError) as exc:
-            self._begin_close(f"read failed: {exc or type(exc).__name__}", graceful=False)
-
-    def _stream_ended(self, exc: BaseException | None) -> None:
-        """The peer's stream ended (``None``: cleanly, between frames or not) or failed."""
-        if self._state is not LinkState.OPEN or self._channel is None:
-            return
-        if exc is not None:
-            self._begin_close(f"read failed: {exc or type(exc).__name__}", graceful=False)
-            return
-        try:
-            self._channel.eof()  # raises if the stream ended inside a frame
-        except ProtocolError as error:
-            self._begin_close(error.reason, graceful=False)
-            return
-        self._begin_close("connection closed by peer", graceful=False)
-
     def _dispatch(self, received: Received) -> None:
         msg = received.message
         own = self._own_kinds.get(type(msg))
@@ -344,9 +311,9 @@ class Link:
         cfg = self.config
         tick = min(cfg.heartbeat_interval, cfg.dead_after / 2)
         next_beat = loop.time()
-        while self._state is LinkState.OPEN:
+        while self._state is LinkState.OPEN and self._inbound is not None:
             now = loop.time()
-            silent = now - self._last_recv
+            silent = now - self._inbound.last_recv
             if silent > cfg.dead_after:
                 self._begin_close(f"heartbeat timeout ({silent:.1f} s without a frame)", graceful=False)
                 return

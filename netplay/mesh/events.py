@@ -28,6 +28,17 @@ class MessageReceived:
     peer_id: str
     message: Message
     payload: bytes
+    # more messages from this peer follow at once (they arrived together): a listener may
+    # hold this one to handle them together, until its last or MessagesDone
+    more: bool = False
 
 
-MeshEvent = PeerJoined | PeerLeft | MessageReceived
+@dataclass(frozen=True, slots=True)
+class MessagesDone:
+    """The messages that arrived together from one peer have all been told (after the last
+    MessageReceived with ``more``, and before anything else happens on the loop)."""
+
+    peer_id: str
+
+
+MeshEvent = PeerJoined | PeerLeft | MessageReceived | MessagesDone

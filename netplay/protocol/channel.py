@@ -25,6 +25,7 @@ class Received:
 
     message: Message
     payload: bytes
+    more: bool = False  # more messages complete in the bytes this one came with
 
 
 class MessageChannel:
@@ -43,9 +44,10 @@ class MessageChannel:
         decoder, cipher, limits = self._decoder, self.cipher, self.limits
         frames = decoder.feed(data)
         while frames:
-            for sealed in frames:
+            last = len(frames) - 1
+            for index, sealed in enumerate(frames):
                 payload = cipher.open(sealed)
-                yield Received(decode_message(unpack(payload, limits)), payload)
+                yield Received(decode_message(unpack(payload, limits)), payload, index < last)
             frames = decoder.feed(b"")  # raises a bad header held back behind good frames
 
     def eof(self) -> None:

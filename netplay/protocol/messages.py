@@ -58,6 +58,9 @@ class Message:
 M = TypeVar("M", bound=type[Message])
 KINDS: dict[str, type[Message]] = {}
 SCHEMAS: dict[str, dict[str, Field]] = {}
+# t -> (kind, [(name, required, its type check)]): the schema as decode_message walks it
+_DECODERS: dict[str, tuple[type[Message], list[tuple[str, bool, str, Callable[[Any], bool]]]]] = {}
+_FIELD_NAMES: dict[type[Message], tuple[str, ...]] = {}
 
 
 def _field_kind(hint: Any, field: dataclasses.Field[Any]) -> Field:
@@ -82,8 +85,14 @@ def message_kind(t: str) -> Callable[[M], M]:
         KINDS[t] = cls
         fields = dataclasses.fields(cls)  # type: ignore[arg-type]  # a kind is a dataclass
         SCHEMAS[t] = {f.name: _field_kind(hints[f.name], f) for f in fields}
+        _DECODERS[t] = (cls, [(name, spec.required, spec.kind, _CHECKS[spec.kind])
+                              for name, spec in SCHEMAS[t].items()])
+        _FIELD_NAMES[cls] = tuple(f.name for f in fields)
         return cls
     return register
+
+
+_ABSENT = object()
 
 
 def decode_message(msg: Any) -> Message:
@@ -93,22 +102,23 @@ def decode_message(msg: Any) -> Message:
     t = msg.get("t")
     if not isinstance(t, str):
         raise ProtocolError("message has no string 't' field")
-    kind = KINDS.get(t)
-    if kind is None:
+    decoder = _DECODERS.get(t)
+    if decoder is None:
         raise ProtocolError(f"unknown message type {t[:40]!r}")
-    values: dict[str, Any] = {}
-    for name, spec in SCHEMAS[t].items():
-        if name not in msg:
-            if spec.required:
+    kind, fields = decoder
+    values: list[Any] = []
+    for name, required, wire_kind, is_kind in fields:
+        value = msg.get(name, _ABSENT)
+        if value is _ABSENT:
+            if required:
                 raise ProtocolError(f"{t}: missing field {name!r}")
-            values[name] = None
-            continue
-        if not _CHECKS[spec.kind](msg[name]):
+            values.append(None)
+        elif is_kind(value):
+            values.append(value)
+        else:
             raise ProtocolError(
-                f"{t}: field {name!r} should be {spec.kind}, got {type(msg[name]).__name__}"
-            )
-        values[name] = msg[name]
-    decoded = kind(**values)
+                f"{t}: field {name!r} should be {wire_kind}, got {type(value).__name__}")
+    decoded = kind(*values)
     decoded.check()
     return decoded
 
@@ -117,10 +127,10 @@ def encode_message(msg: Message) -> dict[str, Any]:
     """The wire map of a message: ``t`` first, then its fields in order (absent optional
     fields left out)."""
     wire: dict[str, Any] = {"t": msg.T}
-    for f in dataclasses.fields(msg):  # type: ignore[arg-type]  # every kind is a dataclass
-        value = getattr(msg, f.name)
+    for name in _FIELD_NAMES[type(msg)]:
+        value = getattr(msg, name)
         if value is not None:
-            wire[f.name] = value
+            wire[name] = value
     return wire
 
 

@@ -14,7 +14,8 @@ from typing import Any
 
 import msgpack
 
-from netplay.protocol.wire import ProtocolError
+from netplay.protocol.messages import Message, encode_message
+from netplay.protocol.wire import ProtocolError, pack
 from table.core.errors import BadOp
 from table.core.ops import canonical_bytes
 
@@ -55,6 +56,15 @@ def op_slices(payload: bytes) -> list[bytes]:
         else:
             up.skip()
     return out
+
+
+def raw_ops(msg: Message, payload: bytes, count: int) -> list[bytes]:
+    """The exact bytes each of the ``count`` ops of ``msg`` arrived as, in the payload that
+    carried it (a message not from a link, as tests feed them: as packed here)."""
+    raws = op_slices(payload) if payload else []
+    if len(raws) != count:
+        raws = op_slices(pack(encode_message(msg)))
+    return raws
 
 
 def canonical_wire(wire: list[Any]) -> bytes:
