@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from netplay.protocol.messages import Message, decode_message
 from netplay.protocol.secure import TAG_BYTES, FrameCipher
-from netplay.protocol.wire import DEFAULT_LIMITS, FrameDecoder, WireLimits, encode_frame, unpack
+from netplay.protocol.wire import DEFAULT_LIMITS, FrameDecoder, FrameError, WireLimits, unpack
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,4 +60,7 @@ class MessageChannel:
 
     def frame(self, payload: bytes) -> bytes:
         """Seal a packed message as the next frame of our direction."""
-        return encode_frame(self.cipher.seal(payload), self.limits)
+        size = len(payload) + TAG_BYTES
+        if size > self.limits.max_frame:
+            raise FrameError(f"frame of {size} bytes exceeds limit {self.limits.max_frame}")
+        return self.cipher.seal_frame(payload)

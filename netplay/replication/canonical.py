@@ -77,11 +77,19 @@ def canonical_wire(wire: list[Any]) -> bytes:
 
 def _keys_sorted(value: Any) -> bool:
     """True if every map in ``value`` has its keys in sorted order."""
-    if type(value) is dict:
-        keys = list(value)
-        return keys == sorted(keys) and all(
-            _keys_sorted(v) for v in value.values() if type(v) is dict or type(v) is list)
-    return all(_keys_sorted(v) for v in value if type(v) is dict or type(v) is list)
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if type(item) is dict:
+            if len(item) > 1:
+                keys = list(item)
+                if keys != sorted(keys):
+                    return False
+            item = item.values()
+        for v in item:
+            if type(v) is dict or type(v) is list:
+                stack.append(v)
+    return True
 
 
 def check_canonical(raw: bytes, wire: list[Any]) -> None:

@@ -36,6 +36,7 @@ from typing import Any, NoReturn
 
 from netplay.mesh.events import MeshEvent, MessageReceived, MessagesDone, PeerJoined, PeerLeft
 from netplay.mesh.mesh import Mesh
+from netplay.protocol.identity import SIGNATURE_BYTES
 from netplay.protocol.messages import CaughtUp as CaughtUpMessage
 from netplay.protocol.messages import (
     LiveOp,
@@ -115,8 +116,10 @@ class Replication:
     # ------------------------------------------------------------------ outgoing
     def publish(self, op: list[Any]) -> None:
         """Broadcast a local op (wire form, already signed, logged and applied by the replica)."""
-        author, _ = check_op_envelope(op)
-        if author != self.mesh.peer_id:
+        if not (type(op) is list and len(op) == 9 and op[0] == self.mesh.peer_id
+                and type(op[1]) is int and op[1] >= 1 and type(op[8]) is bytes
+                and len(op[8]) == SIGNATURE_BYTES):  # our own op, well formed (cheaply)
+            check_op_envelope(op)  # says what is wrong with it, if anything
             raise ValueError("publish() is for ops authored here")
         self.mesh.broadcast(LiveOp(op))
 
@@ -168,6 +171,9 @@ class Replication:
         """One live op, from its author: checked now; delivered now, or with the others
         that came with it (``more``) once the last of them is here."""
         ops, raws = self._checked_ops(peer_id, msg, payload)
+        if not more and not self._live:  # alone: at once
+            self._accept_ops(ops, raws, peer_id)
+            return
         self._live.hold(peer_id, ops, raws)
         if not more:
             self._deliver_live()
@@ -259,13 +265,13 @@ class Replication:
         raise ProtocolError(reason)
 
     def _accept_ops(self, ops: list[list[Any]], raws: list[bytes], from_peer: str) -> None:
-        vv = self.replica.version_vector()
+        delivered = self.replica.store.delivered  # as it stands before this batch
         fresh: list[tuple[list[Any], bytes]] = []
         again: list[tuple[list[Any], bytes]] = []  # a number seen earlier in this batch
         seen: set[tuple[str, int]] = set()
         for op, raw in zip(ops, raws, strict=False):  # one raw per op (_raw_ops)
             ref = (op[0], op[1])
-            if op[1] <= vv.get(op[0], 0):
+            if op[1] <= delivered(op[0]):
                 self._check_duplicate(op, raw, from_peer)
             elif ref in seen:
                 again.append((op, raw))
