@@ -165,6 +165,13 @@ def vv_equal(a: dict[str, int], b: dict[str, int]) -> bool:
     return all(a.get(k, 0) == b.get(k, 0) for k in set(a) | set(b))
 
 
+def vv_merge(into: dict[str, int], vv: dict[str, int]) -> None:
+    """Raise each entry of ``into`` to ``vv``'s where that is higher."""
+    for author, count in vv.items():
+        if count > into.get(author, 0):
+            into[author] = count
+
+
 def check_op_envelope(op: Any) -> tuple[str, int]:
     """The envelope of a wire op: a 9-field array whose author is a peer id, whose seq is a
     positive int and whose signature is 64 bytes. The rest is the table core's to check."""
@@ -178,6 +185,13 @@ def check_op_envelope(op: Any) -> tuple[str, int]:
     if type(sig) is not bytes or len(sig) != SIGNATURE_BYTES:
         raise ProtocolError("op has no valid signature")
     return author, seq
+
+
+def is_own_op(op: Any, peer_id: str) -> bool:
+    """Whether ``op`` passes :func:`check_op_envelope` with ``peer_id`` (a valid id) as its
+    author: the cheap check of an op its author is about to send."""
+    return (type(op) is list and len(op) == 9 and op[0] == peer_id and type(op[1]) is int
+            and op[1] >= 1 and type(op[8]) is bytes and len(op[8]) == SIGNATURE_BYTES)
 
 
 # --- handshake (netplay.protocol.handshake), in plaintext frames -------------------------

@@ -36,7 +36,6 @@ from typing import Any, NoReturn
 
 from netplay.mesh.events import MeshEvent, MessageReceived, MessagesDone, PeerJoined, PeerLeft
 from netplay.mesh.mesh import Mesh
-from netplay.protocol.identity import SIGNATURE_BYTES
 from netplay.protocol.messages import CaughtUp as CaughtUpMessage
 from netplay.protocol.messages import (
     LiveOp,
@@ -46,7 +45,9 @@ from netplay.protocol.messages import (
     StateHash,
     VersionVector,
     check_op_envelope,
+    is_own_op,
     vv_equal,
+    vv_merge,
 )
 from netplay.protocol.wire import ProtocolError
 from netplay.replication.batches import HeldLive, op_batches
@@ -116,9 +117,7 @@ class Replication:
     # ------------------------------------------------------------------ outgoing
     def publish(self, op: list[Any]) -> None:
         """Broadcast a local op (wire form, already signed, logged and applied by the replica)."""
-        if not (type(op) is list and len(op) == 9 and op[0] == self.mesh.peer_id
-                and type(op[1]) is int and op[1] >= 1 and type(op[8]) is bytes
-                and len(op[8]) == SIGNATURE_BYTES):  # our own op, well formed (cheaply)
+        if not is_own_op(op, self.mesh.peer_id):
             check_op_envelope(op)  # says what is wrong with it, if anything
             raise ValueError("publish() is for ops authored here")
         self.mesh.broadcast(LiveOp(op))
@@ -222,7 +221,7 @@ class Replication:
     def _on_caught_up(self, peer_id: str, msg: Message, _payload: bytes) -> None:
         assert isinstance(msg, CaughtUpMessage)
         served = msg.vv
-        self._merge_peer_vv(peer_id, served)
+        vv_merge(self.peer_vvs.setdefault(peer_id, {}), served)
         gaps = self.catch_up.served(peer_id, served)
         if gaps:
             named = ", ".join(f"{a}#{s}" for a, s in gaps[:5])
@@ -240,12 +239,6 @@ class Replication:
     def _on_private(self, peer_id: str, msg: Message, _payload: bytes) -> None:
         assert isinstance(msg, Private)
         self.events.emit(PrivateReceived(peer_id, msg.body))
-
-    def _merge_peer_vv(self, peer_id: str, vv: dict[str, int]) -> None:
-        known = self.peer_vvs.setdefault(peer_id, {})
-        for author, count in vv.items():
-            if count > known.get(author, 0):
-                known[author] = count
 
     def _name(self, peer_id: str, reason: str) -> PeerMisbehaved:
         """Name a misbehaving peer: log, report to the person, emit :class:`PeerMisbehaved`."""
