@@ -4,8 +4,9 @@ the link in stream order. A bad frame, the stream's end or a read error ends the
 the reason.
 
 Messages that arrived together (one chunk of bytes) are handed over one by one, each saying
-whether more follow (``Received.more``); after such a run the owner hears ``run_end`` once, so
-that it may handle them together (replication verifies and applies a burst of ops at once).
+whether the next is of its kind (``Received.more``): the owner may hold a run of them to handle
+together (replication verifies and applies a burst of ops at once). After bytes that held such
+a run the owner also hears ``run_end``, whatever ended the run (a bad frame, a closed link).
 """
 from __future__ import annotations
 

@@ -28,15 +28,15 @@ class MessageReceived:
     peer_id: str
     message: Message
     payload: bytes
-    # more messages from this peer follow at once (they arrived together): a listener may
-    # hold this one to handle them together, until its last or MessagesDone
+    # the next message from this peer, already here, is of the same kind: a listener may hold
+    # this one to handle them together, until the one without ``more`` or MessagesDone
     more: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class MessagesDone:
-    """The messages that arrived together from one peer have all been told (after the last
-    MessageReceived with ``more``, and before anything else happens on the loop)."""
+    """The messages that arrived together from one peer have all been told (after a
+    MessageReceived with ``more``, before anything else happens on the loop)."""
 
     peer_id: str
 

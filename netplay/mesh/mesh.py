@@ -355,9 +355,8 @@ class Mesh:
         self._emit_from(pid, MessageReceived(pid, msg, received.payload, received.more))
 
     def _on_link_run_end(self, link: Link) -> None:
-        pid = link.peer_id
-        if pid is not None and self._links.get(pid) is link:
-            self._emit_from(pid, MessagesDone(pid))
+        if link.peer_id is not None:  # (a link replaced meanwhile: what it told, done too)
+            self._emit_from(link.peer_id, MessagesDone(link.peer_id))
 
     def _emit_from(self, pid: str, event: MeshEvent) -> None:
         try:

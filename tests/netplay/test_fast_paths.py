@@ -11,7 +11,15 @@ import pytest
 from netplay.protocol.channel import MessageChannel
 from netplay.protocol.messages import SCHEMAS, decode_message, encode_message
 from netplay.protocol.secure import FrameCipher
-from netplay.protocol.wire import FrameDecoder, FrameError, WireLimits, check_depth, encode_frame, pack
+from netplay.protocol.wire import (
+    FrameDecoder,
+    FrameError,
+    ProtocolError,
+    WireLimits,
+    check_depth,
+    encode_frame,
+    pack,
+)
 from netplay.replication.canonical import _keys_sorted
 from netplay.replication.opsign import OpVerifier
 from netplay.replication.seam import ReceivingVerifier, receiving_hooks
@@ -124,3 +132,32 @@ def test_the_verifier_hooks_are_found_as_isinstance_finds_them() -> None:
     assert receiving_hooks(plain) is None
     assert receiving_hooks(None) is None
     assert isinstance(verifier, ReceivingVerifier) and not isinstance(plain, ReceivingVerifier)
+
+
+OP = ["a" * 16, 1, 1, "note", {"text": "x"}, {}, 1.0, None, bytes(64)]
+
+
+def test_more_says_the_next_message_is_here_and_of_the_same_kind() -> None:
+    sender, receiver = MessageChannel(FrameCipher(K1, K2)), MessageChannel(FrameCipher(K2, K1))
+    kinds = [{"t": "hb"}, {"t": "op", "op": OP}, {"t": "op", "op": OP}, {"t": "op", "op": OP},
+             {"t": "priv", "body": {}}, {"t": "op", "op": OP}]
+    chunk = b"".join(sender.frame(pack(m)) for m in kinds)
+    got = list(receiver.receive(chunk))
+    assert [r.message.T for r in got] == ["hb", "op", "op", "op", "priv", "op"]
+    assert [r.more for r in got] == [False, True, True, False, False, False]
+
+
+def test_a_bad_frame_after_a_run_comes_after_the_run_and_ends_it() -> None:
+    sender, receiver = MessageChannel(FrameCipher(K1, K2)), MessageChannel(FrameCipher(K2, K1))
+    good = [sender.frame(pack({"t": "op", "op": OP})) for _ in range(2)]
+    bad = bytearray(sender.frame(pack({"t": "op", "op": OP})))
+    bad[-1] ^= 1  # tampered: fails to decrypt
+    got: list[bool] = []
+
+    def take_all() -> None:
+        for received in receiver.receive(b"".join(good) + bytes(bad)):
+            got.append(received.more)
+
+    with pytest.raises(ProtocolError):
+        take_all()
+    assert got == [True, False]  # both handed over, the last without more, then the error
