@@ -22,13 +22,16 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any
 
+from netplay.link.direct import take_over
+from netplay.link.inbound import Inbound
 from netplay.link.link_state import TRANSITIONS, LinkConfig, LinkState
 from netplay.link.outbox import Outbox, PackedMessage
-from netplay.link.streams import READ_CHUNK, run_handshake, tune_socket
+from netplay.link.streams import run_handshake, tune_socket
 from netplay.protocol.channel import MessageChannel, Received
 from netplay.protocol.handshake import Handshake, Rejected
 from netplay.protocol.identity import Identity
 from netplay.protocol.messages import HANDSHAKE_KINDS, Bye, Heartbeat, Message, wire_form
+from netplay.protocol.secure import FrameCipher
 from netplay.protocol.wire import ProtocolError, pack
 
 log = logging.getLogger(__name__)
@@ -57,6 +60,7 @@ class Link:
         on_message: MessageHandler | None = None,
         on_open: OpenHandler | None = None,
         on_closed: LinkHandler | None = None,
+        on_run_end: LinkHandler | None = None,
     ) -> None:
         self.identity = identity
         self.table_id = table_id
@@ -66,6 +70,7 @@ class Link:
         self.on_message = on_message
         self.on_open = on_open
         self.on_closed = on_closed
+        self.on_run_end = on_run_end  # after messages that arrived together (Received.more)
 
         self._state = LinkState.CONNECTING
         self.initiator = False
@@ -78,16 +83,16 @@ class Link:
         self.close_reason: str | None = None
 
         self._reader: asyncio.StreamReader | None = None
-        self._writer: asyncio.StreamWriter | None = None
+        self._writer: Any = None  # the stream's writer, or a DirectWriter once taken over
+        self._direct = False  # read by DirectProtocol's callbacks, not by a read task
         self._channel: MessageChannel | None = None
-        self._pending_input = b""  # link frames that arrived with the handshake's last read
+        self._inbound: Inbound | None = None  # the receiving half, once open
         self._outbox: Outbox | None = None  # the sending half, once open
         self._inbox: asyncio.Queue[Any] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
+        self._writer_task: asyncio.Task[None] | None = None
         self._closer: asyncio.Task[None] | None = None
         self._closed = asyncio.Event()
-        self._last_recv = 0.0
-        self.messages_received = 0
         # the kinds the link handles itself, before the handler sees anything
         self._own_kinds: dict[type[Message], Callable[[Message], None]] = {
             Heartbeat: self._on_heartbeat, Bye: self._on_bye}
@@ -179,17 +184,12 @@ class Link:
         self.advertised_port = result.peer_port
         if not self.initiator:
             self.peer_port = result.peer_port
-        self._channel = MessageChannel(result.cipher, self.config.limits)
-        self._outbox = Outbox(writer, self._channel, self.config.send_queue_max,
-                              self._drop, lambda: self.label)
-        self._pending_input = result.leftover
-        self._set_state(LinkState.OPEN)
-        self._last_recv = asyncio.get_running_loop().time()
+        channel = self._open_halves(result.cipher, result.leftover)
         if not self._kept_by_owner():
             if self._state is LinkState.OPEN:
                 reason = self.close_reason or "refused after the handshake"
                 with contextlib.suppress(Exception):  # tell the peer why, best effort
-                    writer.write(self._channel.frame(pack({"t": "bye", "reason": reason[:200]})))
+                    writer.write(channel.frame(pack({"t": "bye", "reason": reason[:200]})))
                 self._begin_close(reason, graceful=False, quiet=True)
             return False
         if self._state is not LinkState.OPEN:
@@ -197,6 +197,30 @@ class Link:
         self._start_pumps()
         log.info("link %s open (%s)", self.label, "initiator" if self.initiator else "responder")
         return True
+
+    def _open_halves(self, cipher: FrameCipher, leftover: bytes) -> MessageChannel:
+        """The link's two halves over the cipher agreed on; the connection taken over by
+        :mod:`netplay.link.direct` when it can be (else read by a task, :meth:`_start_pumps`)."""
+        self._channel = MessageChannel(cipher, self.config.limits)
+        owner_end = self.on_run_end
+        run_end = (lambda: owner_end(self)) if owner_end is not None else None
+        inbound = self._inbound = Inbound(
+            self._channel, leftover, asyncio.get_running_loop().time,
+            lambda received: self._dispatch(received), lambda: self._state is LinkState.OPEN,
+            self._drop, run_end)
+        direct = take_over(self._reader, self._writer, inbound.take, inbound.ended)
+        if direct is not None:
+            self._writer, held = direct
+            self._direct = True
+            inbound.pending += held
+        self._outbox = Outbox(self._writer, self._channel, self.config.send_queue_max,
+                              self._drop, lambda: self.label)
+        self._set_state(LinkState.OPEN)
+        return self._channel
+
+    @property
+    def messages_received(self) -> int:
+        return self._inbound.received if self._inbound is not None else 0
 
     def _kept_by_owner(self) -> bool:
         """The mesh's say on a link just opened (a duplicate, a full table, a key that differs)."""
@@ -210,11 +234,13 @@ class Link:
 
     def _start_pumps(self) -> None:
         assert self._outbox is not None
-        self._tasks = [
-            asyncio.ensure_future(self._read_loop()),
-            asyncio.ensure_future(self._outbox.run()),
-            asyncio.ensure_future(self._heartbeat_loop()),
-        ]
+        self._writer_task = asyncio.ensure_future(self._outbox.run())
+        self._tasks = [self._writer_task, asyncio.ensure_future(self._heartbeat_loop())]
+        assert self._inbound is not None and self._reader is not None
+        if self._direct:  # bytes that came with the handshake, next turn (as a read task would)
+            asyncio.get_running_loop().call_soon(self._inbound.take, b"")
+        else:
+            self._tasks.append(asyncio.ensure_future(self._inbound.read_loop(self._reader)))
 
     # ------------------------------------------------------------- send
     def send(self, msg: Message | Mapping[str, Any]) -> bool:
@@ -242,30 +268,6 @@ class Link:
         self._begin_close(reason, graceful=False)
 
     # ------------------------------------------------------------- receive
-    async def _read_loop(self) -> None:
-        assert self._reader is not None and self._channel is not None
-        reader, channel = self._reader, self._channel
-        loop = asyncio.get_running_loop()
-        data, self._pending_input = self._pending_input, b""
-        try:
-            while self._state is LinkState.OPEN:
-                if data:
-                    for received in channel.receive(data):
-                        self._last_recv = loop.time()
-                        self.messages_received += 1
-                        self._dispatch(received)
-                        if self._state is not LinkState.OPEN:
-                            return
-                data = await reader.read(READ_CHUNK)
-                if not data:
-                    channel.eof()  # raises if the stream ended inside a frame
-                    self._begin_close("connection closed by peer", graceful=False)
-                    return
-        except ProtocolError as exc:
-            self._begin_close(exc.reason, graceful=False)
-        except (OSError, ConnectionError) as exc:
-            self._begin_close(f"read failed: {exc or type(exc).__name__}", graceful=False)
-
     def _dispatch(self, received: Received) -> None:
         msg = received.message
         own = self._own_kinds.get(type(msg))
@@ -309,9 +311,9 @@ class Link:
         cfg = self.config
         tick = min(cfg.heartbeat_interval, cfg.dead_after / 2)
         next_beat = loop.time()
-        while self._state is LinkState.OPEN:
+        while self._state is LinkState.OPEN and self._inbound is not None:
             now = loop.time()
-            silent = now - self._last_recv
+            silent = now - self._inbound.last_recv
             if silent > cfg.dead_after:
                 self._begin_close(f"heartbeat timeout ({silent:.1f} s without a frame)", graceful=False)
                 return
@@ -353,7 +355,7 @@ class Link:
 
     async def _finish_close(self, flush: bool) -> None:
         me = asyncio.current_task()
-        writer_task = self._tasks[1] if len(self._tasks) > 1 else None
+        writer_task = self._writer_task
         if flush and writer_task is not None and not writer_task.done():
             with contextlib.suppress(asyncio.TimeoutError, Exception):
                 await asyncio.wait_for(asyncio.shield(writer_task), self.config.close_timeout)

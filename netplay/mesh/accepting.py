@@ -32,6 +32,11 @@ class HeardReader:
                  on_data: Callable[[], None]) -> None:
         self._first, self._reader, self._on_data = first, reader, on_data
 
+    @property
+    def stream(self) -> asyncio.StreamReader:
+        """The stream read (an open link takes its connection over: netplay.link.direct)."""
+        return self._reader
+
     async def read(self, n: int = -1) -> bytes:
         if self._first:
             data, self._first = self._first, b""

@@ -28,6 +28,17 @@ class MessageReceived:
     peer_id: str
     message: Message
     payload: bytes
+    # the next message from this peer, already here, is of the same kind: a listener may hold
+    # this one to handle them together, until the one without ``more`` or MessagesDone
+    more: bool = False
 
 
-MeshEvent = PeerJoined | PeerLeft | MessageReceived
+@dataclass(frozen=True, slots=True)
+class MessagesDone:
+    """The messages that arrived together from one peer have all been told (after a
+    MessageReceived with ``more``, before anything else happens on the loop)."""
+
+    peer_id: str
+
+
+MeshEvent = PeerJoined | PeerLeft | MessageReceived | MessagesDone

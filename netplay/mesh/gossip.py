@@ -19,6 +19,15 @@ MAX_KNOWN_KEYS = 256
 LinkedPeer = tuple[str, str, int, bytes]  # peer id, host, port, Ed25519 key
 
 
+def hearsay_keys(entries: list[Any], me: str, pinned: Mapping[str, bytes],
+                 hearsay: dict[str, bytes]) -> None:
+    """Keep the keys a ``peers`` message gives for peers whose key no handshake proved here
+    (the first heard wins)."""
+    for pid, key in read_keys(entries):
+        if pid != me and pid not in pinned:
+            hearsay.setdefault(pid, key)
+
+
 def peers_message(linked: Iterable[LinkedPeer], keys: Mapping[str, bytes],
                   quic: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """``quic``: the signed endpoint claims (netplay.link.endpoint_claims), when any."""

@@ -33,10 +33,10 @@ from netplay.mesh.accepting import admit, room_for_connections
 from netplay.mesh.admission import Admission, duplicate_verdict
 from netplay.mesh.config import MeshConfig as MeshConfig
 from netplay.mesh.config import PeerAddress
-from netplay.mesh.events import MeshEvent, MessageReceived, PeerJoined, PeerLeft
-from netplay.mesh.gossip import peers_message, read_keys, read_peers
+from netplay.mesh.events import MeshEvent, MessageReceived, MessagesDone, PeerJoined, PeerLeft
+from netplay.mesh.gossip import hearsay_keys, peers_message, read_peers
 from netplay.mesh.peerbook import KnownPeer, PeerBook
-from netplay.mesh.redial import redial_loop
+from netplay.mesh.redial import dial_later, redial_loop
 from netplay.protocol.channel import Received
 from netplay.protocol.identity import PUBLIC_KEY_BYTES, Identity, is_valid_peer_id
 from netplay.protocol.messages import Message, Peers
@@ -223,7 +223,7 @@ class Mesh:
             self.identity, self.table_id, self._passphrase,
             config=self.config.link, listen_port=self._port,
             on_message=self._on_link_message, on_open=self._on_link_open,
-            on_closed=self._on_link_closed,
+            on_closed=self._on_link_closed, on_run_end=self._on_link_run_end,
         )
 
     async def connect(self, host: str, port: int, connect_timeout: float | None = None
@@ -345,15 +345,22 @@ class Mesh:
             return  # a duplicate link on its way out
         msg = received.message
         if isinstance(msg, Peers):
-            self._handle_keys(msg.keys or [])
+            hearsay_keys(msg.keys or [], self.peer_id, self._pinned_keys, self._hearsay_keys)
             self._handle_peers(link, msg.peers)
             for peer_id, ticket in self.claims.receive(msg.quic):
                 self.book.remember(peer_id, ticket, 0, self.now())
                 if self.quic is not None and not self.is_linked(peer_id):
-                    self.spawn(self._dial_later(peer_id, ticket, 0))
+                    self.spawn(dial_later(self, peer_id, ticket, 0))
             return
+        self._emit_from(pid, MessageReceived(pid, msg, received.payload, received.more))
+
+    def _on_link_run_end(self, link: Link) -> None:
+        if link.peer_id is not None:  # (a link replaced meanwhile: what it told, done too)
+            self._emit_from(link.peer_id, MessagesDone(link.peer_id))
+
+    def _emit_from(self, pid: str, event: MeshEvent) -> None:
         try:
-            self.events.emit(MessageReceived(pid, msg, received.payload), propagate=(ProtocolError,))
+            self.events.emit(event, propagate=(ProtocolError,))
         except ProtocolError:  # its link is dropped for it (the link's read loop)
             self.book.misbehaved(pid, self.now(), self.config.offender_wait)
             raise
@@ -381,17 +388,7 @@ class Mesh:
             if self.peer_id < pid:
                 self.spawn(self.connect(host, port))
             else:
-                self.spawn(self._dial_later(pid, host, port))
-
-    def _handle_keys(self, entries: list[Any]) -> None:
-        for pid, key in read_keys(entries):
-            if pid != self.peer_id and pid not in self._pinned_keys:
-                self._hearsay_keys.setdefault(pid, key)
-
-    async def _dial_later(self, pid: str, host: str, port: int) -> None:
-        await asyncio.sleep(self.config.dial_grace)
-        if not self.is_linked(pid):
-            await self.connect(host, port)
+                self.spawn(dial_later(self, pid, host, port))
 
     async def _gossip_loop(self) -> None:
         while self._running:

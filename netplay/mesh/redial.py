@@ -34,6 +34,13 @@ class Redialer(Protocol):
                       ) -> str | None: ...
 
 
+async def dial_later(mesh: Redialer, peer_id: str, host: str, port: int) -> None:
+    """Dial a peer heard of after ``dial_grace`` (the one with the lower id dials first)."""
+    await asyncio.sleep(mesh.config.dial_grace)
+    if not mesh.is_linked(peer_id):
+        await mesh.connect(host, port)
+
+
 async def redial_loop(mesh: Redialer) -> None:
     while mesh.running:
         await asyncio.sleep(mesh.config.redial_tick)

@@ -15,7 +15,14 @@ from dataclasses import dataclass
 
 from netplay.protocol.messages import Message, decode_message
 from netplay.protocol.secure import TAG_BYTES, FrameCipher
-from netplay.protocol.wire import DEFAULT_LIMITS, FrameDecoder, WireLimits, encode_frame, unpack
+from netplay.protocol.wire import (
+    DEFAULT_LIMITS,
+    FrameDecoder,
+    FrameError,
+    ProtocolError,
+    WireLimits,
+    unpack,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +32,8 @@ class Received:
 
     message: Message
     payload: bytes
+    # the next message, complete in the same bytes and decoded, is of the same kind
+    more: bool = False
 
 
 class MessageChannel:
@@ -38,14 +47,26 @@ class MessageChannel:
         self._decoder = FrameDecoder(limits)
 
     def receive(self, data: bytes) -> Iterator[Received]:
-        """The messages ``data`` completes. Consume the iterator fully: it decrypts lazily,
-        so an error is raised exactly where the bad frame sits in the stream."""
+        """The messages ``data`` completes. Consume the iterator fully: it decrypts lazily
+        (one frame ahead, to tell ``more``), so an error is raised exactly where the bad frame
+        sits in the stream, after every message before it."""
         decoder, cipher, limits = self._decoder, self.cipher, self.limits
         frames = decoder.feed(data)
         while frames:
-            for sealed in frames:
-                payload = cipher.open(sealed)
-                yield Received(decode_message(unpack(payload, limits)), payload)
+            held: tuple[Message, bytes] | None = None
+            try:
+                for sealed in frames:
+                    payload = cipher.open(sealed)
+                    message = decode_message(unpack(payload, limits))
+                    if held is not None:
+                        yield Received(held[0], held[1], type(message) is type(held[0]))
+                    held = (message, payload)
+            except ProtocolError:
+                if held is not None:
+                    yield Received(held[0], held[1])
+                raise
+            if held is not None:
+                yield Received(held[0], held[1])
             frames = decoder.feed(b"")  # raises a bad header held back behind good frames
 
     def eof(self) -> None:
@@ -58,4 +79,7 @@ class MessageChannel:
 
     def frame(self, payload: bytes) -> bytes:
         """Seal a packed message as the next frame of our direction."""
-        return encode_frame(self.cipher.seal(payload), self.limits)
+        size = len(payload) + TAG_BYTES
+        if size > self.limits.max_frame:
+            raise FrameError(f"frame of {size} bytes exceeds limit {self.limits.max_frame}")
+        return self.cipher.seal_frame(payload)

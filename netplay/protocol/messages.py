@@ -58,6 +58,9 @@ class Message:
 M = TypeVar("M", bound=type[Message])
 KINDS: dict[str, type[Message]] = {}
 SCHEMAS: dict[str, dict[str, Field]] = {}
+# t -> (kind, [(name, required, its type check)]): the schema as decode_message walks it
+_DECODERS: dict[str, tuple[type[Message], list[tuple[str, bool, str, Callable[[Any], bool]]]]] = {}
+_FIELD_NAMES: dict[type[Message], tuple[str, ...]] = {}
 
 
 def _field_kind(hint: Any, field: dataclasses.Field[Any]) -> Field:
@@ -82,8 +85,14 @@ def message_kind(t: str) -> Callable[[M], M]:
         KINDS[t] = cls
         fields = dataclasses.fields(cls)  # type: ignore[arg-type]  # a kind is a dataclass
         SCHEMAS[t] = {f.name: _field_kind(hints[f.name], f) for f in fields}
+        _DECODERS[t] = (cls, [(name, spec.required, spec.kind, _CHECKS[spec.kind])
+                              for name, spec in SCHEMAS[t].items()])
+        _FIELD_NAMES[cls] = tuple(f.name for f in fields)
         return cls
     return register
+
+
+_ABSENT = object()
 
 
 def decode_message(msg: Any) -> Message:
@@ -93,22 +102,23 @@ def decode_message(msg: Any) -> Message:
     t = msg.get("t")
     if not isinstance(t, str):
         raise ProtocolError("message has no string 't' field")
-    kind = KINDS.get(t)
-    if kind is None:
+    decoder = _DECODERS.get(t)
+    if decoder is None:
         raise ProtocolError(f"unknown message type {t[:40]!r}")
-    values: dict[str, Any] = {}
-    for name, spec in SCHEMAS[t].items():
-        if name not in msg:
-            if spec.required:
+    kind, fields = decoder
+    values: list[Any] = []
+    for name, required, wire_kind, is_kind in fields:
+        value = msg.get(name, _ABSENT)
+        if value is _ABSENT:
+            if required:
                 raise ProtocolError(f"{t}: missing field {name!r}")
-            values[name] = None
-            continue
-        if not _CHECKS[spec.kind](msg[name]):
+            values.append(None)
+        elif is_kind(value):
+            values.append(value)
+        else:
             raise ProtocolError(
-                f"{t}: field {name!r} should be {spec.kind}, got {type(msg[name]).__name__}"
-            )
-        values[name] = msg[name]
-    decoded = kind(**values)
+                f"{t}: field {name!r} should be {wire_kind}, got {type(value).__name__}")
+    decoded = kind(*values)
     decoded.check()
     return decoded
 
@@ -117,10 +127,10 @@ def encode_message(msg: Message) -> dict[str, Any]:
     """The wire map of a message: ``t`` first, then its fields in order (absent optional
     fields left out)."""
     wire: dict[str, Any] = {"t": msg.T}
-    for f in dataclasses.fields(msg):  # type: ignore[arg-type]  # every kind is a dataclass
-        value = getattr(msg, f.name)
+    for name in _FIELD_NAMES[type(msg)]:
+        value = getattr(msg, name)
         if value is not None:
-            wire[f.name] = value
+            wire[name] = value
     return wire
 
 
@@ -155,6 +165,13 @@ def vv_equal(a: dict[str, int], b: dict[str, int]) -> bool:
     return all(a.get(k, 0) == b.get(k, 0) for k in set(a) | set(b))
 
 
+def vv_merge(into: dict[str, int], vv: dict[str, int]) -> None:
+    """Raise each entry of ``into`` to ``vv``'s where that is higher."""
+    for author, count in vv.items():
+        if count > into.get(author, 0):
+            into[author] = count
+
+
 def check_op_envelope(op: Any) -> tuple[str, int]:
     """The envelope of a wire op: a 9-field array whose author is a peer id, whose seq is a
     positive int and whose signature is 64 bytes. The rest is the table core's to check."""
@@ -168,6 +185,13 @@ def check_op_envelope(op: Any) -> tuple[str, int]:
     if type(sig) is not bytes or len(sig) != SIGNATURE_BYTES:
         raise ProtocolError("op has no valid signature")
     return author, seq
+
+
+def is_own_op(op: Any, peer_id: str) -> bool:
+    """Whether ``op`` passes :func:`check_op_envelope` with ``peer_id`` (a valid id) as its
+    author: the cheap check of an op its author is about to send."""
+    return (type(op) is list and len(op) == 9 and op[0] == peer_id and type(op[1]) is int
+            and op[1] >= 1 and type(op[8]) is bytes and len(op[8]) == SIGNATURE_BYTES)
 
 
 # --- handshake (netplay.protocol.handshake), in plaintext frames -------------------------

@@ -185,6 +185,23 @@ class FrameCipher:
             )
         )
 
+    def seal_frame(self, plaintext: bytes) -> bytes:
+        """:meth:`seal`, with the sealed length before it as a 4-byte big-endian header (a
+        frame of ``netplay.protocol.wire``), made in one buffer. The caller checks the size."""
+        if _AEAD_ENCRYPT is None or type(plaintext) is not bytes or self._send_n >= _MAX_COUNTER:
+            sealed = self.seal(plaintext)
+            return len(sealed).to_bytes(4, "big") + sealed
+        nonce = counter_nonce(self._send_n)
+        self._send_n += 1
+        size = len(plaintext) + TAG_BYTES
+        out = _ffi.new("unsigned char[]", size + 4)
+        out[0:4] = size.to_bytes(4, "big")
+        if _AEAD_ENCRYPT(out + 4, _ffi.NULL, plaintext, len(plaintext), _ffi.NULL, 0,
+                         _ffi.NULL, nonce, self._send_key) != 0:
+            raise ProtocolError("frame encryption failed")
+        frame: bytes = _ffi.buffer(out, size + 4)[:]
+        return frame
+
     def open(self, ciphertext: bytes) -> bytes:
         if len(ciphertext) < TAG_BYTES:
             raise DecryptError("encrypted frame shorter than its tag")

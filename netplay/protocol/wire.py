@@ -96,17 +96,17 @@ def unpack(data: bytes, limits: WireLimits = DEFAULT_LIMITS) -> Any:
     return value
 
 
-_STR_KEYS = {str}
+_CONTAINERS = (dict, list)
 
 
 def check_depth(value: Any, max_depth: int) -> None:
     """Raise FrameError if containers nest deeper than ``max_depth`` or a map key is not a str.
 
-    Walks the containers level by level (only containers are queued; scalars are skipped by
-    C-level filters), which keeps the check cheap on the small maps and arrays ops are made of.
-    Values come from msgpack, so containers are exactly ``dict`` and ``list``.
+    Walks the containers level by level (only containers are queued), which keeps the check
+    cheap on the small maps and arrays ops are made of. Values come from msgpack, so
+    containers are exactly ``dict`` and ``list``.
     """
-    level: list[Any] = [value] if type(value) is dict or type(value) is list else []
+    level: list[Any] = [value] if type(value) in _CONTAINERS else []
     depth = 1
     while level:
         if depth > max_depth:
@@ -114,11 +114,13 @@ def check_depth(value: Any, max_depth: int) -> None:
         below: list[Any] = []
         for item in level:
             if type(item) is dict:
-                if item and set(map(type, item)) != _STR_KEYS:
-                    raise FrameError("map key is not a string")
-                below += [v for v in item.values() if type(v) is dict or type(v) is list]
-            else:
-                below += [v for v in item if type(v) is dict or type(v) is list]
+                for key in item:
+                    if type(key) is not str:
+                        raise FrameError("map key is not a string")
+                item = item.values()
+            for v in item:
+                if type(v) in _CONTAINERS:
+                    below.append(v)
         level = below
         depth += 1
 
@@ -172,6 +174,10 @@ class FrameDecoder:
         if self._error is not None:
             raise self._error
         buf = self._buf
+        if not buf and len(data) > HEADER_SIZE:  # nothing held: one whole frame, often
+            length = int.from_bytes(data[:HEADER_SIZE], "big")
+            if len(data) == HEADER_SIZE + length and 0 < length <= self.limits.max_frame:
+                return [data[HEADER_SIZE:]]
         buf += data
         frames: list[bytes] = []
         pos, end = 0, len(buf)

@@ -14,7 +14,8 @@ from typing import Any
 
 import msgpack
 
-from netplay.protocol.wire import ProtocolError
+from netplay.protocol.messages import Message, encode_message
+from netplay.protocol.wire import ProtocolError, pack
 from table.core.errors import BadOp
 from table.core.ops import canonical_bytes
 
@@ -57,6 +58,15 @@ def op_slices(payload: bytes) -> list[bytes]:
     return out
 
 
+def raw_ops(msg: Message, payload: bytes, count: int) -> list[bytes]:
+    """The exact bytes each of the ``count`` ops of ``msg`` arrived as, in the payload that
+    carried it (a message not from a link, as tests feed them: as packed here)."""
+    raws = op_slices(payload) if payload else []
+    if len(raws) != count:
+        raws = op_slices(pack(encode_message(msg)))
+    return raws
+
+
 def canonical_wire(wire: list[Any]) -> bytes:
     """The canonical encoding of a decoded 9-field op (``time`` always float64)."""
     time = wire[6]
@@ -67,11 +77,19 @@ def canonical_wire(wire: list[Any]) -> bytes:
 
 def _keys_sorted(value: Any) -> bool:
     """True if every map in ``value`` has its keys in sorted order."""
-    if type(value) is dict:
-        keys = list(value)
-        return keys == sorted(keys) and all(
-            _keys_sorted(v) for v in value.values() if type(v) is dict or type(v) is list)
-    return all(_keys_sorted(v) for v in value if type(v) is dict or type(v) is list)
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if type(item) is dict:
+            if len(item) > 1:
+                keys = list(item)
+                if keys != sorted(keys):
+                    return False
+            item = item.values()
+        for v in item:
+            if type(v) is dict or type(v) is list:
+                stack.append(v)
+    return True
 
 
 def check_canonical(raw: bytes, wire: list[Any]) -> None:

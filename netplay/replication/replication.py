@@ -34,7 +34,7 @@ import logging
 from collections.abc import Callable
 from typing import Any, NoReturn
 
-from netplay.mesh.events import MeshEvent, MessageReceived, PeerJoined, PeerLeft
+from netplay.mesh.events import MeshEvent, MessageReceived, MessagesDone, PeerJoined, PeerLeft
 from netplay.mesh.mesh import Mesh
 from netplay.protocol.messages import CaughtUp as CaughtUpMessage
 from netplay.protocol.messages import (
@@ -45,11 +45,13 @@ from netplay.protocol.messages import (
     StateHash,
     VersionVector,
     check_op_envelope,
-    encode_message,
+    is_own_op,
     vv_equal,
+    vv_merge,
 )
-from netplay.protocol.wire import ProtocolError, pack
-from netplay.replication.canonical import check_canonical, op_slices
+from netplay.protocol.wire import ProtocolError
+from netplay.replication.batches import HeldLive, op_batches
+from netplay.replication.canonical import check_canonical, raw_ops
 from netplay.replication.catchup import AuthorChains, CatchUp
 from netplay.replication.events import (
     CaughtUp,
@@ -61,7 +63,7 @@ from netplay.replication.events import (
 )
 from netplay.replication.held_versions import HeldVersions
 from netplay.replication.opsign import next_in_line
-from netplay.replication.seam import ReceivingVerifier, Replica
+from netplay.replication.seam import Replica, receiving_hooks
 from netplay.replication.seam import ReplicationConfig as ReplicationConfig
 from table.core.errors import BadOp, CausalityError
 from table.core.events import EventHub
@@ -93,6 +95,7 @@ class Replication:
         self.held = HeldVersions()  # second versions that came before their first's delivery
         self._compared: set[tuple[str, str, int]] = set()  # (peer, author, count) sent once
         self.offences: list[PeerMisbehaved] = []
+        self._live = HeldLive()  # live ops that came together, until the last of them
         self._handlers: dict[type[Message], Callable[[str, Message, bytes], None]] = {
             LiveOp: self._on_ops, OpBatch: self._on_ops, VersionVector: self._on_vv,
             CaughtUpMessage: self._on_caught_up, StateHash: self._on_hash, Private: self._on_private}
@@ -114,8 +117,8 @@ class Replication:
     # ------------------------------------------------------------------ outgoing
     def publish(self, op: list[Any]) -> None:
         """Broadcast a local op (wire form, already signed, logged and applied by the replica)."""
-        author, _ = check_op_envelope(op)
-        if author != self.mesh.peer_id:
+        if not is_own_op(op, self.mesh.peer_id):
+            check_op_envelope(op)  # says what is wrong with it, if anything
             raise ValueError("publish() is for ops authored here")
         self.mesh.broadcast(LiveOp(op))
 
@@ -140,51 +143,70 @@ class Replication:
         return len(missing)
 
     def _send_ops(self, peer_id: str, wires: list[list[Any]]) -> None:
-        """Send ops in ``ops`` batches within the batch limits."""
-        batch: list[list[Any]] = []
-        size = 0
-        for op in wires:
-            op_size = len(pack(op))
-            if op_size > self.config.max_batch_bytes:
-                log.error("op %s/%s is too large to send (%d bytes)", op[0], op[1], op_size)
-                continue
-            full = len(batch) >= self.config.max_batch_ops or \
-                size + op_size > self.config.max_batch_bytes
-            if batch and full:
-                self.mesh.send(peer_id, OpBatch(batch))
-                batch, size = [], 0
-            batch.append(op)
-            size += op_size
-        if batch:
-            self.mesh.send(peer_id, OpBatch(batch))
+        for batch in op_batches(wires, self.config):
+            self.mesh.send(peer_id, batch)
 
     # ------------------------------------------------------------------ incoming
     def _on_mesh_event(self, event: MeshEvent) -> None:
-        if isinstance(event, PeerJoined):
+        if isinstance(event, MessageReceived):
+            msg = event.message
+            if self._live and (type(msg) is not LiveOp or event.peer_id != self._live.peer_id):
+                self._deliver_live()  # what came before this message, first
+            if type(msg) is LiveOp:
+                self._on_live(event.peer_id, msg, event.payload, event.more)
+                return
+            handler = self._handlers.get(type(msg))
+            if handler is not None:
+                handler(event.peer_id, msg, event.payload)
+        elif isinstance(event, MessagesDone):
+            self._deliver_live()
+        elif isinstance(event, PeerJoined):
             self.catch_up.link_opened(event.peer_id)
             self._send_vv(event.peer_id)
         elif isinstance(event, PeerLeft):
             self.catch_up.link_closed(event.peer_id)
-        elif isinstance(event, MessageReceived):
-            handler = self._handlers.get(type(event.message))
-            if handler is not None:
-                handler(event.peer_id, event.message, event.payload)
+
+    def _on_live(self, peer_id: str, msg: LiveOp, payload: bytes, more: bool) -> None:
+        """One live op, from its author: checked now; delivered now, or with the others
+        that came with it (``more``) once the last of them is here."""
+        ops, raws = self._checked_ops(peer_id, msg, payload)
+        if not more and not self._live:  # alone: at once
+            self._accept_ops(ops, raws, peer_id)
+            return
+        self._live.hold(peer_id, ops, raws)
+        if not more:
+            self._deliver_live()
+
+    def _deliver_live(self) -> None:
+        if self._live:
+            peer_id, ops, raws = self._live.take()
+            self._accept_ops(ops, raws, peer_id)
 
     def _on_ops(self, peer_id: str, msg: Message, payload: bytes) -> None:
         """``op`` (one live op, from its author) or ``ops`` (a batch, from anyone)."""
+        ops, raws = self._checked_ops(peer_id, msg, payload)
+        self._accept_ops(ops, raws, peer_id)
+
+    def _checked_ops(self, peer_id: str, msg: Message, payload: bytes
+                     ) -> tuple[list[list[Any]], list[bytes]]:
+        """The ops of ``msg`` and the bytes each came as, each checked (envelope, encoding; a
+        live op's author is its sender). Live ops held from before are delivered before a
+        bad one's sender is named (as they would have been, one by one)."""
         live = isinstance(msg, LiveOp)
         ops = [msg.op] if isinstance(msg, LiveOp) else msg.ops if isinstance(msg, OpBatch) else []
-        raws = self._raw_ops(msg, payload, len(ops))
+        raws = raw_ops(msg, payload, len(ops))
         for op, raw in zip(ops, raws, strict=False):
             try:
                 author, seq = check_op_envelope(op)
                 check_canonical(raw, op)
             except ProtocolError as exc:
+                self._deliver_live()
                 self._offence(peer_id, f"peer {peer_id} sent a bad op: {exc.reason}")
             if live and author != peer_id:
+                self._deliver_live()
                 self._offence(peer_id, f"peer {peer_id} sent a live op authored by "
                               f"{author} (#{seq})")
-        self._accept_ops(ops, raws, peer_id)
+        return ops, raws
 
     def _on_vv(self, peer_id: str, msg: Message, _payload: bytes) -> None:
         assert isinstance(msg, VersionVector)
@@ -199,7 +221,7 @@ class Replication:
     def _on_caught_up(self, peer_id: str, msg: Message, _payload: bytes) -> None:
         assert isinstance(msg, CaughtUpMessage)
         served = msg.vv
-        self._merge_peer_vv(peer_id, served)
+        vv_merge(self.peer_vvs.setdefault(peer_id, {}), served)
         gaps = self.catch_up.served(peer_id, served)
         if gaps:
             named = ", ".join(f"{a}#{s}" for a, s in gaps[:5])
@@ -217,19 +239,6 @@ class Replication:
     def _on_private(self, peer_id: str, msg: Message, _payload: bytes) -> None:
         assert isinstance(msg, Private)
         self.events.emit(PrivateReceived(peer_id, msg.body))
-
-    def _merge_peer_vv(self, peer_id: str, vv: dict[str, int]) -> None:
-        known = self.peer_vvs.setdefault(peer_id, {})
-        for author, count in vv.items():
-            if count > known.get(author, 0):
-                known[author] = count
-
-    def _raw_ops(self, msg: Message, payload: bytes, count: int) -> list[bytes]:
-        """The exact bytes each op of ``msg`` arrived as (in the payload that carried it)."""
-        raws = op_slices(payload) if payload else []
-        if len(raws) != count:  # not from a link (tests feeding messages): as packed here
-            raws = op_slices(pack(encode_message(msg)))
-        return raws
 
     def _name(self, peer_id: str, reason: str) -> PeerMisbehaved:
         """Name a misbehaving peer: log, report to the person, emit :class:`PeerMisbehaved`."""
@@ -249,13 +258,13 @@ class Replication:
         raise ProtocolError(reason)
 
     def _accept_ops(self, ops: list[list[Any]], raws: list[bytes], from_peer: str) -> None:
-        vv = self.replica.version_vector()
+        delivered = self.replica.store.delivered  # as it stands before this batch
         fresh: list[tuple[list[Any], bytes]] = []
         again: list[tuple[list[Any], bytes]] = []  # a number seen earlier in this batch
         seen: set[tuple[str, int]] = set()
         for op, raw in zip(ops, raws, strict=False):  # one raw per op (_raw_ops)
             ref = (op[0], op[1])
-            if op[1] <= vv.get(op[0], 0):
+            if op[1] <= delivered(op[0]):
                 self._check_duplicate(op, raw, from_peer)
             elif ref in seen:
                 again.append((op, raw))
@@ -273,8 +282,7 @@ class Replication:
         verifier takes each op's signed bytes from the canonical bytes it arrived as
         (``OpVerifier.received_as``) instead of encoding them again, and checks a batch's
         signatures back to back first (``OpVerifier.check_ahead``), which is faster."""
-        verifier = self.replica.verifier
-        hooks = verifier if isinstance(verifier, ReceivingVerifier) else None
+        hooks = receiving_hooks(self.replica.verifier)
         built: list[Any] = []
         bad: BadOp | None = None
         for wire, raw in fresh:

@@ -29,6 +29,19 @@ class ReceivingVerifier(Protocol):
     def forget_received(self) -> None: ...
 
 
+_HOOKED: dict[type, bool] = {}  # verifier type -> whether it has the hooks (asked once)
+
+
+def receiving_hooks(verifier: Any) -> ReceivingVerifier | None:
+    """``verifier`` itself if it has :class:`ReceivingVerifier`'s hooks, else None. Asked once
+    per verifier type: isinstance against a runtime protocol walks its members every time."""
+    kind = type(verifier)
+    hooked = _HOOKED.get(kind)
+    if hooked is None:
+        hooked = _HOOKED[kind] = isinstance(verifier, ReceivingVerifier)
+    return verifier if hooked else None
+
+
 class Replica(Protocol):
     """The table core's replica, as replication uses it."""
 

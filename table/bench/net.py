@@ -271,6 +271,24 @@ def _latency_line(label: str, peers: int, ops: int, result: dict[str, Any]) -> N
           f"{', '.join(f'{x:.3f}' for x in result['by_order'])} ms")
 
 
+def _hop_line() -> dict[str, float]:
+    hop = hop_figures()
+    print(f"CPU per hop, 2 peers, paced / burst: {hop['hop_us_paced']} / {hop['hop_us_burst']}"
+          f" us; floor {hop['floor_hop_us_paced']} / {hop['floor_hop_us_burst']} us; on qasync"
+          f" {hop['qasync_hop_us_paced']} us (paced)")
+    return hop
+
+
+def run_hop() -> dict[str, float]:
+    """Only the hop figures (``sandtable bench net --hop``); last line one JSON object."""
+    from table.core.gc_tuning import tune_gc
+
+    tune_gc()
+    hop = _hop_line()
+    print(json.dumps(hop))
+    return hop
+
+
 def run(peers: int = 6, processes: bool = False, ops: int = 2000,
         catch_up_ops: int = 10_000) -> dict[str, Any]:
     from table.core.gc_tuning import tune_gc
@@ -293,10 +311,7 @@ def run(peers: int = 6, processes: bool = False, ops: int = 2000,
           f"checked: {catch['seconds']:.3f} s (complete: {catch['complete']})")
     disc = asyncio.run(_discovery())
     print(f"discovery (announce -> listed, 127.0.0.1): {disc:.3f} s")
-    hop = hop_figures()
-    print(f"CPU per hop, 2 peers, paced / burst: {hop['hop_us_paced']} / {hop['hop_us_burst']}"
-          f" us; floor {hop['floor_hop_us_paced']} / {hop['floor_hop_us_burst']} us; on qasync"
-          f" {hop['qasync_hop_us_paced']} us (paced)")
+    hop = _hop_line()
     head = multi if processes else one
     lat, one_lat, multi_lat = head["latencies"], one["latencies"], multi["latencies"]
     summary = {"peers": peers, "processes": processes, "ops": ops,

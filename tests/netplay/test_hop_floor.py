@@ -17,3 +17,11 @@ def test_the_hop_figures_and_their_ratios_to_the_floor() -> None:
         assert figures[key] > 0, key
     assert figures["hop_floor_ratio_paced"] == round(
         figures["hop_us_paced"] / figures["floor_hop_us_paced"], 2)
+
+
+def test_bench_net_hop_runs_the_hop_figures_alone() -> None:
+    from table.app.cli import build_parser
+    from table.app.commands.bench import bench_net
+
+    args = build_parser().parse_args(["bench", "net", "--hop"])
+    assert args.hop and args.handler is bench_net

@@ -41,6 +41,9 @@ def register(sub: Subcommands) -> None:
     p.add_argument("--transport", choices=("tcp", "quic"), default="tcp",
                    help="quic: 2 and 6 peers over QUIC (iroh, relays off) beside TCP, in the "
                         "same run, and the ratio")
+    p.add_argument("--hop", action="store_true",
+                   help="only the CPU per hop between two peers against its floor (paced, "
+                        "burst, on qasync)")
     p.set_defaults(handler=bench_net)
     p = target("assist", "time the rules assist adds per op")
     p.set_defaults(handler=bench_assist)
@@ -102,6 +105,11 @@ def bench_net(args: argparse.Namespace) -> int:
         from table.bench import net_quic
 
         net_quic.run(ops=min(args.ops, 1000))
+        return 0
+    if args.hop:
+        from table.bench.net import run_hop
+
+        run_hop()
         return 0
     from table.bench.net import run
 
