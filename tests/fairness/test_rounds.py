@@ -143,6 +143,7 @@ def test_malformed_messages_are_named_or_ignored() -> None:
 
 
 @pytest.mark.socket
+@pytest.mark.processes  # the first import of zeroconf's ifaddr runs `ldconfig -p`
 def test_the_benchmark_runs_and_ends_with_json(capsys: pytest.CaptureFixture[str]) -> None:
     import json
 
