@@ -138,14 +138,19 @@ def _work(chunk: list[SessionLogs], assist: bool, plugins: dict[str, Any] | None
 
     level = quiet_assist()
     rows = Rows()
-    # a fold makes many small objects and few cycles: the collector's passes over them cost
-    # a fifth of the time; what a chunk leaves behind is collected once it is done
+    # A fold makes many small objects, and a folded replica is one big cycle (replica,
+    # timeline, state): the collector's passes over a fold would re-walk every object made so
+    # far, so it pauses; each session's leftovers are then freed by a pass over the youngest
+    # generation only (just what that session made), never over the whole process.
+    collecting = gc.isenabled()
     gc.disable()
     try:
         for session in chunk:
             session_rows(session, rows, assist=assist, plugins=plugins)
+            gc.collect(0)
     finally:
-        gc.enable()
+        if collecting:
+            gc.enable()
         logging.getLogger("assist").setLevel(level)
     tables = {name: pa.Table.from_pydict(rows.tables[name], schema=schema)
               for name, schema in SESSION_TABLES.items()}
