@@ -51,6 +51,10 @@ def session_rows(session: SessionLogs, rows: Rows, *, modules: dict[str, Any] | 
         settle(walk, folded.replica, found.module)
     session_row(session, folded, found, walk, flags_why, rows)
     seat_rows(session.table, walk, rows)
+    if folded.replica is not None:
+        # the replica's only cycle (its causal store calls back into it): without it the
+        # whole fold is freed by reference counting as soon as the session is done
+        folded.replica.store.admit = None
     module = found.module
     digest = str(found.recorded.get("hash") or getattr(module, "content_hash", "") or "")
     if module is not None and digest:
