@@ -13,15 +13,17 @@ from .api import CARD_EFFECT, AssistView, Flag, GameInfo, History, OpContext, Pl
 
 def context_for(record: Record, index: int, records: Sequence[Record] | None,
                 marks: Sequence[int], state: State, view: AssistView,
-                game: GameInfo) -> OpContext:
+                game: GameInfo, excused: bool | None = None) -> OpContext:
     """The context of the op at `index`; `records`: the timeline's list, if the caller holds it
-    (else, or if it no longer holds this record there, the history is rebuilt around it)."""
+    (else, or if it no longer holds this record there, the history is rebuilt around it).
+    `excused`: whether a card effect excuses the op's timing window, when the caller keeps
+    track of it (assist.marks); else it is found from the marks."""
     held: Sequence[Record] = records if records is not None else []
     if len(held) <= index or held[index] is not record:
         held = _Single(held, index, record)
     history = History(held, index, marks, state)
     ctx = OpContext(record.op, record, view, history, game, False)
-    ctx.excused = _excused(history)
+    ctx.excused = _excused(history) if excused is None else excused
     return ctx
 
 
