@@ -68,11 +68,18 @@ def _part_name(sessions: Sequence[tuple[str, str]]) -> str:
     return f"part-{hashlib.blake2b(text.encode(), digest_size=10).hexdigest()}.parquet"
 
 
+def read_part(path: Path, columns: list[str] | None = None) -> pa.Table:
+    """One part file (its columns), read as a single file: `pq.read_table` would load the
+    whole pyarrow.dataset machinery (a tenth of a second) to read a folder we never give it."""
+    with pq.ParquetFile(path) as part:
+        return part.read(columns=columns)
+
+
 def existing_sessions(out: Path) -> dict[str, tuple[str, str, list[str]]]:
     """session id -> (fingerprint, the part file that holds it, its logs' paths)."""
     found: dict[str, tuple[str, str, list[str]]] = {}
     for part in sorted((out / "sessions").glob("part-*.parquet")):
-        table = pq.read_table(part, columns=["session", "fingerprint", "sources"])
+        table = read_part(part, ["session", "fingerprint", "sources"])
         for session, fingerprint, sources in zip(table.column("session").to_pylist(),
                                                  table.column("fingerprint").to_pylist(),
                                                  table.column("sources").to_pylist(), strict=False):
@@ -85,7 +92,7 @@ def _relocate(out: Path, parts: dict[str, dict[str, list[tuple[str, str]]]]) -> 
     log each is named after) change. `parts`: part -> session -> its logs (digest, path)."""
     for name, moved in parts.items():
         path = out / "sessions" / name
-        data = pq.read_table(path)
+        data = read_part(path)
         sources, named = [], []
         for row in data.select(["session", "sources", "source_hashes",
                                 "named_after"]).to_pylist():
@@ -107,7 +114,7 @@ def _relocate(out: Path, parts: dict[str, dict[str, list[tuple[str, str]]]]) -> 
 def _drop(out: Path, parts: dict[str, set[str]]) -> None:
     """Rewrite each part without the given sessions (a part left empty is removed)."""
     for name, gone in parts.items():
-        sessions = pq.read_table(out / "sessions" / name, columns=["session", "fingerprint"])
+        sessions = read_part(out / "sessions" / name, ["session", "fingerprint"])
         left = [(s, f) for s, f in zip(sessions.column("session").to_pylist(),
                                        sessions.column("fingerprint").to_pylist(), strict=False)
                 if s not in gone]
@@ -117,7 +124,7 @@ def _drop(out: Path, parts: dict[str, set[str]]) -> None:
             if not path.exists():
                 continue
             if left:
-                data = pq.read_table(path)
+                data = read_part(path)
                 keep = pa.array([s not in gone for s in data.column("session").to_pylist()],
                                 pa.bool_())
                 _write_atomic(data.filter(keep), out / table / new_name)
@@ -152,7 +159,7 @@ def _work(chunk: list[SessionLogs], assist: bool, plugins: dict[str, Any] | None
         if collecting:
             gc.enable()
         logging.getLogger("assist").setLevel(level)
-    tables = {name: pa.Table.from_pydict(rows.tables[name], schema=schema)
+    tables = {name: pa.Table.from_pydict(rows.columns(name), schema=schema)
               for name, schema in SESSION_TABLES.items()}
     damaged = [s for s, d in zip(rows.tables["sessions"]["session"],
                                  rows.tables["sessions"]["damaged"], strict=False) if d]
@@ -270,7 +277,7 @@ def _prune_cards(out: Path) -> None:
     used: set[str] = set()
     for part in (out / "sessions").glob("part-*.parquet"):
         used.update(str(h)[:32] for h in
-                    pq.read_table(part, columns=["module_hash"]).column(0).to_pylist())
+                    read_part(part, ["module_hash"]).column(0).to_pylist())
     for path in cards:
         if path.stem.removeprefix("module-") not in used:
             path.unlink(missing_ok=True)

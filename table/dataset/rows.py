@@ -189,18 +189,18 @@ class _Hands:
 def _op_row(rows: Rows, table: str, n: int, record: Any, turns: _Turns, obj: Any,
             card: str | None, source: str | None, play: bool, salvaged: bool) -> None:
     op, a, kind = record.op, record.op.args, record.op.kind
-    rows.add("ops", session=table, op=n, author=op.author, seat=op.seat, turn=turns.turn,
-             active_seat=turns.active if isinstance(turns.active, int) else None,
-             phase=None if turns.phase is None else str(turns.phase), kind=kind,
-             what=_what(kind, a), value=_value(kind, a),
-             object=obj if isinstance(obj, str) else None, card=card,
-             count=len(a["in"]) if kind == "consume" else
-             len(a["values"]) if kind == "roll" else None,
-             from_zone=source if kind == "move" else _first(a.get("expect"))
-             if kind == "consume" else None,
-             to_zone=a.get("to") if kind in ("move", "consume", "create") else None,
-             face_up=_face_up(kind, a), play=play, void=record.void is not None,
-             salvaged=salvaged, time=_ms(op.time))
+    active = turns.active
+    # in OPS's column order (schema.py)
+    rows.add_op((table, n, op.author, op.seat, turns.turn,
+                 active if isinstance(active, int) else None,
+                 None if turns.phase is None else str(turns.phase), kind,
+                 _what(kind, a), _value(kind, a), obj if isinstance(obj, str) else None, card,
+                 len(a["in"]) if kind == "consume" else
+                 len(a["values"]) if kind == "roll" else None,
+                 source if kind == "move" else _first(a.get("expect"))
+                 if kind == "consume" else None,
+                 a.get("to") if kind in ("move", "consume", "create") else None,
+                 _face_up(kind, a), play, record.void is not None, salvaged, _ms(op.time)))
 
 
 class _Draws:
