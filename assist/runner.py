@@ -238,6 +238,8 @@ class AssistRunner:
 
     def _follow_conditions(self, index: int, record: Record, state: State) -> bool:
         assert self.plugin is not None
+        if not self._conditions.live:  # nothing to follow: no view to make
+            return False
         try:
             return self._conditions.follow(index, record, self.plugin,
                                            AssistView(state, self.knowledge, self.seat), self.game)
@@ -350,8 +352,7 @@ class AssistRunner:
         return undone
 
     def _cut_marks(self, index: int) -> None:
-        records = self._records if self._records is not None else []
-        self._marks.cut(index, records)
+        self._marks.cut(index, self._records if self._records is not None else [])
 
     def _drop_undos_from(self, index: int) -> None:
         undos = self._undos
