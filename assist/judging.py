@@ -23,7 +23,7 @@ def context_for(record: Record, index: int, records: Sequence[Record] | None,
         held = _Single(held, index, record)
     history = History(held, index, marks, state)
     ctx = OpContext(record.op, record, view, history, game, False)
-    ctx.excused = _excused(history) if excused is None else excused
+    ctx.excused = excused_in_window(history) if excused is None else excused
     return ctx
 
 
@@ -48,8 +48,9 @@ def _with_op(flag: Flag, op: Op) -> Flag:
     return Flag(flag.rule, flag.severity, flag.message, flag.section, ops, tuple(flag.objects))
 
 
-def _excused(history: History) -> bool:
-    """A card-effect declaration in the current timing window (since the last turn/phase/step)."""
+def excused_in_window(history: History) -> bool:
+    """A card-effect declaration in the current timing window (since the last turn/phase/step),
+    found by scanning the markers (assist.marks keeps the same answer as ops land)."""
     start = history.window_start()
     for i in history.mark_indices():
         if i < start:
