@@ -36,6 +36,8 @@ def judge(plugin: Plugin, ctx: OpContext) -> tuple[Flag, ...]:
             and record.op.args.get("what") == "setup"
             and record.op.args.get("value") == "complete"):
         found = list(found) + list(plugin.check_setup(ctx))
+    if not found:  # most ops
+        return ()
     return tuple(_with_op(f, record.op) for f in found)
 
 
