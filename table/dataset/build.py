@@ -168,7 +168,9 @@ def _work(chunk: list[SessionLogs], assist: bool, plugins: dict[str, Any] | None
 
 def _results(todo: list[SessionLogs], jobs: int, assist: bool,
              plugins: dict[str, Any] | None) -> Iterator[Any]:
-    chunks = [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]
+    # a few new sessions (an incremental run) are shared out evenly: two chunks per worker
+    size = max(1, min(CHUNK, -(-len(todo) // (2 * max(1, jobs)))))
+    chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
     if jobs <= 1 or len(chunks) <= 1 or plugins is not None:  # a caller's plugin stays here
         for chunk in chunks:
             yield _work(chunk, assist, plugins)
@@ -236,7 +238,7 @@ def _write_new(out: Path, todo: list[SessionLogs],
                     writers[table].write_table(data)
             versions.update(modules)
             outcome.damaged.extend(damaged)
-            done += CHUNK
+            done += tables["sessions"].num_rows
             if progress is not None:
                 progress(min(done, len(todo)), len(todo))
     finally:
