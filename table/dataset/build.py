@@ -168,8 +168,10 @@ def _work(chunk: list[SessionLogs], assist: bool, plugins: dict[str, Any] | None
 
 def _results(todo: list[SessionLogs], jobs: int, assist: bool,
              plugins: dict[str, Any] | None) -> Iterator[Any]:
-    # a few new sessions (an incremental run) are shared out evenly: two chunks per worker
-    size = max(1, min(CHUNK, -(-len(todo) // (2 * max(1, jobs)))))
+    # a few new sessions (an incremental run) are shared out evenly, two chunks per worker;
+    # one chunk's worth or less is read here, as it always was (no pool to start)
+    size = CHUNK if len(todo) <= CHUNK else \
+        max(1, min(CHUNK, -(-len(todo) // (2 * max(1, jobs)))))
     chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
     if jobs <= 1 or len(chunks) <= 1 or plugins is not None:  # a caller's plugin stays here
         for chunk in chunks:
