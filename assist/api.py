@@ -230,6 +230,12 @@ class Plugin(ABC):
         """Flags about deck construction and setup (called on the setup-complete marker)."""
         return []
 
+    # op kinds whose `check` never flags anything, and whether a void op never does: the
+    # runner does not ask about those at all (a plugin is a pure function: asking would only
+    # get nothing back). The setup-complete marker is always asked (check_setup).
+    ignores: frozenset[str] = frozenset()
+    ignores_void: bool = False
+
     # rules whose flags describe how the table is (a piece misplaced, a count wrong), not a
     # move: they clear from the live views once `still_shows` says the table no longer shows
     # them (assist/conditions.py)

@@ -45,7 +45,9 @@ class Conditions:
         self._order.clear()
 
     def raised(self, index: int, flags: tuple[Flag, ...], plugin: Plugin) -> None:
-        self.live.extend((index, f) for f in flags if f.rule in plugin.conditions and f.objects)
+        if flags:
+            self.live.extend((index, f) for f in flags
+                             if f.rule in plugin.conditions and f.objects)
 
     def follow(self, index: int, record: Record, plugin: Plugin, view: AssistView,
                game: GameInfo) -> bool:

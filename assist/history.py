@@ -3,6 +3,7 @@ marker lookups (turns, phases, timing windows) the rules ask for. Part of the pl
 plugins import it from `assist.api`."""
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from typing import Any, overload
 
@@ -27,6 +28,8 @@ class _Prefix(Sequence[Record]):
     def __getitem__(self, i: slice) -> Sequence[Record]: ...
 
     def __getitem__(self, i: int | slice) -> Record | Sequence[Record]:
+        if type(i) is int and 0 <= i < self._stop:  # the common case first
+            return self._records[i]
         if isinstance(i, slice):
             return list(self._records[:self._stop])[i]
         if i < 0:
@@ -52,7 +55,7 @@ class History:
     recorded result) counts as a "winner" marker: the game is over either way.
     """
 
-    __slots__ = ("_marks", "_records", "_seats", "index")
+    __slots__ = ("_marks", "_prefix", "_records", "_seats", "index")
 
     def __init__(self, records: Sequence[Record], index: int,
                  marks: Sequence[int] | None = None, state: State | None = None) -> None:
@@ -62,10 +65,13 @@ class History:
             marks = [i for i in range(index + 1) if records[i].op.kind in _MARKER_KINDS]
         self._marks = marks
         self._seats = state
+        self._prefix: _Prefix | None = None
 
     @property
     def records(self) -> Sequence[Record]:
-        return _Prefix(self._records, self.index + 1)
+        if self._prefix is None:  # asked many times per op: made once
+            self._prefix = _Prefix(self._records, self.index + 1)
+        return self._prefix
 
     @property
     def current(self) -> Record:
@@ -74,9 +80,9 @@ class History:
     def mark_indices(self) -> Iterator[int]:
         """Indices of mark records up to the current one, newest first."""
         marks, index = self._marks, self.index
-        for j in range(len(marks) - 1, -1, -1):
-            if marks[j] <= index:
-                yield marks[j]
+        if marks and marks[-1] > index:  # marks past this op (a history kept for an older op)
+            marks = marks[:bisect_right(marks, index)]
+        return reversed(marks)
 
     def _marks_of(self, what: str) -> Iterator[int]:
         for i in self.mark_indices():

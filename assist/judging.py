@@ -13,15 +13,17 @@ from .api import CARD_EFFECT, AssistView, Flag, GameInfo, History, OpContext, Pl
 
 def context_for(record: Record, index: int, records: Sequence[Record] | None,
                 marks: Sequence[int], state: State, view: AssistView,
-                game: GameInfo) -> OpContext:
+                game: GameInfo, excused: bool | None = None) -> OpContext:
     """The context of the op at `index`; `records`: the timeline's list, if the caller holds it
-    (else, or if it no longer holds this record there, the history is rebuilt around it)."""
+    (else, or if it no longer holds this record there, the history is rebuilt around it).
+    `excused`: whether a card effect excuses the op's timing window, when the caller keeps
+    track of it (assist.marks); else it is found from the marks."""
     held: Sequence[Record] = records if records is not None else []
     if len(held) <= index or held[index] is not record:
         held = _Single(held, index, record)
     history = History(held, index, marks, state)
     ctx = OpContext(record.op, record, view, history, game, False)
-    ctx.excused = _excused(history)
+    ctx.excused = excused_in_window(history) if excused is None else excused
     return ctx
 
 
@@ -34,6 +36,8 @@ def judge(plugin: Plugin, ctx: OpContext) -> tuple[Flag, ...]:
             and record.op.args.get("what") == "setup"
             and record.op.args.get("value") == "complete"):
         found = list(found) + list(plugin.check_setup(ctx))
+    if not found:  # most ops
+        return ()
     return tuple(_with_op(f, record.op) for f in found)
 
 
@@ -46,8 +50,9 @@ def _with_op(flag: Flag, op: Op) -> Flag:
     return Flag(flag.rule, flag.severity, flag.message, flag.section, ops, tuple(flag.objects))
 
 
-def _excused(history: History) -> bool:
-    """A card-effect declaration in the current timing window (since the last turn/phase/step)."""
+def excused_in_window(history: History) -> bool:
+    """A card-effect declaration in the current timing window (since the last turn/phase/step),
+    found by scanning the markers (assist.marks keeps the same answer as ops land)."""
     start = history.window_start()
     for i in history.mark_indices():
         if i < start:

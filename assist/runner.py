@@ -35,6 +35,7 @@ from .api import (
 )
 from .conditions import Conditions, Which, which
 from .judging import context_for, judge
+from .marks import MarkIndex
 from .plugins import assist_declarations, load_plugin
 
 if TYPE_CHECKING:
@@ -98,13 +99,15 @@ class AssistRunner:
         self.seat = seat
         self.knowledge = knowledge
         self.enabled = enabled and plugin is not None
+        # op kinds the plugin never flags (never a marker: setup checks hang on one)
+        self._ignored = plugin.ignores - {"mark"} if plugin is not None else frozenset()
         self.notices: list[str] = []  # visible problems: a plugin disabled, a plugin not loaded
         self.disabled: str | None = None  # why the plugin was disabled, if it was
         self._changes: EventHub[None] = EventHub()  # flags changed (subscribe)
         self.version = 0  # bumps whenever the flags change
         self._per_op: list[tuple[Flag, ...]] = []  # flags of the op at each index
         self._refs: list[OpRef] = []
-        self._marks: list[int] = []
+        self._marks = MarkIndex()
         # (index, kind, target, ref) of each applied undo and redo, in log order
         self._undos: list[tuple[int, str, OpRef, OpRef]] = []
         self._position: list[int] = []  # indices of the position begin/end markers applied
@@ -155,7 +158,7 @@ class AssistRunner:
     def _reset(self) -> None:
         self._per_op = []
         self._refs = []
-        self._marks = []
+        self._marks.reset()
         self._undos = []
         self._position = []
         self._conditions.reset()
@@ -189,9 +192,7 @@ class AssistRunner:
     def rolled_back(self, index: int) -> None:
         del self._per_op[index:]
         del self._refs[index:]
-        marks = self._marks
-        while marks and marks[-1] >= index:
-            marks.pop()
+        self._cut_marks(index)
         self._drop_undos_from(index)
         while self._position and self._position[-1] >= index:
             self._position.pop()
@@ -202,8 +203,7 @@ class AssistRunner:
         if index != len(self._per_op):  # never expected: resynchronise rather than misfile
             del self._per_op[index:]
             del self._refs[index:]
-            while self._marks and self._marks[-1] >= index:
-                self._marks.pop()
+            self._cut_marks(index)
             self._drop_undos_from(index)
             while self._position and self._position[-1] >= index:
                 self._position.pop()
@@ -214,7 +214,7 @@ class AssistRunner:
         op = record.op
         quiet = bool(len(self._position) % 2)  # inside a position's layout
         if op.kind == "mark" or op.kind == "end":  # an end op is the game's result marker
-            self._marks.append(index)
+            self._marks.add(index, record)
             if record.void is None and op.args.get("what") == "setup" \
                     and op.args.get("value") in POSITION_MARKS:
                 self._position.append(index)
@@ -238,6 +238,8 @@ class AssistRunner:
 
     def _follow_conditions(self, index: int, record: Record, state: State) -> bool:
         assert self.plugin is not None
+        if not self._conditions.live:  # nothing to follow: no view to make
+            return False
         try:
             return self._conditions.follow(index, record, self.plugin,
                                            AssistView(state, self.knowledge, self.seat), self.game)
@@ -263,8 +265,11 @@ class AssistRunner:
         plugin = self.plugin
         assert plugin is not None
         self._follow_module(state)
-        ctx = context_for(record, index, self._records, self._marks, state,
-                          AssistView(state, self.knowledge, self.seat), self.game)
+        if record.op.kind in self._ignored or (record.void is not None and plugin.ignores_void):
+            return ()
+        ctx = context_for(record, index, self._records, self._marks.indices, state,
+                          AssistView(state, self.knowledge, self.seat), self.game,
+                          self._marks.excused)
         try:
             return judge(plugin, ctx)
         except Exception as err:  # any plugin bug disables the plugin
@@ -345,6 +350,9 @@ class AssistRunner:
             elif target in took:
                 undone.discard(took[target])
         return undone
+
+    def _cut_marks(self, index: int) -> None:
+        self._marks.cut(index, self._records if self._records is not None else [])
 
     def _drop_undos_from(self, index: int) -> None:
         undos = self._undos

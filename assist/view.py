@@ -62,6 +62,17 @@ class AssistView:
         return [c for c in obj.children
                 if objs[c].alive and (kind is None or objs[c].kind == kind)]
 
+    def kind_of(self, obj_id: str) -> str | None:
+        """A live object's kind (None if it is gone or unknown): no view is built."""
+        obj = self._live(obj_id)
+        return None if obj is None else obj.kind
+
+    def place(self, obj_id: str) -> tuple[str | None, tuple[float, ...] | None] | None:
+        """A live object's (container, position), None if it is gone or unknown: what
+        `obj()` says of where it is, without building (and copying into) a whole view."""
+        obj = self._live(obj_id)
+        return None if obj is None else (obj.container, obj.pos)
+
     def count(self, obj_id: str, kind: str | None = "card") -> int:
         return len(self.child_ids(obj_id, kind))
 

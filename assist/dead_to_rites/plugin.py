@@ -33,6 +33,9 @@ class DeadToRites(Plugin):
     game_id = "dead-to-rites"
     # a Favor count out of bounds: the flag leaves once the tracker is back within them
     conditions = frozenset({"DTR-FAVOR-CAP", "DTR-FAVOR-NONNEG"})
+    # `check` returns nothing for these (and for a void op): the runner need not ask
+    ignores = opkinds.QUIET | {opkinds.ROLL, opkinds.REVEAL, opkinds.UNDO}
+    ignores_void = True
 
     def still_shows(self, flag: Flag, view: AssistView, game: GameInfo) -> bool:
         favor, seat = view.counter(flag.objects[0]) or 0, view.owner_of(flag.objects[0])

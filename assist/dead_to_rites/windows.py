@@ -153,8 +153,11 @@ def invariants(d: Dtr, start: int) -> list[Flag]:
     ctx = d.ctx
     out: list[Flag] = []
     changed = window_changes(d, start)
+    if not changed:
+        return out  # each invariant below is only reported in a window that touched it
+    seats = d.seats()
     dead = []
-    moved_in_play = [c for s in d.seats() for c in d.view.child_ids(z(s, "play"), "card")
+    moved_in_play = [c for s in seats for c in d.view.child_ids(z(s, "play"), "card")
                      if c in changed]  # cheap test first: most Champions sat still this window
     for c in moved_in_play:
         if not d.is_type(c, "Champion"):
@@ -167,14 +170,14 @@ def invariants(d: Dtr, start: int) -> list[Flag]:
         out.append(flag(ctx, "DTR-DESTROY-AT-GUARD", f"{', '.join(d.name(c) for c in dead)} "
                         "has damage equal to or above its Guard and should be destroyed.",
                         objects=tuple(dead)))
-    for s in d.seats():
-        if d.view.exists(z(s, "step")) and d.step(s) != d.completed(s) \
-                and changed & {z(s, "step"), z(s, "completed")}:
+    for s in seats:  # the window's changes first: the cheap test
+        if changed & {z(s, "step"), z(s, "completed")} and d.view.exists(z(s, "step")) \
+                and d.step(s) != d.completed(s):
             out.append(flag(ctx, "DTR-STEP-EQUALS-COMPLETED", f"Seat {s}'s step marker is on "
                             f"{d.step(s)} but their Completed pile has {d.completed(s)} Rites.",
                             objects=(z(s, "step"), z(s, "completed"))))
-    if d.view.count(POOL) and ritual.rite_on_altar(d) is None \
-            and changed & {POOL, "altar"}:
+    if changed & {POOL, "altar"} and d.view.count(POOL) \
+            and ritual.rite_on_altar(d) is None:
         out.append(flag(ctx, "DTR-POOL-DISCARD", "Cards are still in the Defense Pool after the "
                         "Rite left the Altar; committed cards are discarded either way.",
                         objects=(POOL,)))

@@ -64,6 +64,9 @@ DECLARATIONS = (
 
 class GauntletPlugin(Plugin):
     game_id = "gauntlet"
+    # `check` returns nothing for these (and for a void op): the runner need not ask
+    ignores = opkinds.QUIET
+    ignores_void = True
 
     def rules(self) -> list[RuleInfo]:
         return RULES.infos()

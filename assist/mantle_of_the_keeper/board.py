@@ -99,42 +99,50 @@ class Board:
 
 
 def read_board(view: AssistView, game: GameInfo) -> Board | None:
-    """The arena now: tiles, obstruction cells, hazards, standees and turrets with their cells."""
-    arena = view.obj(ARENA)
-    if arena is None:
+    """The arena now: tiles, obstruction cells, hazards, standees and turrets with their cells.
+    Read field by field (read at every turn and phase marker: no view of each piece is built;
+    none of what it reads is hidden)."""
+    if not view.exists(ARENA):
         return None
-    grid = arena.props.get("grid") or [10, 10]
+    grid = view.prop(ARENA, "grid") or [10, 10]
     cols, rows = int(grid[0]), int(grid[1])
-    tile_size = int(arena.props.get("tile_size") or 0)
+    tile_size = int(view.prop(ARENA, "tile_size") or 0)
     tiles: list[tuple[str, str, str, int]] = []
     board = Board(cols, rows, tile_size, frozenset(), tiles)
-    for child in view.children(ARENA):
-        if child.kind in ("zone", "pile"):  # a tile slot
-            for tile_id in child.children:
-                tile = view.obj(tile_id)
-                if tile is not None and tile.props.get("tile"):
-                    tiles.append((child.id, str(tile.props["tile"]),
-                                  str(tile.props.get("side") or "A"), int(tile.rotation)))
+    for child in view.child_ids(ARENA):
+        kind, place = view.kind_of(child), view.place(child)
+        if kind in ("zone", "pile"):  # a tile slot
+            for tile_id in view.child_ids(child):
+                tile = view.prop(tile_id, "tile")
+                if tile:
+                    tiles.append((child, str(tile), str(view.prop(tile_id, "side") or "A"),
+                                  int(view.rotation(tile_id))))
             continue
-        cell = cell_of(child.pos)
+        cell = cell_of(place[1]) if place is not None else None
         if cell is None:
             continue
-        kind = child.props.get("token_kind")
-        if kind == "hazard" or hazard_kind(child.id) is not None:
-            hk = hazard_kind(child.id, child.props.get("name"))
-            if hk is not None:
-                board.hazards[child.id] = cell
-                board.kinds[child.id] = hk
-        elif kind == "turret" or ".turret" in child.id:
-            board.turrets[child.id] = cell
-            board.turret_owner[child.id] = child.owner if child.owner is not None \
-                else seat_of_id(child.id)
-        elif kind == "standee" or child.id.endswith(".standee"):
-            seat = child.owner if child.owner is not None else seat_of_id(child.id)
-            if seat is not None:
-                board.standees[seat] = cell
+        _place_piece(view, board, child, cell)
     board.obstructions = obstructions(game, tiles)
     return board
+
+
+def _place_piece(view: AssistView, board: Board, piece: str, cell: Cell) -> None:
+    """A hazard, turret or standee on the arena, at its cell."""
+    kind = view.prop(piece, "token_kind")
+    if kind == "hazard" or hazard_kind(piece) is not None:
+        hk = hazard_kind(piece, view.prop(piece, "name"))
+        if hk is not None:
+            board.hazards[piece] = cell
+            board.kinds[piece] = hk
+    elif kind == "turret" or ".turret" in piece:
+        owner = view.owner_of(piece)
+        board.turrets[piece] = cell
+        board.turret_owner[piece] = owner if owner is not None else seat_of_id(piece)
+    elif kind == "standee" or piece.endswith(".standee"):
+        owner = view.owner_of(piece)
+        seat = owner if owner is not None else seat_of_id(piece)
+        if seat is not None:
+            board.standees[seat] = cell
 
 
 def obstructions(game: GameInfo, tiles: list[tuple[str, str, str, int]]) -> frozenset[Cell]:

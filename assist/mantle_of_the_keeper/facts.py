@@ -319,8 +319,7 @@ class Facts:
 
     def hops(self, obj_id: str, start: int, stop: int | None = None) -> list[Hop]:
         stop = self.h.index if stop is None else stop
-        obj = self.view.obj(obj_id)
-        now = (obj.container, obj.pos) if obj is not None else (None, None)
+        now = self.view.place(obj_id) or (None, None)
         if stop != self.h.index:
             later = trail(self.h.records, stop + 1, self.h.index, obj_id, now)
             if later:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from assist.api import AssistView, DeclarationSpec, Flag, GameInfo, OpContext, Plugin, RuleInfo
+from table.core import opkinds
 
 from . import combat, moves, resolution, setup, turn
 from .board import ARENA, read_board, seat_of_id
@@ -33,6 +34,9 @@ class MantlePlugin(Plugin):
     game_id = "mantle-of-the-keeper"
     # flags about where a piece is: they clear once the piece is where the rule wants it
     conditions = frozenset({"MAN-SETUP-CHOSEN-SPACE", "MAN-ELIMINATION", "MAN-TURRET-REMOVE"})
+    # what `check` looks at: every other kind (and a void op) gets nothing from it
+    ignores = frozenset(opkinds.KINDS) - {"counter", "move", "consume", "mark", "end", "delete"}
+    ignores_void = True
 
     def still_shows(self, flag: Flag, view: AssistView, game: GameInfo) -> bool:
         piece = view.obj(flag.objects[0])

@@ -68,11 +68,18 @@ def _part_name(sessions: Sequence[tuple[str, str]]) -> str:
     return f"part-{hashlib.blake2b(text.encode(), digest_size=10).hexdigest()}.parquet"
 
 
+def read_part(path: Path, columns: list[str] | None = None) -> pa.Table:
+    """One part file (its columns), read as a single file: `pq.read_table` would load the
+    whole pyarrow.dataset machinery (a tenth of a second) to read a folder we never give it."""
+    with pq.ParquetFile(path) as part:
+        return part.read(columns=columns)
+
+
 def existing_sessions(out: Path) -> dict[str, tuple[str, str, list[str]]]:
     """session id -> (fingerprint, the part file that holds it, its logs' paths)."""
     found: dict[str, tuple[str, str, list[str]]] = {}
     for part in sorted((out / "sessions").glob("part-*.parquet")):
-        table = pq.read_table(part, columns=["session", "fingerprint", "sources"])
+        table = read_part(part, ["session", "fingerprint", "sources"])
         for session, fingerprint, sources in zip(table.column("session").to_pylist(),
                                                  table.column("fingerprint").to_pylist(),
                                                  table.column("sources").to_pylist(), strict=False):
@@ -85,7 +92,7 @@ def _relocate(out: Path, parts: dict[str, dict[str, list[tuple[str, str]]]]) -> 
     log each is named after) change. `parts`: part -> session -> its logs (digest, path)."""
     for name, moved in parts.items():
         path = out / "sessions" / name
-        data = pq.read_table(path)
+        data = read_part(path)
         sources, named = [], []
         for row in data.select(["session", "sources", "source_hashes",
                                 "named_after"]).to_pylist():
@@ -107,7 +114,7 @@ def _relocate(out: Path, parts: dict[str, dict[str, list[tuple[str, str]]]]) -> 
 def _drop(out: Path, parts: dict[str, set[str]]) -> None:
     """Rewrite each part without the given sessions (a part left empty is removed)."""
     for name, gone in parts.items():
-        sessions = pq.read_table(out / "sessions" / name, columns=["session", "fingerprint"])
+        sessions = read_part(out / "sessions" / name, ["session", "fingerprint"])
         left = [(s, f) for s, f in zip(sessions.column("session").to_pylist(),
                                        sessions.column("fingerprint").to_pylist(), strict=False)
                 if s not in gone]
@@ -117,7 +124,7 @@ def _drop(out: Path, parts: dict[str, set[str]]) -> None:
             if not path.exists():
                 continue
             if left:
-                data = pq.read_table(path)
+                data = read_part(path)
                 keep = pa.array([s not in gone for s in data.column("session").to_pylist()],
                                 pa.bool_())
                 _write_atomic(data.filter(keep), out / table / new_name)
@@ -138,16 +145,21 @@ def _work(chunk: list[SessionLogs], assist: bool, plugins: dict[str, Any] | None
 
     level = quiet_assist()
     rows = Rows()
-    # a fold makes many small objects and few cycles: the collector's passes over them cost
-    # a fifth of the time; what a chunk leaves behind is collected once it is done
+    # A fold makes many small objects, and a folded replica is one big cycle (replica,
+    # timeline, state): the collector's passes over a fold would re-walk every object made so
+    # far, so it pauses; each session's leftovers are then freed by a pass over the youngest
+    # generation only (just what that session made), never over the whole process.
+    collecting = gc.isenabled()
     gc.disable()
     try:
         for session in chunk:
             session_rows(session, rows, assist=assist, plugins=plugins)
+            gc.collect(0)
     finally:
-        gc.enable()
+        if collecting:
+            gc.enable()
         logging.getLogger("assist").setLevel(level)
-    tables = {name: pa.Table.from_pydict(rows.tables[name], schema=schema)
+    tables = {name: pa.Table.from_pydict(rows.columns(name), schema=schema)
               for name, schema in SESSION_TABLES.items()}
     damaged = [s for s, d in zip(rows.tables["sessions"]["session"],
                                  rows.tables["sessions"]["damaged"], strict=False) if d]
@@ -156,7 +168,11 @@ def _work(chunk: list[SessionLogs], assist: bool, plugins: dict[str, Any] | None
 
 def _results(todo: list[SessionLogs], jobs: int, assist: bool,
              plugins: dict[str, Any] | None) -> Iterator[Any]:
-    chunks = [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]
+    # a few new sessions (an incremental run) are shared out evenly, two chunks per worker;
+    # one chunk's worth or less is read here, as it always was (no pool to start)
+    size = CHUNK if len(todo) <= CHUNK else \
+        max(1, min(CHUNK, -(-len(todo) // (2 * max(1, jobs)))))
+    chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
     if jobs <= 1 or len(chunks) <= 1 or plugins is not None:  # a caller's plugin stays here
         for chunk in chunks:
             yield _work(chunk, assist, plugins)
@@ -224,7 +240,7 @@ def _write_new(out: Path, todo: list[SessionLogs],
                     writers[table].write_table(data)
             versions.update(modules)
             outcome.damaged.extend(damaged)
-            done += CHUNK
+            done += tables["sessions"].num_rows
             if progress is not None:
                 progress(min(done, len(todo)), len(todo))
     finally:
@@ -265,7 +281,7 @@ def _prune_cards(out: Path) -> None:
     used: set[str] = set()
     for part in (out / "sessions").glob("part-*.parquet"):
         used.update(str(h)[:32] for h in
-                    pq.read_table(part, columns=["module_hash"]).column(0).to_pylist())
+                    read_part(part, ["module_hash"]).column(0).to_pylist())
     for path in cards:
         if path.stem.removeprefix("module-") not in used:
             path.unlink(missing_ok=True)

@@ -4,23 +4,38 @@ own module because both the op pass (rows.py) and the session and seat rows
 (sessions_table.py) fill them."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .schema import SESSION_TABLES
+from .schema import OPS, SESSION_TABLES
 
 
 @dataclass(slots=True)
 class Rows:
-    """Column lists per table for one or more sessions, and the module versions they used."""
+    """Column lists per table for one or more sessions, and the module versions they used.
+    The ops table, a row per op (most of the rows), is kept as one tuple per row in OPS's
+    column order (`add_op`): one call per op instead of one per value; `columns` turns it."""
     tables: dict[str, dict[str, list[Any]]] = field(default_factory=lambda: {
         name: {column: [] for column in schema.names} for name, schema in SESSION_TABLES.items()})
     # module hash -> (game, version, the folder its cards.csv is in)
     modules: dict[str, tuple[str, str, str]] = field(default_factory=dict)
+    ops: list[tuple[Any, ...]] = field(default_factory=list)
 
     def add(self, table: str, **values: Any) -> None:
+        get = values.get
         for column, items in self.tables[table].items():
-            items.append(values.get(column))
+            items.append(get(column))
+
+    def add_op(self, row: tuple[Any, ...]) -> None:
+        """One row of the ops table: every column of OPS, in order."""
+        self.ops.append(row)
+
+    def columns(self, table: str) -> dict[str, Sequence[Any]]:
+        """A table's values, column by column (what pyarrow's from_pydict takes)."""
+        if table != "ops" or not self.ops:
+            return dict(self.tables[table])
+        return dict(zip(OPS.names, zip(*self.ops, strict=True), strict=True))
 
 
 @dataclass(slots=True)

@@ -51,6 +51,10 @@ def session_rows(session: SessionLogs, rows: Rows, *, modules: dict[str, Any] | 
         settle(walk, folded.replica, found.module)
     session_row(session, folded, found, walk, flags_why, rows)
     seat_rows(session.table, walk, rows)
+    if folded.replica is not None:
+        # the replica's only cycle (its causal store calls back into it): without it the
+        # whole fold is freed by reference counting as soon as the session is done
+        folded.replica.store.admit = None
     module = found.module
     digest = str(found.recorded.get("hash") or getattr(module, "content_hash", "") or "")
     if module is not None and digest:
@@ -185,18 +189,18 @@ class _Hands:
 def _op_row(rows: Rows, table: str, n: int, record: Any, turns: _Turns, obj: Any,
             card: str | None, source: str | None, play: bool, salvaged: bool) -> None:
     op, a, kind = record.op, record.op.args, record.op.kind
-    rows.add("ops", session=table, op=n, author=op.author, seat=op.seat, turn=turns.turn,
-             active_seat=turns.active if isinstance(turns.active, int) else None,
-             phase=None if turns.phase is None else str(turns.phase), kind=kind,
-             what=_what(kind, a), value=_value(kind, a),
-             object=obj if isinstance(obj, str) else None, card=card,
-             count=len(a["in"]) if kind == "consume" else
-             len(a["values"]) if kind == "roll" else None,
-             from_zone=source if kind == "move" else _first(a.get("expect"))
-             if kind == "consume" else None,
-             to_zone=a.get("to") if kind in ("move", "consume", "create") else None,
-             face_up=_face_up(kind, a), play=play, void=record.void is not None,
-             salvaged=salvaged, time=_ms(op.time))
+    active = turns.active
+    # in OPS's column order (schema.py)
+    rows.add_op((table, n, op.author, op.seat, turns.turn,
+                 active if isinstance(active, int) else None,
+                 None if turns.phase is None else str(turns.phase), kind,
+                 _what(kind, a), _value(kind, a), obj if isinstance(obj, str) else None, card,
+                 len(a["in"]) if kind == "consume" else
+                 len(a["values"]) if kind == "roll" else None,
+                 source if kind == "move" else _first(a.get("expect"))
+                 if kind == "consume" else None,
+                 a.get("to") if kind in ("move", "consume", "create") else None,
+                 _face_up(kind, a), play, record.void is not None, salvaged, _ms(op.time)))
 
 
 class _Draws:

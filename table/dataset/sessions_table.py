@@ -56,7 +56,8 @@ def _hidden(replica: Any, records: list[Any]) -> tuple[int, int]:
     for record in records:
         a = record.op.args
         if record.op.kind == "consume" and record.void is None:
-            handles.update(h for h, _c in a["out"])
+            for handle, _commitment in a["out"]:
+                handles.add(handle)
         elif record.op.kind == "create" and a.get("commitment"):
             handles.add(a["id"])
     known, objs = replica.knowledge.cards, replica.state.objs

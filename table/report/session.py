@@ -58,7 +58,7 @@ def read_session(path: str | Path, *, plugins: dict[str, Any] | None = None,
         session_rows(logs, rows, modules=modules, plugins=plugins, assist=assist)
     finally:
         logging.getLogger("assist").setLevel(level)
-    con = memory_connection({name: pa.Table.from_pydict(rows.tables[name], schema=schema)
+    con = memory_connection({name: pa.Table.from_pydict(rows.columns(name), schema=schema)
                              for name, schema in SESSION_TABLES.items()})
     sessions, skipped = load_sessions(con)
     if not sessions:

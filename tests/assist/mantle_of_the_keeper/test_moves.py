@@ -262,3 +262,10 @@ def test_los_diagonal_pair_and_corner_graze() -> None:
         line_of_sight((6, 8), (9, 5), {(8, 6), (7, 7)}) is not None
     assert line_of_sight((0, 0), (2, 2), {(0, 1)}) is None  # grazes one corner only
     assert line_of_sight((0, 0), (2, 2), {(0, 1), (1, 0)}) == ((1, 0), (0, 1))
+
+
+def test_breach_deleted_fires() -> None:
+    """A delete op is among the kinds the plugin checks (the runner asks it about no other)."""
+    g = action_phase()
+    g.do(seat=1, op="delete", id="breach-1")
+    assert g.rules() == ["MAN-BREACH"]
