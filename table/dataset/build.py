@@ -25,6 +25,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .collected import Rows
+from .reader import reader_stamp
 from .rows import session_rows
 from .schema import CARDS_KEYS, SESSION_TABLES
 from .sources import SessionLogs, find_logs, group_logs, shard_of
@@ -195,6 +196,9 @@ def build_dataset(inputs: Sequence[str | Path], out: str | Path, *, jobs: int | 
     logs, outcome.skipped = find_logs(inputs)
     wanted = {s.table: s for s in group_logs(logs)
               if shard is None or shard_of(s.table, shard[1]) == shard[0]}
+    stamp = reader_stamp(assist, plugins)
+    for session in wanted.values():
+        session.reader = stamp
     have = existing_sessions(out)
     mine = {s: v for s, v in have.items() if shard is None or shard_of(s, shard[1]) == shard[0]}
     todo = [s for t, s in sorted(wanted.items()) if mine.get(t, ("",))[0] != s.fingerprint]

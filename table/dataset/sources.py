@@ -41,6 +41,7 @@ class SessionLogs:
     """The logs of one table: what one session row is read from."""
     table: str
     logs: list[LogFile] = field(default_factory=list)
+    reader: str = ""  # what reads it into rows (reader.reader_stamp): a new reader, new rows
 
     @property
     def paths(self) -> list[Path]:
@@ -48,9 +49,10 @@ class SessionLogs:
 
     @property
     def fingerprint(self) -> str:
-        """The session's inputs by content: equal fingerprints, equal rows."""
-        return hashlib.blake2b("\n".join(sorted(log.digest for log in self.logs)).encode(),
-                               digest_size=16).hexdigest()
+        """The session's inputs by content, and what read them: equal fingerprints, equal
+        rows."""
+        text = "\n".join([*sorted(log.digest for log in self.logs), self.reader])
+        return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
 @dataclass(slots=True)

@@ -67,8 +67,9 @@ def cache_for(inputs: Sequence[str | Path], assist: bool) -> Path:
     """The dataset folder a report over `inputs` keeps (one per set of inputs, so a second
     report over the same logs reads nothing new); the least recently used beyond
     `_CACHES` are removed."""
-    key = "\n".join(sorted(str(Path(i).resolve()) for i in inputs)) + \
-        f"\nassist={assist}\n{_code_stamp()}"
+    # the code that made the rows is in each session's fingerprint (table.dataset.reader):
+    # after an update the same folder is brought up to date, not left behind for a new one
+    key = "\n".join(sorted(str(Path(i).resolve()) for i in inputs)) + f"\nassist={assist}"
     digest = hashlib.blake2b(key.encode(), digest_size=12).hexdigest()
     root = cache_root() / "report"
     folder = root / digest
@@ -78,19 +79,6 @@ def cache_for(inputs: Sequence[str | Path], assist: bool) -> Path:
     for stale in old[:-_CACHES]:
         shutil.rmtree(stale, ignore_errors=True)
     return folder
-
-
-def _code_stamp() -> str:
-    """What the dataset's rows are made by (the dataset's pass, the core, the games, the
-    assist), as the files' sizes and times: changed code reads every log again."""
-    import assist
-    import table
-
-    roots = [Path(table.__file__).parent / d for d in ("dataset", "core", "games")]
-    roots.append(Path(assist.__file__).parent)
-    stamps = sorted(f"{p}:{p.stat().st_size}:{p.stat().st_mtime_ns}"
-                    for root in roots for p in root.rglob("*.py"))
-    return hashlib.blake2b("\n".join(stamps).encode(), digest_size=12).hexdigest()
 
 
 def cache_root() -> Path:

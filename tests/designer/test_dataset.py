@@ -100,6 +100,30 @@ def test_shards_in_one_folder_equal_one_unsharded_run(corpus, tmp_path) -> None:
     assert_same_dataset(copied, fresh)
 
 
+def test_rows_made_another_way_or_by_other_code_are_read_again(corpus, tmp_path,
+                                                              monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A session's rows are kept only when the same logs were read by the same code the same
+    way: a run without the assist over a dataset with flags reads every log again (and leaves
+    no flag behind), and so does a run after the code that makes rows has changed (a new assist
+    rule would otherwise never reach the sessions already read)."""
+    import table.dataset.reader as reader
+
+    logs, fresh = corpus
+    out = tmp_path / "out"
+    shutil.copytree(fresh, out)
+    assert query(out, "SELECT count(*) FROM flags")[0][0] > 0
+    bare = build_dataset([logs], out, jobs=1, assist=False)
+    assert bare.logs_read == COUNT and bare.total == COUNT
+    assert query(out, "SELECT count(*) FROM flags")[0][0] == 0
+    assert build_dataset([logs], out, jobs=1, assist=False).logs_read == 0
+    monkeypatch.setattr(reader, "code_stamp", lambda: "an updated reader")
+    again = build_dataset([logs], out, jobs=1, assist=True)
+    assert again.logs_read == COUNT and again.total == COUNT
+    monkeypatch.undo()
+    assert build_dataset([logs], out, jobs=1).logs_read == COUNT  # back to this code's rows
+    assert_same_dataset(out, fresh)
+
+
 def test_three_shard_processes_at_once_into_one_folder(corpus, tmp_path) -> None:  # type: ignore[no-untyped-def]
     import subprocess
     import sys
