@@ -197,8 +197,8 @@ def build_dataset(inputs: Sequence[str | Path], out: str | Path, *, jobs: int | 
     wanted = {s.table: s for s in group_logs(logs)
               if shard is None or shard_of(s.table, shard[1]) == shard[0]}
     stamp = reader_stamp(assist, plugins)
-    for session in wanted.values():
-        session.reader = stamp
+    for logs_of_table in wanted.values():
+        logs_of_table.reader = stamp
     have = existing_sessions(out)
     mine = {s: v for s, v in have.items() if shard is None or shard_of(s, shard[1]) == shard[0]}
     todo = [s for t, s in sorted(wanted.items()) if mine.get(t, ("",))[0] != s.fingerprint]
