@@ -196,7 +196,7 @@ def _pictures_in_sight(window: Any) -> list[tuple[Any, float, float]]:
     """Each card in sight: its picture at the view's device scale, and its picture's top-left
     in scene units (the floor scene draws the same pixmaps at the same places)."""
     from table.ui.card_pixmaps import MARGIN, STEPS, picture
-    from table.ui.items.card_item import CARD_RECT
+    from table.ui.items.card_marks import CARD_RECT
 
     view = window.view
     zoom = view.zoom * view.devicePixelRatioF()

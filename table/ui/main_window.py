@@ -243,7 +243,8 @@ class TableWindow(QMainWindow):
     def _targets(self) -> list[str]:
         ids = self.scene.selected_ids()
         if not ids:  # nothing selected: act on the card under the cursor
-            item = self.view.itemAt(self.view.mapFromGlobal(self.cursor().pos()))
+            at = self.view.mapToScene(self.view.viewport().mapFromGlobal(self.cursor().pos()))
+            item = self.scene.piece_at(at)
             if isinstance(item, CardItem):
                 ids = [item.obj_id]
         return ids
