@@ -26,7 +26,9 @@ def start_assist(window: Any) -> None:
     if window.assist_runner is not None or window.shut:
         return
     runner = make_assist_runner(window.replica, window.ctl.catalog)
+    window.assist.waiting = False
     if runner is None:
+        window.assist.refresh()
         return
     window.assist_runner = runner
     window.assist.runner = runner

@@ -28,7 +28,6 @@ from .controller import TableController
 from .curtain import Curtain, curtain_wanted
 from .declaring import Declaring
 from .dock_layout import DockLayout
-from .drafts import follow_module
 from .first_frame import after_first_frame
 from .focus import TableFocus
 from .game_menu import build_game_menu, save_position
@@ -85,7 +84,7 @@ class TableWindow(QMainWindow):
         self.shut = False
         waits = assist_later and assist_can_wait(catalog)  # after the first frame: late_assist
         self.assist_runner = None if waits else make_assist_runner(replica, catalog)
-        self._start_assist = partial(start_assist, self) if waits else None
+        self.start_assist_later = partial(start_assist, self) if waits else None
         self.scene = TableScene(self.ctl)
         self.view = TableView(self.scene)
         self.menus = Menus(self.scene, self)
@@ -118,8 +117,8 @@ class TableWindow(QMainWindow):
         self.view.setFocus()
         QTimer.singleShot(0, self.view.fit_legible)
         QTimer.singleShot(0, self.refresh_panels)  # a resumed table: its flags, at once
-        if self._start_assist is not None:
-            after_first_frame(self.view.viewport(), self._start_assist)
+        if self.start_assist_later is not None:
+            after_first_frame(self.view.viewport(), self.start_assist_later)
 
     # --- construction ----------------------------------------------------------------------
     def _build_central(self) -> None:
@@ -206,7 +205,7 @@ class TableWindow(QMainWindow):
         bar.addWidget(self.zoom_label)
         self.declaring = Declaring(self)
         self.pointer = self.declaring.pointer
-        self.declare_menu = self.declaring.build_menu(bar, self._start_assist)
+        self.declare_menu = self.declaring.build_menu(bar, self.start_assist_later)
         self.game_menu = build_game_menu(self, bar)
         self.addToolBar(bar)
         back = QAction("Start screen", self)
@@ -279,6 +278,8 @@ class TableWindow(QMainWindow):
 
     def _on_change(self, change: Change) -> None:
         if any(r.op.kind == "module" for r in change.records):
+            from .drafts import follow_module  # only a draft's table needs it
+
             follow_module(self)  # a draft changed during play: the cards' new faces
         self.ctl.follow_turn(change.records)  # hot-seat: the view passes (behind the curtain)
         if any(r.op.kind in ("undo", "redo") for r in change.records):

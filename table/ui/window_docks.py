@@ -38,7 +38,8 @@ def build_docks(w: Any) -> None:
     w.chat = ChatPanel(w.ctl)
     w.preview = CardPreview(w.ctl)
     w.log_panel = LogPanel(w.ctl)
-    w.assist = AssistPanel(w.ctl, w.assist_runner)
+    w.assist = AssistPanel(w.ctl, w.assist_runner, waiting=w.assist_runner is None and
+                           w.start_assist_later is not None)
     if w.assist_runner is not None:  # a resumed table shows its flags in the log at once
         w.log_panel.flags_at = w.assist_runner.flags_at
         w.log_panel.rebuild()
