@@ -52,6 +52,7 @@ def build_docks(w: Any) -> None:
         "chat": _dock(w, "Chat", w.chat, right),
         "assist": _dock(w, "Rules assist", w.assist, right),
     }
+    docks["assist"].visibilityChanged.connect(w.assist.in_sight)
     if w.peers_panel is not None:
         docks["peers"] = _dock(w, "Peers", w.peers_panel, left)
     w.tabifyDockWidget(docks["log"], docks["chat"])

@@ -56,3 +56,16 @@ def test_the_first_illegal_move_made_with_the_mouse_is_flagged(qtbot) -> None:  
     qtbot.waitUntil(lambda: card.flag_severity is not None)
     assert "DTR-RITE-ACTIVE-PLAYER" in card.toolTip()
     assert card.marks.isVisible()  # the badge is drawn
+
+
+def test_the_flag_list_is_there_once_its_tab_is_chosen(window, qtbot) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QTabBar
+
+    w = window
+    assert not w.assist.has_list  # behind the log's tab: not made for the first frame
+    bar, index = next((b, i) for b in w.findChildren(QTabBar) for i in range(b.count())
+                      if b.tabText(i) == "Rules assist")
+    QTest.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(index).center())
+    qtbot.waitUntil(lambda: w.assist.has_list and w.assist.tree.isVisible())

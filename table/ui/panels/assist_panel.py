@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor, QShowEvent
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from table.core.ops import Op
@@ -67,7 +67,7 @@ class AssistPanel(QWidget):
     def tree(self) -> FlagList:
         """One row per flag, its message wrapped to the dock's width. Made when first needed:
         its delegate and Qt's style classes load with it, and a table's first frame has the
-        panel behind the log's tab."""
+        panel behind the log's tab (a dock behind a tab still counts as visible to Qt)."""
         if self._tree is None:
             from .flag_list import FlagList
 
@@ -76,9 +76,14 @@ class AssistPanel(QWidget):
             self._box.insertWidget(1, self._tree, 1)
         return self._tree
 
-    def showEvent(self, event: QShowEvent) -> None:
-        _ = self.tree  # in sight: the list is there, empty or not
-        super().showEvent(event)
+    @property
+    def has_list(self) -> bool:
+        return self._tree is not None
+
+    def in_sight(self, shown: bool) -> None:
+        """Its dock's tab was chosen (QDockWidget.visibilityChanged): the list is there."""
+        if shown:
+            _ = self.tree
 
     def refresh(self) -> None:
         runner = self.runner
