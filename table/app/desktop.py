@@ -92,7 +92,7 @@ def _open_game(shell: Any, lan: list[object | None], game: str,
         print(f"sandtable: {choice.name} is for {choice.min_seats}-{choice.max_seats} "
               f"players", file=sys.stderr)
         return None
-    window = shell.play(choice, count, choice.default_decks[:count])
+    window = shell.play(choice, count, choice.default_decks[:count], assist_later=True)
     if window is None:
         shell.show_start()
     shown = window.view.viewport() if window is not None else shell.start

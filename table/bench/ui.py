@@ -5,7 +5,8 @@ delivered through `replica.receive` as netplay would. Measured:
 - remote_move_ms: from the op applied by the replica to the scene updated (the scene's listener);
 - receive_ms: the whole `receive` call (validation, causal delivery, fold, scene update);
 - repaint_ms: a full synchronous repaint of the view with the whole table in sight
-  (warm: item caches filled; cold: right after a zoom change invalidated them);
+  (warm: every card showing its picture at device size; cold: the first frame after a zoom
+  change, Qt scaling the pictures the cards have);
 - hover_zoom_ms: from the Alt key pressed over a card to the large card painted (each card's
   first zoom: its picture is rendered then);
 - startup_s: from starting to load the window's modules to its first painted frame;
@@ -196,7 +197,7 @@ def _pictures_in_sight(window: Any) -> list[tuple[Any, float, float]]:
     """Each card in sight: its picture at the view's device scale, and its picture's top-left
     in scene units (the floor scene draws the same pixmaps at the same places)."""
     from table.ui.card_pixmaps import MARGIN, STEPS, picture
-    from table.ui.items.card_item import CARD_RECT
+    from table.ui.items.card_marks import CARD_RECT
 
     view = window.view
     zoom = view.zoom * view.devicePixelRatioF()

@@ -1,15 +1,15 @@
 """Card pictures kept per look and per device scale, shared by every card that looks the same.
 
-A table of 1,000 cards has a few dozen distinct looks (faces, backs per owner); after a zoom
-change each look is painted once at the new scale and every card blits it. Cards that are
-neither rotated nor sheared are blitted in device pixels (the fast path: no resampling).
+A table of 1,000 cards has a few dozen distinct looks (faces, backs per owner); once zooming
+pauses each look in sight is painted once at the new scale, and every card showing it blits it
+at device size (items/card_item.py): an upright card is copied pixel for pixel.
 """
 from __future__ import annotations
 
 import math
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPixmap, QTransform
+from PySide6.QtGui import QColor, QPainter, QPixmap
 
 from . import theme
 from .card_renderer import paint_back, paint_face
@@ -64,32 +64,3 @@ def _render(look: int, scale: float) -> QPixmap:
         paint_back(p, rect, back, scale, owner)
     p.end()
     return pix
-
-
-_IDENTITY = QTransform()
-_SCALE_ONLY = QTransform.TransformationType.TxScale.value
-
-
-def draw_card(p: QPainter, rect: QRectF, look: int) -> float:
-    """Draw the card whose item rect is `rect`; returns the device scale it was drawn at."""
-    t = p.deviceTransform()  # item caches paint through a window/viewport: count it in
-    m11, m12 = t.m11(), t.m12()
-    plain = t.type().value <= _SCALE_ONLY and m11 == t.m22()
-    lod = m11 if plain else math.hypot(m11, m12)
-    step = max(1, round(lod * STEPS))
-    pix = _pictures.get((look, step)) or picture(look, step)
-    if plain:  # a plain scale: blit in device pixels, at the card's top-left corner
-        world, view = p.worldTransform(), p.viewTransformEnabled()
-        p.setViewTransformEnabled(False)
-        p.setWorldTransform(_IDENTITY)
-        p.drawPixmap(round(m11 * rect.left() + t.dx()) - MARGIN,
-                     round(m11 * rect.top() + t.dy()) - MARGIN, pix)
-        p.setViewTransformEnabled(view)
-        p.setWorldTransform(world)
-        return lod
-    scale = step / STEPS  # rotated (engaged, fanned): let the painter turn it
-    p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
-    p.drawPixmap(QRectF(rect.left() - MARGIN / scale, rect.top() - MARGIN / scale,
-                        pix.width() / scale, pix.height() / scale), pix,
-                 QRectF(0, 0, pix.width(), pix.height()))
-    return lod

@@ -5,6 +5,7 @@ points at them on the table; only values (a seat, a number) are typed.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from PySide6.QtWidgets import QMenu, QStatusBar, QToolBar, QToolButton, QWidget
@@ -38,15 +39,21 @@ class Declaring:
         self.ctl, self.scene = host.ctl, host.scene
         self.pointer = Pointer(host.view, lambda text: host.statusBar().showMessage(text))
         self.button: QToolButton | None = None  # the toolbar's Declare button, with an assist
+        self.menu: QMenu | None = None
 
-    def build_menu(self, bar: QToolBar) -> QMenu | None:
+    def build_menu(self, bar: QToolBar,
+                   start_assist: Callable[[], None] | None = None) -> QMenu | None:
+        """The toolbar's Declare menu, with the assist's declarations; `start_assist`: the
+        assist is still to come (late_assist.py), its declarations fill the menu then (opening
+        the menu before that starts it)."""
         runner = self.host.assist_runner
-        if runner is None:
+        if runner is None and start_assist is None:
             return None
-        menu = QMenu("Declare", self.host.window())
-        for spec in runner.declarations:
-            act = menu.addAction(spec.label)
-            act.triggered.connect(lambda _=False, sp=spec: self.declare(sp))
+        menu = self.menu = QMenu("Declare", self.host.window())
+        if runner is not None:
+            self.fill_menu(runner)
+        elif start_assist is not None:
+            menu.aboutToShow.connect(start_assist)
         button = QToolButton()
         button.setText("Declare")
         button.setToolTip("Declare an attack, a Pact, a card effect... (logged for the assist)")
@@ -56,6 +63,13 @@ class Declaring:
         bar.addWidget(button)
         self.button = button
         return menu
+
+    def fill_menu(self, runner: Any) -> None:
+        if self.menu is None or self.menu.actions():
+            return
+        for spec in runner.declarations:
+            act = self.menu.addAction(spec.label)
+            act.triggered.connect(lambda _=False, sp=spec: self.declare(sp))
 
     def declare(self, spec: Any, fields: dict[str, Any] | None = None) -> None:
         """Issue a declaration. Its fields come from `fields`, then the selection; pieces still

@@ -4,7 +4,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QResizeEvent
@@ -28,24 +28,30 @@ from .controller import TableController
 from .curtain import Curtain, curtain_wanted
 from .declaring import Declaring
 from .dock_layout import DockLayout
-from .drafts import follow_module
+from .first_frame import after_first_frame
 from .focus import TableFocus
 from .game_menu import build_game_menu, save_position
 from .help_overlay import HelpOverlay
 from .items.card_item import CardItem
+from .late_assist import assist_can_wait, start_assist
 from .menus import Menus
-from .panels.assist_panel import AssistPanel, make_assist_runner
-from .panels.chat_panel import ChatPanel
-from .panels.checklist_panel import ChecklistPanel
-from .panels.log_panel import LogPanel, undone_from
-from .panels.seats_panel import SeatsPanel
-from .panels.turn_panel import TurnPanel
-from .preview import CardPreview
+from .panels.assist_panel import make_assist_runner
+from .panels.log_panel import undone_from
 from .scene import TableScene
 from .seat_tabs import grey_out_moves, sync_watcher_tabs
 from .settings import Settings
 from .view import TableView
+from .window_docks import build_docks
 from .window_fit import fit_window, restore_geometry, save_geometry
+
+if TYPE_CHECKING:
+    from .panels.assist_panel import AssistPanel
+    from .panels.chat_panel import ChatPanel
+    from .panels.checklist_panel import ChecklistPanel
+    from .panels.log_panel import LogPanel
+    from .panels.seats_panel import SeatsPanel
+    from .panels.turn_panel import TurnPanel
+    from .preview import CardPreview
 
 log = logging.getLogger(__name__)
 
@@ -53,10 +59,20 @@ log = logging.getLogger(__name__)
 class TableWindow(QMainWindow):
     closed = Signal()
     act_save_position: QAction  # the Game menu's (game_menu.py)
+    # the side panels and their docks (window_docks.py)
+    turn: TurnPanel
+    seats: SeatsPanel
+    checklist: ChecklistPanel
+    chat: ChatPanel
+    preview: CardPreview
+    log_panel: LogPanel
+    assist: AssistPanel
+    docks: dict[str, QDockWidget]
+    dock_layout: DockLayout
 
     def __init__(self, replica: Replica, catalog: Catalog, *, settings: Settings | None = None,
                  read_only: bool = False, title: str = "", peers: QWidget | None = None,
-                 on_leave: Callable[[], None] | None = None) -> None:
+                 on_leave: Callable[[], None] | None = None, assist_later: bool = False) -> None:
         super().__init__()
         self.replica = replica
         self.settings = settings
@@ -65,14 +81,17 @@ class TableWindow(QMainWindow):
         self.on_leave = on_leave
         self.ctl = TableController(replica, catalog, read_only=read_only)
         self.draft_watch: object | None = None  # the draft's folder, when playing one (drafts.py)
-        self.assist_runner = make_assist_runner(replica, catalog)
+        self.shut = False
+        waits = assist_later and assist_can_wait(catalog)  # after the first frame: late_assist
+        self.assist_runner = None if waits else make_assist_runner(replica, catalog)
+        self.start_assist_later = partial(start_assist, self) if waits else None
         self.scene = TableScene(self.ctl)
         self.view = TableView(self.scene)
         self.menus = Menus(self.scene, self)
         self.setWindowTitle(title or f"{catalog.game_name} — Sandtable"
                             + (" (read-only)" if read_only else ""))
         self._build_central()
-        self._build_docks()
+        build_docks(self)
         self._build_actions()
         grey_out_moves(self)  # a watcher's table refuses moves: say so up front
         self.statusBar().showMessage("Right-click anything for its menu · hold Alt over a card "
@@ -98,6 +117,8 @@ class TableWindow(QMainWindow):
         self.view.setFocus()
         QTimer.singleShot(0, self.view.fit_legible)
         QTimer.singleShot(0, self.refresh_panels)  # a resumed table: its flags, at once
+        if self.start_assist_later is not None:
+            after_first_frame(self.view.viewport(), self.start_assist_later)
 
     # --- construction ----------------------------------------------------------------------
     def _build_central(self) -> None:
@@ -123,52 +144,6 @@ class TableWindow(QMainWindow):
         self.help = HelpOverlay(self.view)
         self.curtain = Curtain(self)
         self.curtain.opened.connect(self.view.setFocus)
-
-    def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
-        dock = QDockWidget(title, self)
-        dock.setObjectName(f"dock-{title}")
-        dock.setWidget(widget)
-        dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable |
-                         QDockWidget.DockWidgetFeature.DockWidgetFloatable |
-                         QDockWidget.DockWidgetFeature.DockWidgetClosable)
-        self.addDockWidget(area, dock)
-        return dock
-
-    def _build_docks(self) -> None:
-        left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
-        self.turn = TurnPanel(self.ctl)
-        self.seats = SeatsPanel(self.ctl)
-        self.checklist = ChecklistPanel(self.ctl)
-        self.chat = ChatPanel(self.ctl)
-        self.preview = CardPreview(self.ctl)
-        self.log_panel = LogPanel(self.ctl)
-        self.assist = AssistPanel(self.ctl, self.assist_runner)
-        if self.assist_runner is not None:  # a resumed table shows its flags in the log at once
-            self.log_panel.flags_at = self.assist_runner.flags_at
-            self.log_panel.rebuild()
-        self.docks = {
-            "turn": self._dock("Turn", self.turn, left),
-            "seats": self._dock("Seats", self.seats, left),
-            "checklist": self._dock("Checklist", self.checklist, left),
-            "preview": self._dock("Card", self.preview, right),
-            "log": self._dock("Log", self.log_panel, right),
-            "chat": self._dock("Chat", self.chat, right),
-            "assist": self._dock("Rules assist", self.assist, right),
-        }
-        if self.peers_panel is not None:
-            self.docks["peers"] = self._dock("Peers", self.peers_panel, left)
-        self.tabifyDockWidget(self.docks["log"], self.docks["chat"])
-        self.tabifyDockWidget(self.docks["log"], self.docks["assist"])
-        self.tabifyDockWidget(self.docks["seats"], self.docks["checklist"])
-        self.dock_layout = DockLayout(self, self.docks)
-        self.docks["log"].raise_()
-        self.docks["checklist"].raise_()
-        self.resizeDocks([self.docks["turn"], self.docks["preview"]], [200, 270],
-                         Qt.Orientation.Horizontal)
-        self.resizeDocks([self.docks["turn"], self.docks["seats"]], [150, 600],
-                         Qt.Orientation.Vertical)
-        self.resizeDocks([self.docks["preview"], self.docks["log"]], [430, 400],
-                         Qt.Orientation.Vertical)
 
     def _action(self, text: str, keys: list[str], fn: Callable[[], object], *,
                 on_table: bool = False, tip: str = "") -> QAction:
@@ -230,7 +205,7 @@ class TableWindow(QMainWindow):
         bar.addWidget(self.zoom_label)
         self.declaring = Declaring(self)
         self.pointer = self.declaring.pointer
-        self.declare_menu = self.declaring.build_menu(bar)
+        self.declare_menu = self.declaring.build_menu(bar, self.start_assist_later)
         self.game_menu = build_game_menu(self, bar)
         self.addToolBar(bar)
         back = QAction("Start screen", self)
@@ -243,7 +218,8 @@ class TableWindow(QMainWindow):
     def _targets(self) -> list[str]:
         ids = self.scene.selected_ids()
         if not ids:  # nothing selected: act on the card under the cursor
-            item = self.view.itemAt(self.view.mapFromGlobal(self.cursor().pos()))
+            at = self.view.mapToScene(self.view.viewport().mapFromGlobal(self.cursor().pos()))
+            item = self.scene.piece_at(at)
             if isinstance(item, CardItem):
                 ids = [item.obj_id]
         return ids
@@ -302,6 +278,8 @@ class TableWindow(QMainWindow):
 
     def _on_change(self, change: Change) -> None:
         if any(r.op.kind == "module" for r in change.records):
+            from .drafts import follow_module  # only a draft's table needs it
+
             follow_module(self)  # a draft changed during play: the cards' new faces
         self.ctl.follow_turn(change.records)  # hot-seat: the view passes (behind the curtain)
         if any(r.op.kind in ("undo", "redo") for r in change.records):
@@ -382,6 +360,7 @@ class TableWindow(QMainWindow):
 
     def shutdown(self) -> None:
         """Stop following the replica and close its log (everything is already on disk)."""
+        self.shut = True
         for unsubscribe in self._unsubscribe:
             unsubscribe()
         if self.assist_runner is not None:

@@ -19,9 +19,9 @@ from .ask import ask_int, back_to_table
 from .items.card_item import CardItem
 from .items.token_item import TokenItem
 from .piece_menus import PieceMenus, add_action
-from .pile_dialog import PileDialog
 
 if TYPE_CHECKING:
+    from .pile_dialog import PileDialog
     from .scene import TableScene
 
 _add = add_action
@@ -153,6 +153,8 @@ class Menus:
                 if self.ctl.act(actions.show, cid, self.ctl.seat).op is None:
                     return None
         name = state.objs[pile_id].props.get("name", pile_id)
+        from .pile_dialog import PileDialog  # loaded when first used: not for the first frame
+
         dialog = PileDialog(self.ctl, pile_id, ids, f"{title}: {name}",
                             self.scene.own_hand(), self.parent)
         self.dialog = dialog

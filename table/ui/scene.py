@@ -70,6 +70,8 @@ class TableScene(QGraphicsScene, SceneArrange, SceneGestures, ScenePieces, Scene
         self.card_resolution = 1.0  # device pixels per unit the cards' pictures are kept at
         self.others_scale = (1.0, 1.0)  # the others' areas and the middle, drawn smaller
         self._bounds: dict[tuple[float, float, int], QRectF] = {}  # bounds_at's answers
+        self._selected: set[CardItem] = set()  # the cards showing a selection outline
+        self.selectionChanged.connect(self._outline_selection)
         self.rebuild()
         self._unsubscribe = self.replica.subscribe(self.on_change)
         controller.seatChanged.connect(self.refresh_view)
@@ -322,6 +324,13 @@ class TableScene(QGraphicsScene, SceneArrange, SceneGestures, ScenePieces, Scene
         self.card_resolution = scale
         for item in self.cards.values():
             item.set_resolution(scale)
+
+    def _outline_selection(self) -> None:
+        """Cards draw their selection outline as a mark (card_marks): tell those that changed."""
+        now = {i for i in self.selectedItems() if isinstance(i, CardItem)}
+        for item in now ^ self._selected:
+            item.selection_changed()
+        self._selected = now
 
     def mouseMoveEvent(self, event: QGraphicsSceneMouseEvent) -> None:
         super().mouseMoveEvent(event)

@@ -157,11 +157,14 @@ class SceneArrange:
             item.setPos(spot.pos)
         rotation = spot.rotation + (obj.rotation if isinstance(item, CardItem)
                                     and item.container_role != "hand" else 0)
+        turned = item.rotation() != rotation or item.scale() != spot.scale
         if item.rotation() != rotation:
             item.setRotation(rotation)
         if item.zValue() != spot.z:
             item.setZValue(spot.z)
         if item.scale() != spot.scale:
             item.setScale(spot.scale)
+        if turned and isinstance(item, CardItem):
+            item.spot_changed()  # its picture drawn smooth when turned, sharp at its size
         if item.isVisible() != spot.visible:
             item.setVisible(spot.visible)

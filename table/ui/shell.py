@@ -92,7 +92,10 @@ class Shell:
             return self.resume(str(path))
         return False
 
-    def play(self, choice: GameChoice, seats: int, decks: list[str]) -> TableWindow | None:
+    def play(self, choice: GameChoice, seats: int, decks: list[str], *,
+             assist_later: bool = False) -> TableWindow | None:
+        """A new hot-seat table; `assist_later`: its rules assist starts once it is on screen
+        (the program's start, late_assist.py)."""
         path = new_log_path(choice.id)
         try:
             replica, catalog = start_game(choice, seats, decks, log_path=path)
@@ -103,7 +106,8 @@ class Shell:
         self.settings.last_log, self.settings.last_log_finished = str(path), False
         self.settings.last_lan = {}
         self.settings.save()
-        return self._open(TableWindow(replica, catalog, settings=self.settings))
+        return self._open(TableWindow(replica, catalog, settings=self.settings,
+                                      assist_later=assist_later))
 
     def play_position(self, path: str) -> TableWindow | None:
         """A hot-seat table started from a position file (its problems shown, with lines)."""

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QApplication
 
 from table.ui import theme
 from table.ui.card_renderer import fit_text, recording_texts
-from table.ui.items.card_item import CARD_RECT
+from table.ui.items.card_marks import CARD_RECT
 from tests.ui.helpers import cards_in
 
 
@@ -89,7 +89,7 @@ def test_the_table_stat_line_is_labelled_and_counters_hang_below_it(dtr, qtbot):
     for lod in (0.3, 1.0, 3.0):
         for _, _, rect in item.counter_rects(lod):
             assert rect.top() >= CARD_RECT.bottom()  # below the foot, never over the stats
-            assert item.rect().contains(rect.topLeft() * item.res)
+            assert item.rect().contains(rect.topLeft())
 
 
 @pytest.mark.parametrize("game", ["dead-to-rites", "gauntlet", "mantle-of-the-keeper"])

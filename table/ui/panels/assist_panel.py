@@ -5,7 +5,7 @@ reads it. After a rollback the runner has already recomputed, so a refresh shows
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
@@ -17,7 +17,9 @@ from table.core.replica import Replica
 from ..catalog import Catalog
 from ..controller import TableController
 from ..privacy import flag_message
-from .flag_list import FlagList
+
+if TYPE_CHECKING:
+    from .flag_list import FlagList
 
 COLOURS = {"error": "#e74c3c", "warning": "#f1c40f"}
 
@@ -36,14 +38,15 @@ def declare(r: Replica, name: str, fields: dict[str, Any], *, seat: int | None =
 class AssistPanel(QWidget):
     flagChosen = Signal(list)  # object ids of the chosen flag (the scene may highlight them)
 
-    def __init__(self, ctl: TableController | None = None, runner: Any = None) -> None:
+    def __init__(self, ctl: TableController | None = None, runner: Any = None, *,
+                 waiting: bool = False) -> None:
         super().__init__()
         self.ctl, self.runner = ctl, runner
         self.notice = QLabel()
         self.notice.setWordWrap(True)
         self.notice.setStyleSheet("color: #e67e22; padding: 4px;")
-        self.tree = FlagList()  # one row per flag, its message wrapped to the dock's width
-        self.tree.itemSelectionChanged.connect(self._chosen)
+        self._tree: FlagList | None = None  # made when first shown or needed (see tree)
+        self.waiting = waiting  # the runner is to come (late_assist.py)
         self.ack_effect = QPushButton("OK: card effect")
         self.ack_house = QPushButton("OK: house rule")
         self.ack_effect.setToolTip("Acknowledge the chosen flag: a card's effect allows it")
@@ -53,20 +56,43 @@ class AssistPanel(QWidget):
         row = QHBoxLayout()
         row.addWidget(self.ack_effect)
         row.addWidget(self.ack_house)
-        box = QVBoxLayout(self)
+        box = self._box = QVBoxLayout(self)
         box.addWidget(self.notice)
-        box.addWidget(self.tree, 1)
         box.addLayout(row)
         self.entries: list[Any] = []
         self._seat: int | None = None  # the seat the messages were worded for
         self.refresh()
 
+    @property
+    def tree(self) -> FlagList:
+        """One row per flag, its message wrapped to the dock's width. Made when first needed:
+        its delegate and Qt's style classes load with it, and a table's first frame has the
+        panel behind the log's tab (a dock behind a tab still counts as visible to Qt)."""
+        if self._tree is None:
+            from .flag_list import FlagList
+
+            self._tree = FlagList()
+            self._tree.itemSelectionChanged.connect(self._chosen)
+            self._box.insertWidget(1, self._tree, 1)
+        return self._tree
+
+    @property
+    def has_list(self) -> bool:
+        return self._tree is not None
+
+    def in_sight(self, shown: bool) -> None:
+        """Its dock's tab was chosen (QDockWidget.visibilityChanged): the list is there."""
+        if shown:
+            _ = self.tree
+
     def refresh(self) -> None:
         runner = self.runner
         if runner is None:
-            self.notice.setText("Rules assist is off for this table (no plugin for this game). "
+            self.notice.setText("The rules assist is starting…" if self.waiting else
+                                "Rules assist is off for this table (no plugin for this game). "
                                 "Flags never block anything.")
-            self.tree.clear()
+            if self._tree is not None:
+                self._tree.clear()
             self.entries = []
             self._buttons()
             return
@@ -81,6 +107,9 @@ class AssistPanel(QWidget):
                 and seat == self._seat:
             return
         self.entries, self._seat = entries, seat
+        if self._tree is None and not entries:
+            self._buttons()
+            return
         self.tree.clear()
         for e in entries:
             f = e.flag
@@ -90,7 +119,7 @@ class AssistPanel(QWidget):
         self._buttons()
 
     def _selected(self) -> Any:
-        item = self.tree.currentItem()
+        item = self._tree.currentItem() if self._tree is not None else None
         row = self.tree.indexOfTopLevelItem(item) if item is not None else -1
         return self.entries[row] if 0 <= row < len(self.entries) else None
 
