@@ -68,13 +68,16 @@ def test_declare_menu_lists_plugin_declarations(qtbot) -> None:  # type: ignore[
 
 
 def test_plugin_that_raises_is_disabled_with_notice(qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    w, replica = _window(qtbot)
+    w, _replica = _window(qtbot)
 
     def boom(ctx):  # type: ignore[no-untyped-def]
         raise RuntimeError("bug in plugin")
 
     monkeypatch.setattr(w.assist_runner.plugin, "check", boom)  # the shared plugin instance
-    replica.issue("note", {"text": "x"}, seat=1)
+    # a declaration (a mark): every plugin is asked about marks (a note it may never flag)
+    spec = next(s for s in w.assist_runner.declarations if s.name == "attack")
+    w.ctl.set_seat(1)
+    w.declare(spec, {"attacker": "x", "target": "y"})
     w.refresh_panels()
     assert "disabled" in w.assist.notice.text() and "bug in plugin" in w.assist.notice.text()
 
