@@ -76,13 +76,15 @@ def _place(state: State, obj: Obj, parent: Obj, at: Any, pos: Any) -> None:
                          and obj.id in state.ancestors(parent)):
         raise Void(f"{obj.id!r} cannot go inside itself")
     new_pos = None if pos is None else _pos(pos)
-    state.remove_child(obj)
-    index = len(parent.children) if at is None or at == "top" else _index(state, parent, at)
-    state.set_field(obj, "container", parent.id)
+    if at is None or at == "top" or at == "bottom":  # known before the object leaves its pile
+        state.move_child(obj, parent, 0 if at == "bottom" else None)
+    else:
+        state.remove_child(obj)
+        index = _index(state, parent, at)
+        state.set_field(obj, "container", parent.id)
+        state.insert_child(parent, obj, index)
     if new_pos is not None or obj.pos is not None:
         state.set_field(obj, "pos", new_pos)
-    state.insert_child(parent, obj, index)
-
 
 def _check_reveal(obj: Obj, card: Any, salt: Any) -> None:
     if not isinstance(card, str) or not isinstance(salt, str):
@@ -161,14 +163,19 @@ def apply_delete(state: State, op: Op, lookup: Lookup) -> None:
 
 def apply_move(state: State, op: Op, lookup: Lookup) -> None:
     a = op.args
-    obj = _live(state, a["id"])
-    parent = _live(state, a["to"], "container")
+    objs = state.objs  # both objects looked up inline (`_live` below only says why not)
+    obj = objs.get(a["id"])
+    if obj is None or not obj.alive:
+        obj = _live(state, a["id"])
+    parent = objs.get(a["to"])
+    if parent is None or not parent.alive:
+        parent = _live(state, a["to"], "container")
     if obj.kind == "card" and parent.props.get("visibility", PUBLIC) != PUBLIC:
         raise Void(f"a card entering {parent.id!r} must be re-handled (consume), not moved")
     face_up = a.get("face_up")
     secret = obj.card is None and obj.commitment is not None
     if secret:
-        source = state.objs.get(obj.container or ROOT)
+        source = objs.get(obj.container or ROOT)
         if source is not None and source.visibility != PUBLIC:
             require_authority(state, op, obj.owner, "take a hidden card out of its zone")
         if face_up:

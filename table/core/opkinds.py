@@ -133,7 +133,7 @@ UNDOABLE = frozenset(k.name for k in _RECORDS if k.undoable)
 ACTIONS = frozenset(k.name for k in _RECORDS if k.action)
 REQUESTABLE = frozenset(k.name for k in _RECORDS if k.requestable)
 QUIET = frozenset(k.name for k in _RECORDS if k.quiet)
-_HANDLERS = {k.name: k.apply for k in _RECORDS}
+HANDLERS: dict[str, Handler] = {k.name: k.apply for k in _RECORDS}  # the fold reads it
 
 
 def apply_op(state: State, op: Op, lookup: Lookup) -> tuple[Journal, Void | None]:
@@ -141,7 +141,7 @@ def apply_op(state: State, op: Op, lookup: Lookup) -> tuple[Journal, Void | None
     journal is then empty: a void op changes nothing)."""
     state.journal = journal = Journal()  # state.begin(), inline: once per op folded
     try:
-        _HANDLERS[op.kind](state, op, lookup)
+        HANDLERS[op.kind](state, op, lookup)
     except Void as void:
         state.revert(journal)  # a handler may fail after its first write (e.g. a bad index)
         journal.entries.clear()
