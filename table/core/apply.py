@@ -181,7 +181,12 @@ def apply_move(state: State, op: Op, lookup: Lookup) -> None:
         if face_up:
             require_authority(state, op, obj.owner, "turn up their hidden card")
             _check_reveal(obj, a.get("card"), a.get("salt"))
-    _place(state, obj, parent, a.get("at"), a.get("pos"))
+    at, pos = a.get("at"), a.get("pos")
+    if pos is None and obj.pos is None and not obj.children and parent is not obj and (
+            at is None or at == "top" or at == "bottom"):
+        state.move_child(obj, parent, 0 if at == "bottom" else None)  # `_place`'s common case
+    else:
+        _place(state, obj, parent, at, pos)
     if secret and face_up:
         state.set_field(obj, "card", a["card"])
     if face_up is not None:

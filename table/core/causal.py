@@ -92,16 +92,29 @@ class CausalStore:
                 elif count:
                     ops = by_author.get(other)
                     if ops is None or len(ops) < count:
-                        break  # a dependency is missing: it waits (below)
+                        break  # a dependency is missing: it waits (`_offer_waiting`)
                     lamport = ops[count - 1].lamport
                     if lamport > highest:
                         highest = lamport
             else:
-                return self._deliver_next(op, mine, highest)
+                if op.lamport != highest + 1:
+                    raise CausalityError(f"op {author}#{op.seq} has stamp {op.lamport}, "
+                                         f"expected {highest + 1}")
+                if self.admit is not None:
+                    self._admit(op, [])
+                mine.append(op)
+                if op.lamport > self.max_lamport:
+                    self.max_lamport = op.lamport
+                return [op]
         elif not mine and op.seq == 1 and not self._pending_count:
             first = self._ready_stamp(op, mine)
             if first is not None:
                 return self._deliver_next(op, mine, first)
+        return self._offer_waiting(op)
+
+    def _offer_waiting(self, op: Op) -> list[Op]:
+        """`offer` for an op that is not next in line with its dependencies met: a duplicate,
+        an equivocation, or one to keep until what it depends on arrives."""
         known = self.get(op.author, op.seq)
         if known is not None:
             if not same_op(known, op):

@@ -54,24 +54,22 @@ def _check_args(kind: Any, args: Any, share: bool) -> str:
     name_of_kind, types_of, required = spec
     if type(args) is not dict:
         raise BadOp(f"{kind}: arguments must be a map")
-    for name, value in args.items():
-        types = types_of.get(name, _UNKNOWN)
-        vtype = type(value)
-        if types is not None and vtype not in types:
-            if types is _UNKNOWN:
-                raise BadOp(f"{kind}: unknown argument {name!r}")
-            raise BadOp(f"{kind}: argument {name!r} has the wrong type ({vtype.__name__})")
-        if vtype is str and share:
-            args[name] = intern(value)  # a value replaced, no key added: iterating stays sound
+    try:
+        for name, value in args.items():
+            types = types_of[name]  # KeyError: an argument the kind does not have
+            vtype = type(value)
+            if types is not None and vtype not in types:
+                raise BadOp(f"{kind}: argument {name!r} has the wrong type ({vtype.__name__})")
+            if vtype is str and share:
+                args[name] = intern(value)  # a value replaced, no key added: iterating is sound
+    except KeyError:
+        raise BadOp(f"{kind}: unknown argument {name!r}") from None
     for name in required:
         if name not in args:
             raise BadOp(f"{kind}: missing argument {name!r}")
     if name_of_kind == opkinds.MARK and args["what"] not in MARK_WHATS:
         raise BadOp(f"mark: unknown marker {args['what']!r} (one of {sorted(MARK_WHATS)})")
     return name_of_kind
-
-
-_UNKNOWN: frozenset[type] = frozenset()  # no type is in it: an argument the kind does not have
 
 
 def from_wire(wire: Any) -> Op:
