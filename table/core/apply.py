@@ -202,24 +202,27 @@ _SETTABLE = {"face_up": (bool,), "rotation": (int,), "pos": (list, tuple, type(N
 
 def apply_set(state: State, op: Op, lookup: Lookup) -> None:
     a = op.args
-    obj = _live(state, a["id"])
+    obj = state.objs.get(a["id"])
+    if obj is None or not obj.alive:
+        obj = _live(state, a["id"])  # says why not
     name, value = a["field"], a["value"]
-    if name.startswith("props."):
-        key = name[len("props."):]
-        if not key or (key == "visibility" and value not in ("public", "owner", "hidden")):
-            raise Void(f"bad property {name!r}={value!r}")
-        state.set_prop(obj, key, value)
-        return
-    types = _SETTABLE.get(name)
+    types = _SETTABLE.get(name)  # first: no settable field starts with "props."
     if types is None:
+        if name.startswith("props."):
+            key = name[len("props."):]
+            if not key or (key == "visibility" and value not in ("public", "owner", "hidden")):
+                raise Void(f"bad property {name!r}={value!r}")
+            state.set_prop(obj, key, value)
+            return
         raise Void(f"field {name!r} cannot be set (one of {sorted(_SETTABLE)} or props.NAME)")
     if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
         raise Void(f"bad value {value!r} for {name!r}")
-    if name == "face_up" and value and obj.is_secret:
+    secret = obj.card is None and obj.commitment is not None  # obj.is_secret, inline
+    if name == "face_up" and value and secret:
         require_authority(state, op, obj.owner, "turn up their hidden card")
         _check_reveal(obj, a.get("card"), a.get("salt"))
         state.set_field(obj, "card", a["card"])
-    elif name == "owner" and obj.is_secret:
+    elif name == "owner" and secret:
         raise Void("a hidden card changes owner only by being re-handled")
     if name == "rotation":
         value = value % 360  # type: ignore[operator]  # checked int above
@@ -230,11 +233,15 @@ def apply_set(state: State, op: Op, lookup: Lookup) -> None:
 
 def apply_counter(state: State, op: Op, lookup: Lookup) -> None:
     a = op.args
-    obj = _live(state, a["id"])
-    key = a.get("key") or "value"
-    if (a.get("add") is None) == (a.get("value") is None):
+    obj = state.objs.get(a["id"])
+    if obj is None or not obj.alive:
+        obj = _live(state, a["id"])  # says why not
+    add, value = a.get("add"), a.get("value")
+    if (add is None) == (value is None):
         raise Void("a counter op states exactly one of add or value")
-    value = a["value"] if a.get("value") is not None else obj.counters.get(key, 0) + a["add"]
+    key = a.get("key") or "value"
+    if value is None:
+        value = obj.counters.get(key, 0) + add
     state.set_counter(obj, key, value)  # raw values: the table never clamps
 
 
