@@ -240,7 +240,7 @@ def apply_counter(state: State, op: Op, lookup: Lookup) -> None:
     if (add is None) == (value is None):
         raise Void("a counter op states exactly one of add or value")
     key = a.get("key") or "value"
-    if value is None:
+    if add is not None:  # then value is None (checked above)
         value = obj.counters.get(key, 0) + add
     state.set_counter(obj, key, value)  # raw values: the table never clamps
 
