@@ -236,13 +236,13 @@ def apply_counter(state: State, op: Op, lookup: Lookup) -> None:
     obj = state.objs.get(a["id"])
     if obj is None or not obj.alive:
         obj = _live(state, a["id"])  # says why not
-    add, value = a.get("add"), a.get("value")
+    add: int | None = a.get("add")
+    value: int | None = a.get("value")
     if (add is None) == (value is None):
         raise Void("a counter op states exactly one of add or value")
     key = a.get("key") or "value"
-    if add is not None:  # then value is None (checked above)
-        value = obj.counters.get(key, 0) + add
-    state.set_counter(obj, key, value)  # raw values: the table never clamps
+    total = value if value is not None else obj.counters.get(key, 0) + (add or 0)
+    state.set_counter(obj, key, total)  # raw values: the table never clamps
 
 
 def apply_consume(state: State, op: Op, lookup: Lookup) -> None:
