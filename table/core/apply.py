@@ -76,13 +76,15 @@ def _place(state: State, obj: Obj, parent: Obj, at: Any, pos: Any) -> None:
                          and obj.id in state.ancestors(parent)):
         raise Void(f"{obj.id!r} cannot go inside itself")
     new_pos = None if pos is None else _pos(pos)
-    state.remove_child(obj)
-    index = len(parent.children) if at is None or at == "top" else _index(state, parent, at)
-    state.set_field(obj, "container", parent.id)
+    if at is None or at == "top" or at == "bottom":  # known before the object leaves its pile
+        state.move_child(obj, parent, 0 if at == "bottom" else None)
+    else:
+        state.remove_child(obj)
+        index = _index(state, parent, at)
+        state.set_field(obj, "container", parent.id)
+        state.insert_child(parent, obj, index)
     if new_pos is not None or obj.pos is not None:
         state.set_field(obj, "pos", new_pos)
-    state.insert_child(parent, obj, index)
-
 
 def _check_reveal(obj: Obj, card: Any, salt: Any) -> None:
     if not isinstance(card, str) or not isinstance(salt, str):
@@ -161,20 +163,30 @@ def apply_delete(state: State, op: Op, lookup: Lookup) -> None:
 
 def apply_move(state: State, op: Op, lookup: Lookup) -> None:
     a = op.args
-    obj = _live(state, a["id"])
-    parent = _live(state, a["to"], "container")
+    objs = state.objs  # both objects looked up inline (`_live` below only says why not)
+    obj = objs.get(a["id"])
+    if obj is None or not obj.alive:
+        obj = _live(state, a["id"])
+    parent = objs.get(a["to"])
+    if parent is None or not parent.alive:
+        parent = _live(state, a["to"], "container")
     if obj.kind == "card" and parent.props.get("visibility", PUBLIC) != PUBLIC:
         raise Void(f"a card entering {parent.id!r} must be re-handled (consume), not moved")
     face_up = a.get("face_up")
     secret = obj.card is None and obj.commitment is not None
     if secret:
-        source = state.objs.get(obj.container or ROOT)
+        source = objs.get(obj.container or ROOT)
         if source is not None and source.visibility != PUBLIC:
             require_authority(state, op, obj.owner, "take a hidden card out of its zone")
         if face_up:
             require_authority(state, op, obj.owner, "turn up their hidden card")
             _check_reveal(obj, a.get("card"), a.get("salt"))
-    _place(state, obj, parent, a.get("at"), a.get("pos"))
+    at, pos = a.get("at"), a.get("pos")
+    if pos is None and obj.pos is None and not obj.children and parent is not obj and (
+            at is None or at == "top" or at == "bottom"):
+        state.move_child(obj, parent, 0 if at == "bottom" else None)  # `_place`'s common case
+    else:
+        _place(state, obj, parent, at, pos)
     if secret and face_up:
         state.set_field(obj, "card", a["card"])
     if face_up is not None:
@@ -190,24 +202,27 @@ _SETTABLE = {"face_up": (bool,), "rotation": (int,), "pos": (list, tuple, type(N
 
 def apply_set(state: State, op: Op, lookup: Lookup) -> None:
     a = op.args
-    obj = _live(state, a["id"])
+    obj = state.objs.get(a["id"])
+    if obj is None or not obj.alive:
+        obj = _live(state, a["id"])  # says why not
     name, value = a["field"], a["value"]
-    if name.startswith("props."):
-        key = name[len("props."):]
-        if not key or (key == "visibility" and value not in ("public", "owner", "hidden")):
-            raise Void(f"bad property {name!r}={value!r}")
-        state.set_prop(obj, key, value)
-        return
-    types = _SETTABLE.get(name)
+    types = _SETTABLE.get(name)  # first: no settable field starts with "props."
     if types is None:
+        if name.startswith("props."):
+            key = name[len("props."):]
+            if not key or (key == "visibility" and value not in ("public", "owner", "hidden")):
+                raise Void(f"bad property {name!r}={value!r}")
+            state.set_prop(obj, key, value)
+            return
         raise Void(f"field {name!r} cannot be set (one of {sorted(_SETTABLE)} or props.NAME)")
     if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
         raise Void(f"bad value {value!r} for {name!r}")
-    if name == "face_up" and value and obj.is_secret:
+    secret = obj.card is None and obj.commitment is not None  # obj.is_secret, inline
+    if name == "face_up" and value and secret:
         require_authority(state, op, obj.owner, "turn up their hidden card")
         _check_reveal(obj, a.get("card"), a.get("salt"))
         state.set_field(obj, "card", a["card"])
-    elif name == "owner" and obj.is_secret:
+    elif name == "owner" and secret:
         raise Void("a hidden card changes owner only by being re-handled")
     if name == "rotation":
         value = value % 360  # type: ignore[operator]  # checked int above
@@ -218,12 +233,16 @@ def apply_set(state: State, op: Op, lookup: Lookup) -> None:
 
 def apply_counter(state: State, op: Op, lookup: Lookup) -> None:
     a = op.args
-    obj = _live(state, a["id"])
-    key = a.get("key") or "value"
-    if (a.get("add") is None) == (a.get("value") is None):
+    obj = state.objs.get(a["id"])
+    if obj is None or not obj.alive:
+        obj = _live(state, a["id"])  # says why not
+    add: int | None = a.get("add")
+    value: int | None = a.get("value")
+    if (add is None) == (value is None):
         raise Void("a counter op states exactly one of add or value")
-    value = a["value"] if a.get("value") is not None else obj.counters.get(key, 0) + a["add"]
-    state.set_counter(obj, key, value)  # raw values: the table never clamps
+    key = a.get("key") or "value"
+    total = value if value is not None else obj.counters.get(key, 0) + (add or 0)
+    state.set_counter(obj, key, total)  # raw values: the table never clamps
 
 
 def apply_consume(state: State, op: Op, lookup: Lookup) -> None:
@@ -319,74 +338,3 @@ def apply_roll(state: State, op: Op, lookup: Lookup) -> None:
         die = _live(state, a["id"], "die")
         state.set_counter(die, "value", sum(values))
         state.set_prop(die, "values", list(values))
-
-
-def apply_mark(state: State, op: Op, lookup: Lookup) -> None:
-    a = op.args
-    what = a["what"]
-    if what == "turn":
-        seat = a.get("seat")
-        if seat is None:
-            raise Void("a turn marker names the active seat")
-        number = a.get("value")  # a position starts at a given turn; else the next one
-        if type(number) is not int or number < 1:
-            number = state.turn["number"] + 1
-        state.set_global("turn", {"seat": seat, "number": number})
-        state.set_global("phase", None)
-    elif what in ("phase", "step"):
-        value = a.get("value")
-        if value is not None and not isinstance(value, str):
-            raise Void("a phase marker's value is the phase name")
-        state.set_global("phase", value)
-    # declarations, setup and winner live in the history; the assist reads them there
-
-
-def apply_end(state: State, op: Op, lookup: Lookup) -> None:
-    """The game's result. A later `end` replaces an earlier one (a correction); undo restores
-    the one before."""
-    a = op.args
-    if a["how"] not in END_HOWS:
-        raise Void(f"an end op's 'how' is one of {', '.join(END_HOWS)}, not {a['how']!r}")
-    winners = a["winners"]
-    for seat in winners:
-        if type(seat) is not int or seat not in state.seats:
-            raise Void(f"winner {seat!r} is not a seat at this table")
-    if a["how"] == "victory" and not winners:
-        raise Void("a victory names its winner(s)")
-    scores = a.get("scores") or {}
-    for key, value in scores.items():
-        if not (isinstance(key, str) and key.isdigit() and int(key) in state.seats) or \
-                type(value) not in (int, float):
-            raise Void(f"score {key!r}: {value!r} is not 'seat number': points")
-    standings = a.get("standings") or []
-    if any(type(s) is not int or s not in state.seats for s in standings) or \
-            len(set(standings)) != len(standings):
-        raise Void("standings list each seat at most once")
-    state.set_global("result", {"winners": list(winners), "how": a["how"],
-                                "condition": a.get("condition"), "scores": dict(scores),
-                                "standings": list(standings), "text": a.get("text"),
-                                "seat": op.seat})
-
-
-def apply_nothing(state: State, op: Op, lookup: Lookup) -> None:
-    """Notes and chat change nothing on the table; the timeline keeps them."""
-
-
-def apply_ack(state: State, op: Op, lookup: Lookup) -> None:
-    state.set_ack(op.args["flag"], op.args["reason"])
-
-
-def apply_module(state: State, op: Op, lookup: Lookup) -> None:
-    digest = op.args["hash"]
-    if len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
-        raise Void("a module op names its module by its sha256 (64 hex digits)")
-    state.set_global("module", {k: op.args[k] for k in ("hash", "game", "version", "name")
-                                if k in op.args})
-
-
-def apply_deck(state: State, op: Op, lookup: Lookup) -> None:
-    seat = op.args["seat"]
-    require_authority(state, op, seat, "record its deck")
-    decks = dict(state.decks)
-    decks[seat] = {k: op.args[k] for k in ("name", "fields", "hash") if k in op.args}
-    state.set_global("decks", decks)

@@ -78,22 +78,43 @@ class CausalStore:
         number with different content (or another signature), CausalityError for one whose stamp
         is not 1 + the highest stamp it depends on, and RefusedOp when `admit` refuses an op.
         """
-        mine = self.by_author.get(op.author)
-        count = len(mine) if mine is not None else 0
-        if op.seq == count + 1 and not self._pending_count:
-            highest = self._ready_stamp(op, mine)
-            if highest is not None:  # the common case: next in line, nothing waiting
+        author = op.author
+        mine = self.by_author.get(author)
+        if mine and op.seq == len(mine) + 1 and not self._pending_count:
+            # the common case, inline: next in line, nothing waiting, dependencies met
+            highest = mine[-1].lamport
+            by_author = self.by_author
+            for other, count in op.vv.items():
+                if other == author:
+                    if count != op.seq - 1:
+                        raise CausalityError(f"op {author}#{op.seq} has a wrong own count in "
+                                             f"its vector")
+                elif count:
+                    ops = by_author.get(other)
+                    if ops is None or len(ops) < count:
+                        break  # a dependency is missing: it waits (`_offer_waiting`)
+                    lamport = ops[count - 1].lamport
+                    if lamport > highest:
+                        highest = lamport
+            else:
                 if op.lamport != highest + 1:
-                    raise CausalityError(f"op {op.author}#{op.seq} has stamp {op.lamport}, "
+                    raise CausalityError(f"op {author}#{op.seq} has stamp {op.lamport}, "
                                          f"expected {highest + 1}")
                 if self.admit is not None:
                     self._admit(op, [])
-                if mine is None:
-                    self.by_author[op.author] = mine = []
                 mine.append(op)
                 if op.lamport > self.max_lamport:
                     self.max_lamport = op.lamport
                 return [op]
+        elif not mine and op.seq == 1 and not self._pending_count:
+            first = self._ready_stamp(op, mine)
+            if first is not None:
+                return self._deliver_next(op, mine, first)
+        return self._offer_waiting(op)
+
+    def _offer_waiting(self, op: Op) -> list[Op]:
+        """`offer` for an op that is not next in line with its dependencies met: a duplicate,
+        an equivocation, or one to keep until what it depends on arrives."""
         known = self.get(op.author, op.seq)
         if known is not None:
             if not same_op(known, op):
@@ -109,6 +130,21 @@ class CausalStore:
         waiting[op.seq] = op
         self._pending_count += 1
         return self._drain(op.author)
+
+    def _deliver_next(self, op: Op, mine: list[Op] | None, highest: int) -> list[Op]:
+        """Deliver `op`, next in its author's line with its dependencies met (the highest
+        stamp among them: `highest`)."""
+        if op.lamport != highest + 1:
+            raise CausalityError(f"op {op.author}#{op.seq} has stamp {op.lamport}, "
+                                 f"expected {highest + 1}")
+        if self.admit is not None:
+            self._admit(op, [])
+        if mine is None:
+            self.by_author[op.author] = mine = []
+        mine.append(op)
+        if op.lamport > self.max_lamport:
+            self.max_lamport = op.lamport
+        return [op]
 
     def _ready(self, op: Op) -> bool:
         by_author = self.by_author

@@ -23,27 +23,28 @@ class EventHub(Generic[E]):
     or to one :meth:`emit`): then it reaches whoever emitted, as a plain call would."""
 
     def __init__(self, propagate: tuple[type[BaseException], ...] = ()) -> None:
-        self._handlers: list[Callable[[E], None]] = []
+        # read it (is anyone listening?), never change it: `subscribe` and its unsubscribe do
+        self.handlers: list[Callable[[E], None]] = []
         self._propagate = propagate
 
     def __len__(self) -> int:
-        return len(self._handlers)
+        return len(self.handlers)
 
     def subscribe(self, handler: Callable[[E], None]) -> Unsubscribe:
         """Add a handler; returns a function that removes it (calling it twice is harmless)."""
-        self._handlers.append(handler)
+        self.handlers.append(handler)
 
         def unsubscribe() -> None:
-            if handler in self._handlers:
-                self._handlers.remove(handler)
+            if handler in self.handlers:
+                self.handlers.remove(handler)
 
         return unsubscribe
 
     def emit(self, event: E, propagate: tuple[type[BaseException], ...] | None = None) -> None:
-        if not self._handlers:
+        if not self.handlers:
             return
         passing = self._propagate if propagate is None else propagate
-        for handler in list(self._handlers):  # a handler may unsubscribe itself
+        for handler in list(self.handlers):  # a handler may unsubscribe itself
             try:
                 handler(event)
             except passing:

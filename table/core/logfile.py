@@ -226,10 +226,10 @@ class LogReader:
             if offset + _HEAD <= size:  # a sound frame, read here (once per record of a log)
                 length, crc = head(data, offset)
                 end = offset + _HEAD + length
-                if length <= MAX_RECORD and end <= size and \
-                        crc32(view[offset + _HEAD:end]) == crc:
-                    try:
-                        record = unpack(view[offset + _HEAD:end], strict_map_key=True)
+                payload = view[offset + _HEAD:end]
+                if length <= MAX_RECORD and end <= size and crc32(payload) == crc:
+                    try:  # msgpack >= 1.0 takes only str and bytes map keys by default
+                        record = unpack(payload)  # (strict_map_key): no keyword to parse
                     except Exception:  # damage: _frame_at below says what it is
                         record = None
                     if type(record) is list or type(record) is dict:

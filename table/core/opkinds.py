@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from . import apply as h
+from . import apply_records as rec
 from .apply import Lookup
 from .errors import Void
 from .state import Journal, State
@@ -102,10 +103,10 @@ _RECORDS = (
                   "fair": ((dict,), False), "local": (_BOOL, False)}, h.apply_roll,
            action=True),
     OpKind(MARK, {"what": (_STR, True), "seat": (_OPT_INT, False), "value": (ANY, False),
-                  "fields": ((dict,), False)}, h.apply_mark, undoable=True),
-    OpKind(NOTE, {"text": (_STR, True)}, h.apply_nothing, quiet=True),
-    OpKind(CHAT, {"text": (_STR, True), "to": (_OPT_INT, False)}, h.apply_nothing, quiet=True),
-    OpKind(ACK, {"flag": (_STR, True), "reason": (_STR, True)}, h.apply_ack, quiet=True),
+                  "fields": ((dict,), False)}, rec.apply_mark, undoable=True),
+    OpKind(NOTE, {"text": (_STR, True)}, rec.apply_nothing, quiet=True),
+    OpKind(CHAT, {"text": (_STR, True), "to": (_OPT_INT, False)}, rec.apply_nothing, quiet=True),
+    OpKind(ACK, {"flag": (_STR, True), "reason": (_STR, True)}, rec.apply_ack, quiet=True),
     # take back an earlier action / an undo (table.core.undo); `out`: fresh handles re-hiding
     # the hidden zone a card goes back into
     OpKind(UNDO, {"target": ((list, tuple), True), "out": ((list,), False)}, _apply_undo,
@@ -114,16 +115,16 @@ _RECORDS = (
     # the game module (draft) in effect from here on, by content hash; its archive travels as
     # a log blob and on the LAN (docs/game-module.md)
     OpKind(MODULE, {"hash": (_STR, True), "game": (_STR, True), "version": (_STR, False),
-                    "name": (_STR, False), "changes": ((dict,), False)}, h.apply_module),
+                    "name": (_STR, False), "changes": ((dict,), False)}, rec.apply_module),
     # a seat's deck list as played: name, header fields (faction, leader...) and the hash of
     # its text; the text itself rides in the author's private record (it names hidden cards)
     OpKind(DECK, {"seat": (_INT, True), "name": (_STR, True), "fields": ((dict,), False),
-                  "hash": (_STR, True)}, h.apply_deck),
+                  "hash": (_STR, True)}, rec.apply_deck),
     # the game's result: who won, how it ended (apply.END_HOWS), the module's victory condition,
     # final scores (seat number as text -> points) or standings (seats, first place first)
     OpKind(END, {"winners": ((list,), True), "how": (_STR, True),
                  "condition": (_OPT_STR, False), "scores": ((dict,), False),
-                 "standings": ((list,), False), "text": (_OPT_STR, False)}, h.apply_end,
+                 "standings": ((list,), False), "text": (_OPT_STR, False)}, rec.apply_end,
            undoable=True),
 )
 
@@ -133,7 +134,7 @@ UNDOABLE = frozenset(k.name for k in _RECORDS if k.undoable)
 ACTIONS = frozenset(k.name for k in _RECORDS if k.action)
 REQUESTABLE = frozenset(k.name for k in _RECORDS if k.requestable)
 QUIET = frozenset(k.name for k in _RECORDS if k.quiet)
-_HANDLERS = {k.name: k.apply for k in _RECORDS}
+HANDLERS: dict[str, Handler] = {k.name: k.apply for k in _RECORDS}  # the fold reads it
 
 
 def apply_op(state: State, op: Op, lookup: Lookup) -> tuple[Journal, Void | None]:
@@ -141,7 +142,7 @@ def apply_op(state: State, op: Op, lookup: Lookup) -> tuple[Journal, Void | None
     journal is then empty: a void op changes nothing)."""
     state.journal = journal = Journal()  # state.begin(), inline: once per op folded
     try:
-        _HANDLERS[op.kind](state, op, lookup)
+        HANDLERS[op.kind](state, op, lookup)
     except Void as void:
         state.revert(journal)  # a handler may fail after its first write (e.g. a bad index)
         journal.entries.clear()

@@ -25,14 +25,17 @@ MARK_WHATS = opkinds.MARK_WHATS
 _ANY = opkinds.ANY
 
 
-_REQUIRED = {kind: frozenset(n for n, (_t, req) in schema.items() if req)
-             for kind, schema in SCHEMAS.items()}
-# per kind: each argument's allowed types (None: any value), read once per argument
-_TYPES: dict[str, dict[str, tuple[type, ...] | None]] = {
-    kind: {name: (None if types is _ANY else types) for name, (types, _req) in schema.items()}
+# Per kind, read once per op: the kind's own name (the registry's string: one copy in memory),
+# each argument's allowed types (None: any value; a frozenset: one hash probe per argument), and
+# the required arguments. Text values are interned (see `_check_args`).
+_Spec = tuple[str, dict[str, "frozenset[type] | None"], tuple[str, ...]]
+_SPECS: dict[str, _Spec] = {
+    kind: (kind, {name: (None if types is _ANY else frozenset(types))
+                  for name, (types, _req) in schema.items()},
+           tuple(name for name, (_t, req) in schema.items() if req))
     for kind, schema in SCHEMAS.items()}
-_UNKNOWN: tuple[type, ...] = ()  # no type is in it: an argument the kind does not have
 _NO_VV: dict[str, int] = {}  # the one empty version vector ops from the wire share (never mutated)
+_new_op = tuple.__new__  # an Op from its nine checked fields, without NamedTuple's Python __new__
 
 
 def check_args(kind: str, args: Any) -> None:
@@ -40,29 +43,33 @@ def check_args(kind: str, args: Any) -> None:
     _check_args(kind, args, False)
 
 
-def _check_args(kind: str, args: Any, share: bool) -> None:
-    """check_args; with `share`, text values become the interpreter's shared copy of
-    equal text: a long log names the same few hundred objects in every op, and one string per
-    name instead of one per mention is a third of what a replayed op keeps in memory."""
-    types_of = _TYPES.get(kind)
-    if types_of is None:
+def _check_args(kind: Any, args: Any, share: bool) -> str:
+    """check_args; returns the kind's name as the registry spells it. With `share`, text values
+    become the interpreter's shared copy of equal text: a long log names the same few hundred
+    objects in every op, and one string per name instead of one per mention is a third of what a
+    replayed op keeps in memory."""
+    spec = _SPECS.get(kind) if type(kind) is str else None
+    if spec is None:
         raise BadOp(f"unknown op kind {kind!r}")
+    name_of_kind, types_of, required = spec
     if type(args) is not dict:
         raise BadOp(f"{kind}: arguments must be a map")
-    for name, value in args.items():
-        types = types_of.get(name, _UNKNOWN)
-        vtype = type(value)
-        if types is not None and vtype not in types:
-            if types is _UNKNOWN:
-                raise BadOp(f"{kind}: unknown argument {name!r}")
-            raise BadOp(f"{kind}: argument {name!r} has the wrong type ({vtype.__name__})")
-        if share and vtype is str:
-            args[name] = intern(value)  # a value replaced, no key added: iterating stays sound
-    if not _REQUIRED[kind] <= args.keys():
-        missing = sorted(_REQUIRED[kind] - args.keys())
-        raise BadOp(f"{kind}: missing argument {missing[0]!r}")
-    if kind == opkinds.MARK and args["what"] not in MARK_WHATS:
+    try:
+        for name, value in args.items():
+            types = types_of[name]  # KeyError: an argument the kind does not have
+            vtype = type(value)
+            if types is not None and vtype not in types:
+                raise BadOp(f"{kind}: argument {name!r} has the wrong type ({vtype.__name__})")
+            if vtype is str and share:
+                args[name] = intern(value)  # a value replaced, no key added: iterating is sound
+    except KeyError:
+        raise BadOp(f"{kind}: unknown argument {name!r}") from None
+    for name in required:
+        if name not in args:
+            raise BadOp(f"{kind}: missing argument {name!r}")
+    if name_of_kind == opkinds.MARK and args["what"] not in MARK_WHATS:
         raise BadOp(f"mark: unknown marker {args['what']!r} (one of {sorted(MARK_WHATS)})")
+    return name_of_kind
 
 
 def from_wire(wire: Any) -> Op:
@@ -70,9 +77,9 @@ def from_wire(wire: Any) -> Op:
     if type(wire) is not list or len(wire) != 9:
         raise BadOp("an op must be an array of 9 fields")
     author, seq, lamport, kind, args, vv, time, seat, sig = wire
-    if type(author) is not str or not 1 <= len(author) <= 64:
+    if type(author) is not str or not 0 < len(author) <= 64:
         raise BadOp("op author must be a short string")
-    if type(seq) is not int or seq < 1 or type(lamport) is not int or lamport < 1:
+    if type(seq) is not int or type(lamport) is not int or seq < 1 or lamport < 1:
         raise BadOp("op seq and lamport must be positive integers")
     if type(kind) is not str:
         raise BadOp("op kind must be a string")
@@ -84,7 +91,7 @@ def from_wire(wire: Any) -> Op:
                 raise BadOp("op version vector must map authors to counts")
     else:
         vv = _NO_VV
-    _check_args(kind, args, True)
+    kind = _check_args(kind, args, True)
     if type(time) is not float:
         if type(time) is not int:
             raise BadOp("op time must be a number")
@@ -93,4 +100,5 @@ def from_wire(wire: Any) -> Op:
         raise BadOp("op seat must be an integer")
     if sig is not None and type(sig) is not bytes:
         raise BadOp("op signature must be bytes")
-    return Op(intern(author), seq, lamport, intern(kind), args, vv, time, seat, sig)
+    op: Op = _new_op(Op, (intern(author), seq, lamport, kind, args, vv, time, seat, sig))
+    return op

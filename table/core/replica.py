@@ -7,23 +7,22 @@ netplay and the UI talk to, and it knows nothing of either.
 """
 from __future__ import annotations
 
-import gc
 import logging
 import secrets
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .causal import CausalStore, Equivocation, RefusedOp
-from .equivocation import check_proof, live_ops, void_from
+from .causal import CausalStore, RefusedOp
+from .equivocation import live_ops, void_from
 from .errors import BadOp, CausalityError
 from .events import EventHub, Unsubscribe
 from .joint import JointDraws
 from .knowledge import Knowledge
+from .loading import LogLoading, Verifier
 from .logfile import LogReader, LogWriter, make_header
 from .ops import Op, canonical_value, check_args, from_wire
-from .private_draws import read_flag
 from .rng import Rng
 from .state import State
 from .statehash import public_state_hash
@@ -34,10 +33,10 @@ log = logging.getLogger(__name__)
 
 Listener = Callable[[Change], None]
 Signer = Callable[[bytes], bytes]
-Verifier = Callable[[Op, "str | None"], bool]  # (op, announced key of its author) -> valid?
+__all__ = ["Listener", "Replica", "Signer", "Verifier"]
 
 
-class Replica:
+class Replica(LogLoading):
     def __init__(self, table_id: str | None = None, peer_id: str | None = None, *,
                  rng: Rng | None = None, log_path: str | Path | None = None,
                  game: str = "", game_hash: str = "", signer: Signer | None = None,
@@ -49,9 +48,9 @@ class Replica:
         self.game, self.game_hash = game, game_hash
         self.timeline = Timeline()
         self.store = CausalStore()
-        self.store.admit = self._admit
         self.knowledge = Knowledge()
-        self.signer, self.verifier, self.clock = signer, verifier, clock
+        self.signer, self.clock = signer, clock
+        self.verifier = verifier  # also sets the store's `admit` (see the property)
         # listeners hear every change and every report (`subscribe`, `subscribe_reports`); an
         # error in one reaches the caller, as a plain call would, so no fault passes unseen
         self._changes: EventHub[Change] = EventHub(propagate=(Exception,))
@@ -82,6 +81,17 @@ class Replica:
         if log_path is not None:
             header = make_header(self.table_id, self.peer_id, game, game_hash, **self.header_extra)
             self.log = LogWriter(log_path, header)
+
+    @property
+    def verifier(self) -> Verifier | None:
+        """Checks each op's signature just before it is delivered (`_admit`); None: no check."""
+        return self._verifier
+
+    @verifier.setter
+    def verifier(self, verifier: Verifier | None) -> None:
+        self._verifier = verifier
+        # without a verifier the store admits every op without a call per op
+        self.store.admit = None if verifier is None else self._admit
 
     # --- reading -------------------------------------------------------------------------
     @property
@@ -143,7 +153,7 @@ class Replica:
 
     def receive(self, wire: Any, from_peer: str = "") -> list[Op]:
         """Take one remote op (wire form). Returns the ops it made deliverable."""
-        if self.verifier is not None or self.log is not None:
+        if self._verifier is not None or self.log is not None:
             return self.receive_many([wire], from_peer)
         op = wire if type(wire) is Op else from_wire(wire)
         if op.author == self.peer_id and self.store.get(op.author, op.seq) is None:
@@ -154,6 +164,14 @@ class Replica:
             if err.delivered:
                 self._fold(err.delivered)
             raise
+        if len(ready) == 1 and not self.voided_from:  # `_fold`'s common case, inline (the
+            record = self.timeline.append(ready[0])  # hottest path: a call less per op)
+            if record is not None:
+                if record.fault is not None:
+                    self.report(f"peer {record.op.author}: {record.void}")
+                if self._changes.handlers:  # a change nobody hears need not be built
+                    self._announce(Change(len(self.timeline.records) - 1, [record]))
+                return ready
         if ready:
             self._fold(ready)
         return ready
@@ -224,9 +242,10 @@ class Replica:
 
     def _admit(self, op: Op) -> None:
         """The store's `admit`: an op whose signature does not verify is never delivered."""
-        if self.verifier is None:
+        verifier = self._verifier
+        if verifier is None:
             return
-        if not self.verifier(op, self.store.key_for(op)):
+        if not verifier(op, self.store.key_for(op)):
             raise CausalityError(f"op {op.author}#{op.seq} has a bad signature")
 
     def void_author_from(self, author: str, seq: int, proof: list[Any] | None = None) -> None:
@@ -249,8 +268,15 @@ class Replica:
             ops = self._live(ops)
             if not ops:
                 return
-        change = self.timeline.insert(ops[0]) if len(ops) == 1 else \
-            self.timeline.insert_many(ops)
+        if len(ops) == 1:  # one op, most often next in canonical order: no rollback to plan
+            record = self.timeline.append(ops[0])
+            if record is not None:
+                if record.fault is not None:
+                    self.report(f"peer {record.op.author}: {record.void}")
+                if self._changes.handlers:  # a change nobody hears need not be built
+                    self._announce(Change(len(self.timeline.records) - 1, [record]))
+                return
+        change = self.timeline.insert_many(ops)
         for record in change.records:
             if record.fault is not None:
                 self.report(f"peer {record.op.author}: {record.void}")
@@ -303,92 +329,3 @@ class Replica:
         if reopen:
             replica.log = LogWriter(path)
         return replica
-
-    def _load_blob(self, blob: dict[str, Any], number: int, source: str) -> None:
-        digest, data, kind = blob.get("hash"), blob.get("data"), blob.get("kind")
-        if isinstance(digest, str) and isinstance(data, bytes) and isinstance(kind, str):
-            self.blobs.setdefault(digest, data)  # checked against the hash by whoever reads it
-            self.blob_kinds.setdefault(digest, kind)
-        else:
-            self.report(f"{source}: record {number}: a malformed blob record; skipped")
-
-    def load_records(self, records: Iterable[Any], source: str = "log", *,
-                     salvage: bool = False) -> None:
-        # A bulk load makes hundreds of thousands of acyclic objects that all stay alive: the
-        # cycle collector would only re-walk them, so it pauses until the load is done.
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
-            self._load_records(records, source)
-            self._after_load(source, salvage)
-        finally:
-            if collecting:
-                gc.enable()
-
-    def _load_records(self, records: Iterable[Any], source: str) -> None:
-        ops: list[Op] = []
-        offer = self.store.offer
-        for number, record in enumerate(records, start=2):
-            try:
-                if type(record) is list:
-                    ops.extend(offer(from_wire(record)))
-                    continue
-                for key in ("private", "secret"):  # secrets ride beside some ops
-                    if isinstance(record.get(key), dict):
-                        self.knowledge.absorb(record[key])
-                blob = record.get("blob")
-                if isinstance(blob, dict):
-                    self._load_blob(blob, number, source)
-                if isinstance(record.get("secret"), dict):
-                    self._note_gift(record["secret"])
-                if "equivocation" in record:
-                    self._load_proof(record["equivocation"])
-                if (flagged := read_flag(record.get("flag"))) is not None:
-                    self.flags.setdefault(*flagged)
-                wire = record.get("op")
-                if wire is not None:
-                    ops.extend(offer(from_wire(wire)))
-            except Equivocation as err:  # both versions in one log: a proof as well
-                void_from(self.voided_from, err.author, err.seq)
-                self.report(f"{source}: record {number}: {err}")
-            except (BadOp, CausalityError) as err:
-                if isinstance(err, RefusedOp):
-                    ops.extend(err.delivered)
-                self.report(f"{source}: record {number}: {err}")
-        if ops:
-            self._fold(ops)
-
-    def _load_proof(self, proof: Any) -> None:
-        """A logged equivocation proof: its author's ops from its number on are void, as they
-        were live. With a verifier, both versions' signatures must hold."""
-        verifier = self.verifier
-        verify = None if verifier is None else (lambda op: verifier(op, self.store.key_for(op)))
-        author, seq = check_proof(proof, verify)
-        self.equivocations.setdefault((author, seq), [list(w) for w in proof])
-        void_from(self.voided_from, author, seq)
-
-    def _after_load(self, source: str, salvage: bool) -> None:
-        """Salvage mode: in a log one author wrote, a lost op would hold back every later op of
-        that author (causal delivery waits for it) although they are intact. Apply them anyway,
-        in canonical order, and remember which they are; an op that needed the lost one turns
-        void at its place, as any op whose target is gone."""
-        pending = self.store.pending
-        authors = set(self.store.by_author) | {a for a, p in pending.items() if p}
-        waiting = [op for p in pending.values() for op in p.values()]
-        if not waiting or len(authors) != 1 or not salvage:
-            waiting_count = len(waiting)
-            if waiting_count:
-                self.report(f"{source}: {waiting_count} op(s) wait for ops this log lacks")
-            return
-        author = next(iter(authors))
-        have = self.store.delivered(author)
-        seqs = sorted(op.seq for op in waiting)
-        present = set(seqs)
-        self.lost = [(author, n) for n in range(have + 1, seqs[-1]) if n not in present]
-        waiting.sort(key=lambda op: op.key)
-        self.salvaged = {op.ref for op in waiting}
-        self._fold(waiting)
-        lost = ", ".join(f"#{n}" for _a, n in self.lost[:6]) + (" ..." if len(self.lost) > 6
-                                                                   else "")
-        self.report(f"{source}: salvage mode: op(s) {lost} lost; {len(waiting)} later op(s) "
-                    f"applied without them (marked as salvaged)")

@@ -94,6 +94,9 @@ class FrozenFold(Timeline):
     def insert(self, op: Op) -> Change:
         raise CoreError("this log's fold was handed to its replay: it takes no more ops")
 
+    def append(self, op: Op) -> Record | None:
+        raise CoreError("this log's fold was handed to its replay: it takes no more ops")
+
     def insert_many(self, ops: list[Op]) -> Change:
         raise CoreError("this log's fold was handed to its replay: it takes no more ops")
 

@@ -135,6 +135,30 @@ class State:
         del parent.children[index]
         self.journal.append(("rm", parent, index, obj.id))
 
+    def move_child(self, obj: Obj, parent: Obj, index: int | None) -> None:
+        """`remove_child`, then the container field, then `insert_child` at `index` (None: the
+        top) in one call, as a move does: the same journal entries as the three would write."""
+        journal, oid = self.journal, obj.id
+        old = obj.container
+        if old is not None:
+            holder = self.objs[old]
+            children = holder.children
+            try:
+                at = children.index(oid)
+            except ValueError:
+                pass  # already out of the list (a deleted object being restored)
+            else:
+                del children[at]
+                journal.append(("rm", holder, at, oid))
+        if old != parent.id:  # as set_field: str or None, so equal means the same
+            journal.append(("f", obj, "container", old))
+            obj.container = parent.id
+        children = parent.children
+        if index is None:
+            index = len(children)
+        children.insert(index, oid)
+        journal.append(("ins", parent, index, oid))
+
     def insert_child(self, parent: Obj, obj: Obj, index: int) -> None:
         parent.children.insert(index, obj.id)
         self.journal.append(("ins", parent, index, obj.id))

@@ -12,8 +12,8 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from .errors import Fault
-from .opkinds import apply_op
+from .errors import Fault, Void
+from .opkinds import HANDLERS, apply_op
 from .ops import Op
 from .state import Journal, State
 from .statehash import objects_digest
@@ -66,6 +66,7 @@ class Timeline:
         # each author's records by sequence number (index seq - 1; None where an op is not
         # applied): a list per author costs a slot per op where a map of refs cost a key too
         self._by_author: dict[str, list[Record | None]] = {}
+        self._lookup_fn = self._lookup  # bound once: the fold hands it to every handler
 
     def __len__(self) -> int:
         return len(self.records)
@@ -79,14 +80,31 @@ class Timeline:
         return mine[seq - 1] if mine is not None and 0 < seq <= len(mine) else None
 
     def insert(self, op: Op) -> Change:
+        record = self.append(op)
+        if record is None:
+            return self.insert_many([op])
+        return Change(len(self.records) - 1, [record])
+
+    def append(self, op: Op) -> Record | None:
+        """Fold `op` after the last record when it sorts there (the common case: ops arrive in
+        order), and return its record; None, with nothing done, when it sorts earlier (then
+        `insert` it: that takes the later ops back). No op already here sorts after the last
+        record, so no duplicate check is needed (an author's stamps strictly increase)."""
         records = self.records
-        last = records[-1].op if records else None
-        if last is None or (op.lamport, op.author) > (last.lamport, last.author):  # in order
-            record = self._apply(op)
-            return Change(len(records) - 1, [record])
-        return self.insert_many([op])
+        if records:
+            last = records[-1].op
+            lamport = op.lamport
+            if lamport < last.lamport or (lamport == last.lamport and op.author <= last.author):
+                return None
+        return self._apply(op)
 
     def insert_many(self, ops: list[Op]) -> Change:
+        if self._all_after_end(ops):  # a log read back, a catch-up: nothing to roll back
+            change = Change(len(self.records))
+            records, apply = change.records, self._apply
+            for op in ops:
+                records.append(apply(op))
+            return change
         unique: dict[tuple[str, int], Op] = {}
         for op in ops:
             if self.record_of((op.author, op.seq)) is None:
@@ -103,6 +121,31 @@ class Timeline:
         for _key_of_op, op in _merge(tail, fresh):
             records.append(self._apply(op))
         return change
+
+    def _all_after_end(self, ops: list[Op]) -> bool:
+        """True when `ops` are in canonical order, each sorting after the last record, and each
+        author's seqs rise past what the timeline holds of it: then applying them one after
+        the other is what the general insertion (dedupe, sort, roll back, merge) would do."""
+        records = self.records
+        if records:
+            last = records[-1].op
+            lamport, author = last.lamport, last.author
+        else:
+            lamport, author = 0, ""
+        seen: dict[str, int] = {}
+        by_author = self._by_author
+        for op in ops:
+            if op.lamport < lamport or (op.lamport == lamport and op.author <= author):
+                return False
+            lamport, author = op.lamport, op.author
+            before = seen.get(author)
+            if before is None:
+                mine = by_author.get(author)
+                before = 0 if mine is None else len(mine)
+            if op.seq <= before:  # held already, twice in the batch, or a gap to fill
+                return False
+            seen[author] = op.seq
+        return True
 
     def rebuild(self, ops: list[Op]) -> Change:
         """Take every op back and fold `ops` afresh, in place (observers follow, as in a
@@ -138,17 +181,39 @@ class Timeline:
         return [((record.op.lamport, record.op.author), record.op) for record in tail]
 
     def _apply(self, op: Op) -> Record:
+        """Apply `op` at the end and keep its record. `apply_op` inline (the hottest path of
+        every fold): the watcher check, the journal's start, the handler, all or nothing."""
         state = self.state
-        author = state.peers.get(op.author)  # a watcher's op is void (inline: the hottest path)
-        refused = watcher_refusal(state, op.author, op.kind) \
-            if author is not None and author.get("watch") else None
+        author = op.author
+        info = state.peers.get(author)
+        refused = watcher_refusal(state, author, op.kind) \
+            if info is not None and info.get("watch") else None
         if refused is None:
-            journal, void = apply_op(state, op, self._lookup)
+            state.journal = journal = Journal()
+            try:
+                HANDLERS[op.kind](state, op, self._lookup_fn)
+                record = Record(op, journal, None)
+            except Void as void:
+                state.revert(journal)  # a handler may fail after its first write
+                journal.clear()
+                record = Record(op, journal, str(void), void.fault)
         else:
-            journal, void = state.begin(), refused
-        record = Record(op, journal, None) if void is None else \
-            Record(op, journal, str(void), void.fault)
+            record = Record(op, state.begin(), str(refused), refused.fault)
         self.records.append(record)
+        mine = self._by_author.get(author)
+        if mine is not None and op.seq == len(mine) + 1:
+            mine.append(record)
+        else:
+            self._file_by_author(op, record)
+        if self.observers:
+            index = len(self.records) - 1
+            for observer in self.observers:
+                observer.applied(index, record, state)
+        return record
+
+    def _file_by_author(self, op: Op, record: Record) -> None:
+        """Keep `record` at its author's seq: the author's first, a re-apply after a rollback,
+        or one after missing ops (a salvaged log)."""
         mine = self._by_author.get(op.author)
         if mine is None:
             mine = self._by_author[op.author] = []
@@ -158,11 +223,6 @@ class Timeline:
             if op.seq > len(mine) + 1:  # ops of this author missing before it (a salvaged log)
                 mine.extend([None] * (op.seq - 1 - len(mine)))
             mine.append(record)
-        if self.observers:
-            index = len(self.records) - 1
-            for observer in self.observers:
-                observer.applied(index, record, self.state)
-        return record
 
     def _lookup(self, ref: tuple[str, int]
                 ) -> tuple[Op, Journal | None, list[tuple[Op, Journal]]] | None:
