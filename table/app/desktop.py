@@ -107,9 +107,9 @@ def _event_loop(app: Any) -> Any:
     """netplay (asyncio) and the UI (Qt) share one loop through qasync."""
     import asyncio
 
-    import qasync
+    from table.app.event_loop import TableEventLoop
 
-    loop = qasync.QEventLoop(app)
+    loop = TableEventLoop(app)
     asyncio.set_event_loop(loop)
     return loop
 

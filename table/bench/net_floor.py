@@ -99,11 +99,12 @@ async def floor_hops(count: int, burst: bool) -> float:
 
 def on_qasync(hops: Hops, count: int, burst: bool) -> float:
     """`hops` run on the app's event loop (qasync over Qt's), as the table window runs it."""
-    import qasync
     from PySide6.QtCore import QCoreApplication
 
+    from table.app.event_loop import TableEventLoop
+
     app = QCoreApplication.instance() or QCoreApplication([])
-    loop = qasync.QEventLoop(app)
+    loop = TableEventLoop(app)
     try:
         return float(loop.run_until_complete(hops(count, burst)))
     finally:

@@ -106,7 +106,6 @@ def _live(root: Path, edits: int) -> dict[str, float]:
 
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     os.environ["SANDTABLE_HOME"] = str(root / "live-home")
-    import qasync
     from PySide6.QtWidgets import QApplication
 
     from table.app.lan_wiring import LanApp
@@ -130,7 +129,9 @@ def _live(root: Path, edits: int) -> dict[str, float]:
         finally:
             await table.close()
 
-    loop = qasync.QEventLoop(app)
+    from table.app.event_loop import TableEventLoop
+
+    loop = TableEventLoop(app)  # the program's loop
     asyncio.set_event_loop(loop)
     (root / "live").mkdir()
     with loop:

@@ -91,7 +91,12 @@ async def main() -> None:
 
 if __name__ == "__main__":
     app = QApplication.instance() or QApplication(sys.argv)
-    loop = qasync.QEventLoop(app)
+    if sys.argv[1:] == ["--plain-qasync"]:
+        loop = qasync.QEventLoop(app)
+    else:  # the program's own loop (table/app/event_loop.py)
+        from table.app.event_loop import TableEventLoop
+
+        loop = TableEventLoop(app)
     asyncio.set_event_loop(loop)
     with loop:
         loop.run_until_complete(main())

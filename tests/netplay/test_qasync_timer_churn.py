@@ -14,10 +14,11 @@ pytestmark = [pytest.mark.socket, pytest.mark.processes]
 HERE = Path(__file__).parent
 
 
-def test_qasync_timer_churn_and_link_exchange():
+@pytest.mark.parametrize("loop", [[], ["--plain-qasync"]], ids=["program-loop", "qasync"])
+def test_qasync_timer_churn_and_link_exchange(loop):
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen",
                PYTHONPATH=os.pathsep.join([str(HERE.parent.parent), str(HERE)]))
-    proc = subprocess.run([sys.executable, str(HERE / "qasync_churn_main.py")],
+    proc = subprocess.run([sys.executable, str(HERE / "qasync_churn_main.py"), *loop],
                           capture_output=True, text=True, timeout=90, env=env)
     assert "none_dealloc" not in proc.stderr
     assert proc.returncode == 0, (proc.returncode, proc.stderr[-2000:])

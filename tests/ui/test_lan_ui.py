@@ -46,9 +46,9 @@ def _run(qapp: Any, coro: Any, timeout: float) -> Any:
     it). A Qt event loop spun inside a task (``processEvents``, ``qtbot.wait*``) runs other
     tasks' wakeups while that task is current; asyncio drops them ("Cannot enter into task"),
     and those tasks never run again. That fails the test at once, naming it."""
-    import qasync
+    from table.app.event_loop import TableEventLoop
 
-    loop = qasync.QEventLoop(qapp)
+    loop = TableEventLoop(qapp)  # the program's loop
     asyncio.set_event_loop(loop)
     main = loop.create_task(coro)
     nested: list[str] = []
