@@ -150,9 +150,9 @@ def run(count: int = COUNT, more: int = MORE, jobs: int | None = None,
               f"{large['peak_mib']:.0f} MiB at {large['sessions']:.0f} = {growth:.2f}x "
               f"(target <= 1.5x)", flush=True)
         result = {"bench": "dataset", "sessions": fresh.total, "jobs": jobs,
-                  "floor_s": round(floor, 2), "fresh_s": round(fresh_s, 2),
+                  "floor_s": round(floor, 4), "fresh_s": round(fresh_s, 2),
                   "fresh_vs_floor": round(fresh_s / floor, 2),
-                  "floor_cpu_s": round(floor_cpu, 2), "fresh_cpu_s": round(fresh_cpu, 2),
+                  "floor_cpu_s": round(floor_cpu, 4), "fresh_cpu_s": round(fresh_cpu, 2),
                   "fresh_cpu_vs_floor_cpu": round(fresh_cpu / floor_cpu, 2),
                   "no_flags_s": round(bare_s, 2), "no_flags_vs_floor": round(bare_s / floor, 2),
                   "added": more, "added_logs_read": added.logs_read,
