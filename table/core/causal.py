@@ -81,8 +81,8 @@ class CausalStore:
         author = op.author
         mine = self.by_author.get(author)
         if mine and op.seq == len(mine) + 1 and not self._pending_count:
-            # the common case, inline: next in line, nothing waiting, dependencies met (the
-            # checks of `_ready_stamp`, written out: the call would cost more than they do;
+            # the common case: next in line, nothing waiting, dependencies met (the checks of
+            # `_ready_stamp`, written out: the call would cost more than they do;
             # tests/core/test_fast_paths.py compares the two ways)
             highest = mine[-1].lamport
             by_author = self.by_author
@@ -99,15 +99,7 @@ class CausalStore:
                     if lamport > highest:
                         highest = lamport
             else:
-                if op.lamport != highest + 1:
-                    raise CausalityError(f"op {author}#{op.seq} has stamp {op.lamport}, "
-                                         f"expected {highest + 1}")
-                if self.admit is not None:
-                    self._admit(op, [])
-                mine.append(op)
-                if op.lamport > self.max_lamport:
-                    self.max_lamport = op.lamport
-                return [op]
+                return self._deliver_next(op, mine, highest)
         elif not mine and op.seq == 1 and not self._pending_count:
             first = self._ready_stamp(op, mine)
             if first is not None:

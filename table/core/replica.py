@@ -164,14 +164,6 @@ class Replica(LogLoading):
             if err.delivered:
                 self._fold(err.delivered)
             raise
-        if len(ready) == 1 and not self.voided_from:  # `_fold`'s common case, inline (the
-            record = self.timeline.append(ready[0])  # hottest path: a call less per op)
-            if record is not None:
-                if record.fault is not None:
-                    self.report(f"peer {record.op.author}: {record.void}")
-                if self._changes.handlers:  # a change nobody hears need not be built
-                    self._announce(Change(len(self.timeline.records) - 1, [record]))
-                return ready
         if ready:
             self._fold(ready)
         return ready
