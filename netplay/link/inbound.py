@@ -13,10 +13,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+from netplay.link.streams import READ_CHUNK
 from netplay.protocol.channel import MessageChannel, Received
 from netplay.protocol.wire import ProtocolError
-
-READ_CHUNK = 64 * 1024
 
 
 class Inbound:

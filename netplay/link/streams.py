@@ -24,7 +24,7 @@ from netplay.protocol.handshake import (
 from netplay.protocol.identity import Identity
 from netplay.protocol.wire import DEFAULT_LIMITS, WireLimits
 
-READ_CHUNK = 64 * 1024
+READ_CHUNK = 64 * 1024  # bytes asked of a stream per read (the handshake, a link, a listener)
 
 
 async def run_handshake(

@@ -16,10 +16,9 @@ import socket
 from collections.abc import Callable
 
 from netplay.link.framing import write_frame
+from netplay.link.streams import READ_CHUNK
 from netplay.mesh.admission import BUSY_LOG_EVERY, BUSY_REASON, Admission, AdmissionLimits, Ticket
 from netplay.protocol.wire import pack
-
-READ_CHUNK = 64 * 1024
 
 log = logging.getLogger("netplay.mesh.mesh")  # where the busy warning always was
 
