@@ -32,7 +32,7 @@ from nacl.hash import blake2b
 from nacl.public import PrivateKey
 from spake2 import SPAKE2_Symmetric
 
-from netplay.protocol.wire import ProtocolError
+from netplay.protocol.wire import HEADER_SIZE, ProtocolError
 
 try:  # PyNaCl's compiled libsodium module: the AEAD calls without the per-call Python checks
     from nacl._sodium import ffi as _ffi
@@ -165,42 +165,34 @@ class FrameCipher:
         self._recv_n = 0
 
     def seal(self, plaintext: bytes) -> bytes:
+        return self._seal(plaintext, 0)
+
+    def seal_frame(self, plaintext: bytes) -> bytes:
+        """:meth:`seal`, with the sealed length before it as the big-endian header (a
+        frame of ``netplay.protocol.wire``), made in one buffer. The caller checks the size."""
+        return self._seal(plaintext, HEADER_SIZE)
+
+    def _seal(self, plaintext: bytes, head: int) -> bytes:
+        """The next sealed message, after a length header of `head` bytes (0: none)."""
         if self._send_n >= _MAX_COUNTER:
             raise ProtocolError("send nonce counter exhausted")
         nonce = counter_nonce(self._send_n)
         self._send_n += 1
+        size = len(plaintext) + TAG_BYTES
         if _AEAD_ENCRYPT is not None and type(plaintext) is bytes:
             # Keys and nonce are checked here (constructor, counter_nonce): call libsodium
             # directly, as nacl.bindings would after its argument checks.
-            size = len(plaintext) + TAG_BYTES
-            out = _ffi.new("unsigned char[]", size)
-            if _AEAD_ENCRYPT(out, _ffi.NULL, plaintext, len(plaintext), _ffi.NULL, 0,
+            out = _ffi.new("unsigned char[]", head + size)
+            if head:
+                out[0:head] = size.to_bytes(head, "big")
+            if _AEAD_ENCRYPT(out + head, _ffi.NULL, plaintext, len(plaintext), _ffi.NULL, 0,
                              _ffi.NULL, nonce, self._send_key) != 0:
                 raise ProtocolError("frame encryption failed")
-            sealed: bytes = _ffi.buffer(out, size)[:]
+            sealed: bytes = _ffi.buffer(out, head + size)[:]
             return sealed
-        return bytes(
-            sodium.crypto_aead_xchacha20poly1305_ietf_encrypt(
-                plaintext, None, nonce, self._send_key
-            )
-        )
-
-    def seal_frame(self, plaintext: bytes) -> bytes:
-        """:meth:`seal`, with the sealed length before it as a 4-byte big-endian header (a
-        frame of ``netplay.protocol.wire``), made in one buffer. The caller checks the size."""
-        if _AEAD_ENCRYPT is None or type(plaintext) is not bytes or self._send_n >= _MAX_COUNTER:
-            sealed = self.seal(plaintext)
-            return len(sealed).to_bytes(4, "big") + sealed
-        nonce = counter_nonce(self._send_n)
-        self._send_n += 1
-        size = len(plaintext) + TAG_BYTES
-        out = _ffi.new("unsigned char[]", size + 4)
-        out[0:4] = size.to_bytes(4, "big")
-        if _AEAD_ENCRYPT(out + 4, _ffi.NULL, plaintext, len(plaintext), _ffi.NULL, 0,
-                         _ffi.NULL, nonce, self._send_key) != 0:
-            raise ProtocolError("frame encryption failed")
-        frame: bytes = _ffi.buffer(out, size + 4)[:]
-        return frame
+        sealed = bytes(sodium.crypto_aead_xchacha20poly1305_ietf_encrypt(
+            plaintext, None, nonce, self._send_key))
+        return size.to_bytes(head, "big") + sealed if head else sealed
 
     def open(self, ciphertext: bytes) -> bytes:
         if len(ciphertext) < TAG_BYTES:
