@@ -45,6 +45,8 @@ class _Prefix(Sequence[Record]):
 
 
 _MARKER_KINDS = frozenset({"mark", "end"})
+# the markers that open a timing window (a card effect declared in one excuses E* rules)
+WINDOW_MARKS = frozenset({"turn", "phase", "step"})
 
 
 class History:
@@ -99,7 +101,7 @@ class History:
         """Index of the latest turn, phase or step marker: the current timing window."""
         for i in self.mark_indices():
             rec = self._records[i]
-            if rec.void is None and rec.op.args.get("what") in ("turn", "phase", "step"):
+            if rec.void is None and rec.op.args.get("what") in WINDOW_MARKS:
                 return i
         return 0
 

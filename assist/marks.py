@@ -13,8 +13,7 @@ from collections.abc import Sequence
 from table.core.timeline import Record
 
 from .api import CARD_EFFECT
-
-_WINDOW_MARKS = frozenset({"turn", "phase", "step"})
+from .history import WINDOW_MARKS
 
 
 class MarkIndex:
@@ -40,7 +39,7 @@ class MarkIndex:
         if record.void is not None:
             return
         what = record.op.args.get("what")
-        if what in _WINDOW_MARKS:
+        if what in WINDOW_MARKS:
             self.window, self.excused = index, False
         elif what == "declare" and record.op.args.get("value") == CARD_EFFECT:
             self.excused = True
