@@ -190,24 +190,12 @@ class AssistRunner:
 
     # -- Observer --------------------------------------------------------------------------
     def rolled_back(self, index: int) -> None:
-        del self._per_op[index:]
-        del self._refs[index:]
-        self._cut_marks(index)
-        self._drop_undos_from(index)
-        while self._position and self._position[-1] >= index:
-            self._position.pop()
-        self._conditions.rolled_back(index)
+        self._forget_from(index)
         self.version += 1
 
     def applied(self, index: int, record: Record, state: State) -> None:
         if index != len(self._per_op):  # never expected: resynchronise rather than misfile
-            del self._per_op[index:]
-            del self._refs[index:]
-            self._cut_marks(index)
-            self._drop_undos_from(index)
-            while self._position and self._position[-1] >= index:
-                self._position.pop()
-            self._conditions.rolled_back(index)
+            self._forget_from(index)
             while len(self._per_op) < index:
                 self._per_op.append(())
                 self._refs.append(("?", 0))
@@ -351,8 +339,15 @@ class AssistRunner:
                 undone.discard(took[target])
         return undone
 
-    def _cut_marks(self, index: int) -> None:
+    def _forget_from(self, index: int) -> None:
+        """Drop what was kept of the ops from `index` on (taken back, or out of step)."""
+        del self._per_op[index:]
+        del self._refs[index:]
         self._marks.cut(index, self._records if self._records is not None else [])
+        self._drop_undos_from(index)
+        while self._position and self._position[-1] >= index:
+            self._position.pop()
+        self._conditions.rolled_back(index)
 
     def _drop_undos_from(self, index: int) -> None:
         undos = self._undos
