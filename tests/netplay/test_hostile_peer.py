@@ -132,7 +132,10 @@ def test_hostile_peer(case, caplog):
                 assert target.replica.store.get(hid, 3).args == {"text": "three"}
             if case == "split_seq":
                 assert target.replica.store.get(hid, 3).args["id"] == "tok-a"
-                assert other.replica.store.get(hid, 3).args["id"] == "tok-b"
+                # The other peer keeps the first version that reached it: its own tok-b, or
+                # tok-a when the target's relay outran the hostile's direct send (a race on a
+                # loaded machine). Either way one version is kept and neither is applied.
+                assert other.replica.store.get(hid, 3).args["id"] in ("tok-a", "tok-b")
                 assert hid in target.mesh.peers()  # named, link kept: it relayed nothing
             await _late_joiner(target, case)
         finally:
