@@ -15,7 +15,6 @@ during catch-up can be verified.
 Events (:attr:`Mesh.events`, netplay.mesh.events): a peer joined (or relinked), left, and each
 message of a kind above the mesh, decoded, with the bytes it came as."""
 
-
 from __future__ import annotations
 
 import asyncio
@@ -144,7 +143,9 @@ class Mesh:
 
     def spawn(self, coro: Any) -> asyncio.Task[Any]:
         """Run `coro` until the mesh stops."""
-        task: asyncio.Task[Any] = asyncio.ensure_future(coro)
+        return self._hold(asyncio.ensure_future(coro))
+
+    def _hold(self, task: asyncio.Task[Any]) -> asyncio.Task[Any]:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return task
@@ -255,7 +256,9 @@ class Mesh:
             result.set_result(peer_id)
 
     async def _on_accept(self, reader: Any, writer: Any, address: str | None = None) -> None:
-        """An accepted stream (TCP, or QUIC with the remote endpoint as ``address``)."""
+        """An accepted stream (TCP, or QUIC with the remote endpoint as ``address``). stop()
+        cancels its task: a stopped mesh finishes no handshake (its dialler would see it rejoin)."""
+        self._hold(cast("asyncio.Task[Any]", asyncio.current_task()))  # (a server's callback's)
         peer = writer.get_extra_info("peername")
         if address is None:
             address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
