@@ -24,13 +24,10 @@ CORE = REPO / "table" / "core"
 sys.path.insert(0, str(REPO))  # this checkout's core, whatever else is installed
 
 # Python, not compiled: the package's __init__ and native.py (they decide whether the
-# extensions may load); the Journal, a subclass of `list` (mypyc compiles none); the classes
-# other code extends or patches: a Python class cannot extend a compiled one, nor can a compiled
-# object's methods be replaced (tests stand a hostile peer in for a replica that way): the
-# replica and what it is made of (loading), its replay (seek), the log's Renderer, the fair
-# draws' ops. The fold they drive (timeline, state, apply, ops, the causal store) is compiled.
-KEPT_AS_PYTHON = {"__init__.py", "native.py", "journal.py", "replica.py", "loading.py",
-                  "seek.py", "render.py", "fair_ops.py"}
+# extensions may load); the Journal, a subclass of `list` (mypyc compiles none); the log's
+# Renderer, which the UI extends (a Python class cannot extend a compiled one); the fair draws'
+# ops, which tests stand a cheating peer's software in for by replacing what they call.
+KEPT_AS_PYTHON = {"__init__.py", "native.py", "journal.py", "render.py", "fair_ops.py"}
 
 
 def compiled_files() -> list[Path]:
