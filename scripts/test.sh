@@ -41,6 +41,28 @@ faults=$!
 trap 'kill "$faults" 2>/dev/null || true' EXIT
 .venv/bin/python -m pytest -q "${workers[@]}" "$@"
 
+# The compiled core (packaging/compile_core.py, mypyc): the core, games, fairness and dataset
+# suites again, on a copy of this checkout whose core is compiled (its processes too, through
+# PYTHONPATH), so the compiled fold is shown to be the same fold. It needs a C compiler.
+if command -v cc >/dev/null || command -v gcc >/dev/null; then
+    compiled_copy="$PWD/build/compiled-core"
+    rm -rf "$compiled_copy" && mkdir -p "$compiled_copy"
+    git ls-files -z --cached --others --exclude-standard \
+        | tar --null --ignore-failed-read -T - -cf - 2>/dev/null | tar -xf - -C "$compiled_copy"
+    (
+        cd "$compiled_copy"
+        python="$OLDPWD/.venv/bin/python"
+        "$python" packaging/compile_core.py
+        export PYTHONPATH="$compiled_copy"
+        "$python" -c 'from table.core.native import compiled; assert compiled()'
+        SANDTABLE_PYTHON="$python" "$python" -m pytest -q -p no:cacheprovider "${workers[@]}" \
+            tests/core tests/games tests/fairness tests/designer/test_dataset.py \
+            tests/designer/test_report_queries.py
+    )
+else
+    echo "the compiled core: no C compiler (cc or gcc) on this machine; skipped"
+fi
+
 # Every other Python the README promises (3.12, 3.13) that this machine has, from pyenv or
 # PATH: a virtualenv of its own (.venv-3.12, ...). 3.13 runs the core, games, fairness and
 # netplay suites, sockets included (where a 3.13-only failure was once seen); 3.12 their

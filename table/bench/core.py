@@ -34,6 +34,7 @@ import msgpack
 from table.core import actions as act
 from table.core.gc_tuning import tune_gc
 from table.core.logfile import MAGIC, LogWriter, make_header
+from table.core.native import compiled
 from table.core.ops import Op
 from table.core.replica import Replica
 from table.core.rng import Rng
@@ -270,7 +271,8 @@ def run(count: int = 100_000, objects: int = 600, out: Callable[[str], None] = p
         f"{count / roll_cpu:,.0f} ops/s, log write {len(wires) / write_cpu:,.0f} records/s")
     same = applied.pop("states_equal") and replayed.pop("replay_state_equal")
     result = {"objects": objects, "ops": count, **applied, **replayed,
-              "catch_up_10k_s": round(t_catch, 3), "states_equal": same}
+              "catch_up_10k_s": round(t_catch, 3), "states_equal": same,
+              "core_compiled": compiled()}
     out(json.dumps(result))
     return result
 

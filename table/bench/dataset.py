@@ -25,6 +25,8 @@ from pathlib import Path
 
 import msgpack
 
+from table.core.native import compiled
+
 COUNT, MORE = 1000, 20
 _CHUNK = 50
 
@@ -149,7 +151,8 @@ def run(count: int = COUNT, more: int = MORE, jobs: int | None = None,
         print(f"peak RSS: {small['peak_mib']:.0f} MiB at {small['sessions']:.0f} sessions, "
               f"{large['peak_mib']:.0f} MiB at {large['sessions']:.0f} = {growth:.2f}x "
               f"(target <= 1.5x)", flush=True)
-        result = {"bench": "dataset", "sessions": fresh.total, "jobs": jobs,
+        result = {"bench": "dataset", "core_compiled": compiled(), "sessions": fresh.total,
+                  "jobs": jobs,
                   "floor_s": round(floor, 4), "fresh_s": round(fresh_s, 2),
                   "fresh_vs_floor": round(fresh_s / floor, 2),
                   "floor_cpu_s": round(floor_cpu, 4), "fresh_cpu_s": round(fresh_cpu, 2),

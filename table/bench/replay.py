@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from table.core.logfile import LogWriter, make_header
+from table.core.native import compiled
 
 from .core import generate, replay_floor
 
@@ -170,7 +171,8 @@ def _report(ops: int, replay: dict[str, Any], window: dict[str, Any],
               "seek_us_per_op": round(window["seek_middle_s"] / (ops / 2) * 1e6, 3),
               "seek_core_s": round(replay["seek_s"], 3),
               "seek_core_us_per_op": round(replay["seek_s"] / (ops / 2) * 1e6, 3),
-              "states_equal": replay["hash"] == window["hash"] and ops == window["ops"]}
+              "states_equal": replay["hash"] == window["hash"] and ops == window["ops"],
+              "core_compiled": compiled()}
     out(json.dumps(result))
     return result
 

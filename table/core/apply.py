@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 from . import commit, fair
 from .errors import Fault, Void
+from .journal import Journal
 from .objects import KINDS, PUBLIC, ROOT, Obj
-from .state import Journal, Seat, State
+from .state import Seat, State
 
 if TYPE_CHECKING:
     from .opdata import Op

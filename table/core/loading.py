@@ -87,9 +87,9 @@ class LogLoading:
                 wire = record.get("op")
                 if wire is not None:
                     ops.extend(offer(from_wire(wire)))
-            except Equivocation as err:  # both versions in one log: a proof as well
-                void_from(self.voided_from, err.author, err.seq)
-                self.report(f"{source}: record {number}: {err}")
+            except Equivocation as proof:  # both versions in one log: a proof as well
+                void_from(self.voided_from, proof.author, proof.seq)
+                self.report(f"{source}: record {number}: {proof}")
             except (BadOp, CausalityError) as err:
                 if isinstance(err, RefusedOp):
                     ops.extend(err.delivered)

@@ -16,7 +16,8 @@ from . import apply as h
 from . import apply_records as rec
 from .apply import Lookup
 from .errors import Void
-from .state import Journal, State
+from .journal import Journal
+from .state import State
 from .undo import apply_redo, apply_undo
 
 if TYPE_CHECKING:
@@ -34,9 +35,9 @@ _OPT_INT = (int, type(None))
 _OPT_BOOL = (bool, type(None))
 _POS = (list, tuple, type(None))
 _AT = (str, int, dict, type(None))
-ANY = (object,)  # any value at all
+ANY: tuple[type, ...] = (object,)  # any value at all
 
-MARK_WHATS = frozenset({"turn", "phase", "step", "declare", "setup", "winner"})
+MARK_WHATS: frozenset[str] = frozenset({"turn", "phase", "step", "declare", "setup", "winner"})
 
 
 @dataclass(frozen=True, slots=True)

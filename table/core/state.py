@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .journal import Journal
 from .objects import ROOT, Obj
 
 MISSING = object()  # marks 'there was no value' in a journal entry
@@ -20,47 +21,6 @@ class Seat:
     peer: str | None = None  # author id of the peer that plays this seat
     name: str = ""
     colour: str = ""
-
-
-class Journal(list[tuple[Any, ...]]):
-    """The undo record of one applied op: a list of (primitive, args) to reverse.
-
-    The journal is the list itself (a long log keeps one per op: a list inside an object cost
-    40 bytes more each). It compares and hashes by identity, and is always true, as the object
-    it replaced was: journals are records of events, two empty ones are not the same one."""
-
-    __slots__ = ()
-    __hash__ = object.__hash__  # type: ignore[assignment]  # by identity, see above
-
-    def __eq__(self, other: object) -> bool:
-        return self is other
-
-    def __ne__(self, other: object) -> bool:
-        return self is not other
-
-    def __bool__(self) -> bool:
-        return True
-
-    @property
-    def entries(self) -> list[tuple[Any, ...]]:
-        """The entries, oldest first (the journal itself)."""
-        return self
-
-    def touched(self) -> set[str]:
-        """Ids of the objects this op changed ('#' for seats, turn and phase), for the UI."""
-        ids: set[str] = set()
-        for entry in self.entries:
-            tag = entry[0]
-            if tag in ("f", "c", "p"):
-                ids.add(entry[1].id)
-            elif tag in ("rm", "ins"):
-                ids.add(entry[1].id)
-                ids.add(entry[3])
-            elif tag == "new":
-                ids.add(entry[1])
-            else:
-                ids.add("#")
-        return ids
 
 
 class State:
@@ -189,7 +149,9 @@ class State:
 
     def revert(self, journal: Journal) -> None:
         """Take back everything `journal` recorded, newest first."""
-        for entry in reversed(journal.entries):
+        entries: list[tuple[Any, ...]] = journal
+        for i in range(len(entries) - 1, -1, -1):
+            entry = entries[i]
             tag = entry[0]
             if tag == "f":
                 setattr(entry[1], entry[2], entry[3])

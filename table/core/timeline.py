@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from .errors import Fault, Void
+from .journal import Journal
 from .opkinds import HANDLERS, apply_op
 from .ops import Op
-from .state import Journal, State
+from .state import State
 from .statehash import objects_digest
 from .watchers import watcher_refusal
 
@@ -238,7 +239,9 @@ class Timeline:
         return record.op, (None if record.void else record.journal), later
 
 
-    lookup = _lookup  # for callers that ask ahead of issuing (table.core.undoing)
+    def lookup(self, ref: tuple[str, int]
+               ) -> tuple[Op, Journal | None, list[tuple[Op, Journal]]] | None:
+        return self._lookup(ref)  # for callers that ask ahead of issuing (table.core.undoing)
 
     def trial(self, op: Op) -> str | None:
         """Why `op` would be void, or change nothing, if it were applied next; None when it

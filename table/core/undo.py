@@ -13,15 +13,14 @@ is, so nobody can follow it by its handle; its old handle stays in the log, reve
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, TypeAlias
 
 from .apply import Lookup, fresh_outputs, place_outputs, require_authority
 from .errors import Void
+from .journal import Journal
 from .objects import PUBLIC, Obj
-from .state import MISSING, Journal, State, written_keys
-
-if TYPE_CHECKING:
-    from .opdata import Op
+from .opdata import Op
+from .state import MISSING, State, written_keys
 
 Key = tuple[str, str]
 Ref = tuple[str, int]
@@ -33,7 +32,8 @@ class _Target:
     """Marks a key still held by the target op itself (its write is current)."""
 
 
-TARGET: Any = _Target()
+TARGET = _Target()
+Holder: TypeAlias = Op | _Target | None  # TARGET, the newer op that holds a key, or None (taken back)
 
 
 def target_ref(op: Op) -> Ref:
@@ -44,7 +44,7 @@ def target_ref(op: Op) -> Ref:
     return target[0], target[1]
 
 
-def holders(ref: Ref, journal: Journal, later: list[tuple[Op, Journal]]) -> dict[Key, Op | None]:
+def holders(ref: Ref, journal: Journal, later: list[tuple[Op, Journal]]) -> dict[Key, Holder]:
     """Who holds each key `ref`'s op wrote, after the ops `later` (in canonical order): TARGET
     (the op itself: its write is current), a newer op, or None (an undo took it back)."""
     owner: dict[Key, Ref | None] = dict.fromkeys(written_keys(journal), ref)
@@ -107,10 +107,9 @@ def _take_back(state: State, op: Op, lookup: Lookup, kinds: frozenset[str], refu
         raise Void(stale_reason(ref, held))
 
 
-def stale_reason(ref: Ref, held: dict[Key, Any]) -> str:
+def stale_reason(ref: Ref, held: dict[Key, Holder]) -> str:
     """Why nothing of `ref` can be restored: already taken back, or a newer op holds it."""
-    newer = [h for k, h in held.items()
-             if h is not None and h is not TARGET and k[1] not in _KEPT]
+    newer = [h for k, h in held.items() if isinstance(h, Op) and k[1] not in _KEPT]
     if newer:
         first = newer[0]
         return f"#{first.seq} of {first.author} changed it since {ref}"

@@ -117,8 +117,7 @@ def _refuse_if_stale(r: Replica, rec: Record, verb: str) -> None:
     if found is None or found[1] is None:
         return
     held = holders(rec.op.ref, found[1], found[2])
-    newer = [(k, h) for k, h in held.items()
-             if h is not TARGET and h is not None and k[1] != "card"]
+    newer = [(k, h) for k, h in held.items() if isinstance(h, Op) and k[1] != "card"]
     if newer:
         key, op = newer[0]
         what = "the turn or phase" if key[0] == "#" else "that piece"

@@ -123,14 +123,20 @@ def test_without_the_publication_the_shuffles_cannot_be_verified(tmp_path: Path)
 
 
 def _stacked_shuffle(s: Session) -> Op:
-    """Peer 2's software runs the round, records it, and ignores the seed: the deck sorted."""
-    draw = s.draw(2, "shuffle")
-    real = fair.permuted
-    fair.permuted = lambda seed, items: sorted(items, reverse=True)  # type: ignore
-    try:
-        return fair_shuffle(s.replicas[1], "p2.deck", draw, seat=2)
-    finally:
-        fair.permuted = real  # type: ignore[assignment]
+    """Peer 2's software runs the round, records it, and ignores the seed: the deck sorted
+    (the op fair_shuffle makes, with the order the cheater likes; written out, as a compiled
+    core's calls cannot be patched)."""
+    r, draw = s.replicas[1], s.draw(2, "shuffle")
+    pile = r.state.objs["p2.deck"]
+    inputs = list(pile.children)
+    before = [r.knowledge.card_of(h) or "" for h in inputs]
+    out, private = _committed(r, sorted(before, reverse=True))
+    private["fair"] = {"rounds": {draw.round: {"pile": "p2.deck", "shares": dict(draw.shares),
+                                               "order": before}}}
+    return r.issue("consume", {"in": inputs, "expect": ["p2.deck"] * len(inputs),
+                               "to": "p2.deck", "at": "bottom", "out": out, "owner": 2,
+                               "why": "shuffle", "fair": draw.shuffle_record()},
+                   seat=2, private=private)
 
 
 def _committed(r: Replica, cards: list[str]) -> tuple[list[list[str]], dict[str, Any]]:

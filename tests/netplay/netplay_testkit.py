@@ -100,6 +100,20 @@ class RecordingRelay:
                 await t
 
 
+class StandIn:
+    """A replica as replication sees it (netplay.replication.seam.Replica) with some methods
+    replaced: a corrupted or withholding peer. It goes between replication and the real replica
+    (`peer.repl.replica = StandIn(peer.replica, ...)`), as a compiled core's objects cannot have
+    their methods replaced."""
+
+    def __init__(self, real: Any, **replaced: Callable[..., Any]) -> None:
+        self._real = real
+        self.__dict__.update(replaced)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._real, name)
+
+
 class ReplicaPeer:
     """A real table replica wired to a mesh the way netplay.session.lan_session does it (tests)."""
 

@@ -1,7 +1,7 @@
 """Catch-up ends with caught_up; an op a peer advertises but never sends is named, not awaited."""
 
 import pytest
-from netplay_testkit import LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until
+from netplay_testkit import LOOPBACK, ReplicaPeer, StandIn, run, start_meshes, stop_all, wait_until
 
 from netplay.replication.events import CaughtUp, PeerMisbehaved
 
@@ -21,8 +21,8 @@ def test_catch_up_ends_explicitly_and_a_withheld_op_is_named():
         # The server advertises author#2 in its vector but never sends it (the fault a peer
         # had when it stored an op it could not relay).
         honest_missing = server.replica.ops_missing_for
-        server.replica.ops_missing_for = lambda vv: [
-            w for w in honest_missing(vv) if (w[0], w[1]) != (a_id, 2)]
+        server.repl.replica = StandIn(server.replica, ops_missing_for=lambda vv: [
+            w for w in honest_missing(vv) if (w[0], w[1]) != (a_id, 2)])
         events = []
         joiner.repl.events.subscribe(events.append)
         await joiner.mesh.connect(LOOPBACK, server.mesh.port)
@@ -38,7 +38,7 @@ def test_catch_up_ends_explicitly_and_a_withheld_op_is_named():
                    for e in events)
         assert any(s_id in r and f"{a_id}#2" in r for r in joiner.replica.reports)
         # Once the op comes (here: the server stops withholding it), the joiner completes.
-        server.replica.ops_missing_for = honest_missing
+        server.repl.replica = server.replica
         server.repl.check_now()
         assert await wait_until(lambda: joiner.vv().get(a_id) == 4, 5)
         assert await wait_until(lambda: joiner.repl.waiting_for() == "", 5)

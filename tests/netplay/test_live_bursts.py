@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from netplay_testkit import LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until
+from netplay_testkit import LOOPBACK, ReplicaPeer, StandIn, run, start_meshes, stop_all, wait_until
 
 from netplay.protocol.messages import LiveOp
 from netplay.replication.events import PeerMisbehaved
@@ -26,16 +26,16 @@ async def _pair() -> tuple[list, list[ReplicaPeer]]:
     return meshes, peers
 
 
-def _batches(replica: Replica) -> list[int]:
-    """Record the size of every batch the replica is handed."""
+def _batches(peer: ReplicaPeer) -> list[int]:
+    """Record the size of every batch replication hands the peer's replica."""
     sizes: list[int] = []
-    take = replica.receive_many
+    take = peer.replica.receive_many
 
     def counting(wires, from_peer=""):
         sizes.append(len(wires))
         return take(wires, from_peer)
 
-    replica.receive_many = counting  # type: ignore[method-assign]
+    peer.repl.replica = StandIn(peer.replica, receive_many=counting)
     return sizes
 
 
@@ -53,7 +53,7 @@ def _one_by_one(author: ReplicaPeer, wires: list[list]) -> Replica:
 def test_a_burst_makes_the_table_the_ops_make_one_by_one() -> None:
     async def scenario() -> None:
         meshes, (alice, bob) = await _pair()
-        sizes = _batches(bob.replica)
+        sizes = _batches(bob)
         wires = [alice.play(f"card {i}") for i in range(40)]  # one turn: they arrive together
         assert await wait_until(lambda: bob.total() == 42, 10)
         assert max(sizes) > 1  # some came together and were taken together

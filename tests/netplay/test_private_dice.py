@@ -6,6 +6,7 @@ from __future__ import annotations
 from netplay.draws.private_dice import PrivateDiceWatch
 from table.core import actions as act
 from table.core.audit import audit_replica
+from table.core.ops import Op
 from table.core.replica import Replica
 
 
@@ -36,17 +37,21 @@ def test_a_lone_roll_of_a_linked_player_is_flagged_logged_and_fails_the_audit(tm
     assert again.flags == me.flags and audit_replica(again).status == "failed"
 
 
-def test_draws_from_before_the_link_or_allowed_or_a_watchers_are_not_flagged(tmp_path,
-                                                                            monkeypatch):
-    import table.core.replica
-    # a hostile watcher's client: its own table would refuse the roll (every peer voids it)
-    monkeypatch.setattr(table.core.replica, "watcher_refusal", lambda *_args: None)
+def _hostile_roll(r: Replica) -> Op:
+    """A roll from a hostile watcher's client: its own table would refuse it (`issue` does), so
+    it stamps the op itself; every peer voids it."""
+    return Op(r.peer_id, r.store.delivered(r.peer_id) + 1, r.store.max_lamport + 1, "roll",
+              {"sides": 6, "values": [2]}, {}, 0.0, None)
+
+
+def test_draws_from_before_the_link_or_allowed_or_a_watchers_are_not_flagged(tmp_path):
     for i, options in enumerate(({"caught_up": False}, {"linked": False},
                                  {"local_draws": True}, {"watch": True})):
         path = tmp_path / str(i)
         path.mkdir()
         me, other, state = _pair(path, **options)
-        shuffle = other.issue("roll", {"sides": 6, "values": [2]})
+        shuffle = _hostile_roll(other) if options.get("watch") \
+            else other.issue("roll", {"sides": 6, "values": [2]})
         me.receive_many([shuffle])
         assert not me.flags, options
         # judged once: the same op re-applied later (a rollback) is not flagged either

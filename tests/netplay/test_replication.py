@@ -3,7 +3,7 @@
 import asyncio
 
 import pytest
-from netplay_testkit import LOOPBACK, ReplicaPeer, run, start_meshes, stop_all, wait_until
+from netplay_testkit import LOOPBACK, ReplicaPeer, StandIn, run, start_meshes, stop_all, wait_until
 
 from netplay.replication.events import Divergence, PrivateReceived
 from netplay.replication.replication import ReplicationConfig
@@ -69,7 +69,8 @@ def test_divergence_is_reported():
         assert await wait_until(lambda: peers[1].vv() == peers[0].vv(), 3)
         events = []
         peers[1].repl.events.subscribe(lambda e: isinstance(e, Divergence) and events.append(e))
-        peers[0].replica.public_state_hash = lambda: "0" * 32  # a corrupted peer
+        # a corrupted peer
+        peers[0].repl.replica = StandIn(peers[0].replica, public_state_hash=lambda: "0" * 32)
         assert await wait_until(lambda: events, 3)
         assert events[0].peer_id == meshes[0].peer_id
         assert events[0].our_hash != events[0].their_hash
