@@ -49,10 +49,18 @@ class _SourcesFirst(importlib.abc.MetaPathFinder):
         return importlib.util.spec_from_file_location(fullname, source)
 
 
+def load_sources() -> None:
+    """From now on this process loads the core's modules from their sources, compiled or not
+    (those not imported yet: call it first). A modified client does (tests/e2e/rogue_watcher.py:
+    a compiled module's functions cannot be replaced)."""
+    if not any(isinstance(finder, _SourcesFirst) for finder in sys.meta_path):
+        sys.meta_path.insert(0, _SourcesFirst())
+
+
 def guard() -> None:
     """Called by the package on import where a build left its stamp."""
     if STAMP.read_text(encoding="ascii").strip() != sources_digest():
-        sys.meta_path.insert(0, _SourcesFirst())
+        load_sources()
         warnings.warn("table/core's compiled modules are older than its sources: the sources "
                       "run (python packaging/compile_core.py builds them again, --clean "
                       "removes them)", stacklevel=2)

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import sys
 
-from table.core import replica
+from table.core import native
+
+native.load_sources()  # a compiled core's functions cannot be replaced: this client runs Python
+from table.core import replica  # noqa: E402  (after the line above, or it could load compiled)
 
 replica.watcher_refusal = lambda state, author, kind: None  # type: ignore[assignment]
 
