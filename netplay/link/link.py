@@ -26,7 +26,7 @@ from netplay.link.direct import take_over
 from netplay.link.inbound import Inbound
 from netplay.link.link_state import TRANSITIONS, LinkConfig, LinkState
 from netplay.link.outbox import Outbox, PackedMessage
-from netplay.link.streams import run_handshake, tune_socket, wait_for
+from netplay.link.streams import run_handshake, tune_socket
 from netplay.protocol.channel import MessageChannel, Received
 from netplay.protocol.handshake import Handshake, Rejected
 from netplay.protocol.identity import Identity
@@ -131,7 +131,7 @@ class Link:
         try:
             opening = opener(host, port) if opener is not None else \
                 asyncio.open_connection(host, port)
-            reader, writer = await wait_for(opening, self.config.connect_timeout)
+            reader, writer = await asyncio.wait_for(opening, self.config.connect_timeout)
         except (TimeoutError, OSError) as exc:
             where = f"{host}:{port}" if opener is None else host[:24] + "..."
             self._fail_before_open(f"connect to {where} failed: {exc or type(exc).__name__}")

@@ -11,8 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
-from collections.abc import Awaitable
-from typing import TypeVar
 
 from netplay.protocol.handshake import (
     DEFAULT_TIMEOUT,
@@ -27,18 +25,6 @@ from netplay.protocol.identity import Identity
 from netplay.protocol.wire import DEFAULT_LIMITS, WireLimits
 
 READ_CHUNK = 64 * 1024  # bytes asked of a stream per read (the handshake, a link, a listener)
-T = TypeVar("T")
-
-
-async def wait_for(awaitable: Awaitable[T], timeout: float) -> T:
-    """:func:`asyncio.wait_for` that never loses a cancellation: on Python 3.11 it returns the
-    result when what it awaited finished in the same turn as the task was cancelled (CPython
-    gh-86296), and a stopped mesh's dial then went on to finish its handshake."""
-    result = await asyncio.wait_for(awaitable, timeout)
-    task = asyncio.current_task()
-    if task is not None and task.cancelling():
-        raise asyncio.CancelledError
-    return result
 
 
 async def run_handshake(
@@ -67,8 +53,8 @@ async def run_handshake(
             if step.event is not None:
                 continue
             try:
-                data = await wait_for(reader.read(READ_CHUNK),
-                                      max(0.0, handshake.deadline - loop.time()))
+                data = await asyncio.wait_for(reader.read(READ_CHUNK),
+                                              max(0.0, handshake.deadline - loop.time()))
             except TimeoutError:
                 continue  # poll() rejects it on the next turn
             step = handshake.feed(data) if data else handshake.connection_lost()

@@ -16,7 +16,7 @@ import socket
 from collections.abc import Callable
 
 from netplay.link.framing import write_frame
-from netplay.link.streams import READ_CHUNK, wait_for
+from netplay.link.streams import READ_CHUNK
 from netplay.mesh.admission import BUSY_LOG_EVERY, BUSY_REASON, Admission, AdmissionLimits, Ticket
 from netplay.protocol.wire import pack
 
@@ -61,7 +61,7 @@ async def admit(admission: Admission, address: str, reader: asyncio.StreamReader
         await _busy(admission, address, writer, now(), me)
         return None
     try:
-        first = await wait_for(reader.read(READ_CHUNK), hello_timeout)
+        first = await asyncio.wait_for(reader.read(READ_CHUNK), hello_timeout)
     except (TimeoutError, OSError, ConnectionError):
         first = b""
     if not first or ticket.done:

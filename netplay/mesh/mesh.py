@@ -15,6 +15,7 @@ during catch-up can be verified.
 Events (:attr:`Mesh.events`, netplay.mesh.events): a peer joined (or relinked), left, and each
 message of a kind above the mesh, decoded, with the bytes it came as."""
 
+
 from __future__ import annotations
 
 import asyncio
@@ -143,9 +144,7 @@ class Mesh:
 
     def spawn(self, coro: Any) -> asyncio.Task[Any]:
         """Run `coro` until the mesh stops."""
-        return self._hold(asyncio.ensure_future(coro))
-
-    def _hold(self, task: asyncio.Task[Any]) -> asyncio.Task[Any]:
+        task: asyncio.Task[Any] = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return task
@@ -256,9 +255,7 @@ class Mesh:
             result.set_result(peer_id)
 
     async def _on_accept(self, reader: Any, writer: Any, address: str | None = None) -> None:
-        """An accepted stream (TCP, or QUIC with the remote endpoint as ``address``). stop()
-        cancels its task: a stopped mesh finishes no handshake (its dialler would see it rejoin)."""
-        self._hold(cast("asyncio.Task[Any]", asyncio.current_task()))  # (a server's callback's)
+        """An accepted stream (TCP, or QUIC with the remote endpoint as ``address``)."""
         peer = writer.get_extra_info("peername")
         if address is None:
             address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
