@@ -126,9 +126,10 @@ def _measure(folder: Path, out: str | None, jobs: int | None, assist: bool,
         print(f"skipped {path}: {why}")
     return {"bench": "report", "sessions": len(report.sessions),
             "seconds": round(report.seconds, 2), "target_seconds": limit,
-            "floor_s": round(floor, 2), "report_floor_ratio": round(ratio, 2),
+            # the floors to 0.1 ms: a few sessions' floor is a few ms, and 0.0 would read as none
+            "floor_s": round(floor, 4), "report_floor_ratio": round(ratio, 2),
             "per_session_ms": round(1000 * report.seconds / max(1, len(report.sessions)), 2),
-            "floor_cpu_s": round(floor_cpu, 2), "report_cpu_s": round(report_cpu, 2),
+            "floor_cpu_s": round(floor_cpu, 4), "report_cpu_s": round(report_cpu, 2),
             "report_cpu_vs_floor_cpu": round(report_cpu / floor_cpu, 2),
             "warm_s": round(warm.seconds, 2), "warm_logs_read": warm.logs_read,
             "warm_floor_ratio": round(warm.seconds / floor, 2),
