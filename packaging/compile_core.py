@@ -4,7 +4,7 @@
     python packaging/compile_core.py           # build the extension modules beside the sources
     python packaging/compile_core.py --clean   # remove them: the Python sources run again
 
-The same code runs as Python or compiled; the compiled fold runs about twice as fast (docs/
+The same code runs as Python or compiled; the compiled fold replays about 1.8x as fast (docs/
 performance.md). It needs mypy (the test extras have it) and a C compiler. The build records
 the digest of the sources it compiled (table/core/compiled.stamp): when a source changes after
 the build, table/core/__init__.py loads the Python sources instead of the stale extensions and

@@ -150,7 +150,7 @@ class State:
     def revert(self, journal: Journal) -> None:
         """Take back everything `journal` recorded, newest first."""
         entries: list[tuple[Any, ...]] = journal
-        for i in range(len(entries) - 1, -1, -1):
+        for i in range(len(entries) - 1, -1, -1):  # (mypyc cannot compile reversed() of it)
             entry = entries[i]
             tag = entry[0]
             if tag == "f":

@@ -67,7 +67,7 @@ class Timeline:
         # each author's records by sequence number (index seq - 1; None where an op is not
         # applied): a list per author costs a slot per op where a map of refs cost a key too
         self._by_author: dict[str, list[Record | None]] = {}
-        self._lookup_fn = self._lookup  # bound once: the fold hands it to every handler
+        self._lookup_fn = self.lookup  # bound once: the fold hands it to every handler
 
     def __len__(self) -> int:
         return len(self.records)
@@ -225,10 +225,11 @@ class Timeline:
                 mine.extend([None] * (op.seq - 1 - len(mine)))
             mine.append(record)
 
-    def _lookup(self, ref: tuple[str, int]
-                ) -> tuple[Op, Journal | None, list[tuple[Op, Journal]]] | None:
+    def lookup(self, ref: tuple[str, int]
+               ) -> tuple[Op, Journal | None, list[tuple[Op, Journal]]] | None:
         """An op applied before the current one (undo targets only reach backwards), with
-        every op applied after it and their journals."""
+        every op applied after it and their journals (also asked ahead of issuing:
+        table.core.undoing)."""
         record = self.record_of(ref)
         if record is None:
             return None
@@ -238,15 +239,10 @@ class Timeline:
         later = [(r.op, r.journal) for r in self.records[index + 1:]]
         return record.op, (None if record.void else record.journal), later
 
-
-    def lookup(self, ref: tuple[str, int]
-               ) -> tuple[Op, Journal | None, list[tuple[Op, Journal]]] | None:
-        return self._lookup(ref)  # for callers that ask ahead of issuing (table.core.undoing)
-
     def trial(self, op: Op) -> str | None:
         """Why `op` would be void, or change nothing, if it were applied next; None when it
         would take effect. The state is left exactly as it was."""
-        journal, void = apply_op(self.state, op, self._lookup)
+        journal, void = apply_op(self.state, op, self.lookup)
         if void is not None:
             return str(void)
         touched = journal.touched()
