@@ -127,12 +127,18 @@ def _stacked_shuffle(s: Session) -> Op:
     (the op fair_shuffle makes, with the order the cheater likes; written out, as a compiled
     core's calls cannot be patched)."""
     r, draw = s.replicas[1], s.draw(2, "shuffle")
-    pile = r.state.objs["p2.deck"]
-    inputs = list(pile.children)
-    before = [r.knowledge.card_of(h) or "" for h in inputs]
-    out, private = _committed(r, sorted(before, reverse=True))
+    before = [r.knowledge.card_of(h) or "" for h in r.state.objs["p2.deck"].children]
+    return _shuffle_of_p2_deck(r, draw, sorted(before, reverse=True), before)
+
+
+def _shuffle_of_p2_deck(r: Replica, draw: fair.JointDraw, dealt: list[str],
+                        order: list[str]) -> Op:
+    """Peer 2's fair shuffle of its deck as its software issues it, with the cards `dealt` in
+    this order and `order` recorded as the pre-shuffle order: whatever the cheater likes."""
+    inputs = list(r.state.objs["p2.deck"].children)
+    out, private = _committed(r, dealt)
     private["fair"] = {"rounds": {draw.round: {"pile": "p2.deck", "shares": dict(draw.shares),
-                                               "order": before}}}
+                                               "order": order}}}
     return r.issue("consume", {"in": inputs, "expect": ["p2.deck"] * len(inputs),
                                "to": "p2.deck", "at": "bottom", "out": out, "owner": 2,
                                "why": "shuffle", "fair": draw.shuffle_record()},
@@ -161,13 +167,7 @@ def _lying_order(s: Session) -> Op:
     claimed = [""] * len(inputs)
     for k, source in enumerate(perm):
         claimed[source] = stacked[k]
-    out, private = _committed(r, stacked)
-    private["fair"] = {"rounds": {draw.round: {"pile": "p2.deck", "shares": draw.shares,
-                                               "order": claimed}}}
-    return r.issue("consume", {"in": inputs, "expect": ["p2.deck"] * len(inputs),
-                               "to": "p2.deck", "at": "bottom", "out": out, "owner": 2,
-                               "why": "shuffle", "fair": draw.shuffle_record()},
-                   seat=2, private=private)
+    return _shuffle_of_p2_deck(r, draw, stacked, claimed)
 
 
 def _loaded_die(s: Session) -> Op:
