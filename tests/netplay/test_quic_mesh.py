@@ -56,9 +56,17 @@ def test_a_third_peer_learns_the_others_ticket_by_gossip_and_links_to_all() -> N
             assert a.quic is not None
             await b.connect(a.quic.ticket(), 0)
             await c.connect(a.quic.ticket(), 0)
-            # b and c never met: each learns the other's signed ticket through a
-            assert await wait_until(lambda: all(len(m.peers()) == 2 for m in (a, b, c)), 30)
-            assert b.claims.ticket_of(c.peer_id) == c.quic.ticket()  # type: ignore[union-attr]
+            # b and c never met: each learns the other's signed ticket through a. Whichever of
+            # them dials first, the other may be linked before any peers message has brought
+            # it the dialler's claim, so the wait is for the claims as well as the links.
+            tickets = {m.peer_id: m.quic.ticket() for m in (a, b, c)}  # type: ignore[union-attr]
+
+            def meshed() -> bool:
+                return all(len(m.peers()) == 2 for m in (a, b, c)) \
+                    and b.claims.ticket_of(c.peer_id) == tickets[c.peer_id] \
+                    and c.claims.ticket_of(b.peer_id) == tickets[b.peer_id]
+
+            assert await wait_until(meshed, 30)
         finally:
             for m in (a, b, c):
                 await m.stop()
