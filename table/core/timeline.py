@@ -67,7 +67,6 @@ class Timeline:
         # each author's records by sequence number (index seq - 1; None where an op is not
         # applied): a list per author costs a slot per op where a map of refs cost a key too
         self._by_author: dict[str, list[Record | None]] = {}
-        self._lookup_fn = self.lookup  # bound once: the fold hands it to every handler
 
     def __len__(self) -> int:
         return len(self.records)
@@ -192,7 +191,7 @@ class Timeline:
         if refused is None:
             state.journal = journal = Journal()
             try:
-                HANDLERS[op.kind](state, op, self._lookup_fn)
+                HANDLERS[op.kind](state, op, self.lookup)  # (not bound once and kept: a cycle)
                 record = Record(op, journal, None)
             except Void as void:
                 state.revert(journal)  # a handler may fail after its first write

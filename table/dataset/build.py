@@ -31,6 +31,10 @@ from .schema import CARDS_KEYS, SESSION_TABLES
 from .sources import SessionLogs, find_logs, group_logs, shard_of
 
 CHUNK = 8  # sessions a worker reads before it hands its rows back
+# rows of a table gathered before they are written as one row group: a row group per chunk
+# (hundreds of tiny ones) cost the writer more than every other step of the parent together,
+# and makes every later query open them all
+ROW_GROUP = 65_536
 
 
 @dataclass(slots=True)
@@ -234,14 +238,14 @@ def _write_new(out: Path, todo: list[SessionLogs],
     """Stream the new sessions' rows into one new part per table (memory stays flat)."""
     name = _part_name([(s.table, s.fingerprint) for s in todo])
     tmp = f".{name}.{os.getpid()}.tmp"
-    writers = {t: pq.ParquetWriter(out / t / tmp, schema) for t, schema in SESSION_TABLES.items()}
+    writers = {t: _Batched(pq.ParquetWriter(out / t / tmp, schema))
+               for t, schema in SESSION_TABLES.items()}
     versions: dict[str, tuple[str, str, str]] = {}
     done = 0
     try:
         for tables, modules, damaged in _results(todo, *how):
             for table, data in tables.items():
-                if data.num_rows:
-                    writers[table].write_table(data)
+                writers[table].add(data)
             versions.update(modules)
             outcome.damaged.extend(damaged)
             done += tables["sessions"].num_rows
@@ -256,6 +260,32 @@ def _write_new(out: Path, todo: list[SessionLogs],
     # folder meanwhile then either sees those sessions or has not seen these cards
     for digest, (game, version, folder) in versions.items():
         write_cards(out, digest, game, version, folder)
+
+
+class _Batched:
+    """A part file's writer that gathers the chunks' tables into row groups of ROW_GROUP rows
+    (the last one smaller): memory stays bounded by one row group per table."""
+
+    def __init__(self, writer: pq.ParquetWriter) -> None:
+        self.writer, self.pending, self.rows = writer, list[pa.Table](), 0
+
+    def add(self, data: pa.Table) -> None:
+        if data.num_rows:
+            self.pending.append(data)
+            self.rows += data.num_rows
+            if self.rows >= ROW_GROUP:
+                self.flush()
+
+    def flush(self) -> None:
+        if self.pending:
+            self.writer.write_table(pa.concat_tables(self.pending), row_group_size=ROW_GROUP)
+        self.pending, self.rows = [], 0
+
+    def close(self) -> None:
+        try:
+            self.flush()
+        finally:
+            self.writer.close()
 
 
 def write_cards(out: Path, digest: str, game: str, version: str, folder: str) -> None:
