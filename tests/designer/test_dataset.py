@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 
+import pyarrow.parquet as pq
 import pytest
 
 from table.app.cli import main
@@ -46,6 +47,14 @@ def test_every_table_is_written_and_joins_on_the_session(corpus) -> None:  # typ
         fresh, "SELECT column_name FROM (DESCRIBE cards)")}
     seats = query(fresh, "SELECT count(*), count(DISTINCT session) FROM seats")[0]
     assert seats[1] == COUNT and seats[0] >= 2 * COUNT
+
+
+def test_a_run_writes_its_rows_in_whole_row_groups_not_one_per_chunk(corpus) -> None:  # type: ignore[no-untyped-def]
+    _logs, fresh = corpus
+    (part,) = (fresh / "ops").glob("part-*.parquet")  # one run, one part per table
+    with pq.ParquetFile(part) as ops:
+        # 60 sessions reach the writer in 8 chunks; their few thousand ops are one row group
+        assert ops.metadata.num_rows > 1000 and ops.metadata.num_row_groups == 1
 
 
 def test_a_second_run_reads_only_new_logs_and_equals_a_fresh_run(corpus, tmp_path,
