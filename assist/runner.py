@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from table.core.events import EventHub, Unsubscribe
 from table.core.knowledge import Knowledge
@@ -34,6 +33,7 @@ from .api import (
     Plugin,
 )
 from .conditions import Conditions, Which, which
+from .flag_entry import FlagEntry
 from .judging import context_for, judge
 from .marks import MarkIndex
 from .plugins import assist_declarations, load_plugin
@@ -52,24 +52,6 @@ __all__ = ["POSITION_MARKS", "AssistRunner", "FlagEntry", "assist_declarations",
 # A table started from a position (table/games/position_table.py) lays its situation out
 # between these two setup markers; nothing between them is a move to judge.
 POSITION_MARKS = ("position", "position-end")
-
-
-@dataclass(frozen=True, slots=True)
-class FlagEntry:
-    """A flag at its place in the log."""
-
-    index: int  # position of the triggering op in canonical order (0-based)
-    ref: OpRef  # the triggering op
-    flag: Flag
-
-    @property
-    def key(self) -> str:
-        return self.flag.key
-
-    @property
-    def number(self) -> int:
-        """1-based op number, as `sandtable log show` numbers ops."""
-        return self.index + 1
 
 
 # ---------------------------------------------------------------------------------------------
@@ -115,6 +97,11 @@ class AssistRunner:
         self._records: list[Record] | None = None
         self._state: State | None = None
         self._timeline: Timeline | None = None
+        # the last view made, and of which state and knowledge (see _view_of)
+        self._view: AssistView | None = None
+        self._view_of_what: tuple[State | None, Knowledge | None] = (None, None)
+        # the state's module record last followed to the end (see _follow_module)
+        self._module_seen: dict[str, Any] | None = None
         # hash -> module: the modules this table has played under (a live-reloaded draft)
         self._modules: dict[str, GameModule] = {module.content_hash: module}
         self.resolve_module: Callable[[str], GameModule | None] | None = _cached_module
@@ -200,46 +187,61 @@ class AssistRunner:
                 self._per_op.append(())
                 self._refs.append(("?", 0))
         op = record.op
-        quiet = bool(len(self._position) % 2)  # inside a position's layout
-        if op.kind == "mark" or op.kind == "end":  # an end op is the game's result marker
+        kind = op.kind
+        quiet = len(self._position) % 2  # inside a position's layout (its markers judged)
+        if kind == "mark" or kind == "end":  # an end op is the game's result marker
             self._marks.add(index, record)
             if record.void is None and op.args.get("what") == "setup" \
                     and op.args.get("value") in POSITION_MARKS:
                 self._position.append(index)
-        elif op.kind in ("undo", "redo") and record.void is None \
+        elif (kind == "undo" or kind == "redo") and record.void is None \
                 and len(op.args["target"]) == 2:
             target = op.args["target"]
-            self._undos.append((index, op.kind, (str(target[0]), int(target[1])), op.ref))
+            self._undos.append((index, kind, (str(target[0]), int(target[1])), op.ref))
         flags: tuple[Flag, ...] = ()
         cleared = False
-        if self.enabled and self.plugin is not None and not quiet:
-            cleared = self._follow_conditions(index, record, state)
-            flags = self._check(index, record, state)
-            if self.plugin is not None:
-                self._conditions.raised(index, flags, self.plugin)
+        plugin = self.plugin
+        if self.enabled and not quiet and plugin is not None:
+            if self._conditions.live:
+                cleared = self._follow_conditions(index, record, state)
+            if kind not in self._ignored and (record.void is None or not plugin.ignores_void):
+                flags = self._check(index, record, state)
+            elif state.module is not self._module_seen:
+                self._follow_module(state)
+            if flags:
+                self._conditions.raised(index, flags, plugin)
         self._per_op.append(flags)
-        self._refs.append(op.ref)
+        self._refs.append((op.author, op.seq))
         if flags or cleared:
             self.version += 1
-        if self._changes and (flags or cleared or op.kind == "ack"):
+        if (flags or cleared or kind == "ack") and self._changes:
             self._changed()
 
     def _follow_conditions(self, index: int, record: Record, state: State) -> bool:
         assert self.plugin is not None
-        if not self._conditions.live:  # nothing to follow: no view to make
-            return False
         try:
-            return self._conditions.follow(index, record, self.plugin,
-                                           AssistView(state, self.knowledge, self.seat), self.game)
+            return self._conditions.follow(index, record, self.plugin, self._view_of(state),
+                                           self.game)
         except Exception as err:  # any plugin bug disables the plugin
             self._disable(err)
             return False
+
+    def _view_of(self, state: State) -> AssistView:
+        """The seat's view of `state`: one object for as long as state, knowledge and seat stay
+        (an AssistView keeps nothing but those three; it reads the state as it is)."""
+        view, made_of = self._view, self._view_of_what
+        if view is None or made_of[0] is not state or made_of[1] is not self.knowledge \
+                or view.seat != self.seat:
+            view = self._view = AssistView(state, self.knowledge, self.seat)
+            self._view_of_what = (state, self.knowledge)
+        return view
 
     def _follow_module(self, state: State) -> None:
         """Judge each op by the module in effect at its place (a draft may change mid-game)."""
         recorded = state.module
         digest = recorded.get("hash") if recorded else None
         if not digest or digest == self.game.module.content_hash:
+            self._module_seen = recorded  # settled for as long as the state holds this record
             return
         module = self._modules.get(digest)
         if module is None and self.resolve_module is not None:
@@ -248,16 +250,16 @@ class AssistRunner:
                 self._modules[digest] = module
         if module is not None:
             self.game = GameInfo(module, self.game.seats)
+            self._module_seen = recorded
 
     def _check(self, index: int, record: Record, state: State) -> tuple[Flag, ...]:
         plugin = self.plugin
         assert plugin is not None
-        self._follow_module(state)
-        if record.op.kind in self._ignored or (record.void is not None and plugin.ignores_void):
-            return ()
-        ctx = context_for(record, index, self._records, self._marks.indices, state,
-                          AssistView(state, self.knowledge, self.seat), self.game,
-                          self._marks.excused)
+        if state.module is not self._module_seen:
+            self._follow_module(state)
+        marks = self._marks
+        ctx = context_for(record, index, self._records, marks.indices, state,
+                          self._view_of(state), self.game, marks.excused, kept=marks)
         try:
             return judge(plugin, ctx)
         except Exception as err:  # any plugin bug disables the plugin
