@@ -35,13 +35,18 @@ def judge(plugin: Plugin, ctx: OpContext) -> tuple[Flag, ...]:
     A plugin's exception goes to the caller, which disables the plugin."""
     record = ctx.record
     found = plugin.check(ctx)
-    if (record.op.kind == "mark" and record.void is None
-            and record.op.args.get("what") == "setup"
-            and record.op.args.get("value") == "complete"):
+    if record.op.kind == "mark" and setup_complete(record):
         found = list(found) + list(plugin.check_setup(ctx))
     if not found:  # most ops
         return ()
     return tuple(_with_op(f, record.op) for f in found)
+
+
+def setup_complete(record: Record) -> bool:
+    """The setup-complete marker (where a plugin's setup checks run)."""
+    a = record.op.args
+    return record.op.kind == "mark" and record.void is None and a.get("what") == "setup" \
+        and a.get("value") == "complete"
 
 
 def _with_op(flag: Flag, op: Op) -> Flag:

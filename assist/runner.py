@@ -32,9 +32,9 @@ from .api import (
     OpRef,
     Plugin,
 )
-from .conditions import Conditions, Which, which
-from .flag_entry import FlagEntry
-from .judging import context_for, judge
+from .conditions import Conditions
+from .flag_reading import FlagEntry, FlagReading
+from .judging import context_for, judge, setup_complete
 from .marks import MarkIndex
 from .plugins import assist_declarations, load_plugin
 
@@ -69,7 +69,7 @@ def _cached_module(digest: str) -> GameModule | None:
 
 
 # ---------------------------------------------------------------------------------------------
-class AssistRunner:
+class AssistRunner(FlagReading):
     """Runs one game's plugin over a timeline, as a timeline observer."""
 
     def __init__(self, module: GameModule, plugin: Plugin | None, *, seats: int | None = None,
@@ -83,6 +83,9 @@ class AssistRunner:
         self.enabled = enabled and plugin is not None
         # op kinds the plugin never flags (never a marker: setup checks hang on one)
         self._ignored = plugin.ignores - {"mark"} if plugin is not None else frozenset()
+        # when the plugin says it has nothing to say (asked only if it says anything)
+        self._idle = plugin.idle if plugin is not None \
+            and getattr(type(plugin), "idle", Plugin.idle) is not Plugin.idle else None
         self.notices: list[str] = []  # visible problems: a plugin disabled, a plugin not loaded
         self.disabled: str | None = None  # why the plugin was disabled, if it was
         self._changes: EventHub[None] = EventHub()  # flags changed (subscribe)
@@ -257,9 +260,15 @@ class AssistRunner:
         assert plugin is not None
         if state.module is not self._module_seen:
             self._follow_module(state)
-        marks = self._marks
-        ctx = context_for(record, index, self._records, marks.indices, state,
-                          self._view_of(state), self.game, marks.excused, kept=marks)
+        marks, view = self._marks, self._view_of(state)
+        try:
+            if self._idle is not None and self._idle(view) and not setup_complete(record):
+                return ()
+        except Exception as err:  # any plugin bug disables the plugin
+            self._disable(err)
+            return ()
+        ctx = context_for(record, index, self._records, marks.indices, state, view, self.game,
+                          marks.excused, kept=marks)
         try:
             return judge(plugin, ctx)
         except Exception as err:  # any plugin bug disables the plugin
@@ -295,52 +304,6 @@ class AssistRunner:
                 self._disable(err)
         return specs
 
-    def entries(self, *, include_acked: bool = False, since: int = 0,
-                include_undone: bool = False, include_resolved: bool = False) -> list[FlagEntry]:
-        """Every current flag, in log order. Acknowledged flags only if asked; flags of a move
-        its player took back (undo) only if asked, and flags about how the table was that it
-        no longer shows (`resolved`) only if asked (the live views hide them; a designer's
-        review of a log may want them)."""
-        acks = self._state.acks if self._state is not None else {}
-        undone = set() if include_undone else self.undone()
-        resolved = {} if include_resolved else self._conditions.resolved
-        out = []
-        for i in range(since, len(self._per_op)):
-            if self._per_op[i] and self._refs[i] in undone:
-                continue  # the move was taken back: its flags no longer describe the table
-            for flag in self._per_op[i]:
-                if resolved and which(flag) in resolved:
-                    continue
-                if include_acked or flag.key not in acks:
-                    out.append(FlagEntry(i, self._refs[i], flag))
-        return out
-
-    def resolved(self) -> dict[Which, int]:
-        """Condition flags the table no longer shows (`conditions.which`) -> the op index
-        they cleared at."""
-        return dict(self._conditions.resolved)
-
-    def cleared_at(self, flag: Flag) -> int | None:
-        """The op index since which the table no longer shows a condition flag, else None."""
-        return self._conditions.resolved.get(which(flag))
-
-    def resolved_lines(self, flags: Iterable[Which]) -> list[int]:
-        """The op indices the resolved `flags` were raised at."""
-        found = (self._conditions.raised_at(k) for k in flags)
-        return [i for i in found if i is not None]
-
-    def undone(self) -> set[tuple[str, int]]:
-        """Refs of ops a later undo took back (and no redo brought back)."""
-        undone: set[OpRef] = set()
-        took: dict[OpRef, OpRef] = {}  # undo -> the op it took back
-        for _index, kind, target, ref in self._undos:
-            if kind == "undo":
-                undone.add(target)
-                took[ref] = target
-            elif target in took:
-                undone.discard(took[target])
-        return undone
-
     def _forget_from(self, index: int) -> None:
         """Drop what was kept of the ops from `index` on (taken back, or out of step)."""
         del self._per_op[index:]
@@ -356,33 +319,6 @@ class AssistRunner:
         while undos and undos[-1][0] >= index:
             undos.pop()
 
-    def flags(self, *, include_acked: bool = False, since: int = 0,
-              include_undone: bool = False) -> list[Flag]:
-        return [e.flag for e in self.entries(include_acked=include_acked, since=since,
-                                             include_undone=include_undone)]
-
-    def flags_at(self, index: int) -> tuple[Flag, ...]:
-        if 0 <= index < len(self._per_op) and self._per_op[index]:
-            if self._refs[index] in self.undone():
-                return ()
-            acks = self._state.acks if self._state is not None else {}
-            resolved = self._conditions.resolved
-            return tuple(f for f in self._per_op[index]
-                         if f.key not in acks and which(f) not in resolved)
-        return ()
-
-    def flags_by_object(self) -> dict[str, list[Flag]]:
-        out: dict[str, list[Flag]] = {}
-        for entry in self.entries():
-            for obj in entry.flag.objects:
-                out.setdefault(obj, []).append(entry.flag)
-        return out
-
-    def acknowledged(self) -> dict[str, str]:
-        return dict(self._state.acks) if self._state is not None else {}
-
-    def __len__(self) -> int:
-        return len(self._per_op)
 
 
 def run_over(records: Iterable[Op], module: GameModule, plugin: Plugin, *,
