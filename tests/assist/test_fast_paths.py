@@ -76,7 +76,8 @@ def _entries(module: Any, ops: list[Any], *, slow: bool, shuffle: int | None = N
 
 
 class _AskAll:
-    """A plugin as it is, except that the runner asks it about every op (void ones too)."""
+    """A plugin as it is, except that the runner asks it about every op (void ones too, and
+    while the plugin would say it is idle: this class has no `idle` of its own)."""
 
     def __init__(self, plugin: Any) -> None:
         self._plugin = plugin
@@ -246,3 +247,15 @@ def test_kept_marks_for_a_later_op_are_not_read_for_an_older_one() -> None:
         marks.add(i, record)
     assert History(records, 1, marks.indices, kept=marks).current_turn_start() == 0
     assert History(records, 2, marks.indices, kept=marks).current_turn_start() == 2
+
+
+def test_a_rule_number_looked_up_once_is_the_one_looked_up_afresh() -> None:
+    module = next(m for m in builtin_modules() if m.id == "gauntlet")
+    kept = GameInfo(module, 2)
+    paths = ["hand_limit", "phases", "no.such.rule", "hand_limit.deeper", "draw_per_turn"]
+    for _ in range(2):  # the second round reads the kept answers
+        for path in paths:
+            fresh = GameInfo(module, 2)
+            assert kept.param(path) is fresh.param(path)
+            assert kept.param(path, "dflt") is fresh.param(path, "dflt")
+    assert kept.param("no.such.rule", 7) == 7 and kept.param("hand_limit") == 3
