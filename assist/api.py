@@ -90,17 +90,29 @@ CARD_EFFECT_SPEC = DeclarationSpec(CARD_EFFECT, "Card effect (excuses this timin
 
 
 # ---------------------------------------------------------------------------------------------
+_MISSING = object()  # a [rules] path the module does not have
+
+
 @dataclass(slots=True)
 class GameInfo:
     module: GameModule
     seats: int
+    # path -> what `param` found there (a module's rules never change: a new module is a new
+    # GameInfo), so a rule number asked at every op is looked up once
+    _found: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def param(self, path: str, default: Any = None) -> Any:
         """A rule number from the module's game.toml [rules], by dotted path ("starter_deck.aces")."""
+        node = self._found.get(path, _MISSING)
+        if node is _MISSING:
+            node = self._found[path] = self._lookup(path)
+        return default if node is _MISSING else node
+
+    def _lookup(self, path: str) -> Any:
         node: Any = self.module.rules
         for part in path.split("."):
             if not isinstance(node, Mapping) or part not in node:
-                return default
+                return _MISSING
             node = node[part]
         return node
 
@@ -176,19 +188,22 @@ def journal_moves(record: Record) -> list[tuple[str, str | None, str | None]]:
     None) and (new, None, zone): hidden cards change handles when they move."""
     removed: dict[str, str] = {}
     inserted: dict[str, str] = {}
-    order: list[str] = []
+    order: list[str] = []  # each object once, in the order the journal first names it
     for entry in record.journal.entries:
         tag = entry[0]
         if tag == "rm":
-            if entry[3] not in removed and entry[3] not in inserted:
-                order.append(entry[3])
-            removed.setdefault(entry[3], entry[1].id)
+            oid = entry[3]
+            if oid not in removed:
+                if oid not in inserted:
+                    order.append(oid)
+                removed[oid] = entry[1].id
         elif tag == "ins":
-            if entry[3] not in removed and entry[3] not in inserted:
-                order.append(entry[3])
-            inserted[entry[3]] = entry[1].id
-    return [(o, removed.get(o), inserted.get(o)) for o in order
-            if removed.get(o) != inserted.get(o)]
+            oid = entry[3]
+            if oid not in inserted and oid not in removed:
+                order.append(oid)
+            inserted[oid] = entry[1].id
+    get_removed, get_inserted = removed.get, inserted.get
+    return [(o, frm, to) for o in order if (frm := get_removed(o)) != (to := get_inserted(o))]
 
 
 def counter_delta(record: Record, obj_id: str, key: str = "value") -> int:
@@ -235,6 +250,14 @@ class Plugin(ABC):
     # get nothing back). The setup-complete marker is always asked (check_setup).
     ignores: frozenset[str] = frozenset()
     ignores_void: bool = False
+
+    def idle(self, view: AssistView) -> bool:
+        """Whether `check` flags nothing at all, whatever the op, while the table stands as
+        `view` shows it after the op (Gauntlet: before the first turn, when setup is judged
+        on the setup-complete marker). The runner then does not ask; it always asks about
+        the setup-complete marker. A plugin that overrides this makes it cheap: it is asked
+        at every op."""
+        return False
 
     # rules whose flags describe how the table is (a piece misplaced, a count wrong), not a
     # move: they clear from the live views once `still_shows` says the table no longer shows

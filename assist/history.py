@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
-from typing import Any, overload
+from typing import Any, Protocol, overload
 
 from table.core.state import State
 from table.core.timeline import Record
@@ -49,30 +49,48 @@ _MARKER_KINDS = frozenset({"mark", "end"})
 WINDOW_MARKS = frozenset({"turn", "phase", "step"})
 
 
+class KeptMarks(Protocol):
+    """What the runner keeps of the markers as ops land (assist.marks.MarkIndex): the same
+    answers `History` would find by scanning them, for the op just applied."""
+
+    turn: int  # the latest turn marker (0: none yet)
+    window: int  # the latest turn, phase or step marker (0: none yet)
+    firsts: dict[tuple[str, str | None], tuple[int, int | None]]  # first_mark's answers
+
+
 class History:
     """The records applied so far, in canonical order, up to and including the current one.
 
     `marks` (optional) lists the indices of every `mark` (and `end`) record so far, ascending:
     the runner keeps it so marker lookups don't scan the whole log. An `end` op (the game's
-    recorded result) counts as a "winner" marker: the game is over either way.
+    recorded result) counts as a "winner" marker: the game is over either way. `kept`
+    (optional, with `marks`): what the runner keeps of those markers, valid for the latest op.
     """
 
-    __slots__ = ("_marks", "_prefix", "_records", "_seats", "index")
+    __slots__ = ("_kept", "_marks", "_prefix", "_records", "_seats", "index")
 
     def __init__(self, records: Sequence[Record], index: int,
-                 marks: Sequence[int] | None = None, state: State | None = None) -> None:
+                 marks: Sequence[int] | None = None, state: State | None = None, *,
+                 kept: KeptMarks | None = None) -> None:
         self._records = records
         self.index = index
         if marks is None:
-            marks = [i for i in range(index + 1) if records[i].op.kind in _MARKER_KINDS]
+            marks, kept = [i for i in range(index + 1)
+                           if records[i].op.kind in _MARKER_KINDS], None
+        elif kept is not None and marks and marks[-1] > index:
+            kept = None  # kept for a later op than this one
         self._marks = marks
+        self._kept = kept
         self._seats = state
-        self._prefix: _Prefix | None = None
+        self._prefix: Sequence[Record] | None = None
 
     @property
     def records(self) -> Sequence[Record]:
         if self._prefix is None:  # asked many times per op: made once
-            self._prefix = _Prefix(self._records, self.index + 1)
+            records = self._records
+            # the op judged is the last one held (every op of a fold): the list is the prefix
+            self._prefix = records if len(records) == self.index + 1 \
+                else _Prefix(records, self.index + 1)
         return self._prefix
 
     @property
@@ -95,10 +113,14 @@ class History:
 
     def current_turn_start(self) -> int:
         """Index of the latest turn marker (0 when no turn has started)."""
+        if self._kept is not None:
+            return self._kept.turn
         return next(self._marks_of("turn"), 0)
 
     def window_start(self) -> int:
         """Index of the latest turn, phase or step marker: the current timing window."""
+        if self._kept is not None:
+            return self._kept.window
         for i in self.mark_indices():
             rec = self._records[i]
             if rec.void is None and rec.op.args.get("what") in WINDOW_MARKS:
@@ -125,15 +147,30 @@ class History:
 
     def first_mark(self, what: str, value: Any = None) -> Record | None:
         """The earliest effective mark of a kind (and value), e.g. ("setup", "complete")."""
-        for i in self._marks:
+        kept = self._kept
+        if kept is None or not (value is None or type(value) is str):
+            found = self._first_from(0, what, value)[1]
+        else:  # the runner's marks only grow until a rollback: go on from the last answer
+            scanned, found = kept.firsts.get((what, value), (0, None))
+            if found is None:
+                scanned, found = self._first_from(scanned, what, value)
+                kept.firsts[(what, value)] = (scanned, found)
+        return None if found is None or found > self.index else self._records[found]
+
+    def _first_from(self, start: int, what: str, value: Any) -> tuple[int, int | None]:
+        """(markers looked at, index of the first match) scanning the markers from `start`."""
+        marks, n = self._marks, start
+        while n < len(marks):
+            i = marks[n]
             if i > self.index:
                 break
             rec = self._records[i]
             a = rec.op.args
             if rec.void is None and a.get("what") == what and (value is None
                                                                  or a.get("value") == value):
-                return rec
-        return None
+                return n, i
+            n += 1
+        return n, None
 
     def last_mark(self, what: str) -> Record | None:
         i = next(self._marks_of(what), None)

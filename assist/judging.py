@@ -9,22 +9,25 @@ from table.core.state import State
 from table.core.timeline import Record
 
 from .api import CARD_EFFECT, AssistView, Flag, GameInfo, History, OpContext, Plugin
+from .history import KeptMarks
 
 
 def context_for(record: Record, index: int, records: Sequence[Record] | None,
                 marks: Sequence[int], state: State, view: AssistView,
-                game: GameInfo, excused: bool | None = None) -> OpContext:
+                game: GameInfo, excused: bool | None = None, *,
+                kept: KeptMarks | None = None) -> OpContext:
     """The context of the op at `index`; `records`: the timeline's list, if the caller holds it
     (else, or if it no longer holds this record there, the history is rebuilt around it).
     `excused`: whether a card effect excuses the op's timing window, when the caller keeps
-    track of it (assist.marks); else it is found from the marks."""
+    track of it (assist.marks); else it is found from the marks. `kept`: the rest of what the
+    caller keeps of the markers up to this op (History reads it instead of scanning)."""
     held: Sequence[Record] = records if records is not None else []
     if len(held) <= index or held[index] is not record:
         held = _Single(held, index, record)
-    history = History(held, index, marks, state)
-    ctx = OpContext(record.op, record, view, history, game, False)
-    ctx.excused = excused_in_window(history) if excused is None else excused
-    return ctx
+    history = History(held, index, marks, state, kept=kept)
+    if excused is None:
+        excused = excused_in_window(history)
+    return OpContext(record.op, record, view, history, game, excused)
 
 
 def judge(plugin: Plugin, ctx: OpContext) -> tuple[Flag, ...]:
@@ -32,13 +35,18 @@ def judge(plugin: Plugin, ctx: OpContext) -> tuple[Flag, ...]:
     A plugin's exception goes to the caller, which disables the plugin."""
     record = ctx.record
     found = plugin.check(ctx)
-    if (record.op.kind == "mark" and record.void is None
-            and record.op.args.get("what") == "setup"
-            and record.op.args.get("value") == "complete"):
+    if record.op.kind == "mark" and setup_complete(record):
         found = list(found) + list(plugin.check_setup(ctx))
     if not found:  # most ops
         return ()
     return tuple(_with_op(f, record.op) for f in found)
+
+
+def setup_complete(record: Record) -> bool:
+    """The setup-complete marker (where a plugin's setup checks run)."""
+    a = record.op.args
+    return record.op.kind == "mark" and record.void is None and a.get("what") == "setup" \
+        and a.get("value") == "complete"
 
 
 def _with_op(flag: Flag, op: Op) -> Flag:

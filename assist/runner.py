@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from table.core.events import EventHub, Unsubscribe
 from table.core.knowledge import Knowledge
@@ -33,8 +32,9 @@ from .api import (
     OpRef,
     Plugin,
 )
-from .conditions import Conditions, Which, which
-from .judging import context_for, judge
+from .conditions import Conditions
+from .flag_reading import FlagEntry, FlagReading
+from .judging import context_for, judge, setup_complete
 from .marks import MarkIndex
 from .plugins import assist_declarations, load_plugin
 
@@ -54,24 +54,6 @@ __all__ = ["POSITION_MARKS", "AssistRunner", "FlagEntry", "assist_declarations",
 POSITION_MARKS = ("position", "position-end")
 
 
-@dataclass(frozen=True, slots=True)
-class FlagEntry:
-    """A flag at its place in the log."""
-
-    index: int  # position of the triggering op in canonical order (0-based)
-    ref: OpRef  # the triggering op
-    flag: Flag
-
-    @property
-    def key(self) -> str:
-        return self.flag.key
-
-    @property
-    def number(self) -> int:
-        """1-based op number, as `sandtable log show` numbers ops."""
-        return self.index + 1
-
-
 # ---------------------------------------------------------------------------------------------
 # Loading plugins
 def _cached_module(digest: str) -> GameModule | None:
@@ -87,7 +69,7 @@ def _cached_module(digest: str) -> GameModule | None:
 
 
 # ---------------------------------------------------------------------------------------------
-class AssistRunner:
+class AssistRunner(FlagReading):
     """Runs one game's plugin over a timeline, as a timeline observer."""
 
     def __init__(self, module: GameModule, plugin: Plugin | None, *, seats: int | None = None,
@@ -101,6 +83,9 @@ class AssistRunner:
         self.enabled = enabled and plugin is not None
         # op kinds the plugin never flags (never a marker: setup checks hang on one)
         self._ignored = plugin.ignores - {"mark"} if plugin is not None else frozenset()
+        # when the plugin says it has nothing to say (asked only if it says anything)
+        self._idle = plugin.idle if plugin is not None \
+            and getattr(type(plugin), "idle", Plugin.idle) is not Plugin.idle else None
         self.notices: list[str] = []  # visible problems: a plugin disabled, a plugin not loaded
         self.disabled: str | None = None  # why the plugin was disabled, if it was
         self._changes: EventHub[None] = EventHub()  # flags changed (subscribe)
@@ -115,6 +100,11 @@ class AssistRunner:
         self._records: list[Record] | None = None
         self._state: State | None = None
         self._timeline: Timeline | None = None
+        # the last view made, and of which state and knowledge (see _view_of)
+        self._view: AssistView | None = None
+        self._view_of_what: tuple[State | None, Knowledge | None] = (None, None)
+        # the state's module record last followed to the end (see _follow_module)
+        self._module_seen: dict[str, Any] | None = None
         # hash -> module: the modules this table has played under (a live-reloaded draft)
         self._modules: dict[str, GameModule] = {module.content_hash: module}
         self.resolve_module: Callable[[str], GameModule | None] | None = _cached_module
@@ -200,46 +190,61 @@ class AssistRunner:
                 self._per_op.append(())
                 self._refs.append(("?", 0))
         op = record.op
-        quiet = bool(len(self._position) % 2)  # inside a position's layout
-        if op.kind == "mark" or op.kind == "end":  # an end op is the game's result marker
+        kind = op.kind
+        quiet = len(self._position) % 2  # inside a position's layout (its markers judged)
+        if kind == "mark" or kind == "end":  # an end op is the game's result marker
             self._marks.add(index, record)
             if record.void is None and op.args.get("what") == "setup" \
                     and op.args.get("value") in POSITION_MARKS:
                 self._position.append(index)
-        elif op.kind in ("undo", "redo") and record.void is None \
+        elif (kind == "undo" or kind == "redo") and record.void is None \
                 and len(op.args["target"]) == 2:
             target = op.args["target"]
-            self._undos.append((index, op.kind, (str(target[0]), int(target[1])), op.ref))
+            self._undos.append((index, kind, (str(target[0]), int(target[1])), op.ref))
         flags: tuple[Flag, ...] = ()
         cleared = False
-        if self.enabled and self.plugin is not None and not quiet:
-            cleared = self._follow_conditions(index, record, state)
-            flags = self._check(index, record, state)
-            if self.plugin is not None:
-                self._conditions.raised(index, flags, self.plugin)
+        plugin = self.plugin
+        if self.enabled and not quiet and plugin is not None:
+            if self._conditions.live:
+                cleared = self._follow_conditions(index, record, state)
+            if kind not in self._ignored and (record.void is None or not plugin.ignores_void):
+                flags = self._check(index, record, state)
+            elif state.module is not self._module_seen:
+                self._follow_module(state)
+            if flags:
+                self._conditions.raised(index, flags, plugin)
         self._per_op.append(flags)
-        self._refs.append(op.ref)
+        self._refs.append((op.author, op.seq))
         if flags or cleared:
             self.version += 1
-        if self._changes and (flags or cleared or op.kind == "ack"):
+        if (flags or cleared or kind == "ack") and self._changes:
             self._changed()
 
     def _follow_conditions(self, index: int, record: Record, state: State) -> bool:
         assert self.plugin is not None
-        if not self._conditions.live:  # nothing to follow: no view to make
-            return False
         try:
-            return self._conditions.follow(index, record, self.plugin,
-                                           AssistView(state, self.knowledge, self.seat), self.game)
+            return self._conditions.follow(index, record, self.plugin, self._view_of(state),
+                                           self.game)
         except Exception as err:  # any plugin bug disables the plugin
             self._disable(err)
             return False
+
+    def _view_of(self, state: State) -> AssistView:
+        """The seat's view of `state`: one object for as long as state, knowledge and seat stay
+        (an AssistView keeps nothing but those three; it reads the state as it is)."""
+        view, made_of = self._view, self._view_of_what
+        if view is None or made_of[0] is not state or made_of[1] is not self.knowledge \
+                or view.seat != self.seat:
+            view = self._view = AssistView(state, self.knowledge, self.seat)
+            self._view_of_what = (state, self.knowledge)
+        return view
 
     def _follow_module(self, state: State) -> None:
         """Judge each op by the module in effect at its place (a draft may change mid-game)."""
         recorded = state.module
         digest = recorded.get("hash") if recorded else None
         if not digest or digest == self.game.module.content_hash:
+            self._module_seen = recorded  # settled for as long as the state holds this record
             return
         module = self._modules.get(digest)
         if module is None and self.resolve_module is not None:
@@ -248,16 +253,22 @@ class AssistRunner:
                 self._modules[digest] = module
         if module is not None:
             self.game = GameInfo(module, self.game.seats)
+            self._module_seen = recorded
 
     def _check(self, index: int, record: Record, state: State) -> tuple[Flag, ...]:
         plugin = self.plugin
         assert plugin is not None
-        self._follow_module(state)
-        if record.op.kind in self._ignored or (record.void is not None and plugin.ignores_void):
+        if state.module is not self._module_seen:
+            self._follow_module(state)
+        marks, view = self._marks, self._view_of(state)
+        try:
+            if self._idle is not None and self._idle(view) and not setup_complete(record):
+                return ()
+        except Exception as err:  # any plugin bug disables the plugin
+            self._disable(err)
             return ()
-        ctx = context_for(record, index, self._records, self._marks.indices, state,
-                          AssistView(state, self.knowledge, self.seat), self.game,
-                          self._marks.excused)
+        ctx = context_for(record, index, self._records, marks.indices, state, view, self.game,
+                          marks.excused, kept=marks)
         try:
             return judge(plugin, ctx)
         except Exception as err:  # any plugin bug disables the plugin
@@ -293,52 +304,6 @@ class AssistRunner:
                 self._disable(err)
         return specs
 
-    def entries(self, *, include_acked: bool = False, since: int = 0,
-                include_undone: bool = False, include_resolved: bool = False) -> list[FlagEntry]:
-        """Every current flag, in log order. Acknowledged flags only if asked; flags of a move
-        its player took back (undo) only if asked, and flags about how the table was that it
-        no longer shows (`resolved`) only if asked (the live views hide them; a designer's
-        review of a log may want them)."""
-        acks = self._state.acks if self._state is not None else {}
-        undone = set() if include_undone else self.undone()
-        resolved = {} if include_resolved else self._conditions.resolved
-        out = []
-        for i in range(since, len(self._per_op)):
-            if self._per_op[i] and self._refs[i] in undone:
-                continue  # the move was taken back: its flags no longer describe the table
-            for flag in self._per_op[i]:
-                if resolved and which(flag) in resolved:
-                    continue
-                if include_acked or flag.key not in acks:
-                    out.append(FlagEntry(i, self._refs[i], flag))
-        return out
-
-    def resolved(self) -> dict[Which, int]:
-        """Condition flags the table no longer shows (`conditions.which`) -> the op index
-        they cleared at."""
-        return dict(self._conditions.resolved)
-
-    def cleared_at(self, flag: Flag) -> int | None:
-        """The op index since which the table no longer shows a condition flag, else None."""
-        return self._conditions.resolved.get(which(flag))
-
-    def resolved_lines(self, flags: Iterable[Which]) -> list[int]:
-        """The op indices the resolved `flags` were raised at."""
-        found = (self._conditions.raised_at(k) for k in flags)
-        return [i for i in found if i is not None]
-
-    def undone(self) -> set[tuple[str, int]]:
-        """Refs of ops a later undo took back (and no redo brought back)."""
-        undone: set[OpRef] = set()
-        took: dict[OpRef, OpRef] = {}  # undo -> the op it took back
-        for _index, kind, target, ref in self._undos:
-            if kind == "undo":
-                undone.add(target)
-                took[ref] = target
-            elif target in took:
-                undone.discard(took[target])
-        return undone
-
     def _forget_from(self, index: int) -> None:
         """Drop what was kept of the ops from `index` on (taken back, or out of step)."""
         del self._per_op[index:]
@@ -354,33 +319,6 @@ class AssistRunner:
         while undos and undos[-1][0] >= index:
             undos.pop()
 
-    def flags(self, *, include_acked: bool = False, since: int = 0,
-              include_undone: bool = False) -> list[Flag]:
-        return [e.flag for e in self.entries(include_acked=include_acked, since=since,
-                                             include_undone=include_undone)]
-
-    def flags_at(self, index: int) -> tuple[Flag, ...]:
-        if 0 <= index < len(self._per_op) and self._per_op[index]:
-            if self._refs[index] in self.undone():
-                return ()
-            acks = self._state.acks if self._state is not None else {}
-            resolved = self._conditions.resolved
-            return tuple(f for f in self._per_op[index]
-                         if f.key not in acks and which(f) not in resolved)
-        return ()
-
-    def flags_by_object(self) -> dict[str, list[Flag]]:
-        out: dict[str, list[Flag]] = {}
-        for entry in self.entries():
-            for obj in entry.flag.objects:
-                out.setdefault(obj, []).append(entry.flag)
-        return out
-
-    def acknowledged(self) -> dict[str, str]:
-        return dict(self._state.acks) if self._state is not None else {}
-
-    def __len__(self) -> int:
-        return len(self._per_op)
 
 
 def run_over(records: Iterable[Op], module: GameModule, plugin: Plugin, *,

@@ -59,8 +59,9 @@ class AssistView:
         if obj is None:
             return []
         objs = self._state.objs
-        return [c for c in obj.children
-                if objs[c].alive and (kind is None or objs[c].kind == kind)]
+        if kind is None:
+            return [c for c in obj.children if objs[c].alive]
+        return [c for c in obj.children if (child := objs[c]).alive and child.kind == kind]
 
     def kind_of(self, obj_id: str) -> str | None:
         """A live object's kind (None if it is gone or unknown): no view is built."""
@@ -74,7 +75,13 @@ class AssistView:
         return None if obj is None else (obj.container, obj.pos)
 
     def count(self, obj_id: str, kind: str | None = "card") -> int:
-        return len(self.child_ids(obj_id, kind))
+        obj = self._state.objs.get(obj_id)
+        if obj is None or not obj.alive:
+            return 0
+        objs = self._state.objs
+        if kind is None:
+            return len([c for c in obj.children if objs[c].alive])
+        return len([c for c in obj.children if (child := objs[c]).alive and child.kind == kind])
 
     def card_of(self, obj_id: str) -> str | None:
         """The card id of a card object, if this view may know it."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from assist.api import OpContext
+from assist.api import OpContext, journal_moves
 from table.core.timeline import Record
 
 MoveT = tuple[int, str, str | None, str | None]  # (record index, object, from, to)
@@ -23,6 +23,7 @@ class Layout:
     side: dict[int, frozenset[int]]  # seat -> Territory positions at its end
     off: dict[int, int]  # seat -> its off-column position
     faction_parts: dict[str, str]  # per-seat template suffix ("command") -> faction
+    slot_no: dict[str, int] = field(default_factory=dict)  # slot zone id -> its first index
 
 
 _LAYOUTS: dict[int, Layout] = {}
@@ -53,8 +54,11 @@ def layout_of(module: Any) -> Layout:
         when = decl.when
         if when is not None and when.header == "faction" and "{seat}" in decl.id:
             parts[decl.id.split(".", 1)[1]] = when.values[0]
+    slot_no: dict[str, int] = {}
+    for i, slot in enumerate(slots):
+        slot_no.setdefault(slot, i)
     lay = Layout(slots, frozenset(territory), final,
-                 {k: frozenset(v) for k, v in side.items()}, off, parts)
+                 {k: frozenset(v) for k, v in side.items()}, off, parts, slot_no)
     _LAYOUTS[id(module)] = lay
     return lay
 
@@ -81,21 +85,7 @@ class Decl:
 
 
 def moves_of(record: Record, index: int) -> list[MoveT]:
-    removed: dict[str, str] = {}
-    inserted: dict[str, str] = {}
-    order: list[str] = []
-    for entry in record.journal.entries:
-        tag = entry[0]
-        if tag == "rm" or tag == "ins":
-            oid = entry[3]
-            if oid not in removed and oid not in inserted:
-                order.append(oid)
-            if tag == "rm":
-                removed.setdefault(oid, entry[1].id)
-            else:
-                inserted[oid] = entry[1].id
-    return [(index, o, removed.get(o), inserted.get(o)) for o in order
-            if removed.get(o) != inserted.get(o)]
+    return [(index, o, frm, to) for o, frm, to in journal_moves(record)]
 
 
 class Facts:
@@ -112,6 +102,7 @@ class Facts:
         self._steps: list[tuple[int, str]] | None = None
         self._battles: list[Battle] | None = None
         self._faction: dict[int, str | None] = {}
+        self._step_nos: dict[str, int] | None = None  # phase name -> its first place
 
     # -- parameters -------------------------------------------------------------------------
     def p(self, name: str, default: Any) -> Any:
@@ -126,10 +117,12 @@ class Facts:
         """0 Capture, 1 Draw, 2 AO before, 3 Movement, 4 AO after, 5 Cleanup."""
         if name is None:
             return None
-        try:
-            return self.phases.index(name)
-        except ValueError:
-            return None
+        nos = self._step_nos
+        if nos is None:  # asked several times per op: the phases are read once
+            nos = self._step_nos = {}
+            for i, phase in enumerate(self.phases):
+                nos.setdefault(phase, i)  # as list.index: the first place a name holds
+        return nos.get(name)
 
     @property
     def step(self) -> int | None:
@@ -183,12 +176,7 @@ class Facts:
 
     # -- the Gauntlet -----------------------------------------------------------------------
     def pos_index(self, zone: str | None) -> int | None:
-        if zone is None:
-            return None
-        try:
-            return self.lay.slots.index(zone)
-        except ValueError:
-            return None
+        return None if zone is None else self.lay.slot_no.get(zone)
 
     def parse_pos(self, value: Any) -> int | None:
         if isinstance(value, bool) or value is None:

@@ -36,7 +36,7 @@ def check_moves(f: Facts, out: list[Flag]) -> None:
         if tok is not None:
             check_token_move(f, out, tok, frm, to)
             continue
-        if f.v.obj(obj) is None and to is None and frm is not None:
+        if to is None and frm is not None and not f.v.exists(obj):
             _left(f, out, obj, frm, seen)  # a re-handled card: its old handle
             continue
         _card(f, out, obj, frm, to, seen)

@@ -1,7 +1,15 @@
 """The Gauntlet rules assist: flags moves that look illegal under the v0.6.0 rulebook."""
 from __future__ import annotations
 
-from assist.api import CARD_EFFECT_SPEC, DeclarationSpec, Flag, OpContext, Plugin, RuleInfo
+from assist.api import (
+    CARD_EFFECT_SPEC,
+    AssistView,
+    DeclarationSpec,
+    Flag,
+    OpContext,
+    Plugin,
+    RuleInfo,
+)
 from table.core import opkinds
 
 from . import battle_close, declares, marks, moves, order_costs, state_ops
@@ -73,6 +81,9 @@ class GauntletPlugin(Plugin):
 
     def declarations(self) -> list[DeclarationSpec]:
         return list(DECLARATIONS)
+
+    def idle(self, view: AssistView) -> bool:
+        return view.turn[1] == 0  # before the first turn is setup (check_setup judges it)
 
     def check(self, ctx: OpContext) -> list[Flag]:
         if ctx.record.void is not None or ctx.view.turn[1] == 0:

@@ -213,7 +213,6 @@ def _history(f: Facts, out: list[Flag]) -> None:
             continue
         op = rec.op
         a = op.args
-        seat = f.h.seat_of(rec)
         if op.kind in ("move", "consume"):
             trace.follow_moves(f, rec, i)
         face_up = (op.kind == "set" and a.get("field") == "face_up" and a.get("value") is True) \
@@ -225,6 +224,7 @@ def _history(f: Facts, out: list[Flag]) -> None:
             if len(trace.placed) < 2 * int(f.p("territories_per_player", 3)):
                 trace.early_reveal.append(str(a["id"]))
         if op.kind == "roll" and "first" in str(a.get("why", "")):
+            seat = f.h.seat_of(rec)
             if seat is not None:
                 trace.rolls.append((seat, list(a["values"])))
             trace.first_roll_i = trace.first_roll_i if trace.first_roll_i is not None else i

@@ -76,7 +76,8 @@ def _entries(module: Any, ops: list[Any], *, slow: bool, shuffle: int | None = N
 
 
 class _AskAll:
-    """A plugin as it is, except that the runner asks it about every op (void ones too)."""
+    """A plugin as it is, except that the runner asks it about every op (void ones too, and
+    while the plugin would say it is idle: this class has no `idle` of its own)."""
 
     def __init__(self, plugin: Any) -> None:
         self._plugin = plugin
@@ -91,7 +92,8 @@ def test_the_kept_window_and_the_skipped_kinds_change_no_flag(
         sessions: list[tuple[Any, list[Any]]], monkeypatch: pytest.MonkeyPatch) -> None:
     fast = [_entries(module, ops, slow=False) for module, ops in sessions]
     context_for = judging.context_for
-    monkeypatch.setattr(runner_module, "context_for", lambda *args: context_for(*args[:7]))
+    monkeypatch.setattr(runner_module, "context_for",
+                        lambda *args, **_kept: context_for(*args[:7]))
     slow = [_entries(module, ops, slow=True) for module, ops in sessions]
     assert fast == slow
     assert sum(len(e) for e in fast) > 50  # the sessions break rules: there is much to compare
@@ -111,10 +113,16 @@ def test_the_kept_window_is_the_scanned_window_at_every_op(
     context_for = judging.context_for
 
     def both(record: Any, index: int, records: Any, marks: Any, state: Any, view: Any,
-             game: Any, excused: bool | None = None) -> Any:
-        scanned = judging.excused_in_window(History(records, index, marks, state))
-        seen.append(excused == scanned)
-        return context_for(record, index, records, marks, state, view, game, excused)
+             game: Any, excused: bool | None = None, *, kept: Any = None) -> Any:
+        scanned = History(records, index, marks, state)
+        ctx = context_for(record, index, records, marks, state, view, game, excused, kept=kept)
+        seen.append(excused == judging.excused_in_window(scanned)
+                    and ctx.history.current_turn_start() == scanned.current_turn_start()
+                    and ctx.history.window_start() == scanned.window_start()
+                    and all(ctx.history.first_mark(*k) is scanned.first_mark(*k) for k in
+                            (("setup", "complete"), ("setup", None), ("declare", "pass"),
+                             ("turn", None))))
+        return ctx
 
     monkeypatch.setattr(runner_module, "context_for", both)
     for n, (module, ops) in enumerate(sessions):
@@ -213,6 +221,12 @@ def test_the_kept_window_is_the_scanned_one_over_random_markers_and_rollbacks() 
                                      if r.op.kind in ("mark", "end")]
             history = History(records, index, marks.indices)
             assert marks.excused == judging.excused_in_window(history), (index, records)
+            kept = History(records, index, marks.indices, kept=marks)
+            assert kept.current_turn_start() == history.current_turn_start()
+            assert kept.window_start() == history.window_start()
+            for what, value in kinds:  # asked at some ops only: answers kept from earlier ones
+                if rnd.random() < 0.5:
+                    assert kept.first_mark(what, value) is history.first_mark(what, value)
             checked += 1
     assert checked > 2000
 
@@ -222,3 +236,26 @@ def test_mark_indices_of_an_older_op_leave_out_the_later_markers() -> None:
     assert list(History(records, 1, [0, 1, 2]).mark_indices()) == [1, 0]
     assert list(History(records, 2).mark_indices()) == [2, 1, 0]
     assert History(records, 1).records[-1] is records[1]
+    assert list(History(records, 1).records) == records[:2]
+    assert History(records, 2).records is records  # the op judged is the last one held
+
+
+def test_kept_marks_for_a_later_op_are_not_read_for_an_older_one() -> None:
+    records = [_marker("turn"), _marker("phase", "Dawn"), _marker("turn")]
+    marks = MarkIndex()
+    for i, record in enumerate(records):
+        marks.add(i, record)
+    assert History(records, 1, marks.indices, kept=marks).current_turn_start() == 0
+    assert History(records, 2, marks.indices, kept=marks).current_turn_start() == 2
+
+
+def test_a_rule_number_looked_up_once_is_the_one_looked_up_afresh() -> None:
+    module = next(m for m in builtin_modules() if m.id == "gauntlet")
+    kept = GameInfo(module, 2)
+    paths = ["hand_limit", "phases", "no.such.rule", "hand_limit.deeper", "draw_per_turn"]
+    for _ in range(2):  # the second round reads the kept answers
+        for path in paths:
+            fresh = GameInfo(module, 2)
+            assert kept.param(path) is fresh.param(path)
+            assert kept.param(path, "dflt") is fresh.param(path, "dflt")
+    assert kept.param("no.such.rule", 7) == 7 and kept.param("hand_limit") == 3
