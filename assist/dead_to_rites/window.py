@@ -70,8 +70,8 @@ def closing(d: Dtr) -> Closing:
         if what == "turn":
             turn, active = i, args.get("seat")
             break
-    if start is None:
-        return Closing(0, None, None, None, closed)
+    if start is None:  # no window marker yet: the window is the log so far
+        start = 0
     out = Closing(start, phase, active, turn, closed)
     if not closed:
         out.ops = list(d.range(start, index))
