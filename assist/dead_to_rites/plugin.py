@@ -201,14 +201,15 @@ def check_counter(d: Dtr) -> list[Flag]:
     out: list[Flag] = []
     actor = ctx.seat
     owner = zone_seat(obj_id)
-    obj = d.view.obj(obj_id)
-    if obj is None:
+    kind = d.view.kind_of(obj_id)  # no whole view built: the kind and maybe a name are read
+    if kind is None:
         return out
-    if obj.kind == "card":
+    if kind == "card":
         return combat.check_damage_counter(d, obj_id, key)
     if owner is not None and actor is not None and actor != owner:
         out.append(flag(ctx, "DTR-OWN-COUNTERS", f"Seat {actor} changed seat {owner}'s "
-                        f"{obj.props.get('name', obj_id)}; players adjust their own counters.",
+                        f"{d.view.prop(obj_id, 'name', obj_id)}; players adjust their own "
+                        "counters.",
                         objects=(obj_id,)))
     if zone_kind(obj_id) != "favor" or owner is None or key != "value":
         return out

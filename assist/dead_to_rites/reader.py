@@ -41,7 +41,7 @@ def z(seat: int, kind: str) -> str:
 class Dtr:
     """Dead to Rites reading helpers over one OpContext."""
 
-    __slots__ = ("ctx", "game", "history", "records", "view")
+    __slots__ = ("ctx", "game", "history", "records", "seat_ids", "view")
 
     def __init__(self, ctx: OpContext) -> None:
         self.ctx = ctx
@@ -49,13 +49,14 @@ class Dtr:
         self.game = ctx.game
         self.history = ctx.history
         self.records = ctx.history.records
+        self.seat_ids: list[int] | None = None  # the seats don't change while one op is judged
 
     # -- cards -------------------------------------------------------------------------------
     @classmethod
     def of_table(cls, view: AssistView, game: GameInfo) -> Dtr:
         """The helpers that read only the table (a condition flag's re-check has no op)."""
         d = cls.__new__(cls)
-        d.view, d.game = view, game
+        d.view, d.game, d.seat_ids = view, game, None
         return d
 
     def card(self, obj_id: str) -> Card | None:
@@ -87,7 +88,9 @@ class Dtr:
 
     # -- seats, crowns, numbers ------------------------------------------------------------
     def seats(self) -> list[int]:
-        return sorted(self.view.seats) or list(range(1, self.game.seats + 1))
+        if self.seat_ids is None:
+            self.seat_ids = sorted(self.view.seats) or list(range(1, self.game.seats + 1))
+        return self.seat_ids
 
     def crown(self, seat: int) -> Card | None:
         for c in self.view.child_ids(z(seat, "crown"), "card"):
@@ -157,6 +160,23 @@ class Dtr:
             rec = records[i]
             if rec.void is None:
                 yield i, rec
+
+    def declarations_by_name(self, start: int, stop: int) -> dict[str, list[tuple[int, Record]]]:
+        """Every effective declaration in [start, stop), by name, oldest first (one scan)."""
+        out: dict[str, list[tuple[int, Record]]] = {}
+        records = self.records
+        for i in self.history.mark_indices():
+            if i < start:
+                break
+            if i >= stop:
+                continue
+            rec = records[i]
+            a = rec.op.args
+            if rec.void is None and a.get("what") == "declare":
+                out.setdefault(str(a.get("value")), []).append((i, rec))
+        for found in out.values():
+            found.reverse()
+        return out
 
     def declarations(self, name: str, start: int, stop: int) -> list[tuple[int, Record]]:
         out = []

@@ -1,7 +1,10 @@
 """The Ritual track: Rites on the Altar, the Defense Pool, blocked and resolved Rites, Paths."""
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from assist.api import Flag, journal_moves
+from table.core.timeline import Record
 from table.games.model import Card
 
 from .reader import ALTAR, POOL, Dtr, z, zone_kind, zone_seat
@@ -191,8 +194,13 @@ def check_ward_declaration(d: Dtr) -> list[Flag]:
 
 def blocked_in(d: Dtr, start: int, stop: int) -> list[tuple[int, str, int]]:
     """(index, rite, owner) for Rites sent back from the Altar to a Rite stack in [start, stop)."""
+    return blocked_among(d.range(start, stop))
+
+
+def blocked_among(ops: Iterable[tuple[int, Record]]) -> list[tuple[int, str, int]]:
+    """(index, rite, owner) for Rites sent back from the Altar to a Rite stack by these ops."""
     out = []
-    for i, rec in d.range(start, stop):
+    for i, rec in ops:
         if rec.op.kind != "move":
             continue
         for obj, src, dst in journal_moves(rec):

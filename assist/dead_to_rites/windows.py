@@ -14,15 +14,17 @@ from table.core.timeline import Record
 from . import combat, ritual
 from .reader import POOL, Dtr, resolve, z, zone_kind
 from .rules import flag
+from .window import Closing, closing, seat_zones
 
 
 def check_window_end(d: Dtr) -> list[Flag]:
     what = d.ctx.op.args.get("what")
-    out = close_window(d)
+    w = closing(d)
+    out = close_window(d, w)
     if what == "winner":
         out += check_winner(d)
     elif what == "turn":
-        out += turn_passes(d)
+        out += turn_passes(d, w.turn)
     return out
 
 
@@ -32,23 +34,11 @@ def check_game_end(d: Dtr) -> list[Flag]:
     return close_window(d)
 
 
-def _closed_by_result(d: Dtr, start: int) -> bool:
-    """Did a winner mark or an `end` op already close the window that started at `start`?"""
-    for i in d.history.mark_indices():
-        if i <= start:
-            return False
-        rec = d.records[i]
-        if i < d.ctx.index and rec.void is None and (
-                rec.op.kind == "end" or rec.op.args.get("what") == "winner"):
-            return True
-    return False
-
-
-def close_window(d: Dtr) -> list[Flag]:
-    ctx = d.ctx
-    start, phase, active = d.window_before(ctx.index)
-    if _closed_by_result(d, start):
+def close_window(d: Dtr, w: Closing | None = None) -> list[Flag]:
+    w = closing(d) if w is None else w
+    if w.closed:
         return []  # a winner mark and then the end op (or a marker): one window, checked once
+    start, phase, active = w.start, w.phase, w.active
     out: list[Flag] = []
     if active is not None and d.phase_named(phase, "dawn"):
         out += dawn_end(d, start, active)
@@ -56,8 +46,8 @@ def close_window(d: Dtr) -> list[Flag]:
         out += combat_end(d)
     if d.phase_named(phase, "dusk"):
         out += dusk_end(d)
-    out += invariants(d, start)
-    out += declarations_end(d, start)
+    out += invariants(d, w)
+    out += declarations_end(d, w)
     return out
 
 
@@ -126,8 +116,9 @@ def combat_end(d: Dtr) -> list[Flag]:
 
 
 def dusk_end(d: Dtr) -> list[Flag]:
-    damaged = [c for _s, c in d.all_champions()
-               if (d.view.counter(c, "damage") or 0) > 0]
+    view = d.view  # the damage first: the cheap test (most Champions have none at Dusk)
+    damaged = [c for s in d.seats() for c in view.child_ids(z(s, "play"), "card")
+               if (view.counter(c, "damage") or 0) > 0 and d.is_type(c, "Champion")]
     if not damaged:
         return []
     return [flag(d.ctx, "DTR-DAMAGE-CLEAR-DUSK", f"Damage was left on "
@@ -148,17 +139,24 @@ def window_changes(d: Dtr, start: int) -> set[str]:
     return changed
 
 
-def invariants(d: Dtr, start: int) -> list[Flag]:
+def invariants(d: Dtr, w: Closing) -> list[Flag]:
     """State invariants, reported in the window where they break (not again at every marker)."""
     ctx = d.ctx
     out: list[Flag] = []
-    changed = window_changes(d, start)
+    changed = w.changed()
     if not changed:
         return out  # each invariant below is only reported in a window that touched it
     seats = d.seats()
     dead = []
-    moved_in_play = [c for s in seats for c in d.view.child_ids(z(s, "play"), "card")
-                     if c in changed]  # cheap test first: most Champions sat still this window
+    zones = seat_zones(tuple(seats))
+    view = d.view
+    # cheap test first: most windows moved or hit no card in play (a child's zone is its
+    # container, so no card in play changed when no changed object lies in a play zone)
+    if any(view.zone_of(c) in zones.play for c in changed):
+        moved_in_play = [c for s in seats for c in view.child_ids(z(s, "play"), "card")
+                         if c in changed]
+    else:
+        moved_in_play = []
     for c in moved_in_play:
         if not d.is_type(c, "Champion"):
             continue
@@ -170,13 +168,14 @@ def invariants(d: Dtr, start: int) -> list[Flag]:
         out.append(flag(ctx, "DTR-DESTROY-AT-GUARD", f"{', '.join(d.name(c) for c in dead)} "
                         "has damage equal to or above its Guard and should be destroyed.",
                         objects=tuple(dead)))
-    for s in seats:  # the window's changes first: the cheap test
-        if changed & {z(s, "step"), z(s, "completed")} and d.view.exists(z(s, "step")) \
-                and d.step(s) != d.completed(s):
+    steps = changed & zones.track  # the window's changes first: the cheap test
+    for s in seats if steps else ():
+        if (z(s, "step") in steps or z(s, "completed") in steps) \
+                and d.view.exists(z(s, "step")) and d.step(s) != d.completed(s):
             out.append(flag(ctx, "DTR-STEP-EQUALS-COMPLETED", f"Seat {s}'s step marker is on "
                             f"{d.step(s)} but their Completed pile has {d.completed(s)} Rites.",
                             objects=(z(s, "step"), z(s, "completed"))))
-    if changed & {POOL, "altar"} and d.view.count(POOL) \
+    if (POOL in changed or "altar" in changed) and d.view.count(POOL) \
             and ritual.rite_on_altar(d) is None:
         out.append(flag(ctx, "DTR-POOL-DISCARD", "Cards are still in the Defense Pool after the "
                         "Rite left the Altar; committed cards are discarded either way.",
@@ -184,11 +183,11 @@ def invariants(d: Dtr, start: int) -> list[Flag]:
     return out
 
 
-def declarations_end(d: Dtr, start: int) -> list[Flag]:
+def declarations_end(d: Dtr, w: Closing) -> list[Flag]:
     ctx = d.ctx
     now = ctx.index
     out: list[Flag] = []
-    for i, rite, owner in ritual.blocked_in(d, start, now):
+    for i, rite, owner in ritual.blocked_among(w.ops):
         placed = ritual.placed_at_before(d, rite, i)
         gained, _spent = d.favor_gain(owner, i if placed is None else placed, now)
         cap = d.favor_cap(owner)
@@ -203,15 +202,16 @@ def declarations_end(d: Dtr, start: int) -> list[Flag]:
         if drew != need:
             out.append(flag(ctx, "DTR-BLOCKED-DRAW", f"Seat {owner} drew {drew} for their blocked "
                             f"Rite; they draw {need}.", objects=(z(owner, "hand"),)))
-    for i, rec in d.declarations("pact-decline", start, now):
+    declared = d.declarations_by_name(w.start, now)
+    for i, rec in declared.get("pact-decline", ()):
         pact = d.field(rec, "pact")
         offerer = d.view.owner_of(pact) if isinstance(pact, str) else None
         if offerer is not None and not _went_to(d, pact, z(offerer, "hand"), i, now):
             out.append(flag(ctx, "DTR-PACT-DECLINE", f"The declined Pact did not go back to seat "
                             f"{offerer}'s hand.", objects=(pact,)))
-    for i, rec in d.declarations("pact-break", start, now):
+    for i, rec in declared.get("pact-break", ()):
         out += _pact_break(d, i, rec)
-    for i, rec in d.declarations("counter", start, now):
+    for i, rec in declared.get("counter", ()):
         card_id = resolve(d, d.field(rec, "card")) or d.field(rec, "card")
         if not isinstance(card_id, str):
             continue
@@ -222,7 +222,7 @@ def declarations_end(d: Dtr, start: int) -> list[Flag]:
         if d.view.zone_of(card_id) != z(card_owner, "discard") or refunded:
             out.append(flag(ctx, "DTR-COUNTER", "A countered card goes to its owner's discard "
                             "pile and its cost isn't refunded.", objects=(card_id,)))
-    for i, rec in d.declarations("expel", start, now):
+    for i, rec in declared.get("expel", ()):
         seat = d.seat_of(rec)
         try:
             count = int(d.field(rec, "count"))
@@ -280,11 +280,11 @@ def _pact_break(d: Dtr, i: int, rec: Record) -> list[Flag]:
     return [f]
 
 
-def turn_passes(d: Dtr) -> list[Flag]:
+def turn_passes(d: Dtr, prev: int | None) -> list[Flag]:
+    """`prev`: the index of the turn marker before this one (None: this is the first)."""
     ctx = d.ctx
     out: list[Flag] = []
     seat = ctx.op.args.get("seat")
-    prev = d.mark_before(ctx.index, ("turn",))
     if prev is not None and isinstance(seat, int):
         before = d.records[prev].op.args.get("seat")
         n = len(d.seats())
