@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from .board import ARENA, chosen_card, seat_of_id
+from .board import ARENA, chosen_card, may_hold, seat_of_id
 from .common import Out, param, seat_name, walk_turn
 from .facts import END, INCOME, Facts, counter_delta, fields, relocated
 from .geometry import chebyshev
@@ -188,6 +188,8 @@ def close_span(ctx: OpContext, f: Facts, out: Out, start: int) -> None:
 
 def tremor_stay(ctx: OpContext, f: Facts, out: Out, start: int, stop: int, seat: int) -> None:
     """At the end of `seat`'s turn: still on the Tremor it was on when the turn began."""
+    if not may_hold(ctx.view, "tremor"):
+        return
     board = f.board()
     if board is None:
         return
