@@ -126,6 +126,18 @@ def read_board(view: AssistView, game: GameInfo) -> Board | None:
     return board
 
 
+def may_hold(view: AssistView, kind: str) -> bool:
+    """Whether the arena may hold a Hazard of `kind` (False: read_board would find none), read
+    from the pieces' ids and names alone, without reading the whole board."""
+    for child in view.child_ids(ARENA):
+        if child.split("-", 1)[0] == kind:
+            return True
+        name = view.prop(child, "name")
+        if isinstance(name, str) and name.casefold() == kind:
+            return True
+    return False
+
+
 def _place_piece(view: AssistView, board: Board, piece: str, cell: Cell) -> None:
     """A hazard, turret or standee on the arena, at its cell."""
     kind = view.prop(piece, "token_kind")

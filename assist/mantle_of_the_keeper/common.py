@@ -7,11 +7,12 @@ from typing import TYPE_CHECKING, Any
 
 from assist.api import CARD_EFFECT, Flag
 
-from .facts import ACTION, END, INCOME, Facts, declared, drawn, fields, moved
+from .facts import ACTION, END, INCOME, Facts, declared, fields, moved, norm_phase
 from .rules import RULES
 
 if TYPE_CHECKING:
     from assist.api import GameInfo, OpContext
+    from table.core.timeline import Record
     from table.games.model import Card
 
 
@@ -104,29 +105,32 @@ class TurnWalk:
 
 
 def walk_turn(f: Facts, seat: int, stop: int | None = None) -> TurnWalk:
+    """The turn's records from its start to `stop` (the current op), read in one pass with the
+    phase followed as the markers pass (asked at every draw and play: kept to plain loops)."""
     ctx = f.ctx
     walk = TurnWalk(seat)
     credit = {"draw": 0, "discard": 0}
-    hand, standee = f"p{seat}.hand", f"p{seat}.standee"
-    for step in f.steps(stop=stop):
-        rec, phase = step.rec, step.phase
-        op = rec.op
+    hand, standee, deck = f"p{seat}.hand", f"p{seat}.standee", f"p{seat}.deck"
+    records = f.h.records
+    phase: str | None = None
+    for i in range(f.turn_start, (f.h.index if stop is None else stop) + 1):
+        rec = records[i]
         if rec.void is not None:
             continue
-        name = declared(rec)
-        if name is not None:
-            if f.seat_of(rec) == seat or fields(rec).get("seat") == seat:
-                if name == "exchange":
-                    kind = str(fields(rec).get("kind", "")).casefold()
-                    if kind in credit:
-                        credit[kind] += 1
-                elif name == "move-favor":
-                    amount = fields(rec).get("amount")
-                    if isinstance(amount, int):
-                        walk.move_favor += amount
-            continue
-        if op.kind == "consume":
-            n = drawn(rec, seat)
+        op = rec.op
+        kind = op.kind
+        if kind == "mark":
+            w = op.args.get("what")
+            if w == "turn":
+                phase = None
+            elif w in ("phase", "step"):
+                phase = norm_phase(op.args.get("value"))
+            elif w == "declare" and isinstance(op.args.get("value"), str):
+                _declared_credit(f, rec, seat, credit, walk)
+        elif kind == "consume":
+            if op.args.get("to") != hand:
+                continue
+            n = sum(1 for where in op.args.get("expect") or () if where == deck)
             if not n:
                 continue
             if phase == INCOME:  # Income's draws, too many or not, are MAN-INCOME's to judge
@@ -134,27 +138,42 @@ def walk_turn(f: Facts, seat: int, stop: int | None = None) -> TurnWalk:
                 continue
             use = min(credit["draw"], n)
             credit["draw"] -= use
-            walk.actions.extend([step.index] * (n - use))
-        elif op.kind == "move":
+            walk.actions.extend([i] * (n - use))
+        elif kind == "move":
             m = moved(rec)
             if m is None:
                 continue
             obj, src, dest = m
             if obj == standee:
-                walk.moves.append(step.index)
+                walk.moves.append(i)
             elif src == hand and dest != hand:
                 card = card_of_obj(ctx, obj, op.args)
                 action = not is_modifier(card) and phase != END
                 if action and credit["discard"] > 0:
                     credit["discard"] -= 1
                     action = False
-                walk.plays.append(Play(step.index, obj, card, seat, dest, action))
+                walk.plays.append(Play(i, obj, card, seat, dest, action))
                 if action:
-                    walk.actions.append(step.index)
-        elif op.kind in ("set", "undo") and any(
+                    walk.actions.append(i)
+        elif kind in ("set", "undo") and any(
                 e[0] == "f" and e[1].id == standee and e[2] == "pos" for e in rec.journal.entries):
-            walk.moves.append(step.index)
+            walk.moves.append(i)
     return walk
+
+
+def _declared_credit(f: Facts, rec: Record, seat: int, credit: dict[str, int],
+                     walk: TurnWalk) -> None:
+    """A seat's own exchange (a free draw or discard) or Favor spent on movement."""
+    if f.seat_of(rec) == seat or fields(rec).get("seat") == seat:
+        name = rec.op.args.get("value")
+        if name == "exchange":
+            kind = str(fields(rec).get("kind", "")).casefold()
+            if kind in credit:
+                credit[kind] += 1
+        elif name == "move-favor":
+            amount = fields(rec).get("amount")
+            if isinstance(amount, int):
+                walk.move_favor += amount
 
 
 __all__ = ["ACTION", "END", "INCOME", "Out", "TurnWalk", "walk_turn"]

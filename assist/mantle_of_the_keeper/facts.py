@@ -136,6 +136,29 @@ class Hop:
     after: tuple[int, int] | None
 
 
+_RELOCATING = frozenset({"move", "set", "undo", "delete", "create"})
+
+
+def relocated(records: Any, start: int, stop: int) -> set[str]:
+    """Every object some record in records[start..stop] relocated: exactly the objects for
+    which `_before` finds something there (so `trail` is empty for any other object)."""
+    found: set[str] = set()
+    for i in range(start, stop + 1):
+        rec = records[i]
+        if rec.void is not None or rec.op.kind not in _RELOCATING:
+            continue
+        for entry in rec.journal.entries:
+            tag = entry[0]
+            if tag == "rm":
+                found.add(entry[3])
+            elif tag == "f":
+                if entry[2] in ("pos", "container", "alive"):
+                    found.add(entry[1].id)
+            elif tag == "new":
+                found.add(entry[1])
+    return found
+
+
 def trail(records: Any, start: int, stop: int, obj_id: str, now: tuple[Any, Any]) -> list[Hop]:
     """Relocations of obj_id in records[start..stop], oldest first. `now` = (container, pos)
     after record `stop` (the current state when stop is the current op)."""

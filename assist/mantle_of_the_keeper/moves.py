@@ -4,9 +4,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from .board import chosen_card, seat_of_id
+from .board import ARENA, chosen_card, may_hold, seat_of_id
 from .common import Out, param, seat_name, walk_turn
-from .facts import END, INCOME, Facts, counter_delta, fields
+from .facts import END, INCOME, Facts, counter_delta, fields, relocated
 from .geometry import chebyshev
 
 if TYPE_CHECKING:
@@ -137,15 +137,23 @@ def _forced(ctx: OpContext, f: Facts, out: Out, owner: int, before: tuple[int, i
 
 def close_span(ctx: OpContext, f: Facts, out: Out, start: int) -> None:
     """At a phase or turn marker: where the characters that moved since `start` ended up."""
+    stop = ctx.index - 1
+    # only a standee or a piece on the arena that the span relocated can be flagged here:
+    # most spans move none, and then neither the board nor any piece's trail is read
+    touched = relocated(f.h.records, start, stop)
+    if not any(o.endswith(".standee") for o in touched) and \
+            touched.isdisjoint(ctx.view.child_ids(ARENA)):
+        return
     board = f.board()
     if board is None:
         return
-    stop = ctx.index - 1
     moved: set[str] = set()
     tremors = board.cells_of("tremor")
     obstacles = board.obstacles
     for seat in sorted(board.standees) + [s for s in ctx.view.seats if s not in board.standees]:
         standee = f"p{seat}.standee"
+        if standee not in touched:
+            continue  # no trail in the span
         hops = [h for h in f.hops(standee, start, stop) if h.after is not None]
         if not hops:
             continue
@@ -164,7 +172,7 @@ def close_span(ctx: OpContext, f: Facts, out: Out, start: int) -> None:
                             f"Tremor at {h.after} without taking its 1 damage.",
                             [standee, f"p{seat}.health"])
     for turret in board.turrets:
-        if any(h.after is not None for h in f.hops(turret, start, stop)):
+        if turret in touched and any(h.after is not None for h in f.hops(turret, start, stop)):
             moved.add(turret)
     if moved:
         where: dict[tuple[int, int], list[str]] = {}
@@ -180,6 +188,8 @@ def close_span(ctx: OpContext, f: Facts, out: Out, start: int) -> None:
 
 def tremor_stay(ctx: OpContext, f: Facts, out: Out, start: int, stop: int, seat: int) -> None:
     """At the end of `seat`'s turn: still on the Tremor it was on when the turn began."""
+    if not may_hold(ctx.view, "tremor"):
+        return
     board = f.board()
     if board is None:
         return

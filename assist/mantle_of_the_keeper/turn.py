@@ -197,16 +197,17 @@ def on_turn(ctx: OpContext, f: Facts, out: Out) -> None:
     start, stop, prev = closed
     if prev is None:
         return
-    # the phase in force when the turn ended
-    last_phase = None
-    for step in f.steps(start, stop, phase=None):
-        if what(step.rec) in ("phase", "step"):
-            last_phase = step.phase
-    if last_phase == INCOME:
-        for i in f.h.mark_indices():
-            if start <= i < ctx.index and what(f.h.records[i]) in ("phase", "step"):
+    # the phase in force when the turn ended: its newest phase marker's (stop = index - 1)
+    for i in f.h.mark_indices():
+        if i > stop:
+            continue
+        if i < start:
+            break
+        rec = f.h.records[i]
+        if what(rec) in ("phase", "step"):
+            if norm_phase(rec.op.args.get("value")) == INCOME:
                 income_span(ctx, f, out, i)
-                break
+            break
     _check_end_of_turn(ctx, f, out, start, stop, prev)
     deck, discard = f"p{prev}.deck", f"p{prev}.discard"
     if view.count(deck) == 0 and view.count(discard) > 0:
@@ -225,13 +226,24 @@ def _check_end_of_turn(ctx: OpContext, f: Facts, out: Out, start: int, stop: int
         out.add("MAN-HAND-LIMIT", f"{seat_name(ctx, prev)} ended their turn with {hand} cards: "
                 f"discard down to {limit} in the End-of-Turn phase.", [f"p{prev}.hand"])
     discards = favor = 0
-    for step in f.steps(start, stop, phase=None):
-        if step.phase != END:
-            continue
-        m = moved(step.rec)
-        if m is not None and m[1] == f"p{prev}.hand":
-            discards += 1
-        favor += counter_delta(step.rec, f"p{prev}.favor")
+    hand_id, favor_id = f"p{prev}.hand", f"p{prev}.favor"
+    records, phase = f.h.records, None
+    for i in range(start, stop + 1):
+        rec = records[i]
+        kind = rec.op.kind
+        if kind == "mark":
+            w = what(rec)
+            if w == "turn":
+                phase = None
+            elif w in ("phase", "step"):
+                phase = norm_phase(rec.op.args.get("value"))
+        elif phase == END:
+            if kind == "move":
+                m = moved(rec)
+                if m is not None and m[1] == hand_id:
+                    discards += 1
+            elif kind == "counter":
+                favor += counter_delta(rec, favor_id)
     per = param(ctx.game, "favor_per_hand_limit_discard", 1)
     if discards and favor != discards * per:
         out.add("MAN-HAND-LIMIT-FAVOR", f"{seat_name(ctx, prev)} discarded {discards} card(s) at "
