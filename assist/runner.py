@@ -100,9 +100,7 @@ class AssistRunner(FlagReading):
         self._records: list[Record] | None = None
         self._state: State | None = None
         self._timeline: Timeline | None = None
-        # the last view made, and of which state and knowledge (see _view_of)
-        self._view: AssistView | None = None
-        self._view_of_what: tuple[State | None, Knowledge | None] = (None, None)
+        self._view: AssistView | None = None  # the last view made (see _view_of)
         # the state's module record last followed to the end (see _follow_module)
         self._module_seen: dict[str, Any] | None = None
         # hash -> module: the modules this table has played under (a live-reloaded draft)
@@ -232,11 +230,9 @@ class AssistRunner(FlagReading):
     def _view_of(self, state: State) -> AssistView:
         """The seat's view of `state`: one object for as long as state, knowledge and seat stay
         (an AssistView keeps nothing but those three; it reads the state as it is)."""
-        view, made_of = self._view, self._view_of_what
-        if view is None or made_of[0] is not state or made_of[1] is not self.knowledge \
-                or view.seat != self.seat:
+        view = self._view
+        if view is None or not view.of(state, self.knowledge, self.seat):
             view = self._view = AssistView(state, self.knowledge, self.seat)
-            self._view_of_what = (state, self.knowledge)
         return view
 
     def _follow_module(self, state: State) -> None:

@@ -22,6 +22,11 @@ class AssistView:
         self._knowledge = knowledge
         self.seat = seat
 
+    def of(self, state: State, knowledge: Knowledge | None, seat: int) -> bool:
+        """Whether this is the view of exactly that state, knowledge and seat (a caller may
+        keep one view instead of making one per op: it reads the state as it is)."""
+        return self._state is state and self._knowledge is knowledge and self.seat == seat
+
     def _live(self, obj_id: str | None) -> Obj | None:
         if obj_id is None:
             return None
