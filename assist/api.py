@@ -23,7 +23,7 @@ from table.core.ops import Op
 from table.core.timeline import Record
 from table.core.views import ALL
 
-from .history import History
+from .history import WINDOW_MARKS, History
 from .view import AssistView
 
 if TYPE_CHECKING:
@@ -276,6 +276,7 @@ __all__ = [
     "API_VERSION",
     "CARD_EFFECT",
     "CARD_EFFECT_SPEC",
+    "WINDOW_MARKS",
     "AssistView",
     "DeclarationSpec",
     "Flag",

@@ -161,9 +161,8 @@ class Dtr:
             if rec.void is None:
                 yield i, rec
 
-    def declarations_by_name(self, start: int, stop: int) -> dict[str, list[tuple[int, Record]]]:
-        """Every effective declaration in [start, stop), by name, oldest first (one scan)."""
-        out: dict[str, list[tuple[int, Record]]] = {}
+    def _declares(self, start: int, stop: int) -> Iterator[tuple[int, Record]]:
+        """Every effective declaration in [start, stop), newest first (the marker index)."""
         records = self.records
         for i in self.history.mark_indices():
             if i < start:
@@ -171,25 +170,21 @@ class Dtr:
             if i >= stop:
                 continue
             rec = records[i]
-            a = rec.op.args
-            if rec.void is None and a.get("what") == "declare":
-                out.setdefault(str(a.get("value")), []).append((i, rec))
+            if rec.void is None and rec.op.args.get("what") == "declare":
+                yield i, rec
+
+    def declarations_by_name(self, start: int, stop: int) -> dict[str, list[tuple[int, Record]]]:
+        """Every effective declaration in [start, stop), by name, oldest first (one scan)."""
+        out: dict[str, list[tuple[int, Record]]] = {}
+        for i, rec in self._declares(start, stop):
+            out.setdefault(str(rec.op.args.get("value")), []).append((i, rec))
         for found in out.values():
             found.reverse()
         return out
 
     def declarations(self, name: str, start: int, stop: int) -> list[tuple[int, Record]]:
-        out = []
-        records = self.records
-        for i in self.history.mark_indices():
-            if i < start:
-                break
-            if i >= stop:
-                continue
-            rec = records[i]
-            a = rec.op.args
-            if rec.void is None and a.get("what") == "declare" and a.get("value") == name:
-                out.append((i, rec))
+        out = [(i, rec) for i, rec in self._declares(start, stop)
+               if rec.op.args.get("value") == name]
         out.reverse()
         return out
 

@@ -192,11 +192,6 @@ def check_ward_declaration(d: Dtr) -> list[Flag]:
     return []
 
 
-def blocked_in(d: Dtr, start: int, stop: int) -> list[tuple[int, str, int]]:
-    """(index, rite, owner) for Rites sent back from the Altar to a Rite stack in [start, stop)."""
-    return blocked_among(d.range(start, stop))
-
-
 def blocked_among(ops: Iterable[tuple[int, Record]]) -> list[tuple[int, str, int]]:
     """(index, rite, owner) for Rites sent back from the Altar to a Rite stack by these ops."""
     out = []

@@ -11,11 +11,10 @@ import functools
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from assist.api import WINDOW_MARKS
 from table.core.timeline import Record
 
 from .reader import Dtr, z
-
-_WINDOW_MARKS = ("turn", "phase", "step")
 
 
 @dataclass(slots=True)
@@ -57,7 +56,7 @@ def closing(d: Dtr) -> Closing:
         args = rec.op.args
         what = args.get("what")
         if start is None:
-            if what in _WINDOW_MARKS:
+            if what in WINDOW_MARKS:
                 start = i
                 if what != "turn":
                     phase = args.get("value")

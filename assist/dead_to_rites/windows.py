@@ -126,19 +126,6 @@ def dusk_end(d: Dtr) -> list[Flag]:
                  "at Dusk.", objects=tuple(damaged))]
 
 
-def touched(d: Dtr, ids: set[str], start: int) -> bool:
-    """Did any op of the closing window change one of these objects (or their contents)?"""
-    return bool(window_changes(d, start) & ids)
-
-
-def window_changes(d: Dtr, start: int) -> set[str]:
-    """Every object the ops of the closing window changed."""
-    changed: set[str] = set()
-    for _i, rec in d.range(start, d.ctx.index):
-        changed |= rec.journal.touched()
-    return changed
-
-
 def invariants(d: Dtr, w: Closing) -> list[Flag]:
     """State invariants, reported in the window where they break (not again at every marker)."""
     ctx = d.ctx
