@@ -247,37 +247,48 @@ def apply_counter(state: State, op: Op, lookup: Lookup) -> None:
 
 
 def apply_consume(state: State, op: Op, lookup: Lookup) -> None:
+    # a shuffle re-handles a whole pile in one op (a quarter of a game's fold): its checks and
+    # writes are inlined, in the order and with the journal entries of the primitives
     a = op.args
     parent = _live(state, a["to"], "container")
-    expect = a.get("expect") or [None] * len(a["in"])
-    if len(expect) != len(a["in"]):
+    ids = a["in"]
+    expect = a.get("expect") or [None] * len(ids)
+    if len(expect) != len(ids):
         raise Void("consume: 'expect' must name a container per input")
+    objs, seats, author = state.objs, state.seats, op.author
     inputs: list[Obj] = []
-    for obj_id, where in zip(a["in"], expect, strict=True):  # lengths checked above
+    for obj_id, where in zip(ids, expect, strict=True):  # lengths checked above
         if not isinstance(obj_id, str):
             raise Void("consume: inputs are object ids")
-        obj = _live(state, obj_id, "input")
+        obj = objs.get(obj_id)
+        if obj is None or not obj.alive:
+            obj = _live(state, obj_id, "input")  # raises: says which
         if where is not None and obj.container != where:
             raise Void(f"input {obj_id!r} is no longer in {where!r}")
         if obj.kind != "card":
             raise Void(f"input {obj_id!r} is not a card")
-        holder = state.objs.get(obj.container or ROOT)
-        if obj.is_secret:
-            require_authority(state, op, obj.owner, "re-handle their hidden card")
-        elif holder is not None and holder.visibility != PUBLIC:
-            require_authority(state, op, holder.owner, "take a card from their zone")
+        if obj.card is None and obj.commitment is not None:  # obj.is_secret
+            seat = seats.get(obj.owner) if obj.owner is not None else None
+            if obj.owner is not None and (seat is None or seat.peer != author):
+                require_authority(state, op, obj.owner, "re-handle their hidden card")
+        else:
+            holder = objs.get(obj.container or ROOT)
+            if holder is not None and holder.visibility != PUBLIC:
+                require_authority(state, op, holder.owner, "take a card from their zone")
         inputs.append(obj)
-    if len({o.id for o in inputs}) != len(inputs):
+    if len(set(ids)) != len(inputs):
         raise Void("consume: an input is named twice")
     if parent.visibility != PUBLIC and parent.owner is not None:
-        holder_seat = state.seats.get(parent.owner)
-        mine = holder_seat is not None and holder_seat.peer == op.author
-        if not mine and any(c in parent.children for c in a["in"]):
+        holder_seat = seats.get(parent.owner)
+        mine = holder_seat is not None and holder_seat.peer == author
+        if not mine and not set(parent.children).isdisjoint(ids):
             raise Void(f"only seat {parent.owner}'s player may re-handle {parent.id!r}")
     outputs = fresh_outputs(state, a["out"], "consume")
+    journal = state.journal
     for obj in inputs:
         state.remove_child(obj)
-        state.set_field(obj, "alive", False)
+        journal.append(("f", obj, "alive", True))  # state.set_field: it was alive
+        obj.alive = False
     place_outputs(state, parent, outputs, a.get("owner", parent.owner),
                   bool(a.get("face_up", False)), _index(state, parent, a.get("at")))
 
@@ -285,11 +296,12 @@ def apply_consume(state: State, op: Op, lookup: Lookup) -> None:
 def fresh_outputs(state: State, out: Any, kind: str) -> list[tuple[str, str]]:
     """Check re-handling outputs, [[handle, commitment], ...]: well formed, fresh, distinct."""
     outputs: list[tuple[str, str]] = []
+    objs = state.objs
     for item in out:
         if (not isinstance(item, (list, tuple)) or len(item) != 2
-                or not all(isinstance(x, str) for x in item)):
+                or not isinstance(item[0], str) or not isinstance(item[1], str)):
             raise Void(f"{kind}: each output is [handle, commitment]")
-        if item[0] in state.objs:
+        if item[0] in objs:
             raise Void(f"{kind}: handle {item[0]!r} is not fresh")
         outputs.append((item[0], item[1]))
     if len({h for h, _ in outputs}) != len(outputs):
@@ -299,12 +311,16 @@ def fresh_outputs(state: State, out: Any, kind: str) -> list[tuple[str, str]]:
 
 def place_outputs(state: State, parent: Obj, outputs: list[tuple[str, str]], owner: int | None,
                   face_up: bool, index: int) -> None:
-    """Create the fresh committed handles in `parent`, from `index` on."""
-    for offset, (handle, digest) in enumerate(outputs):
-        card = Obj(handle, "card", owner=owner, container=parent.id, face_up=face_up,
-                   commitment=digest)
-        state.add_obj(card)
-        state.insert_child(parent, card, index + offset)
+    """Create the fresh committed handles in `parent`, from `index` on (the journal entries of
+    `add_obj` and `insert_child`, inlined: one per card of a shuffled pile)."""
+    objs, journal, children, pid = state.objs, state.journal, parent.children, parent.id
+    for handle, digest in outputs:
+        objs[handle] = Obj(handle, "card", owner=owner, container=pid, face_up=face_up,
+                           commitment=digest)
+        journal.append(("new", handle))
+        children.insert(index, handle)
+        journal.append(("ins", parent, index, handle))
+        index += 1
 
 
 def apply_reveal(state: State, op: Op, lookup: Lookup) -> None:
