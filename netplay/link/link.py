@@ -338,6 +338,20 @@ class Link:
         """Drop the connection at once, without a bye (e.g. a protocol violation)."""
         self._begin_close(reason, graceful=False)
 
+    def drop_socket(self) -> None:
+        """Close the connection's socket now, whatever a close under way still waits for (a
+        peer that reads nothing keeps a graceful close flushing): the mesh is stopping and
+        will not wait longer, and a socket left to the collector is a leak."""
+        writer = self._writer
+        if writer is None:
+            return
+        transport = getattr(writer, "transport", None)
+        with contextlib.suppress(Exception):
+            if transport is not None:
+                transport.abort()  # at once: close() would still flush what is queued
+            else:
+                writer.close()
+
     def _begin_close(self, reason: str, graceful: bool, quiet: bool = False) -> None:
         if self._state in (LinkState.CLOSING, LinkState.CLOSED):
             return

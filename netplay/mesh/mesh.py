@@ -35,6 +35,7 @@ from netplay.mesh.config import MeshConfig as MeshConfig
 from netplay.mesh.config import PeerAddress
 from netplay.mesh.events import MeshEvent, MessageReceived, MessagesDone, PeerJoined, PeerLeft
 from netplay.mesh.gossip import hearsay_keys, peers_message, read_peers
+from netplay.mesh.leaving import let_go
 from netplay.mesh.peerbook import KnownPeer, PeerBook
 from netplay.mesh.redial import dial_later, redial_loop
 from netplay.protocol.channel import Received
@@ -106,12 +107,7 @@ class Mesh:
             self._server.close()
         for task in list(self._tasks):
             task.cancel()
-        links = list(self._links.values())
-        for link in links:
-            link.close("leaving the table") if graceful else link.abort("mesh stopped")
-        for link in links:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(link.wait_closed(), 2.0)
+        await let_go(self._links.values(), graceful)
         for task in list(self._tasks):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
@@ -256,6 +252,10 @@ class Mesh:
 
     async def _on_accept(self, reader: Any, writer: Any, address: str | None = None) -> None:
         """An accepted stream (TCP, or QUIC with the remote endpoint as ``address``)."""
+        handler = asyncio.current_task()  # the server's task for it: stop() cancels it too
+        if handler is not None:
+            self._tasks.add(handler)
+            handler.add_done_callback(self._tasks.discard)
         peer = writer.get_extra_info("peername")
         if address is None:
             address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
