@@ -140,7 +140,10 @@ class Mesh:
 
     def spawn(self, coro: Any) -> asyncio.Task[Any]:
         """Run `coro` until the mesh stops."""
-        task: asyncio.Task[Any] = asyncio.ensure_future(coro)
+        return self._track(asyncio.ensure_future(coro))
+
+    def _track(self, task: asyncio.Task[Any]) -> asyncio.Task[Any]:
+        """Count `task` among the mesh's own: stop() cancels it and waits for it."""
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return task
@@ -252,10 +255,9 @@ class Mesh:
 
     async def _on_accept(self, reader: Any, writer: Any, address: str | None = None) -> None:
         """An accepted stream (TCP, or QUIC with the remote endpoint as ``address``)."""
-        handler = asyncio.current_task()  # the server's task for it: stop() cancels it too
+        handler = asyncio.current_task()  # the server's task for this connection
         if handler is not None:
-            self._tasks.add(handler)
-            handler.add_done_callback(self._tasks.discard)
+            self._track(handler)
         peer = writer.get_extra_info("peername")
         if address is None:
             address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
