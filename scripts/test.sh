@@ -11,17 +11,31 @@
 # process.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python3 -m venv .venv
-.venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -e ".[test]"
+# Every virtualenv here is installed from the lock (uv.lock: the exact versions, with hashes)
+# by uv (scripts/uv.sh fetches the pinned uv when the machine lacks it); never a Python download.
+uv="$(bash scripts/uv.sh)"
+export UV_PYTHON_DOWNLOADS=never
+"$uv" sync --locked --extra test --python "$(command -v python3)"
 # The same install scripts/run.sh makes (and more): its stamp, so that the real-window test,
 # which starts the program through run.sh, does not install it again.
-cp pyproject.toml .venv/installed-pyproject.toml
+cat pyproject.toml uv.lock | cksum > .venv/installed.digest
 export QT_QPA_PLATFORM="${QT_QPA_PLATFORM:-offscreen}"
+# The suite tests the sources as they are (run.sh builds no compiled core in the background
+# here); the compiled core is tested below, from the wheel.
+export SANDTABLE_PURE_CORE=1
 # The tests start many Python processes (peers, the CLI, the bundle's build): with bytecode
 # caches each compiles the project's modules once, not every time (about a quarter of the
 # suite's CPU time where the environment turns the caches off).
 unset PYTHONDONTWRITEBYTECODE
+# The wheel, as a user's install gets it: with a C compiler it carries the core compiled by
+# mypyc (packaging/sandtable_backend.py). Built once, beside the checks below: the wheel tests
+# install it, the bundle's build takes its compiled core, and the compiled-core stage (after
+# the suite) runs the core's suites on it.
+wheel_dir="$PWD/build/wheel"
+rm -rf "$wheel_dir" && mkdir -p "$wheel_dir"
+(env -u SANDTABLE_PURE_CORE "$uv" build --wheel --no-build-isolation --python .venv/bin/python \
+    -o "$wheel_dir" . > "$wheel_dir/build.log" 2>&1) &
+wheel_build=$!
 .venv/bin/lint-imports
 .venv/bin/ruff check table netplay assist tests
 .venv/bin/mypy table netplay assist
@@ -39,20 +53,27 @@ faults_log=.venv/faults.log
     tests/e2e/test_internet_faults.py >"$faults_log" 2>&1 &
 faults=$!
 trap 'kill "$faults" 2>/dev/null || true' EXIT
+if ! wait "$wheel_build"; then
+    cat "$wheel_dir/build.log"
+    echo "the wheel did not build (above)" >&2
+    exit 1
+fi
+SANDTABLE_TEST_WHEEL="$(ls "$wheel_dir"/sandtable-*.whl)"
+export SANDTABLE_TEST_WHEEL
 .venv/bin/python -m pytest -q "${workers[@]}" "$@"
 
-# The compiled core (packaging/compile_core.py, mypyc): the core, games, fairness and dataset
-# suites again, on a copy of this checkout whose core is compiled (its processes too, through
-# PYTHONPATH), so the compiled fold is shown to be the same fold. It needs a C compiler.
-if command -v cc >/dev/null || command -v gcc >/dev/null; then
-    compiled_copy="$PWD/build/compiled-core"
-    rm -rf "$compiled_copy" && mkdir -p "$compiled_copy"
-    git ls-files -z --cached --others --exclude-standard \
-        | tar --null --ignore-failed-read -T - -cf - 2>/dev/null | tar -xf - -C "$compiled_copy"
+# The compiled core, from the wheel built above (mypyc): the core, games, fairness and dataset
+# suites again, on a copy of this checkout holding the wheel's compiled core (its processes too,
+# through PYTHONPATH), so the fold users run is shown to be the same fold.
+compiled_copy="$PWD/build/compiled-core"
+rm -rf "$compiled_copy" && mkdir -p "$compiled_copy"
+git ls-files -z --cached --others --exclude-standard \
+    | tar --null --ignore-failed-read -T - -cf - 2>/dev/null | tar -xf - -C "$compiled_copy"
+if .venv/bin/python packaging/compile_core.py --from-wheel "$SANDTABLE_TEST_WHEEL" \
+        --into "$compiled_copy"; then
     (
         cd "$compiled_copy"
         python="$OLDPWD/.venv/bin/python"
-        "$python" packaging/compile_core.py
         export PYTHONPATH="$compiled_copy"
         "$python" -c 'from table.core.native import compiled; assert compiled()'
         SANDTABLE_PYTHON="$python" "$python" -m pytest -q -p no:cacheprovider "${workers[@]}" \
@@ -60,7 +81,7 @@ if command -v cc >/dev/null || command -v gcc >/dev/null; then
             tests/designer/test_report_queries.py
     )
 else
-    echo "the compiled core: no C compiler (cc or gcc) on this machine; skipped"
+    echo "the compiled core: the wheel was built without it (no C compiler here); skipped"
 fi
 
 # Every other Python the README promises (3.12, 3.13) that this machine has, from pyenv or
@@ -89,9 +110,7 @@ for version in 3.12 3.13; do
     fi
     venv=".venv-$version"
     echo "Python $version ($python): $venv"
-    [ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
-    "$venv/bin/python" -m pip install --quiet --upgrade pip
-    "$venv/bin/python" -m pip install --quiet -e ".[test]"
+    UV_PROJECT_ENVIRONMENT="$venv" "$uv" sync --locked --extra test --python "$python"
     select=()
     [ "$version" = 3.12 ] && select=(-m "not socket and not processes")
     SANDTABLE_PYTHON="$PWD/$venv/bin/python" "$venv/bin/python" -m pytest -q "${workers[@]}" \

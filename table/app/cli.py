@@ -27,12 +27,24 @@ COMMAND_MODULES = [
 ]
 
 
+class VersionAction(argparse.Action):
+    """`--version`: the version, and whether the core runs compiled (mypyc) or as Python."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        from table.core.native import compiled
+
+        core = "compiled (mypyc)" if compiled() else "Python"
+        parser.exit(message=f"sandtable {__version__} (core: {core})\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sandtable",
         description="A virtual table for playtesting card games on a LAN. "
                     "Run with no command to open the table window.")
-    parser.add_argument("--version", action="version", version=f"sandtable {__version__}")
+    parser.add_argument("--version", action=VersionAction, nargs=0,
+                        help="show the version and which core runs, and exit")
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:

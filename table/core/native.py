@@ -22,10 +22,11 @@ STAMP = CORE / "compiled.stamp"
 PACKAGE = __name__.rpartition(".")[0]
 
 
-def sources_digest() -> str:
-    """The digest of the core's Python sources, as a compiled build records it."""
+def sources_digest(core: Path = CORE) -> str:
+    """The digest of the core's Python sources (those in `core`), as a compiled build records
+    it."""
     digest = hashlib.sha256()
-    for path in sorted(CORE.glob("*.py")):
+    for path in sorted(core.glob("*.py")):
         digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 

@@ -49,27 +49,28 @@ def test_each_seat_sees_its_own_area_at_the_bottom(window, qtbot):  # type: igno
 
 
 def _fake_repo(tmp: Path) -> tuple[Path, Path]:
-    """A copy of the run script beside a pyproject.toml, with a .venv whose python records
-    each pip install instead of installing."""
+    """A copy of the run script beside a pyproject.toml and a lock, with a stand-in uv that
+    records each call and "installs" a sandtable command that says how it was called."""
     (tmp / "scripts").mkdir()
     shutil.copy(ROOT / "scripts" / "run.sh", tmp / "scripts" / "run.sh")
     shutil.copy(ROOT / "scripts" / "check_display.sh", tmp / "scripts" / "check_display.sh")
+    shutil.copy(ROOT / "scripts" / "uv.sh", tmp / "scripts" / "uv.sh")
     (tmp / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    (tmp / "uv.lock").write_text("version = 1\n")
     bin_dir = tmp / ".venv" / "bin"
-    bin_dir.mkdir(parents=True)
-    calls = tmp / "pip-calls"
-    python = bin_dir / "python"
-    python.write_text(f"#!/bin/sh\necho \"$@\" >> {calls}\n"
-                      f"printf '#!/bin/sh\\necho played \"$@\"\\n' > {bin_dir}/sandtable\n"
-                      f"chmod +x {bin_dir}/sandtable\n")
-    python.chmod(python.stat().st_mode | stat.S_IEXEC)
+    calls = tmp / "uv-calls"
+    uv = tmp / "fake-uv"
+    uv.write_text(f"#!/bin/sh\necho \"$@\" >> {calls}\nmkdir -p {bin_dir}\n"
+                  f"printf '#!/bin/sh\\necho played \"$@\"\\n' > {bin_dir}/sandtable\n"
+                  f"chmod +x {bin_dir}/sandtable\n")
+    uv.chmod(uv.stat().st_mode | stat.S_IEXEC)
     return tmp, calls
 
 
 @pytest.mark.processes
-def test_run_script_installs_once_and_again_only_when_pyproject_changes(tmp_path):  # type: ignore[no-untyped-def]
+def test_run_script_installs_from_the_lock_once_and_again_only_when_it_changes(tmp_path):  # type: ignore[no-untyped-def]
     repo, calls = _fake_repo(tmp_path)
-    env = {**os.environ}
+    env = {**os.environ, "SANDTABLE_UV": str(repo / "fake-uv"), "SANDTABLE_PURE_CORE": "1"}
 
     def run() -> str:
         out = subprocess.run(["bash", str(repo / "scripts" / "run.sh"), "--game", "gauntlet"],
@@ -78,13 +79,15 @@ def test_run_script_installs_once_and_again_only_when_pyproject_changes(tmp_path
         return out.stdout
 
     assert "played play --game gauntlet" in run()
-    assert calls.read_text().count("pip install") == 1
+    assert calls.read_text().count("sync --locked") == 1
     run()
-    assert calls.read_text().count("pip install") == 1  # nothing changed: no install
-    (repo / "pyproject.toml").write_text("[project]\nname = 'x'\nversion = '2'\n")
+    assert calls.read_text().count("sync --locked") == 1  # nothing changed: no install
+    (repo / "uv.lock").write_text("version = 1\n# another lock\n")
     out = run()
-    assert calls.read_text().count("pip install") == 2 and "Installing" in out
-    assert "--quiet" in calls.read_text().splitlines()[-1]
+    assert calls.read_text().count("sync --locked") == 2 and "from uv.lock" in out
+    (repo / "pyproject.toml").write_text("[project]\nname = 'x'\nversion = '2'\n")
+    run()
+    assert calls.read_text().count("sync --locked") == 3
 
 
 def test_a_narrow_window_puts_the_panels_in_one_column(window, qtbot):  # type: ignore[no-untyped-def]
