@@ -10,6 +10,7 @@ last run, as on a second clone), and ends when the Sandtable window is on an X s
 of its own, found with xdotool). The pip path is what scripts/run.sh did before the lock:
 `python3 -m venv .venv`, `pip install -e .`, `sandtable play`. The uv path is scripts/run.sh
 itself, fetching uv first when the machine lacks it (it does here: the bootstrap is counted).
+Both reach PyPI only (the machine's pip configuration is set aside).
 
 Needs Xvfb, xdotool and git. The last line is JSON: both times and `uv_vs_pip` (the target is
 <= 0.33, a third of the pip path's time).
@@ -97,8 +98,12 @@ def main(argv: list[str] | None = None) -> int:
                     if not args.warm:
                         shutil.rmtree(cache, ignore_errors=True)
                     clone = fresh_clone(root, f"clone-{path}")
+                    # both installers reach PyPI alone: no pip configuration of this machine's
+                    # (a local wheel folder would favour pip)
                     env = {k: v for k, v in os.environ.items()
-                           if k not in ("VIRTUAL_ENV", "PYTHONPATH", "SANDTABLE_UV")}
+                           if k not in ("VIRTUAL_ENV", "PYTHONPATH", "SANDTABLE_UV")
+                           and not k.startswith(("PIP_", "UV_"))}
+                    env["PIP_CONFIG_FILE"] = os.devnull
                     env.update(DISPLAY=display, QT_QPA_PLATFORM="xcb",
                                SANDTABLE_HOME=str(root / f"home-{path}"),
                                PIP_CACHE_DIR=str(cache / "pip"), UV_CACHE_DIR=str(cache / "uv"))
