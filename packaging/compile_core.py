@@ -32,6 +32,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 CORE = REPO / "table" / "core"
 STAMP = "compiled.stamp"
+GROUP = "compiled"  # the shared library of the compiled modules: table/core/compiled__mypyc.*
 
 # Python, not compiled: the package's __init__ and native.py (they decide whether the
 # extensions may load); the Journal, a subclass of `list` (mypyc compiles none); the log's
@@ -64,7 +65,11 @@ def extensions(target_dir: Path) -> list[Any]:
     the sources first; the working directory must be the repository's root)."""
     from mypyc.build import mypycify
 
-    return list(mypycify(core_sources(), opt_level="3", target_dir=str(target_dir)))
+    # the shared runtime library inside the package (table/core/compiled__mypyc.*), where an
+    # editable install's finder and a wheel both find it (at the top level it was importable
+    # only with the checkout itself on sys.path)
+    return list(mypycify(core_sources(), opt_level="3", target_dir=str(target_dir),
+                         group_name=f"table.core.{GROUP}"))
 
 
 def have_c_compiler() -> bool:

@@ -25,8 +25,15 @@ if [ ! -x .venv/bin/sandtable ] || [ "$(cat "$stamp" 2>/dev/null)" != "$digest" 
     echo "Installing Sandtable into .venv from uv.lock (first run, or the lock changed)..."
     uv="$(bash scripts/uv.sh)"
     # --locked: the lock must match pyproject.toml (never a silent re-resolve); the Python is
-    # the machine's python3 (uv never downloads one here)
-    UV_PYTHON_DOWNLOADS=never "$uv" sync --locked --python "$(command -v python3)"
+    # the machine's python3 (uv never downloads one here); what it installs, each package at
+    # its locked version, is shown and kept in .venv/install.log
+    log="$(mktemp)"
+    if ! UV_PYTHON_DOWNLOADS=never "$uv" sync --locked --python "$(command -v python3)" 2>&1 \
+            | tee "$log"; then
+        echo "The install failed (above)." >&2
+        exit 1
+    fi
+    mv "$log" .venv/install.log
     echo "$digest" > "$stamp"
 fi
 if [ -z "${SANDTABLE_PURE_CORE:-}" ]; then
