@@ -4,8 +4,13 @@
     python packaging/build.py                 # -> dist/sandtable/
     python packaging/build.py --archive       # also dist/sandtable-<version>-<os>-<arch>.tar.gz (.zip on Windows)
     python packaging/build.py --dist DIR --work DIR
+    python packaging/build.py --core-wheel W.whl   # ship the compiled core this wheel carries
 
-Use the Python of the environment the project is installed in (``pip install -e ".[bundle]"``);
+The bundle ships the core compiled by mypyc where this machine has a C compiler (`--core python`
+ships the sources alone): taken from a wheel built from these sources (`--core-wheel`), or
+compiled for the bundle into its staged copy of the sources (work/sources), never in the checkout.
+
+Use the Python of the environment the project is installed in (``uv sync --locked --extra bundle``);
 PyInstaller freezes that interpreter and its packages. Builds for the OS it runs on only:
 run it on Windows for a Windows bundle, on macOS for a macOS one (see docs/packaging.md).
 """
@@ -60,8 +65,8 @@ def check_inputs(refresh: bool) -> None:
     try:
         import PyInstaller  # noqa: F401
     except ImportError:
-        fail(f'PyInstaller is not installed for {sys.executable}; run: '
-             f'{sys.executable} -m pip install -e "{REPO}[bundle]"')
+        fail(f"PyInstaller is not installed for {sys.executable}; run: "
+             "bash -c '\"$(bash scripts/uv.sh)\" sync --locked --extra bundle'")
     sys.path.insert(0, str(REPO))
     import table
 
@@ -70,10 +75,12 @@ def check_inputs(refresh: bool) -> None:
     if installed_entry_points() != declared_entry_points():
         if not refresh:
             fail("the installed sandtable metadata is missing or out of date with pyproject.toml; "
-                 f'run: {sys.executable} -m pip install --no-deps -e "{REPO}"')
+                 "run: bash -c '\"$(bash scripts/uv.sh)\" sync --locked --extra bundle'")
         print("build: refreshing the installed sandtable metadata (entry points changed)")
-        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "-e",
-                        str(REPO)], check=True)
+        uv = subprocess.run(["bash", str(REPO / "scripts" / "uv.sh")], check=True,
+                            capture_output=True, text=True).stdout.strip()
+        subprocess.run([uv, "pip", "install", "--quiet", "--python", sys.executable,
+                        "--no-deps", "-e", str(REPO)], check=True)
         # a fresh interpreter sees the new dist-info; importlib caches are per process
         out = subprocess.run([sys.executable, "-c", "import json,importlib.metadata as m;"
                               "print(json.dumps(sorted([e.group,e.name,e.value] for e in "
@@ -81,6 +88,41 @@ def check_inputs(refresh: bool) -> None:
                              check=True, capture_output=True, text=True, cwd=REPO).stdout
         if {tuple(e) for e in json.loads(out)} != declared_entry_points():
             fail("the sandtable metadata still differs from pyproject.toml after reinstalling")
+
+
+def _compile_core():  # type: ignore[no-untyped-def]
+    """packaging/compile_core.py, imported by path (packaging/ is not a package)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("_sandtable_compile_core",
+                                                  HERE / "compile_core.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def stage_sources(work: Path, core: str, core_wheel: Path | None) -> tuple[Path, bool]:
+    """A copy of our packages for PyInstaller to freeze, with the compiled core in it when
+    asked for and possible; the copy's folder and whether its core is compiled."""
+    staged = work / "sources"
+    shutil.rmtree(staged, ignore_errors=True)
+    skip = shutil.ignore_patterns("__pycache__", "*.so", "*.pyd", "compiled.stamp")
+    for package in ("table", "netplay", "assist"):
+        shutil.copytree(REPO / package, staged / package, ignore=skip)
+    compile_core = _compile_core()
+    if core == "python":
+        return staged, False
+    if core_wheel is not None:
+        if compile_core.from_wheel(core_wheel, staged) != 0:
+            fail(f"{core_wheel} carries no compiled core")
+        return staged, True
+    if not compile_core.have_c_compiler():
+        print("build: no C compiler: the bundle ships the core as Python")
+        return staged, False
+    print("build: compiling the core with mypyc (a minute or two)", flush=True)
+    compile_core.build(staged)
+    return staged, True
 
 
 def folder_size(path: Path) -> tuple[int, int]:
@@ -120,17 +162,24 @@ def main(argv: list[str] | None = None) -> int:
                     help="fail instead of reinstalling when the installed metadata is stale")
     ap.add_argument("--no-smoke", action="store_true", help="skip running `sandtable --version`")
     ap.add_argument("--info", type=Path, help="also write the build report as JSON here")
+    ap.add_argument("--core", choices=("compiled", "python"), default="compiled",
+                    help="ship the core compiled by mypyc (where a C compiler or --core-wheel "
+                         "gives it; the default) or as Python")
+    ap.add_argument("--core-wheel", type=Path, metavar="WHEEL",
+                    help="take the compiled core from this wheel (built from these sources)")
     args = ap.parse_args(argv)
 
     check_inputs(refresh=not args.no_refresh)
     dist, work = args.dist.resolve(), args.work.resolve()
     started = time.monotonic()
+    sources, core_compiled = stage_sources(work, args.core, args.core_wheel)
     cmd = [sys.executable, "-m", "PyInstaller", "--noconfirm", "--log-level", "WARN",
            "--distpath", str(dist), "--workpath", str(work), str(SPEC)]
     if args.clean:
         cmd.insert(3, "--clean")
     print("build:", " ".join(cmd), flush=True)
-    subprocess.run(cmd, check=True, cwd=REPO)
+    subprocess.run(cmd, check=True, cwd=REPO,
+                   env={**os.environ, "SANDTABLE_BUNDLE_SOURCES": str(sources)})
     bundle = dist / NAME
     if sys.platform.startswith("linux"):
         add_desktop_files(bundle)
@@ -146,11 +195,11 @@ def main(argv: list[str] | None = None) -> int:
                              timeout=120)
         if out.returncode != 0:
             fail(f"{exe} --version failed:\n{out.stdout}{out.stderr}")
-        version = out.stdout.strip().split()[-1]
+        version = out.stdout.split()[1]  # "sandtable 0.1.0 (core: ...)"
     size, files = folder_size(bundle)
     info = {"bundle": str(bundle), "executable": str(exe), "bytes": size, "files": files,
             "build_seconds": round(seconds, 1), "version": version, "platform": sys.platform,
-            "python": platform.python_version()}
+            "python": platform.python_version(), "core_compiled": core_compiled}
     print(f"build: {bundle}  {size / 2**20:.1f} MiB in {files} files, built in {seconds:.0f} s"
           + (f", reports sandtable {version}" if version else ""))
     if args.archive:

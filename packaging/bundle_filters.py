@@ -9,6 +9,21 @@ from __future__ import annotations
 import os
 import re
 
+PYARROW_UNUSED = [
+    f"pyarrow.{name}" for name in (
+        "_flight", "flight", "_s3fs", "_azurefs", "_gcsfs", "_hdfs", "_substrait", "substrait",
+        "_acero", "acero", "_dataset", "_dataset_orc", "_dataset_parquet",
+        "_dataset_parquet_encryption", "dataset", "_orc", "orc", "_parquet_encryption",
+        "parquet.encryption", "_pyarrow_cpp_tests", "tests", "_cuda", "cuda", "jvm",
+        "benchmark", "interchange", "pandas_compat", "_feather", "feather", "_csv", "csv",
+        "_json", "json")]
+# pyarrow's shared libraries behind those modules that nothing kept links against (its hook
+# collects every library it has; libarrow_python links Substrait, Acero and datasets, so they
+# stay), and its C++ headers and Cython sources (for building against it)
+_PYARROW_UNUSED_FILES = re.compile(
+    r"pyarrow[/\\](?:include|src|tests)[/\\]|pyarrow[/\\].*\.(?:pyx|pxd|pxi|h|hpp|cc)$|"
+    r"pyarrow[/\\]lib(?:arrow_(?:flight|s3|cuda|python_flight|python_parquet_encryption))[.]")
+
 # Python packages never imported by the app (test and dev tools, unused stdlib GUI, unused Qt).
 EXCLUDED_MODULES = [
     "tkinter", "_tkinter", "turtle", "idlelib", "pydoc_data",
@@ -19,13 +34,14 @@ EXCLUDED_MODULES = [
     "PySide6.QtPrintSupport", "PySide6.QtDBus", "PySide6.QtSql", "PySide6.QtTest",
     "PySide6.QtXml", "PySide6.QtConcurrent", "PySide6.QtDesigner", "PySide6.QtHelp",
     "PySide6.QtUiTools", "PySide6.QtPdf", "PySide6.QtPdfWidgets",
-    # Not dependencies, but optional imports of some (pygal can render PNGs through them):
-    # keep them out even when a developer's environment has them.
-    "matplotlib", "numpy", "PIL", "lxml", "cairosvg", "cairocffi",
-    # `sandtable dataset` and `sandtable report` (which reads its numbers from the dataset) are
-    # a designer's tools run from a Python install (pip install sandtable): Parquet and DuckDB
-    # would more than double the players' bundle.
-    "pyarrow", "duckdb", "_duckdb", "polars",
+    # Not dependencies, but optional imports of some (pygal can render PNGs through them;
+    # pyarrow and duckdb can hand results to pandas and Polars): keep them out even when a
+    # developer's environment has them.
+    "matplotlib", "numpy", "pandas", "PIL", "lxml", "cairosvg", "cairocffi", "polars",
+    # The designer's tools (`sandtable dataset`, `report`) use pyarrow's Parquet files and
+    # its in-memory tables, and nothing of its remote file systems, RPC (Flight), query
+    # engine (Acero, Substrait), datasets, ORC, CUDA, JVM bridge or its own tests.
+    *PYARROW_UNUSED,
 ]
 
 # Dependencies whose package data must travel with them (collect_data_files).
@@ -56,7 +72,7 @@ _TRANSLATION = re.compile(r"PySide6[/\\]Qt[/\\]translations[/\\]")
 
 def keep(dest: str) -> bool:
     """Whether a file that PyInstaller collected (by its path inside the bundle) stays."""
-    if _TRANSLATION.search(dest):
+    if _TRANSLATION.search(dest) or _PYARROW_UNUSED_FILES.search(dest):
         return False
     m = _PLUGIN.search(dest)
     if m:

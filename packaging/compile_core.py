@@ -60,15 +60,15 @@ def sources_digest(core: Path = CORE) -> str:
     return str(native.sources_digest(core))
 
 
-def extensions(target_dir: Path) -> list[Any]:
+def extensions(target_dir: Path, root: Path = REPO) -> list[Any]:
     """The core's extension modules, as setuptools builds them (mypycify: it runs mypy over
-    the sources first; the working directory must be the repository's root)."""
+    the sources first; the working directory must be the tree's root, `root`)."""
     from mypyc.build import mypycify
 
     # the shared runtime library inside the package (table/core/compiled__mypyc.*), where an
     # editable install's finder and a wheel both find it (at the top level it was importable
     # only with the checkout itself on sys.path)
-    return list(mypycify(core_sources(), opt_level="3", target_dir=str(target_dir),
+    return list(mypycify(core_sources(root), opt_level="3", target_dir=str(target_dir),
                          group_name=f"table.core.{GROUP}"))
 
 
@@ -76,15 +76,16 @@ def have_c_compiler() -> bool:
     return any(shutil.which(name) for name in ("cc", "gcc", "clang", "cl"))
 
 
-def compiled_files() -> list[Path]:
+def compiled_files(root: Path = REPO) -> list[Path]:
     """The extension modules (and their shared runtime library) a build left in the tree."""
-    return [*CORE.glob("*.so"), *CORE.glob("*.pyd"), *REPO.glob("*__mypyc.*")]
+    core = root / "table" / "core"
+    return [*core.glob("*.so"), *core.glob("*.pyd"), *root.glob("*__mypyc.*")]
 
 
-def clean() -> None:
-    for path in compiled_files():
+def clean(root: Path = REPO) -> None:
+    for path in compiled_files(root):
         path.unlink()
-    (CORE / STAMP).unlink(missing_ok=True)
+    (root / "table" / "core" / STAMP).unlink(missing_ok=True)
 
 
 def is_current() -> bool:
@@ -94,14 +95,17 @@ def is_current() -> bool:
             and stamp.read_text(encoding="ascii").strip() == sources_digest())
 
 
-def build() -> None:
+def build(root: Path = REPO) -> None:
+    """Compile the core of the tree at `root` (this checkout, or a copy of it) in place."""
     from setuptools import setup
 
-    digest = sources_digest()
+    core = root / "table" / "core"
+    digest = sources_digest(core)
     work = Path(tempfile.mkdtemp(prefix="sandtable-mypyc-"))
-    os.chdir(REPO)  # mypyc names the modules from the paths, relative to the repo
+    here = Path.cwd()
+    os.chdir(root)  # mypyc names the modules from the paths, relative to the tree's root
     try:
-        modules = extensions(work / "c")
+        modules = extensions(work / "c", root)
         setup(name="sandtable-core", ext_modules=modules, script_args=[
             "--quiet", "build_ext", "--build-lib", str(work / "lib"),
             "--build-temp", str(work / "temp")])
@@ -109,17 +113,19 @@ def build() -> None:
         # Into place: the old build out, the stamp first (so no extension is ever in the tree
         # unguarded), then each file by one rename. A program started meanwhile runs a mix of
         # compiled and Python modules of the same sources, which is the same code.
-        clean()
-        (CORE / STAMP).write_text(digest + "\n", encoding="ascii")
+        clean(root)
+        (core / STAMP).write_text(digest + "\n", encoding="ascii")
         for path in built:
-            target = REPO / path.relative_to(work / "lib")
+            target = root / path.relative_to(work / "lib")
             staged = target.with_name(target.name + ".new")
             shutil.copyfile(path, staged)
             staged.chmod(0o755)
             staged.replace(target)
     finally:
+        os.chdir(here)
         shutil.rmtree(work, ignore_errors=True)
-    print(f"compiled {len(core_sources())} modules of table/core ({len(compiled_files())} files)")
+    print(f"compiled {len(core_sources(root))} modules of {core} "
+          f"({len(compiled_files(root))} files)")
 
 
 def is_compiled_file(name: str) -> bool:
@@ -134,11 +140,17 @@ def is_compiled_file(name: str) -> bool:
 def from_wheel(wheel: Path, root: Path) -> int:
     """Put the compiled core a wheel carries into the tree at `root` (a copy of the checkout
     whose sources the wheel was built from): the same build users install. 1 when the wheel
-    holds none (built without a C compiler)."""
+    holds none (built without a C compiler), or was built from other sources."""
     with zipfile.ZipFile(wheel) as archive:
         names = [n for n in archive.namelist() if is_compiled_file(n)]
-        if not any(n.endswith(STAMP) for n in names):
+        stamps = [n for n in names if n.endswith(STAMP)]
+        if not stamps:
             print(f"{wheel.name} carries no compiled core", file=sys.stderr)
+            return 1
+        built_from = archive.read(stamps[0]).decode("ascii").strip()
+        if built_from != sources_digest(root / "table" / "core"):
+            print(f"{wheel.name} was built from other sources than {root}'s core",
+                  file=sys.stderr)
             return 1
         for name in names:
             target = root / name

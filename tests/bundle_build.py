@@ -31,9 +31,13 @@ _running: subprocess.Popen[bytes] | None = None
 
 
 def command(root: Path) -> list[str]:
-    """packaging/build.py, building into ``root`` (dist/, work/, build-info.json)."""
+    """packaging/build.py, building into ``root`` (dist/, work/, build-info.json). Its core: the
+    compiled one of the wheel scripts/test.sh built (SANDTABLE_TEST_WHEEL), as users get it;
+    without that wheel, the sources (compiling the core here would take a minute or two more)."""
+    core = (["--core-wheel", os.environ["SANDTABLE_TEST_WHEEL"]]
+            if os.environ.get("SANDTABLE_TEST_WHEEL") else ["--core", "python"])
     return [sys.executable, str(REPO / "packaging" / "build.py"), "--dist", str(root / "dist"),
-            "--work", str(root / "work"), "--info", str(root / "build-info.json")]
+            "--work", str(root / "work"), "--info", str(root / "build-info.json"), *core]
 
 
 def wanted(config: Any) -> bool:

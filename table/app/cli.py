@@ -35,7 +35,8 @@ class VersionAction(argparse.Action):
         from table.core.native import compiled
 
         core = "compiled (mypyc)" if compiled() else "Python"
-        parser.exit(message=f"sandtable {__version__} (core: {core})\n")
+        print(f"sandtable {__version__} (core: {core})")  # on stdout, as argparse's own version
+        parser.exit()
 
 
 def build_parser() -> argparse.ArgumentParser:

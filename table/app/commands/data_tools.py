@@ -1,6 +1,6 @@
-"""The Parquet and SQL libraries `dataset` and `report` need, checked before either starts:
-the desktop bundle leaves them out (packaging/bundle_filters.py), so a command run from it says
-so in one line instead of failing at an import deep in the work."""
+"""The Parquet and SQL libraries `dataset` and `report` need, checked before either starts: an
+install that lacks them (a trimmed environment, a bundle built without them) says so in one line
+instead of failing at an import deep in the work."""
 from __future__ import annotations
 
 import importlib.util
@@ -19,5 +19,5 @@ def check_data_tools(command: str) -> bool:
     absent = missing()
     if absent:
         print(f"sandtable: {command} needs {' and '.join(NEEDED)} ({', '.join(absent)} missing): "
-              "run it from a Python install (pip install sandtable)", file=sys.stderr)
+              "install them (pip install sandtable brings both)", file=sys.stderr)
     return not absent
