@@ -23,6 +23,7 @@ on since is void, and does nothing.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -208,3 +209,43 @@ def _revive(state: State, op: Op, handle: str, old_id: str, now_in: str, source:
     state.set_field(old, "alive", True)
     state.set_field(old, "container", place.id)
     state.insert_child(place, old, min(index, len(place.children)))
+
+
+def rehidden_pile(state: State, op: Op, lookup: Lookup, identity: Callable[[str], str | None]
+                  ) -> tuple[str, list[str | None], list[str | None], list[str | None] | None
+                             ] | None:
+    """For the audit: the hidden pile an undo or redo of a crossing re-hides (None: it re-hides
+    none; a hand's new order is its owner's business), its cards' identities before the op,
+    the cards coming in, and for an undo the exact order the fresh handles must commit to (the
+    cards back at their places); a redo's newcomers go in as one block, as the action's did."""
+    if op.args.get("in") is None or op.kind not in ("undo", "redo"):
+        return None
+    found = lookup((str(op.args["target"][0]), int(op.args["target"][1])))
+    if found is not None and op.kind == "redo":
+        undo = found[0].args.get("target") or ("", 0)
+        found = lookup((str(undo[0]), int(undo[1])))
+    if found is None or found[1] is None:
+        return None
+    x = crossing(state, found[0], found[1])
+    if x is None:
+        return None
+    if op.kind == "redo":
+        zone = state.objs.get(x.dest)
+        if zone is None or not x.into or not _is_hidden_pile(zone):
+            return None
+        return zone.id, [identity(c) for c in state.cards_in(zone)], \
+            [identity(h) for h in op.args["in"]], None
+    back = [i for i, s in enumerate(x.sources) if _is_hidden_pile(state.objs.get(s))]
+    if not back:
+        return None
+    pile = x.sources[back[0]]
+    kept = [identity(c) for c in state.cards_in(pile)]
+    expected = list(kept)
+    for i in reversed(back):
+        expected.insert(min(x.indexes[i], len(expected)), identity(x.cards[i]))
+    return pile, kept, [identity(x.cards[i]) for i in back], expected
+
+
+def _is_hidden_pile(obj: Obj | None) -> bool:
+    return obj is not None and obj.visibility != PUBLIC and (
+        obj.kind == "pile" or obj.props.get("kind") == "pile")
