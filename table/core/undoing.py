@@ -126,6 +126,8 @@ def _undo_one(r: Replica, rec: Record, seat: int | None, any_seat: bool,
     stays = fixed(r, rec, namer)
     if stays is not None:
         raise ActionError(stays)
+    if len(rec.journal) == 0:  # (a journal is always true: compare its length)
+        return None  # it changed nothing (a card turned to where it was): nothing to take back
     args: dict[str, Any] = {"target": list(op.ref)}
     private = None
     x = crossing_of(r, rec)
@@ -200,6 +202,8 @@ def _refuse_if_stale(r: Replica, rec: Record, done: str, namer: Namer | None) ->
     if found is None or found[1] is None:
         return
     held = holders(rec.op.ref, found[1], found[2])
+    if not held:
+        return  # it wrote nothing (turned to where it was): passed over as changing nothing
     newer = [(k, h) for k, h in held.items() if isinstance(h, Op) and k[1] != "card"]
     action = r.timeline.record_of(target_ref(rec.op)) if rec.op.kind == UNDO else rec
     text = what(r, action or rec, namer)
