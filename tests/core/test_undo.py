@@ -270,8 +270,8 @@ def test_an_undo_racing_another_peers_move_of_its_card_is_harmless_and_says_so(
 
 def test_a_gift_stays_with_its_receiver_and_a_concurrent_gift_onto_the_deck_survives() -> None:
     a, b = peers(2)
-    for n, r in enumerate((a, b), start=1):
-        r.private_out = lambda seat, payload, peers=(a, b): peers[seat - 1].receive_private(payload)
+    for r in (a, b):  # the private link: a seat's secrets reach that seat's peer
+        r.private_out = lambda seat, payload, rs=(a, b): rs[seat - 1].receive_private(payload)
     act.draw(a, "p1.deck", "p1.hand", 2, seat=1)
     act.draw(b, "p2.deck", "p2.hand", 1, seat=2)
     sync_all([a, b])
