@@ -117,10 +117,13 @@ def redo_crossing(state: State, op: Op, x: Crossing, undo_journal: Journal,
     state.set_field(back, "alive", True)
     state.set_field(back, "container", into.id)
     state.insert_child(into, back, min(index, len(into.children)))
-    for name, field in (("face_up", "face_up"), ("rot", "rotation")):
-        value = x.action.args.get(name)  # as the move left it (an older undo may not have)
-        if value is not None:
-            state.set_field(back, field, value % 360 if field == "rotation" else value)
+    moved = x.action.args  # as the move left it (an older undo, `out` alone, restored these)
+    if moved.get("face_up") is not None:
+        state.set_field(back, "face_up", moved["face_up"])
+    if moved.get("rot") is not None:
+        state.set_field(back, "rotation", moved["rot"] % 360)
+    if moved.get("pos") is not None:
+        state.set_field(back, "pos", tuple(moved["pos"]))
 
 
 def _handles(op: Op, count: int) -> list[str]:

@@ -288,6 +288,30 @@ def test_a_gift_stays_with_its_receiver_and_a_concurrent_gift_onto_the_deck_surv
     # b cannot take back its gift: a's peer alone may touch a's deck; said in words
     with pytest.raises(undoing.CannotTakeBack, match="only P1 can hand it back"):
         undoing.undo_last(b, seat=2)
+    # a's software renewed its deck by itself when the gift came: not a move to take back
+    assert a.records()[-1].op.args.get("why") == "receive"
+    with pytest.raises(undoing.CannotTakeBack, match="The new cards in your P1 deck stay"):
+        undoing.undo_last(a, seat=1)
+
+
+def test_an_older_logs_undo_of_a_card_played_from_a_hand_can_be_redone() -> None:
+    """Before undo named the cards (`in`), it restored the move and re-hid the hand with `out`
+    alone; such an undo, read from an older log, is redone as the card itself."""
+    from table.core.actions import _commit_outputs
+
+    (a,) = peers(1)
+    act.draw(a, "p1.deck", "p1.hand", 3, seat=1)
+    hand = a.state.cards_in("p1.hand")
+    move = act.move(a, hand[0], "play", face_up=True, pos=[2, 3], seat=1)
+    back_in = [*_names(a, "p1.hand"), a.state.objs[hand[0]].card]
+    out, private = _commit_outputs(a, a.rng.shuffled(back_in))  # type: ignore[arg-type]
+    a.issue("undo", {"target": list(move.ref), "out": out}, seat=1, private=private)
+    assert a.records()[-1].void is None and len(a.state.cards_in("p1.hand")) == 3
+    undoing.redo_last(a, seat=1)
+    back = a.state.objs[hand[0]]
+    assert back.alive and back.container == "play" and back.face_up and back.pos == (2, 3)
+    assert len(a.state.cards_in("p1.hand")) == 2 and a.records()[-1].void is None
+    assert_cards_conserved(a, 8 + 4)
 
 
 @settings(max_examples=EXAMPLES, deadline=None,
