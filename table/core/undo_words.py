@@ -89,10 +89,13 @@ def what(r: Replica, rec: Record, namer: Namer | None = None) -> str:
         return f"the change to {label} ({change})"
     if op.kind == "mark":
         return _what_mark(op)
+    if op.kind == "consume":
+        return (f"the shuffle of {place(r, a['to'], seat)}" if a.get("why") == "shuffle"
+                else f"the cards put into {place(r, a['to'], seat)}")
     words = {"create": f"adding {thing(r, str(a.get('id')), namer)}",
              "delete": f"removing {thing(r, str(a.get('id')), namer)}",
              "end": "the game's result", "roll": "the roll", "module": "the module change",
-             "deck": "the deck choice", "consume": "re-hiding cards", "undo": "an undo",
+             "deck": "the deck choice", "undo": "an undo",
              "redo": "a redo"}
     if op.kind == "reveal":
         return f"showing {thing(r, a['id'], namer)} to everyone"

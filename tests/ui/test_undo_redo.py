@@ -143,3 +143,44 @@ def test_end_turn_is_in_the_right_names_and_undoes_and_redoes_as_one(window, qtb
     assert w.replica.state.turn["seat"] == 2 and w.replica.state.phase == phase.args["value"]
     assert w.ctl.seat == 2
     assert all(r.void is None for r in w.replica.records())
+
+
+def test_ready_draw_favor_play_then_four_undos_and_four_redos(window, qtbot):  # type: ignore[no-untyped-def]
+    """Ready a card, draw, Favor +1, play; Ctrl+Z four times takes all four back, the draw
+    included, and Ctrl+Shift+Z four times brings all four again."""
+    w = window
+    r = w.replica
+
+    def top_of_hand():  # type: ignore[no-untyped-def]
+        return max((w.scene.cards[c] for c in cards_in(r, "p1.hand")), key=lambda i: i.zValue())
+
+    def table() -> tuple[object, ...]:
+        names = [r.knowledge.card_of(c) or r.state.objs[c].card for c in cards_in(r, "p1.hand")]
+        return (sorted(names), [r.knowledge.card_of(c) for c in cards_in(r, "p1.deck")],
+                [(r.state.objs[c].card, r.state.objs[c].rotation) for c in cards_in(r, "p1.play")],
+                r.state.objs["p1.favor"].counters["value"])
+
+    drag(w.view, top_of_hand().scenePos(), w.scene.layout.rects["p1.play"].center())
+    (card,) = cards_in(r, "p1.play")
+    click(w.view, w.scene.cards[card].scenePos())
+    qtbot.keyClick(w.view, Qt.Key.Key_R)  # engaged
+    assert r.state.objs[card].rotation == 90
+    start = table()
+    click(w.view, w.scene.cards[card].scenePos())
+    qtbot.keyClick(w.view, Qt.Key.Key_R)  # ready
+    qtbot.keyClick(w.view, Qt.Key.Key_D)  # draw
+    click(w.view, w.scene.trackers["p1.favor"].plus_rect().center())  # Favor +1
+    drag(w.view, top_of_hand().scenePos(), w.scene.layout.rects["p1.play"].center())  # play
+    end = table()
+    assert r.state.objs[card].rotation == 0 and len(end[2]) == 2  # type: ignore[arg-type]
+    said = []
+    for _ in range(4):
+        qtbot.keyClick(w.view, Qt.Key.Key_Z, CTRL)
+        said.append(w.statusBar().currentMessage())
+    assert table() == start
+    assert [s.split(":")[0] for s in said] == ["Undone"] * 4, said
+    assert said[2] == "Undone: the draw of a card from your Deck"
+    for _ in range(4):
+        qtbot.keyClick(w.view, Qt.Key.Key_Z, CTRL | SHIFT)
+    assert table() == end
+    assert all(rec.void is None for rec in r.records())
