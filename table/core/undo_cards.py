@@ -115,7 +115,7 @@ def undo_args(r: Replica, rec: Record, x: Crossing, namer: Namer | None = None
     names = _names(r, x.cards)
     handles = _find(r, x.dest, names, _placed_at(r, x))
     if handles is None:
-        gone = "The card is" if len(names) == 1 else "The cards are not all"
+        gone = "The card is not" if len(names) == 1 else "The cards are not all"
         raise ActionError(f"{gone} in {place(r, x.dest, seat)} any more")
     args: Args = {"in": handles}
     reveal = [[names[i], r.knowledge.salt_of(h)]
