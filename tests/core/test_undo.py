@@ -385,3 +385,14 @@ def test_the_audit_checks_that_an_undone_draw_goes_back_where_it_was_in_the_deck
     assert forged.records()[-1].void is None  # the fold cannot tell: the audit can
     (finding,) = audit_replica(forged).failures
     assert "an undo re-hiding cards in p1.deck changed the order" in finding.message
+
+
+def test_a_draw_whose_card_left_the_hand_says_so_in_words() -> None:
+    (a,) = peers(1)
+    act.draw(a, "p1.deck", "p1.hand", 1, seat=1)
+    play = act.move(a, a.state.cards_in("p1.hand")[0], "play", face_up=False, seat=1)
+    count = len(a.records())
+    with pytest.raises(undoing.CannotTakeBack) as stays:  # the play left in place, passed
+        undoing.undo_last(a, seat=1, passing={play.ref})
+    assert str(stays.value) == "The card is not in your P1 hand any more"
+    assert len(a.records()) == count
