@@ -87,7 +87,7 @@ def _place(state: State, obj: Obj, parent: Obj, at: Any, pos: Any) -> None:
     if new_pos is not None or obj.pos is not None:
         state.set_field(obj, "pos", new_pos)
 
-def _check_reveal(obj: Obj, card: Any, salt: Any) -> None:
+def check_reveal(obj: Obj, card: Any, salt: Any) -> None:
     if not isinstance(card, str) or not isinstance(salt, str):
         raise Void(f"{obj.id!r} is face down and hidden: turning it up needs its card and salt")
     if not commit.verify(obj.id, card, salt, obj.commitment or ""):
@@ -181,7 +181,7 @@ def apply_move(state: State, op: Op, lookup: Lookup) -> None:
             require_authority(state, op, obj.owner, "take a hidden card out of its zone")
         if face_up:
             require_authority(state, op, obj.owner, "turn up their hidden card")
-            _check_reveal(obj, a.get("card"), a.get("salt"))
+            check_reveal(obj, a.get("card"), a.get("salt"))
     at, pos = a.get("at"), a.get("pos")
     if pos is None and obj.pos is None and not obj.children and parent is not obj and (
             at is None or at == "top" or at == "bottom"):
@@ -221,7 +221,7 @@ def apply_set(state: State, op: Op, lookup: Lookup) -> None:
     secret = obj.card is None and obj.commitment is not None  # obj.is_secret, inline
     if name == "face_up" and value and secret:
         require_authority(state, op, obj.owner, "turn up their hidden card")
-        _check_reveal(obj, a.get("card"), a.get("salt"))
+        check_reveal(obj, a.get("card"), a.get("salt"))
         state.set_field(obj, "card", a["card"])
     elif name == "owner" and secret:
         raise Void("a hidden card changes owner only by being re-handled")
@@ -329,7 +329,7 @@ def apply_reveal(state: State, op: Op, lookup: Lookup) -> None:
     if not obj.is_secret:
         raise Void(f"{obj.id!r} is not hidden")
     require_authority(state, op, obj.owner, "reveal their hidden card")
-    _check_reveal(obj, a["card"], a["salt"])
+    check_reveal(obj, a["card"], a["salt"])
     state.set_field(obj, "card", a["card"])
     if a.get("face_up") is not None:
         state.set_field(obj, "face_up", a["face_up"])

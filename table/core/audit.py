@@ -29,6 +29,7 @@ from .ops import Op
 from .replica import Replica
 from .state import State
 from .timeline import Timeline
+from .undo_crossing import rehidden_pile
 
 
 @dataclass(frozen=True)
@@ -146,12 +147,15 @@ class _Auditor:
                     self.shuffle(number, op, state)
             else:
                 self.kept_order(number, op, state)
-        elif op.kind == "undo" and not void and op.args.get("out") and timeline is not None:
+        elif op.kind in ("undo", "redo") and not void and op.args.get("out") \
+                and timeline is not None:
             self.put_back(number, op, state, timeline)
 
     def put_back(self, number: int, op: Op, state: State, timeline: Timeline) -> None:
         """An undo that re-hides a card in a hidden pile puts it back where it was and keeps
         the pile's order (a hand's new order is its owner's business, as in any re-handle)."""
+        if op.args.get("in") is not None:  # by the cards as they are now (table.core.undo_crossing)
+            return self.crossed_back(number, op, state, timeline)
         target = timeline.record_of((str(op.args["target"][0]), int(op.args["target"][1])))
         back = None if target is None else next(
             ((e[1].id, e[2], e[3]) for e in target.journal.entries
@@ -167,6 +171,25 @@ class _Auditor:
             return  # secrets this log never learned: nothing to check
         if [o[0] for o in outs if o is not None] != expected:
             return self.fail(number, op, f"an undo re-hiding a card in {pile} changed the "
+                                         f"order of its cards")
+        self.result.draws += 1
+
+    def crossed_back(self, number: int, op: Op, state: State, timeline: Timeline) -> None:
+        """The undo of a draw (of a card taken from a deck) puts the cards back at their places;
+        a redo puts them in again as one block; the rest of the pile keeps its order."""
+        found = rehidden_pile(state, op, timeline.lookup, lambda h: self.identity(state, h))
+        if found is None:
+            return
+        pile, kept, new, expected = found
+        outs = [self.knowledge.cards.get(h) for h, _ in op.args["out"]]
+        if None in kept or None in new or not all(
+                o is not None and commit.verify(h, o[0], o[1], d)
+                for o, (h, d) in zip(outs, op.args["out"], strict=True)):
+            return  # secrets this log never learned: nothing to check
+        names = [o[0] for o in outs if o is not None]
+        if (names != expected) if expected is not None else not _block_inserted(
+                names, [k for k in kept if k], [n for n in new if n]):
+            return self.fail(number, op, f"an {op.kind} re-hiding cards in {pile} changed the "
                                          f"order of its cards")
         self.result.draws += 1
 

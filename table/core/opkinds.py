@@ -108,11 +108,16 @@ _RECORDS = (
     OpKind(NOTE, {"text": (_STR, True)}, rec.apply_nothing, quiet=True),
     OpKind(CHAT, {"text": (_STR, True), "to": (_OPT_INT, False)}, rec.apply_nothing, quiet=True),
     OpKind(ACK, {"flag": (_STR, True), "reason": (_STR, True)}, rec.apply_ack, quiet=True),
-    # take back an earlier action / an undo (table.core.undo); `out`: fresh handles re-hiding
-    # the hidden zone a card goes back into
-    OpKind(UNDO, {"target": ((list, tuple), True), "out": ((list,), False)}, _apply_undo,
+    # take back an earlier action / an undo (table.core.undo). An action that took cards across
+    # a hidden zone's edge (a draw, a card played from a hand) goes back and comes again by the
+    # cards as they are now (`in`), with fresh handles re-hiding the zone they enter (`out`) and
+    # the cards shown where a known card comes back (`reveal`): table.core.undo_crossing
+    OpKind(UNDO, {"target": ((list, tuple), True), "out": ((list,), False),
+                  "in": ((list,), False), "reveal": ((list,), False)}, _apply_undo,
            action=True),
-    OpKind(REDO, {"target": ((list, tuple), True)}, apply_redo, action=True),
+    OpKind(REDO, {"target": ((list, tuple), True), "in": ((list,), False),
+                  "out": ((list,), False), "reveal": ((list,), False)}, apply_redo,
+           action=True),
     # the game module (draft) in effect from here on, by content hash; its archive travels as
     # a log blob and on the LAN (docs/game-module.md)
     OpKind(MODULE, {"hash": (_STR, True), "game": (_STR, True), "version": (_STR, False),

@@ -115,7 +115,10 @@ class Renderer:
         if kind == "ack":
             return f"{who} acknowledged flag {a['flag']} ({a['reason']})"
         if kind == "undo":
-            hidden = ": the card went back, hidden again" if a.get("out") else ""
+            n = len(a.get("in") or ()) or 1
+            cards = "the card" if n == 1 else f"{n} cards"
+            hidden = f": {cards} went back, hidden again" if a.get("out") else \
+                f": {cards} came back" if a.get("in") else ""
             return f"{who} undid their op #{a['target'][1]}{hidden}"
         if kind == "redo":
             return f"{who} redid what their undo #{a['target'][1]} took back"

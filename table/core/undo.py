@@ -7,9 +7,10 @@ holds each key the target wrote: a newer write takes it; an undo hands it back t
 it before the op it undid (so undoing five +1s in a row reaches back five steps); a redo hands
 it back to the op its undo had taken it from.
 
-A card put back into a hidden zone (a hand, a deck) is re-hidden there: the zone is re-handled
-with the fresh committed handles the undo carries in `out`, as any card entering a hidden zone
-is, so nobody can follow it by its handle; its old handle stays in the log, revealed.
+An action that took cards across the edge of a hidden zone (a draw, a card played from a hand)
+is undone and redone by the cards themselves, named as they are now (`in`): table.core.
+undo_crossing. An older undo that re-hid a card with `out` alone (the journal restored, then the
+zone re-handled) is still read, as older logs hold it.
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from .journal import Journal
 from .objects import PUBLIC, Obj
 from .opdata import Op
 from .state import MISSING, State, written_keys
+from .undo_crossing import crossing, redo_crossing, undo_crossing
 
 Key = tuple[str, str]
 Ref = tuple[str, int]
@@ -91,6 +93,9 @@ def _take_back(state: State, op: Op, lookup: Lookup, kinds: frozenset[str], refu
     if found is None:
         raise Void(f"{op.kind} target {ref} is not an applied op before this one")
     target_op, journal, later = found
+    if op.args.get("in") is not None:
+        _take_back_crossing(state, op, lookup, target_op, journal)
+        return
     if target_op.kind not in kinds:
         raise Void(refused.format(kind=target_op.kind))
     if journal is None:
@@ -105,6 +110,30 @@ def _take_back(state: State, op: Op, lookup: Lookup, kinds: frozenset[str], refu
         restored |= _put_back(state, op, state.objs[obj_id], where)
     if not restored:
         raise Void(stale_reason(ref, held))
+
+
+def _take_back_crossing(state: State, op: Op, lookup: Lookup, target_op: Op,
+                        journal: Journal | None) -> None:
+    """An undo (redo) naming the cards as they are now: the target is the action (the undo of
+    the action) that took them across a hidden zone's edge."""
+    if journal is None:
+        raise Void(f"{op.kind} target {target_op.ref} was void")
+    undo_journal = journal
+    if op.kind == REDO:
+        if target_op.kind != UNDO:
+            raise Void(f"a redo names an undo, not a {target_op.kind}")
+        found = lookup(target_ref(target_op))
+        if found is None or found[1] is None:
+            raise Void("the undo's action is not an applied op")
+        target_op, journal = found[0], found[1]
+    x = crossing(state, target_op, journal)
+    if x is None:
+        raise Void(f"the {target_op.kind} took no card across a hidden zone's edge: "
+                   f"its {op.kind} names no cards")
+    if op.kind == UNDO:
+        undo_crossing(state, op, x, lookup)
+    else:
+        redo_crossing(state, op, x, undo_journal, lookup)
 
 
 def stale_reason(ref: Ref, held: dict[Key, Holder]) -> str:

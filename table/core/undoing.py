@@ -3,25 +3,44 @@
 A seat's undo stack is its own actions in log order. `undo_last` takes back the newest action
 not yet undone (again and again walks further back), `redo_last` the newest undo (a new action
 clears what can be redone, as in any editor). Each is an ordinary op (`undo` / `redo`, folded
-in canonical order, table.core.undo). Nothing is issued that would do nothing: what cannot be
-undone (a draw's order, a shuffle's result, a roll, a reveal, another player's newer move on
-the same piece) is refused here, with the reason, before any op is made.
+in canonical order, table.core.undo); an action that took cards across a hidden zone's edge (a
+draw, a card played from a hand) goes back and comes again by the cards themselves, found by
+what this peer knows (table.core.undo_cards).
+
+Nothing is issued that would do nothing. What cannot be taken back (a roll's value, a shuffle's
+order, a card shown to everyone, another player's newer move on the same piece) is said, in a
+player's words, before any op is made: `CannotTakeBack`, which names the action to pass over;
+asked again with it in `passing`, the walk goes on to the action before it, so nothing that
+stays ever strands what came before it.
 """
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
 from . import opkinds
-from .actions import ActionError, _commit_outputs, _identity
-from .objects import PUBLIC
+from .actions import ActionError
 from .ops import Op
 from .replica import Replica
 from .timeline import NOTHING, Record
-from .undo import REDO, TARGET, UNDO, holders, stale_reason, target_ref
+from .undo import REDO, TARGET, UNDO, holders, target_ref
+from .undo_cards import redo_args, undo_args
+from .undo_words import Namer, cap, crossing_of, fixed, seat_name, thing, what
 
 _SKIPPED = opkinds.QUIET  # talk, seats, shows: not moves a player takes back
 _SETUP_ENDS = ("complete", "position-end")
+Ref = tuple[str, int]
+
+
+class CannotTakeBack(ActionError):
+    """The action next in line cannot be taken back (or not now): `message` says why, before
+    anything changed. `passed` is that action; ask again `passing` it to go on to `then`, the
+    one before it (None: there is nothing before it)."""
+
+    def __init__(self, message: str, passed: Ref, then: str | None) -> None:
+        super().__init__(message)
+        self.message, self.passed, self.then = message, passed, then
 
 
 @dataclass
@@ -37,8 +56,9 @@ def stack_of(r: Replica, *, seat: int | None = None, any_seat: bool = False) -> 
     by_ref: dict[tuple[str, int], Record] = {}
     for rec in r.records():
         op = rec.op
-        if rec.void is not None or op.kind in _SKIPPED:
-            continue
+        if rec.void is not None or op.kind in _SKIPPED or (
+                op.kind == opkinds.CONSUME and op.args.get("why") == "receive"):
+            continue  # (a gift taken in: this peer's software renews the zone by itself)
         if op.kind == opkinds.MARK and op.args.get("what") == "setup" and \
                 op.args.get("value") in _SETUP_ENDS:  # whoever marked it
             stack.done.clear()  # the setup is the table's, not a player's move to take back
@@ -69,62 +89,133 @@ def _drop(records: list[Record], ref: tuple[str, int]) -> None:
             return
 
 
-def undo_last(r: Replica, *, seat: int | None = None, any_seat: bool = False) -> Op:
-    """Undo this peer's (and seat's) newest action still in effect; the undo is issued as the
-    seat that made it. Raises ActionError, saying why, when it cannot be undone. An action
-    that changed nothing (a counter set to the value it had) is passed over."""
+def undo_last(r: Replica, *, seat: int | None = None, any_seat: bool = False,
+              passing: Collection[Ref] = (), namer: Namer | None = None) -> Op:
+    """Undo this peer's (and seat's) newest action still in effect, passing over those in
+    `passing`; the undo is issued as the seat that made it. Raises CannotTakeBack, saying why,
+    when that action cannot be undone, ActionError when nothing is left. An action that
+    changed nothing (a counter set to the value it had) is passed over."""
     done = stack_of(r, seat=seat, any_seat=any_seat).done
-    for rec in reversed(done):
-        op = rec.op
-        if op.kind not in opkinds.UNDOABLE:
-            what = _what(op)
-            raise ActionError(f"{what[0].upper()}{what[1:]} cannot be undone: {_why_not(op)}; "
-                              "put things back by hand")
-        _refuse_if_stale(r, rec, "undo")
-        args: dict[str, Any] = {"target": list(op.ref)}
-        private = _rehiding(r, rec, args)
-        issued_as = op.seat if any_seat and op.seat is not None else seat
-        why = _trial(r, "undo", args, issued_as)
-        if why == NOTHING:
+    for i in range(len(done) - 1, -1, -1):
+        rec = done[i]
+        if rec.op.ref in passing:
             continue
-        if why is not None:
-            raise ActionError(f"Cannot undo {_what(op)}: {why}")
-        return r.issue("undo", args, seat=issued_as, private=private)
+        try:
+            op = _undo_one(r, rec, seat, any_seat, namer)
+        except ActionError as why:
+            raise CannotTakeBack(str(why), rec.op.ref,
+                                 _next(r, done[:i], passing, namer)) from None
+        if op is not None:
+            return op
     raise ActionError("Nothing of yours to undo since the game began")
 
 
-def redo_last(r: Replica, *, seat: int | None = None, any_seat: bool = False) -> Op:
-    """Redo the newest undo of this peer (and seat) since its last new action."""
-    undone = stack_of(r, seat=seat, any_seat=any_seat).undone
-    if not undone:
-        raise ActionError("Nothing to redo")
-    rec = undone[-1]
-    if rec.op.args.get("out") is not None:
-        raise ActionError("Cannot redo: the card went back into its hidden zone with a new "
-                          "handle; play it again")
-    _refuse_if_stale(r, rec, "redo")
-    args: dict[str, Any] = {"target": list(rec.op.ref)}
-    issued_as = rec.op.seat if any_seat and rec.op.seat is not None else seat
-    why = _trial(r, "redo", args, issued_as)
+def _next(r: Replica, older: list[Record], passing: Collection[Ref],
+          namer: Namer | None) -> str | None:
+    """What the next undo would try, once the action that stays is passed over."""
+    for rec in reversed(older):
+        if rec.op.ref not in passing and fixed(r, rec, namer) is None:
+            return what(r, rec, namer)
+    return None
+
+
+def _undo_one(r: Replica, rec: Record, seat: int | None, any_seat: bool,
+              namer: Namer | None) -> Op | None:
+    """The undo of one action (None: it would change nothing); ActionError: why not."""
+    op = rec.op
+    stays = fixed(r, rec, namer)
+    if stays is not None:
+        raise ActionError(stays)
+    if len(rec.journal) == 0:  # (a journal is always true: compare its length)
+        return None  # it changed nothing (a card turned to where it was): nothing to take back
+    args: dict[str, Any] = {"target": list(op.ref)}
+    private = None
+    x = crossing_of(r, rec)
+    if x is not None:
+        more, private = undo_args(r, rec, x, namer)
+        args.update(more)
+    else:
+        _refuse_if_stale(r, rec, "undone", namer)
+    issued_as = op.seat if any_seat and op.seat is not None else seat
+    why = _trial(r, UNDO, args, issued_as)
+    if why == NOTHING:
+        return None
     if why is not None:
-        raise ActionError(f"Cannot redo {_what(_original(r, rec))}: {why}")
-    return r.issue("redo", args, seat=issued_as)
+        raise ActionError(_changed(r, rec, namer))
+    return r.issue(UNDO, args, seat=issued_as, private=private)
 
 
-def _refuse_if_stale(r: Replica, rec: Record, verb: str) -> None:
-    """Another op (another player's newer move) holds a key the target wrote: refuse, naming it."""
+def redo_last(r: Replica, *, seat: int | None = None, any_seat: bool = False,
+              passing: Collection[Ref] = (), namer: Namer | None = None) -> Op:
+    """Redo the newest undo of this peer (and seat) since its last new action, passing over
+    those in `passing` (CannotTakeBack: that one cannot be redone now, and why)."""
+    undone = stack_of(r, seat=seat, any_seat=any_seat).undone
+    for i in range(len(undone) - 1, -1, -1):
+        rec = undone[i]
+        if rec.op.ref in passing:
+            continue
+        try:
+            return _redo_one(r, rec, seat, any_seat, namer)
+        except ActionError as why:
+            then = next((describe(r, u.op, namer) for u in reversed(undone[:i])
+                         if u.op.ref not in passing), None)
+            raise CannotTakeBack(str(why), rec.op.ref, then) from None
+    raise ActionError("Nothing to redo")
+
+
+def _redo_one(r: Replica, rec: Record, seat: int | None, any_seat: bool,
+              namer: Namer | None) -> Op:
+    args: dict[str, Any] = {"target": list(rec.op.ref)}
+    private = None
+    action = r.timeline.record_of(target_ref(rec.op))
+    x = crossing_of(r, action) if action is not None else None
+    if x is not None:
+        more, private = redo_args(r, rec, x, namer)
+        args.update(more)
+    else:
+        _refuse_if_stale(r, rec, "redone", namer)
+    issued_as = rec.op.seat if any_seat and rec.op.seat is not None else seat
+    if _trial(r, REDO, args, issued_as) is not None:
+        raise ActionError(_changed(r, action or rec, namer))
+    return r.issue(REDO, args, seat=issued_as, private=private)
+
+
+def describe(r: Replica, op: Op, namer: Namer | None = None) -> str:
+    """The action an undo took back (or a redo brought back), in a player's words."""
+    ref = target_ref(op)
+    if op.kind == REDO:
+        undo = r.timeline.record_of(ref)
+        ref = target_ref(undo.op) if undo is not None else ref
+    action = r.timeline.record_of(ref)
+    return what(r, action, namer) if action is not None else "that"
+
+
+def _changed(r: Replica, rec: Record, namer: Namer | None) -> str:
+    text = what(r, rec, namer)
+    return f"{cap(text)} no longer fits the table as it is now"
+
+
+def _refuse_if_stale(r: Replica, rec: Record, done: str, namer: Namer | None) -> None:
+    """Another op (another player's newer move) holds what the target wrote: refuse, naming
+    who changed what."""
     found = r.timeline.lookup(rec.op.ref)
     if found is None or found[1] is None:
         return
     held = holders(rec.op.ref, found[1], found[2])
+    if not held:
+        return  # it wrote nothing (turned to where it was): passed over as changing nothing
     newer = [(k, h) for k, h in held.items() if isinstance(h, Op) and k[1] != "card"]
+    action = r.timeline.record_of(target_ref(rec.op)) if rec.op.kind == UNDO else rec
+    text = what(r, action or rec, namer)
     if newer:
         key, op = newer[0]
-        what = "the turn or phase" if key[0] == "#" else "that piece"
-        raise ActionError(f"Cannot {verb} {_what(_original(r, rec))}: {_who(r, op)} has "
-                          f"changed {what} since (#{op.seq}); put things back by hand")
+        changed = "the turn or the phase" if key[0] == "#" else thing(r, key[0], namer)
+        who = seat_name(r, op.seat) if op.author != r.peer_id or op.seat != rec.op.seat \
+            else "you"
+        raise ActionError(f"{cap(who)} changed {changed} after {text}, so it "
+                          f"cannot be {done}; put things back by hand")
     if not any(h is TARGET for h in held.values()):
-        raise ActionError(f"Cannot {verb}: {stale_reason(rec.op.ref, held)}")
+        raise ActionError(f"{cap(text)} has already been taken back")
 
 
 def _trial(r: Replica, kind: str, args: dict[str, Any], seat: int | None) -> str | None:
@@ -132,66 +223,3 @@ def _trial(r: Replica, kind: str, args: dict[str, Any], seat: int | None) -> str
     probe = Op(r.peer_id, r.store.delivered(r.peer_id) + 1, r.store.max_lamport + 1, kind,
                args, {}, 0.0, seat)
     return r.timeline.trial(probe)
-
-
-def _rehiding(r: Replica, rec: Record, args: dict[str, Any]) -> dict[str, Any] | None:
-    """A card the action took out of a hidden zone goes back re-hidden: fresh handles for the
-    whole zone, in `args["out"]`; their cards and salts are this peer's private record."""
-    for entry in rec.journal.entries:
-        if entry[0] != "rm":
-            continue
-        zone, index, obj_id = entry[1], entry[2], entry[3]
-        card = r.state.objs[obj_id]
-        if card.kind != "card" or zone.visibility == PUBLIC or not zone.alive:
-            continue
-        kept = [r.state.objs[c] for c in r.state.cards_in(zone) if c != obj_id]
-        names = [_identity(r, o) for o in kept]
-        if zone.kind == "pile" or zone.props.get("kind") == "pile":
-            names.insert(min(index, len(names)), _identity(r, card))
-        else:  # a hand: a new random order, so old and new handles cannot be linked
-            names = r.rng.shuffled([*names, _identity(r, card)])
-        out, private = _commit_outputs(r, names)
-        args["out"] = out
-        return private
-    return None
-
-
-def _original(r: Replica, rec: Record) -> Op:
-    """The action an undo took back (for a redo's messages), else the op itself."""
-    if rec.op.kind == UNDO:
-        target = r.timeline.record_of(target_ref(rec.op))
-        if target is not None:
-            return target.op
-    return rec.op
-
-
-def _who(r: Replica, op: Op) -> str:
-    seat = r.state.seats.get(op.seat) if op.seat is not None else None
-    if seat is not None and seat.name:
-        return seat.name
-    return f"seat {op.seat}" if op.seat is not None else "another player"
-
-
-def _what(op: Op) -> str:
-    """An action as a player names it."""
-    why = op.args.get("why")
-    if op.kind == "consume":
-        return {"shuffle": "a shuffle", "draw": "a draw"}.get(
-            why or "", "cards going into a hand or a hidden pile")
-    return {"roll": "a roll", "reveal": "a reveal", "move": "a move", "set": "a flip or turn",
-            "counter": "a counter change", "mark": "a marker", "create": "a new piece",
-            "delete": "a removal", "end": "the game's result", "module": "a module change",
-            "deck": "a deck choice"}.get(op.kind, f"a {op.kind}")
-
-
-def _why_not(op: Op) -> str:
-    why = op.args.get("why")
-    if op.kind == "consume":
-        return {"shuffle": "its result stands (the old order is gone)",
-                "draw": "the drawn cards have new handles (a draw's order is not taken back)"}.get(
-            why or "", "the cards were re-hidden with new handles")
-    if op.kind == "roll":
-        return "a roll's result stands"
-    if op.kind == "reveal":
-        return "a card seen stays seen"
-    return "going back is a new move"

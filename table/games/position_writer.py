@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from table.core.knowledge import Knowledge
-from table.core.objects import PUBLIC, Obj
+from table.core.objects import OWNER, PUBLIC, Obj
 from table.core.state import State
 from table.core.views import ALL
 
@@ -137,9 +137,16 @@ def _zones(w: _Writer, module: GameModule, seats: int) -> list[tuple[str, Any]]:
     rows = []
     for zone in _live(w.state, [z.id for z in module.zones_for(seats)] + ["table"]):
         cards = [w.card_entry(c, zone) for c in _live(w.state, zone.children) if c.kind == "card"]
+        if zone.visibility == OWNER and zone.kind != "pile" and zone.props.get("kind") != "pile":
+            cards.sort(key=_by_name)  # a hand's order at the table is random (privacy): by name
         if cards:
             rows.append((zone.id, cards))
     return rows
+
+
+def _by_name(entry: Any) -> tuple[str, str]:
+    name = str(entry["card"] if isinstance(entry, dict) else entry)
+    return name.casefold(), json.dumps(entry, sort_keys=True)
 
 
 def _counters(state: State, module: GameModule, seats: int) -> list[tuple[str, Any]]:

@@ -82,6 +82,9 @@ class TableController(QObject):
         # set for LAN tables: ask the peer of `seat` to perform `entry` (table/app/owner_requests.py)
         self.ask_owner: Callable[[dict[str, Any], int], None] | None = None
         self._heard: list[Change] | None = None  # the changes of the action under way
+        # actions whose undo (redo) was said to stay: the next Ctrl+Z (redo) goes past them
+        self._passed_undos: set[tuple[str, int]] = set()
+        self._passed_redos: set[tuple[str, int]] = set()
         self._stop_hearing = replica.subscribe(self._hear)
 
     def detach(self) -> None:
@@ -215,21 +218,32 @@ class TableController(QObject):
     def undo(self) -> None:
         """Undo the last action (Ctrl+Z; again and again walks further back). Hot-seat: the
         table's last action, whichever seat made it; an End turn (the turn mark and the phase
-        reset after it) goes back as one, and the view returns to the seat whose turn it is."""
-        self._step(undoing.undo_last, "Undone")
+        reset after it) goes back as one, and the view returns to the seat whose turn it is.
+        What cannot be taken back is said first, and the next Ctrl+Z goes on past it."""
+        self._step(undoing.undo_last, "Undone", self._passed_undos, "Ctrl+Z again undoes")
 
     def redo(self) -> None:
         """Redo what the last undo took back (Ctrl+Shift+Z, Ctrl+Y)."""
-        self._step(undoing.redo_last, "Redone")
+        self._step(undoing.redo_last, "Redone", self._passed_redos, "Redo again brings back")
 
-    def _step(self, fn: Callable[..., Op], done: str) -> None:
+    def _step(self, fn: Callable[..., Op], done: str, passed: set[tuple[str, int]],
+              again: str) -> None:
         hot = self.hot_seat_for(self.replica) and not self.read_only
-        op = (self.act(fn, any_seat=True) if hot else self.act(fn)).op
+
+        def step(r: Replica, *, seat: int, **kwargs: Any) -> Op:
+            try:
+                return fn(r, seat=seat, passing=passed, namer=self.catalog.name_of, **kwargs)
+            except undoing.CannotTakeBack as stays:  # said now; the next press goes past it
+                passed.add(stays.passed)
+                then = f" {again} {stays.then}." if stays.then else " Nothing before it."
+                raise actions.ActionError(stays.message.rstrip(".") + "." + then) from None
+
+        op = (self.act(step, any_seat=True) if hot else self.act(step)).op
         if op is None:
             return
         if hot and self._turn_pass_half(op):
-            self.act(fn, any_seat=True)  # the other op of the same End turn
-        self.status.emit(done)
+            self.act(step, any_seat=True)  # the other op of the same End turn
+        self.status.emit(f"{done}: {undoing.describe(self.replica, op, self.catalog.name_of)}")
         seat = self.replica.state.turn.get("seat")
         if hot and isinstance(seat, int) and seat in self.playable_seats:
             self.set_seat(seat)

@@ -47,7 +47,7 @@ def _act(r: Replica, seat: int, data: st.DataObject) -> None:
     zones = [z for z in PUBLIC_ZONES if state.live(z)]
     choice = data.draw(st.sampled_from([
         "move", "draw", "play", "take", "shuffle", "counter", "set", "token", "delete", "undo",
-        "rotate_token", "reveal_in_place", "set_pos", "reshuffle"]))
+        "redo", "rotate_token", "reveal_in_place", "set_pos", "reshuffle"]))
     pick = lambda items: data.draw(st.sampled_from(items))  # noqa: E731
     if choice == "move" and public_cards and zones:
         act.move(r, pick(public_cards), pick(zones),
@@ -76,6 +76,8 @@ def _act(r: Replica, seat: int, data: st.DataObject) -> None:
             r.issue("delete", {"id": pick(tokens)}, seat=seat)
     elif choice == "undo":
         undoing.undo_last(r, seat=seat)
+    elif choice == "redo":
+        undoing.redo_last(r, seat=seat)
     elif choice == "rotate_token":
         tokens = [o.id for o in state.objs.values() if o.alive and o.kind == "token"]
         if tokens and zones:

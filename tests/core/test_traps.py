@@ -87,7 +87,7 @@ def test_undo_racing_a_newer_move_by_another_peer_keeps_the_newer_move() -> None
         if not undo_first:
             sync(b, a)
             # a sees the newer move: the undo is refused before it is issued, naming it
-            with pytest.raises(ActionError, match="has changed that piece since"):
+            with pytest.raises(ActionError, match="P2 changed market-0 after moving market-0"):
                 undoing.undo_last(a, seat=1)
         else:
             undoing.undo_last(a, seat=1)  # concurrent with b's move: the fold keeps b's

@@ -63,7 +63,7 @@ def test_save_at_an_earlier_op_and_as_one_seat(tmp_path):
     assert main(["position", "save", str(log), "--seat", "1", "--out", str(mine)]) == 0
     seat1 = mine.read_text(encoding="utf-8")
     assert '"p2.hand" = ["?", "?", "?"]' in seat1  # another player's hand: unknown
-    assert '"p1.hand" = ["Scout", "Militia", "Shield Wall"]' in seat1
+    assert '"p1.hand" = ["Militia", "Scout", "Shield Wall"]' in seat1
     with pytest.raises(PositionError) as err:
         read_position(mine)
     line = seat1.splitlines().index('"p2.hand" = ["?", "?", "?"]') + 1
@@ -74,7 +74,7 @@ def test_the_assist_judges_only_what_follows_the_position(tmp_path):
     text = (DATA / "gauntlet.toml").read_text(encoding="utf-8")
     # four cards in hand in Cleanup: illegal once the turn passes, not as a situation
     text = text.replace('phase = "Capture"', 'phase = "Cleanup"').replace(
-        '"p1.hand" = ["Scout", "Militia", "Shield Wall"]',
+        '"p1.hand" = ["Militia", "Scout", "Shield Wall"]',
         '"p1.hand" = ["Scout", "Militia", "Shield Wall", "Vanguard"]')
     path = tmp_path / "p.toml"
     path.write_text(text, encoding="utf-8")

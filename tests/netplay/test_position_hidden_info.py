@@ -101,7 +101,7 @@ def test_position_start_leaks_no_hidden_card(tmp_path, plaintext_sent):
     merge_logs([tmp_path / "h.log", tmp_path / "g.log"], tmp_path / "all.sandlog")
     whole = saved_position(str(tmp_path / "all.sandlog"))
     assert '"?"' not in whole
-    assert '"p1.hand" = ["Scout", "Militia", "Shield Wall"]' in whole
+    assert '"p1.hand" = ["Militia", "Scout", "Shield Wall"]' in whole
     assert '"p2.hand" = ["Scout", "Scout", "Scout"]' in whole
 
 

@@ -124,7 +124,7 @@ def test_undoing_a_flagged_move_clears_its_flag(qtbot) -> None:  # type: ignore[
     assert w.scene.cards[wrong_rite].flag_severity is None
 
 
-def test_undo_after_a_draw_says_so_instead_of_undoing_something_older(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_undo_after_a_draw_takes_back_the_draw_not_something_older(qtbot) -> None:  # type: ignore[no-untyped-def]
     from table.core import actions
 
     w, replica = _window(qtbot)
@@ -132,12 +132,12 @@ def test_undo_after_a_draw_says_so_instead_of_undoing_something_older(qtbot) -> 
     messages: list[str] = []
     w.ctl.status.connect(messages.append)
     actions.counter(replica, "p1.favor", add=1, seat=1)
+    deck = [replica.knowledge.card_of(c) for c in replica.state.cards_in("p1.deck")]
     actions.draw(replica, "p1.deck", "p1.hand", 1, seat=1)
-    count = len(replica.records())
     w.ctl.undo()
-    assert len(replica.records()) == count  # nothing older was undone behind the player's back
-    assert "cannot be undone" in messages[-1]
-    assert replica.state.objs["p1.favor"].counters["value"] == 1
+    assert messages[-1] == "Undone: the draw of a card from your Main deck"
+    assert [replica.knowledge.card_of(c) for c in replica.state.cards_in("p1.deck")] == deck
+    assert replica.state.objs["p1.favor"].counters["value"] == 1  # nothing older was undone
 
 
 def test_attack_is_declared_by_clicking_the_attacker_then_the_target(qtbot) -> None:  # type: ignore[no-untyped-def]
