@@ -159,6 +159,8 @@ def _restore_entry(state: State, entry: tuple[Any, ...], current: set[Key],
             moved.setdefault(obj.id, {})[name] = old
             return False
         changed = bool(getattr(obj, name) != old)
+        if name == "alive" and not old:
+            state.remove_child(obj)  # gone again (a redone delete): a dead object is unlisted
         state.set_field(obj, name, old)
         return changed
     if tag == "rm":

@@ -396,3 +396,15 @@ def test_a_draw_whose_card_left_the_hand_says_so_in_words() -> None:
         undoing.undo_last(a, seat=1, passing={play.ref})
     assert str(stays.value) == "The card is not in your P1 hand any more"
     assert len(a.records()) == count
+
+
+def test_a_redone_delete_takes_the_object_off_the_table_again() -> None:
+    (a,) = peers(1)
+    token = a.state.objs["p1.token"]
+    zone = token.container
+    assert zone is not None
+    a.issue("delete", {"id": "p1.token"}, seat=1)
+    undoing.undo_last(a, seat=1)
+    assert token.alive and "p1.token" in a.state.objs[zone].children
+    undoing.redo_last(a, seat=1)
+    assert not token.alive and "p1.token" not in a.state.objs[zone].children
