@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from table import lan
@@ -24,6 +25,7 @@ class Departures:
         self.windows = windows
         self._leaving: dict[asyncio.Task[Any], lan.LanTable] = {}  # leave task -> its table
         self._left: set[int] = set()
+        self.on_left: Callable[[], object] | None = None  # told once a table is left
 
     def leave(self, t: lan.LanTable) -> None:
         """Start leaving `t` (once: a second call for the same table does nothing)."""
@@ -47,6 +49,8 @@ class Departures:
         if t in self.tables:
             self.tables.remove(t)
         self.windows.pop(id(t), None)
+        if self.on_left is not None:
+            self.on_left()
 
     async def close_all(self, bound: float = CLOSE_BOUND) -> list[str]:
         """Leave every table (on quit): close the windows, wait for the byes, at most `bound`
