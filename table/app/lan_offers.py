@@ -92,6 +92,7 @@ class RejoinOffers:
     async def refresh(self, browser: TableBrowser | None) -> None:
         """Look for every remembered table once, and show what was found."""
         places = memory.offers(self.open_here())
+        self._show([_offer(p, self.found.get(p.log, [])) for p in places])  # as last seen
         listings = []
         if browser is not None:
             await browser.check_stale(PROBE_TIMEOUT)  # a peer that was killed said no goodbye
@@ -99,14 +100,17 @@ class RejoinOffers:
         found = await asyncio.gather(*(reachable(p.log, p.table_id, p.peer, listings,
                                                  PROBE_TIMEOUT) for p in places))
         self.found = {p.log: where for p, where in zip(places, found, strict=True)}
-        offers = [RejoinOffer(p.log, p.table, p.name, p.game, p.place(), bool(where))
-                  for p, where in zip(places, found, strict=True)]
-        self._show(offers)
+        self._show([_offer(p, where) for p, where in zip(places, found, strict=True)])
 
     def _show(self, offers: list[RejoinOffer]) -> None:
         self.offered = {o.log_path: o for o in offers}
         if self.shell.start_shown():
             self.shell.start.set_lan_tables(offers)
+
+
+def _offer(place: memory.RememberedTable, where: list[tuple[str, int]]) -> RejoinOffer:
+    return RejoinOffer(place.log, place.table, place.name, place.game, place.place(),
+                       bool(where))
 
 
 async def _stop(browser: TableBrowser) -> None:

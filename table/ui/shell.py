@@ -78,6 +78,8 @@ class Shell:
 
     def show_start(self) -> None:
         self.start.refresh_resume()
+        self.start.set_lan_tables([])  # what was offered before may be open or over now:
+        # the app offers again what it finds (on_start_shown)
         self.start.show()
         self.start.raise_()
         if self.on_start_shown is not None:
