@@ -149,7 +149,8 @@ class EndWatch:
         headline, details = result_lines(result, self.window.ctl.seat_name)
         self.view.show_result(headline, details)
         if self.actions.ended is not None:
-            self.actions.ended(f"{headline}" + (f" ({details})" if details else ""))
+            self.actions.ended(headline + (f" ({details[:1].lower()}{details[1:]})"
+                                           if details else ""))
 
     def detach(self) -> None:
         self._unsubscribe()

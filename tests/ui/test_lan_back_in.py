@@ -271,4 +271,4 @@ def test_every_seat_sees_the_end(table: Table) -> None:
     assert start["replay"] and "Bob won" in start["replay_note"], start
     assert log not in start["offers"] and not start["resume"], start
     places = json.loads((table.tmp / "home" / "lan-tables.json").read_text())
-    assert [p["ended"] for p in places if p["log"] == log] == ["Bob won (By victory)"]
+    assert [p["ended"] for p in places if p["log"] == log] == ["Bob won (by victory)"]

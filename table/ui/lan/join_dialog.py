@@ -139,11 +139,12 @@ class JoinDialog(QDialog):
         self.tables.blockSignals(True)
         self.tables.clear()
         for e in self.entries:
-            name = f"{e.name} — your {e.yours}" if e.yours else e.name
+            name = f"{e.name} (yours)" if e.yours else e.name
             item = QTreeWidgetItem([name, e.game, str(e.players), str(e.free_seats),
                                     "needed" if e.passphrase_needed else "—"])
             item.setData(0, Qt.ItemDataRole.UserRole, e.table_id)
-            item.setToolTip(0, f"{e.name} — {', '.join(e.addresses)}")
+            mine = f"\nYour {e.yours}: connect to take it back." if e.yours else ""
+            item.setToolTip(0, f"{e.name} — {', '.join(e.addresses)}{mine}")
             self.tables.addTopLevelItem(item)
             if selected is not None and e.table_id == selected.table_id:
                 item.setSelected(True)
@@ -165,7 +166,7 @@ class JoinDialog(QDialog):
     def select_table(self, name: str) -> bool:
         for i in range(self.tables.topLevelItemCount()):
             item = self.tables.topLevelItem(i)
-            if item is not None and item.text(0).split(" — your ")[0] == name:
+            if item is not None and item.text(0).removesuffix(" (yours)") == name:
                 self.tables.setCurrentItem(item)
                 item.setSelected(True)
                 return True
@@ -246,6 +247,9 @@ class JoinDialog(QDialog):
         self.deck.setEnabled(bool(joined.decks))
         self._seat_changed()
         self.seat_box.setVisible(True)
+        if self.height() < self.sizeHint().height():  # room for the seat step
+            self.resize(self.width(), self.sizeHint().height())
+            self.fit.keep_inside()
         seats = joined.own_seats + joined.free_seats
         if not seats:
             self.show_error("Every seat is taken at this table.")
