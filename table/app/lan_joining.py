@@ -16,6 +16,7 @@ from netplay.discovery.table_search import interface_choice
 from netplay.session.lan_session import SessionOptions
 from table import lan
 from table.app.internet_wiring import with_internet
+from table.app.lan_leaving import Departures
 from table.lan.reaching import resolve
 from table.ui.lan import WATCH_SEAT, JoinDialog, JoinedTable, JoinRequest, LanProblem, TableEntry, memory
 from table.ui.main_window import TableWindow
@@ -32,6 +33,7 @@ class JoinHost(Protocol):
     relay: str
     rejoin_timeout: float
     game_names: dict[str, str]
+    departures: Departures
 
     def session_options(self, passphrase: str | None, name: str,
                         port: int = 0) -> SessionOptions: ...
@@ -103,6 +105,7 @@ async def _reach(app: JoinHost, dialog: JoinDialog, req: JoinRequest, opts: Sess
     place = memory.place_at(listed[0], app.open_logs())
     if place is not None and not req.watch:
         dialog.status.setText(f"Taking your place back as {place.name}…")
+        await app.departures.left(place.log)
         return await lan.rejoin(place.log, opts, addresses=listed[1],
                                 timeout=app.rejoin_timeout)
     return await lan.join(log_path=new_log_path("lan"), options=opts, listed=listed,

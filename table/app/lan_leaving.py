@@ -45,6 +45,14 @@ class Departures:
         self._leaving[task] = t
         task.add_done_callback(lambda done: self._leaving.pop(done, None))
 
+    async def left(self, log_path: str) -> None:
+        """Once no table of this log is still being left (its log closed): a place taken back
+        right after leaving it never has two sessions on one log."""
+        busy = [task for task, t in self._leaving.items()
+                if str(getattr(t.replica.log, "path", "") or "") == log_path]
+        if busy:
+            await asyncio.wait(busy, timeout=CLOSE_BOUND)
+
     def _forget(self, t: lan.LanTable) -> None:
         if t in self.tables:
             self.tables.remove(t)

@@ -21,7 +21,7 @@ from typing import Any
 from PySide6.QtCore import QTimer
 
 from netplay.discovery.peerfile import played_over_internet
-from netplay.session.events import PeersChanged
+from netplay.session.events import PeerInfo, PeersChanged
 from netplay.session.lan_session import SessionOptions
 from table import lan
 from table.app.internet_wiring import invite, with_internet
@@ -174,6 +174,7 @@ class LanApp:
         opts = self.session_options(req.passphrase, self.shell.settings.name)
         if played_over_internet(req.log_path):  # its peers are redialled at their tickets
             with_internet(opts, self.relay, self.interfaces)
+        await self.departures.left(req.log_path)  # just left (a look from the Join dialog)
         try:
             addresses = [_address(req.address)] if req.address else \
                 self.offers.found.get(req.log_path) or None
@@ -201,11 +202,7 @@ class LanApp:
         session = t.session
 
         def rows() -> list[PeerRow]:
-            # a peer that connected and left without sitting down (a look from the Join
-            # dialog) is no player of the table: not listed once gone
-            return [PeerRow(p.peer_id, p.name, p.seats, p.status, p.address, p.watching)
-                    for p in session.peer_list()
-                    if p.status != "gone" or p.seats or p.watching]
+            return peer_rows(session.peer_list())
 
         def invite_soon() -> None:
             async def show() -> None:
@@ -262,6 +259,13 @@ class LanApp:
         self.dialogs.append(dialog)
         dialog.finished.connect(lambda _r, d=dialog: self.dialogs.remove(d)
                                 if d in self.dialogs else None)
+
+
+def peer_rows(peers: list[PeerInfo]) -> list[PeerRow]:
+    """The Peers panel's rows: every player met at the table; a peer that connected and left
+    without sitting down (a look from the Join dialog) is no player: not listed once gone."""
+    return [PeerRow(p.peer_id, p.name, p.seats, p.status, p.address, p.watching)
+            for p in peers if p.status != "gone" or p.seats or p.watching]
 
 
 def _position(path: str) -> Any:

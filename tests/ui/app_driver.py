@@ -169,7 +169,9 @@ class Hand(QObject):
         status = getattr(w, "status", None)
         return {"status": status.text() if status is not None else "",
                 "go": _plain(w.go.text()) if hasattr(w, "go") else "",
-                "tables": w.table_names() if hasattr(w, "table_names") else [],
+                "tables": [w.tables.topLevelItem(i).text(0)
+                           for i in range(w.tables.topLevelItemCount())]
+                if isinstance(getattr(w, "tables", None), QTreeWidget) else [],
                 "seat": w.seat.currentText() if isinstance(getattr(w, "seat", None), QComboBox)
                 else ""}
 

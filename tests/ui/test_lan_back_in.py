@@ -188,7 +188,7 @@ def _host(ada: AppProcess) -> None:
 def _join(bob: AppProcess) -> None:
     bob.ask("type", window="start", target="name", text="Bob")
     bob.ask("click", window="start", target="join")
-    bob.ask_wait(lambda: TABLE in bob.ask("dialog", window="lan-join")["tables"],
+    bob.ask_wait(lambda: bob.ask("dialog", window="lan-join")["tables"] == [TABLE],
                  "the Join dialog to list the table")
     bob.ask("pick", window="lan-join", target="tables", text=TABLE)
     bob.ask("click", window="lan-join", target="go")  # Connect
@@ -220,6 +220,16 @@ def test_a_player_who_closed_is_back_in_one_click(table: Table) -> None:
     start = _offer(bob, before["log"], f"Rejoin “{TABLE}” as Bob")
     assert start["name"] == "Bob"  # this program is Bob's, as before
     assert ada.table()["log"] not in start["offers"]  # Ada's place: open in her window
+    # A look through the Join dialog first: his seat is his to take back, not taken.
+    bob.ask("click", window="start", target="join")
+    bob.ask_wait(lambda: bob.ask("dialog", window="lan-join")["tables"] == [f"{TABLE} (yours)"],
+                 "the Join dialog to list the table as his")
+    bob.ask("pick", window="lan-join", target="tables", text=TABLE)
+    bob.ask("click", window="lan-join", target="go")  # Connect
+    seat = bob.ask_wait(lambda: bob.ask("dialog", window="lan-join")["seat"], "the seat step")
+    assert seat == "Seat 2: yours as Bob, take it back"
+    assert bob.ask("dialog", window="lan-join")["go"] == "Take your seat back"
+    bob.ask("click", window="lan-join", target="Cancel")  # not now: the dialog leaves
     bob.ask("click", window="start", target=f"Rejoin “{TABLE}” as Bob")  # the one click
     back = bob.window(f"^{TABLE} — ")
     assert back["seats"] == [2] and back["peer"] == before["peer"]
