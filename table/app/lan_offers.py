@@ -36,10 +36,13 @@ class RejoinOffers:
         self.offered: dict[str, RejoinOffer] = {}  # log -> what the start screen shows
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
+        self._stopped = False  # the program is ending: no more looking
 
     def wake(self) -> None:
         """Look again now (a table was left, the start screen shown again); starts looking
         once the event loop runs."""
+        if self._stopped:
+            return
         if self._task is None or self._task.done():
             try:
                 loop = asyncio.get_running_loop()
@@ -51,6 +54,7 @@ class RejoinOffers:
             self._wake.set()
 
     async def stop(self) -> None:
+        self._stopped = True
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
