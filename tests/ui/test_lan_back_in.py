@@ -10,6 +10,9 @@ Ada hosts "Friday" from the Host dialog, Bob joins it from the Join dialog; both
   op in both logs and one state hash.
 * Ada's program is killed (SIGKILL) and started again: ONE click on "Rejoin “Friday” as Ada"
   and both are linked again, one state hash; Ada's Peers panel lists Bob once.
+* Bob quits and Ada's program is killed: nobody is at the table. Ada's start screen offers
+  "Reopen “Friday” as Ada" (nobody answers), which opens it alone; Bob's then offers "Rejoin"
+  (Ada announces it): one click, both back, one state hash.
 * Ada ends the game: both windows show "Bob won" with Replay, Report and New game; Bob's
   Replay opens the replay; back on his start screen the game is under Replay, not offered to
   rejoin.
@@ -19,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import re
 import signal
 import subprocess
 import sys
@@ -51,7 +55,11 @@ class AppProcess:
         self.answers: queue.Queue[dict[str, Any]] = queue.Queue()
         self.next_id = 0
         threading.Thread(target=self._read, daemon=True).start()
+
+    def ready(self) -> AppProcess:
+        """Once its start screen is shown."""
         self.ask_wait(lambda: "start" in [n for n, _t in self.ask("shown")], "its start screen")
+        return self
 
     def _read(self) -> None:
         assert self.proc.stdout is not None
@@ -107,9 +115,16 @@ class AppProcess:
         return f"{self.label}: {what}; its stderr:\n" + "\n".join(text.splitlines()[-30:])
 
     def quit(self) -> None:
-        """Close every window it shows, as the player would: the program ends."""
-        for name, title in self.ask("shown"):
-            self.ask("close", window=name or title)
+        """Close every window it shows (a table's closing shows the start screen: that too),
+        as the player would: the program ends."""
+        end = time.monotonic() + BOUND
+        while self.proc.poll() is None and time.monotonic() < end:
+            try:
+                for name, _title in self.ask("shown")[:1]:
+                    self.ask("close", window=name or "^" + re.escape(_title) + "$")
+            except (LookupError, AssertionError):  # it ended meanwhile
+                pass
+            time.sleep(0.1)
         self.proc.wait(15)
 
     def stop(self) -> None:
@@ -138,11 +153,11 @@ class Table:
         self.apps: list[AppProcess] = []
         self.launches = 0
 
-    def launch(self, label: str) -> AppProcess:
+    def launch(self, label: str, ready: bool = True) -> AppProcess:
         self.launches += 1
         app = AppProcess(self.env, f"{self.launches}-{label}", self.tmp)
         self.apps.append(app)
-        return app
+        return app.ready() if ready else app
 
     def same(self, a: AppProcess, b: AppProcess, what: str) -> tuple[dict[str, Any], ...]:
         """Both windows' tables once they agree: one public state hash, and every op in both
@@ -164,7 +179,8 @@ class Table:
 def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
     t = Table(tmp_path_factory.mktemp("back-in"))
     try:
-        t.ada, t.bob = t.launch("ada"), t.launch("bob")  # type: ignore[attr-defined]
+        t.ada, t.bob = t.launch("ada", False), t.launch("bob", False)  # type: ignore[attr-defined]
+        t.ada.ready(), t.bob.ready()  # type: ignore[attr-defined]  # started side by side
         _host(t.ada)  # type: ignore[attr-defined]
         _join(t.bob)  # type: ignore[attr-defined]
         t.same(t.ada, t.bob, "the table set up on both")  # type: ignore[attr-defined]
@@ -258,6 +274,27 @@ def test_the_host_killed_and_started_again_is_back_in_one_click(table: Table) ->
     table.same(ada, bob, "one state hash after the host's return, every op in both logs")
     ada.ask_wait(lambda: ["Bob", [2], "connected"] in ada.table()["peers"]
                  or ["Bob", [2], "back"] in ada.table()["peers"], "Bob linked at Ada's")
+
+
+def test_everyone_gone_the_table_is_reopened_and_found_again(table: Table) -> None:
+    """Bob quits, Ada's program is killed: nobody is at the table. Ada's start screen offers to
+    reopen it (nobody answers), Bob's then to rejoin it (Ada announces it): both back."""
+    ada, bob = table.ada, table.bob  # type: ignore[attr-defined]
+    logs = ada.table()["log"], bob.table()["log"]
+    bob.quit()
+    ada.stop()
+    ada = table.ada = table.launch("ada-alone")  # type: ignore[attr-defined]
+    _offer(ada, logs[0], f"Reopen “{TABLE}” as Ada")
+    ada.ask("click", window="start", target=f"Reopen “{TABLE}” as Ada")
+    ada.ask_wait(lambda: ada.ask("dialog", window="lan-rejoin")["go"] == "Reopen", "Reopen")
+    ada.ask("click", window="lan-rejoin", target="go")
+    ada.window(f"^{TABLE} — ")
+    bob = table.bob = table.launch("bob-back")  # type: ignore[attr-defined]
+    _offer(bob, logs[1], f"Rejoin “{TABLE}” as Bob")
+    bob.ask("click", window="start", target=f"Rejoin “{TABLE}” as Bob")
+    back = bob.window(f"^{TABLE} — ")
+    assert back["seats"] == [2]
+    table.same(ada, bob, "one state hash after both came back, every op in both logs")
 
 
 def test_every_seat_sees_the_end(table: Table) -> None:
