@@ -1,7 +1,8 @@
 """The end of a hot-seat game, by real clicks: Play hot-seat, End the game… (seat 2 wins), OK:
 the table shows "… won" with Replay, Report and New game. Report writes the game's page and
 opens it; Replay opens the replay of the log; New game opens a new table of the same game.
-Back on the start screen the ended game is under Replay, not Resume."""
+Undo takes the result away, Redo shows it again. Back on the start screen the ended game is
+under Replay, not Resume."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -47,6 +48,13 @@ def test_the_end_is_shown_with_replay_report_and_new_game(qtbot, monkeypatch) ->
     name = window.ctl.seat_name(2)
     assert view.headline.text() == f"{name} won" and "victory" in view.details.text()
     assert view.geometry().intersects(window.view.rect())  # over the table, in view
+    window.activateWindow()
+    qtbot.waitUntil(lambda: window.isActiveWindow())
+    QTest.keyClick(window.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # undo it
+    qtbot.waitUntil(lambda: not view.isVisible())
+    assert window.replica.state.result is None and not shell.settings.last_ended
+    QTest.keyClick(window.view, Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)  # redo
+    qtbot.waitUntil(lambda: view.isVisible())
     if not report_missing():
         click(view.report)
         qtbot.waitUntil(lambda: bool(opened), timeout=30000)
