@@ -79,7 +79,7 @@ class StartScreen(QWidget):
         self._page(page)
         self._game_changed()
         self.refresh_resume()
-        self.fit = fit_window(self, "start", 1000, 660)
+        self.fit = fit_window(self, "start-screen", 1000, 660)  # two columns: a size of its own
 
     def _hot_seat(self) -> QGroupBox:
         self.game = QComboBox()
