@@ -96,6 +96,8 @@ class EndView(QFrame):
         self.headline.setText(headline)
         self.details.setText(details)
         self.details.setVisible(bool(details))
+        self.setAccessibleName(f"The game is over: {headline}")
+        self.setAccessibleDescription(details)
         self.place()
         self.show()
         self.raise_()
