@@ -96,7 +96,7 @@ class RejoinOffers:
     async def refresh(self, browser: TableBrowser | None) -> None:
         """Look for every remembered table once, and show what was found."""
         places = memory.offers(self.open_here())
-        self._show([_offer(p, self.found.get(p.log, [])) for p in places])  # as last seen
+        self._show([_offer(p, self.found.get(p.log)) for p in places])  # as last seen
         listings = []
         if browser is not None:
             await browser.check_stale(PROBE_TIMEOUT)  # a peer that was killed said no goodbye
@@ -112,9 +112,10 @@ class RejoinOffers:
             self.shell.start.set_lan_tables(offers)
 
 
-def _offer(place: memory.RememberedTable, where: list[tuple[str, int]]) -> RejoinOffer:
+def _offer(place: memory.RememberedTable, where: list[tuple[str, int]] | None) -> RejoinOffer:
+    """What the start screen shows of a place; `where` None: not looked for yet."""
     return RejoinOffer(place.log, place.table, place.name, place.game, place.place(),
-                       bool(where))
+                       None if where is None else bool(where))
 
 
 async def _stop(browser: TableBrowser) -> None:

@@ -161,7 +161,7 @@ class LanApp:
         the player types); a table nobody answers for is reopened alone."""
         place = next((e for e in memory.load() if e.log == path), None)
         offer = self.offers.offered.get(path)
-        alone = offer is not None and not offer.reachable
+        alone = offer is not None and offer.reachable is False
         dialog = RejoinDialog(path, place.table if place else "",
                               lambda req: self._rejoin(req, alone),
                               needs_passphrase=bool(place and place.passphrase),

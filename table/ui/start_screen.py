@@ -269,6 +269,7 @@ class StartScreen(QWidget):
         for offer in offers:
             button = QPushButton(offer.label())
             button.setObjectName("lan-rejoin-offer")
+            button.setEnabled(offer.reachable is not None)
             button.setToolTip("Back at the table as the same player, in the same seat: your "
                               "moves are in your saved log, the rest comes from the others")
             button.clicked.connect(lambda _c=False, log=offer.log_path:

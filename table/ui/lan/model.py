@@ -39,14 +39,19 @@ class RejoinOffer:
     name: str  # the player's name at it
     game: str
     place: str  # "seat 2", "watching"
-    reachable: bool  # another peer of the table answers now (else: reopen it alone)
+    # another peer of the table answers now; False: nobody (reopen it alone); None: not
+    # looked for yet (the button waits)
+    reachable: bool | None
 
     def label(self) -> str:
+        if self.reachable is None:
+            return f"Looking for “{self.table}”…"
         verb = "Rejoin" if self.reachable else "Reopen"
         return f"{verb} “{self.table}” as {self.name or 'yourself'}"
 
     def note(self) -> str:
-        there = ("the table is on the network now" if self.reachable else
+        there = ("looking for its players on the network" if self.reachable is None else
+                 "the table is on the network now" if self.reachable else
                  "nobody of this table is on the network now: reopen it, the others find it "
                  "when they come back")
         return " · ".join(x for x in (self.game, self.place, there) if x)
