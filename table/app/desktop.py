@@ -35,6 +35,7 @@ def run_app(argv: list[str], game: str | None = None, seats: int | None = None,
     the draft in the folder `module`, or from a position file)."""
     from PySide6.QtWidgets import QApplication
 
+    from table.ui.profiles import claim
     from table.ui.shell import Shell
     from table.ui.style import apply_style
 
@@ -47,6 +48,7 @@ def run_app(argv: list[str], game: str | None = None, seats: int | None = None,
     app.setOrganizationName("Sandtable")
     app.setQuitOnLastWindowClosed(True)
     apply_style(app)
+    claim()  # a second window on this computer is a second player: its own name and tables
     lan: list[object | None] = []  # the LAN wiring, once made
     if game is not None:
         shell = Shell()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from table import lan
@@ -24,6 +25,7 @@ class Departures:
         self.windows = windows
         self._leaving: dict[asyncio.Task[Any], lan.LanTable] = {}  # leave task -> its table
         self._left: set[int] = set()
+        self.on_left: Callable[[], object] | None = None  # told once a table is left
 
     def leave(self, t: lan.LanTable) -> None:
         """Start leaving `t` (once: a second call for the same table does nothing)."""
@@ -43,10 +45,20 @@ class Departures:
         self._leaving[task] = t
         task.add_done_callback(lambda done: self._leaving.pop(done, None))
 
+    async def left(self, log_path: str) -> None:
+        """Once no table of this log is still being left (its log closed): a place taken back
+        right after leaving it never has two sessions on one log."""
+        busy = [task for task, t in self._leaving.items()
+                if str(getattr(t.replica.log, "path", "") or "") == log_path]
+        if busy:
+            await asyncio.wait(busy, timeout=CLOSE_BOUND)
+
     def _forget(self, t: lan.LanTable) -> None:
         if t in self.tables:
             self.tables.remove(t)
         self.windows.pop(id(t), None)
+        if self.on_left is not None:
+            self.on_left()
 
     async def close_all(self, bound: float = CLOSE_BOUND) -> list[str]:
         """Leave every table (on quit): close the windows, wait for the byes, at most `bound`

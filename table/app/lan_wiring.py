@@ -1,33 +1,33 @@
-"""LAN play in the app: the Host and Join dialogs wired to netplay on the qasync loop.
+"""LAN play in the app: the Host, Join and Rejoin dialogs wired to netplay on the qasync loop.
 
 The widgets (``table.ui.lan``) take plain data and callables; this module, outside
 ``table.ui``, runs the network for them: :func:`table.lan.hosting.host`/``join``/``take_seat``
-as tasks on the one event loop (nothing blocks the UI thread), a
-:class:`~netplay.discovery.mdns.TableBrowser` feeding the join dialog's live list, and each LAN
-table window's peers panel. Closing a LAN table window leaves the table cleanly (``bye`` to
-every peer) and then closes its log. An open LAN table's log is the settings' resumable game
-until its window is closed: after a crash, Resume rejoins the table from it
-(:func:`table.lan.hosting.rejoin`, in a :class:`~table.ui.lan.RejoinDialog`).
+as tasks on the one event loop (nothing blocks the UI thread), the Join dialog
+(:mod:`table.app.lan_joining`), and each LAN table window's peers panel. Closing a LAN table
+window leaves the table cleanly (``bye`` to every peer) and then closes its log
+(:mod:`table.app.lan_leaving`). Every table this computer's players sat at is remembered
+(:mod:`table.ui.lan.memory`): the start screen offers it back while its game goes on
+(:mod:`table.app.lan_offers`), rejoined from its log as the same player
+(:func:`table.lan.rejoin.rejoin`, in a :class:`~table.ui.lan.RejoinDialog`).
 
 ``interfaces`` is None (every interface) in the product; tests and demos pass
 ``["127.0.0.1"]`` (or set ``SANDTABLE_LAN_INTERFACES=127.0.0.1`` for the app).
 """
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 from typing import Any
 
-from netplay.discovery.listing import TableListing
-from netplay.discovery.mdns import TableBrowser
+from PySide6.QtCore import QTimer
+
 from netplay.discovery.peerfile import played_over_internet
-from netplay.discovery.table_search import interface_choice
-from netplay.session.events import PeersChanged
+from netplay.session.events import PeerInfo, PeersChanged
 from netplay.session.lan_session import SessionOptions
 from table import lan
 from table.app.internet_wiring import invite, with_internet
+from table.app.lan_joining import open_join_dialog
 from table.app.lan_leaving import CLOSE_BOUND, Departures
+from table.app.lan_offers import RejoinOffers, place_of
 from table.app.owner_requests import install_owner_consent, install_owner_requests
 from table.games.registry import ModuleNotFound
 from table.lan.setup import ready_seats
@@ -36,19 +36,16 @@ from table.ui.catalog import Catalog
 from table.ui.drafts import use_module
 from table.ui.games import available_games, catalog_for
 from table.ui.lan import (
-    WATCH_SEAT,
     HostDialog,
     HostRequest,
     JoinDialog,
-    JoinedTable,
-    JoinRequest,
     LanProblem,
     NoPeersFound,
     PeerRow,
     PeersPanel,
     RejoinDialog,
     RejoinRequest,
-    TableEntry,
+    memory,
 )
 from table.ui.main_window import TableWindow
 from table.ui.settings import new_log_path
@@ -93,8 +90,12 @@ class LanApp:
         self.dialogs: list[Any] = []
         self.departures = Departures(self.tables, self.windows)
         self.rejoin_timeout = 8.0  # seconds to find the table's other peers, then to catch up
-        self._game_names = {g.id: g.name for g in available_games()}
+        self.game_names = {g.id: g.name for g in available_games()}
+        self.offers = RejoinOffers(shell, interfaces, self.open_logs)
         shell.set_lan(self.open_host_dialog, self.open_join_dialog, self.open_rejoin_dialog)
+        shell.on_start_shown = self.offers.wake
+        self.departures.on_left = self.offers.wake  # its place is free to offer again
+        QTimer.singleShot(0, self.offers.wake)  # once the event loop runs
 
     def session_options(self, passphrase: str | None, name: str, port: int = 0) -> SessionOptions:
         """The options every LAN table of this app opens with (requests asked of the player)."""
@@ -102,7 +103,7 @@ class LanApp:
         return SessionOptions(passphrase=passphrase, interfaces=self.interfaces, port=port,
                               player_name=name, **extra)
 
-    def _remember_name(self, name: str) -> None:
+    def remember_name(self, name: str) -> None:
         settings = self.shell.settings
         if name and name != settings.name:
             settings.name = name
@@ -113,13 +114,13 @@ class LanApp:
         settings = self.shell.settings
         dialog = HostDialog(available_games(), self.host_table, player_name=settings.name,
                             last_game=settings.last_game, parent=self.shell.start)
-        self._keep(dialog)
+        self.keep(dialog)
         dialog.open()
         return dialog
 
     async def host_table(self, req: HostRequest) -> TableWindow:
         """Host the table the Host dialog asks for, take its seat and open its window."""
-        self._remember_name(req.player_name)
+        self.remember_name(req.player_name)
         try:
             position = _position(req.position)
             module = position.module if position else lan.module_for(req.game_id)
@@ -149,85 +150,36 @@ class LanApp:
 
     # ------------------------------------------------------------------ joining
     def open_join_dialog(self) -> JoinDialog:
-        state: dict[str, Any] = {"table": None}
-
-        async def connect(req: JoinRequest) -> JoinedTable:
-            self._remember_name(req.player_name)
-            opts = self.session_options(req.passphrase, req.player_name)
-            opts.watch = req.watch
-            try:
-                if req.ticket:
-                    t = await lan.join(log_path=new_log_path("lan"), ticket=req.ticket,
-                                       options=with_internet(opts, self.relay, self.interfaces),
-                                       timeout=20.0, position=_position(req.position),
-                                       progress=dialog.status.setText)
-                elif req.table_id:
-                    addresses = [_address(a) for a in req.addresses]
-                    entry = next((e for e in dialog.entries if e.table_id == req.table_id), None)
-                    t = await lan.join(log_path=new_log_path("lan"), options=opts,
-                                       listed=(req.table_id, addresses,
-                                               entry.name if entry else ""),
-                                       position=_position(req.position),
-                                       progress=dialog.status.setText)
-                else:
-                    host, port = _address(req.addresses[0])
-                    t = await lan.join(log_path=new_log_path("lan"), options=opts,
-                                       connect=f"{host}:{port}", timeout=10.0,
-                                       position=_position(req.position),
-                                       progress=dialog.status.setText)
-            except LanProblem:
-                raise
-            except Exception as err:
-                raise _problem(err) from None
-            state["table"] = t
-            return self._joined(t)
-
-        async def take_seat(seat: int, deck_name: str | None) -> TableWindow:
-            t = state["table"]
-            if t is None:
-                raise LanProblem("Not connected to a table.")
-            try:
-                deck = t.module.deck(deck_name) if deck_name and t.module is not None else None
-                if seat != WATCH_SEAT:
-                    await lan.take_seat(t, seat, deck, name=self.shell.settings.name)
-            except Exception as err:
-                raise _problem(err) from None
-            state["table"] = None
-            return self.open_window(t)
-
-        def leave() -> None:
-            t, state["table"] = state["table"], None
-            if t is not None:
-                self._spawn_leave(t)
-
-        dialog = JoinDialog(connect, take_seat, leave, player_name=self.shell.settings.name,
-                            parent=self.shell.start)
-        self._keep(dialog)
-        browsing = asyncio.ensure_future(self._browse(dialog))
-        dialog.finished.connect(lambda _r: browsing.cancel())
-        dialog.open()
-        return dialog
+        """The Join dialog (table.app.lan_joining): a table this computer's player sat at is
+        joined back as that player."""
+        return open_join_dialog(self, _problem, _address, _position)
 
     # ------------------------------------------------------------------ rejoining
     def open_rejoin_dialog(self, path: str) -> RejoinDialog:
-        """Get back into the LAN game of this log (Resume, after a crash): same player, found
-        again through discovery (or a HOST:PORT the player types)."""
-        remembered = self.shell.settings.last_lan if self.shell.settings.last_log == path else {}
-        dialog = RejoinDialog(path, str(remembered.get("table") or ""), self._rejoin,
-                              needs_passphrase=bool(remembered.get("passphrase")),
-                              parent=self.shell.start)
-        self._keep(dialog)
+        """Get back into the LAN game of this log: same player, at the addresses where the
+        start screen found the table (else found again through discovery, or at a HOST:PORT
+        the player types); a table nobody answers for is reopened alone."""
+        place = next((e for e in memory.load() if e.log == path), None)
+        offer = self.offers.offered.get(path)
+        alone = offer is not None and offer.reachable is False
+        dialog = RejoinDialog(path, place.table if place else "",
+                              lambda req: self._rejoin(req, alone),
+                              needs_passphrase=bool(place and place.passphrase),
+                              reopen=alone, parent=self.shell.start)
+        self.keep(dialog)
         dialog.open()
         return dialog
 
-    async def _rejoin(self, req: RejoinRequest) -> TableWindow:
+    async def _rejoin(self, req: RejoinRequest, alone: bool = False) -> TableWindow:
         opts = self.session_options(req.passphrase, self.shell.settings.name)
         if played_over_internet(req.log_path):  # its peers are redialled at their tickets
             with_internet(opts, self.relay, self.interfaces)
+        await self.departures.left(req.log_path)  # just left (a look from the Join dialog)
         try:
-            addresses = [_address(req.address)] if req.address else None
+            addresses = [_address(req.address)] if req.address else \
+                self.offers.found.get(req.log_path) or None
             t = await lan.rejoin(req.log_path, opts, addresses=addresses,
-                                 timeout=self.rejoin_timeout)
+                                 timeout=self.rejoin_timeout, alone=alone and not addresses)
         except LanProblem:
             raise
         except lan.NobodyFound as err:
@@ -236,40 +188,9 @@ class LanApp:
             raise _problem(err) from None
         return self.open_window(t)
 
-    def _joined(self, t: lan.LanTable) -> JoinedTable:
-        module = t.module
-        taken = set(t.replica.state.seats)
-        free = [s for s in range(1, t.seats + 1) if s not in taken]
-        decks = sorted(getattr(module, "starter_decks", {}) or {}) if module else []
-        defaults = {s: decks[(s - 1) % len(decks)] for s in free} if decks else {}
-        return JoinedTable(t.table_name or "table", module.id if module else "",
-                           module.name if module else "", t.seats, free, decks, defaults,
-                           record_note=lan.record_note(t.replica),
-                           draws_note=lan.draws_note(t.replica),
-                           watching=t.session.options.watch)
-
-    async def _browse(self, dialog: JoinDialog) -> None:
-        """Keep the dialog's list live; drop tables whose peers stopped answering."""
-        browser = TableBrowser(interfaces=interface_choice(self.interfaces), verify=True)
-
-        def changed() -> None:
-            dialog.set_tables([_entry(t, self._game_names) for t in browser.tables()])
-
-        browser.on_change = changed
-        try:
-            await browser.start()
-            while True:
-                await asyncio.sleep(3.0)
-                await browser.check_stale(1.0)  # a host that crashed sent no goodbye
-        except asyncio.CancelledError:
-            pass
-        except Exception:
-            log.exception("table discovery failed")
-            dialog.searching.setText("Table discovery is not available here: type HOST:PORT.")
-        finally:
-            browser.on_change = None
-            with contextlib.suppress(Exception):
-                await browser.stop()
+    def open_logs(self) -> set[str]:
+        """The logs of the tables this program has open (not to be offered again)."""
+        return {str(getattr(t.replica.log, "path", "") or "") for t in self.tables} - {""}
 
     # ------------------------------------------------------------------ the table window
     def open_window(self, t: lan.LanTable) -> TableWindow:
@@ -281,8 +202,7 @@ class LanApp:
         session = t.session
 
         def rows() -> list[PeerRow]:
-            return [PeerRow(p.peer_id, p.name, p.seats, p.status, p.address, p.watching)
-                    for p in session.peer_list()]
+            return peer_rows(session.peer_list())
 
         def invite_soon() -> None:
             async def show() -> None:
@@ -300,11 +220,11 @@ class LanApp:
 
         log_path = str(getattr(t.replica.log, "path", "") or "")
 
-        def leave() -> None:  # leaving on purpose: the game is not offered for resume again
+        def leave() -> None:  # the table stays remembered: the start screen offers it back
             unsubscribe()
             if log_path:
-                self.shell.lan_game_ended(log_path)
-            self._spawn_leave(t)
+                memory.closed(log_path)
+            self.leave_table(t)
 
         window = TableWindow(t.replica, catalog, settings=self.shell.settings,
                              title=f"{t.table_name} — {game} — LAN — Sandtable",
@@ -317,36 +237,35 @@ class LanApp:
         self.windows[id(t)] = window
         install_owner_requests(window, t)  # another seat's hidden pile: ask its peer
         install_owner_consent(window, t)  # another player asks ours: ask this player
-        settings = self.shell.settings
-        if log_path:  # a crash leaves it resumable: Resume rejoins the table
-            settings.last_log, settings.last_log_finished = log_path, False
-            settings.last_lan = {"table": t.table_name,
-                                 "passphrase": bool(session.options.passphrase)}
-            settings.save()
+        place = place_of(t, self.shell.settings.name)
+        if place is not None:  # closed or crashed, the start screen offers it back
+            memory.remember(place)
         return self.shell.open_table(window)
 
     def _table_line(self, t: lan.LanTable) -> str:
         lock = ", passphrase" if t.session.options.passphrase else ""
         return f"“{t.table_name}”, port {t.session.port}{lock}"
 
-    def _spawn_leave(self, t: lan.LanTable) -> None:
+    def leave_table(self, t: lan.LanTable) -> None:
         self.departures.leave(t)
 
     async def close_all(self, bound: float = CLOSE_BOUND) -> list[str]:
         """Leave every table (on quit), at most `bound` seconds: see
         :meth:`table.app.lan_leaving.Departures.close_all`."""
+        await self.offers.stop()
         return await self.departures.close_all(bound)
 
-    def _keep(self, dialog: Any) -> None:
+    def keep(self, dialog: Any) -> None:
         self.dialogs.append(dialog)
         dialog.finished.connect(lambda _r, d=dialog: self.dialogs.remove(d)
                                 if d in self.dialogs else None)
 
 
-def _entry(t: TableListing, game_names: dict[str, str]) -> TableEntry:
-    return TableEntry(t.table_id, t.name, game_names.get(t.game, t.game), t.players,
-                      t.free_seats, t.passphrase_needed,
-                      tuple(f"{p.host}:{p.port}" for p in t.peers))
+def peer_rows(peers: list[PeerInfo]) -> list[PeerRow]:
+    """The Peers panel's rows: every player met at the table; a peer that connected and left
+    without sitting down (a look from the Join dialog) is no player: not listed once gone."""
+    return [PeerRow(p.peer_id, p.name, p.seats, p.status, p.address, p.watching)
+            for p in peers if p.status != "gone" or p.seats or p.watching]
 
 
 def _position(path: str) -> Any:

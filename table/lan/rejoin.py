@@ -5,12 +5,14 @@ are found by the table's id (discovery) or at the addresses given, then dialled.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import Path
 from typing import Any
 
 from netplay.discovery.listing import TableListing
-from netplay.discovery.peerfile import peers_path
+from netplay.discovery.mdns import probe_table_id
+from netplay.discovery.peerfile import load_peers, peers_path
 from netplay.discovery.table_search import browse_tables
 from netplay.replication.opsign import OpVerifier
 from netplay.session.keyfile import load_identity
@@ -54,14 +56,16 @@ def _own_table_mark(path: Path) -> tuple[str, bool]:
 
 
 async def rejoin(path: str | Path, options: SessionOptions | None = None, *,
-                 timeout: float = 8.0, addresses: list[tuple[str, int]] | None = None
-                 ) -> LanTable:
+                 timeout: float = 8.0, addresses: list[tuple[str, int]] | None = None,
+                 alone: bool = False) -> LanTable:
     """Get back into a LAN game after a crash (or a closed window), from this peer's log.
 
     Same peer id and key (``<log>.key``); this peer hosts again if it issued the table's
     ``mark setup "table"``. Without ``addresses`` the other peers of the table are found by
     its table id through discovery (every peer of a table announces it); then they are
     dialled, this peer catches up (up to ``timeout``) and announces the table again.
+    ``alone``: nobody else is there now; reopen the table anyway (announced, the others
+    find it as they come back, and it redials the addresses saved beside the log).
     Raises :class:`LanError` with a message for the player."""
     path = Path(path)
     header = lan_log_header(path) if path.exists() else None
@@ -73,6 +77,10 @@ async def rejoin(path: str | Path, options: SessionOptions | None = None, *,
     name, host_role = _own_table_mark(path)
     opts = options or SessionOptions()
     shown = name or opts.table_name or table_id
+    if alone:
+        t = await resume(path, opts, host_role=host_role)
+        log.info("reopened table %s as %s, nobody else there yet", shown, me)
+        return t
     if not addresses:
         addresses = await _find_others(table_id, me, opts.interfaces, timeout)
         if not addresses:
@@ -100,6 +108,29 @@ async def _find_others(table_id: str, me: str, interfaces: list[str] | None,
 
     tables = await browse_tables(interfaces, timeout, lambda ts: bool(others(ts)))
     return others(tables)
+
+
+async def reachable(path: str | Path, table_id: str, me: str,
+                    listings: list[TableListing], timeout: float = 1.0
+                    ) -> list[tuple[str, int]]:
+    """Where the other peers of this log's table answer now: announced on the LAN
+    (`listings`, a browser's), else at the addresses saved beside the log, each asked for its
+    table id (internet tickets are not asked: they are redialled once back). [] if nobody."""
+    announced = [(p.host, p.port) for t in listings if t.table_id == table_id
+                 for p in t.peers if p.peer_id != me]
+    if announced:
+        return announced
+    saved = [a for pid, addresses in load_peers(peers_path(path)).items() if pid != me
+             for a in addresses if a[1] != 0]
+
+    async def answers(host_: str, port: int) -> bool:
+        try:
+            return await probe_table_id(host_, port, timeout) == table_id
+        except Exception:  # gone, refused, another table there now: not reachable
+            return False
+
+    found = await asyncio.gather(*(answers(h, p) for h, p in saved))
+    return [a for a, ok in zip(saved, found, strict=True) if ok]
 
 
 async def resume(path: Path, opts: SessionOptions, *, host_role: bool = False,

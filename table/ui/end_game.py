@@ -1,7 +1,8 @@
 """The "End the game…" dialog: who won, how it ended, the module's victory condition, scores.
 
 Accepting it issues an `end` op (docs/ops.md), so the log itself carries the result that the
-replay and the report read.
+replay and the report read; every seat's window then shows it (:mod:`.end_view`), in the words
+of :func:`result_lines`.
 """
 from __future__ import annotations
 
@@ -29,6 +30,39 @@ from .window_fit import fit_window
 HOW_LABELS = {"victory": "Victory", "concession": "Concession (the others gave up)",
               "time": "Time (stopped at the time limit)", "draw": "Draw (no winner)",
               "abandoned": "Abandoned (no result)"}
+
+
+def _names(seats: list[int], seat_name: Callable[[int], str]) -> str:
+    names = [seat_name(s) for s in seats]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def result_lines(result: dict[str, Any], seat_name: Callable[[int], str]) -> tuple[str, str]:
+    """(headline, details) of an `end` op's result, in players' words: "Bob won" and "By
+    victory: Ran the Gauntlet · Scores: Ada 3, Bob 7 · “close game”"."""
+    how = str(result.get("how") or "")
+    winners = [int(s) for s in result.get("winners") or [] if str(s).isdigit()]
+    won = f"{_names(winners, seat_name)} won" if winners else ""
+    headline = {"draw": "A draw: nobody won", "abandoned": "The game was abandoned"}.get(
+        how, won or "The game ended with no winner named")
+    details = []
+    if how == "victory":
+        condition = result.get("condition")
+        details.append(f"By victory: {condition}" if condition else "By victory")
+    elif how == "concession":
+        details.append("The others conceded")
+    elif how == "time":
+        details.append("Stopped at the time limit")
+    elif how == "abandoned":
+        details.append("No result")
+    scores = result.get("scores")
+    if isinstance(scores, dict) and scores:
+        details.append("Scores: " + ", ".join(
+            f"{seat_name(int(s))} {v}" for s, v in sorted(scores.items(), key=lambda kv: -kv[1])
+            if str(s).isdigit()))
+    if result.get("text"):
+        details.append(f"“{result['text']}”")
+    return headline, " · ".join(details)
 
 
 def victory_conditions(module: Any) -> list[str]:

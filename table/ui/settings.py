@@ -45,6 +45,15 @@ def new_log_path(game_id: str) -> Path:
     return path
 
 
+_profile = 1  # the player this program is (table.ui.profiles claims it)
+
+
+def use_profile(number: int) -> None:
+    """Read and write the settings of player profile `number` from now on."""
+    global _profile
+    _profile = number
+
+
 @dataclass
 class Settings:
     name: str = ""
@@ -53,15 +62,17 @@ class Settings:
     last_seats: int = 0
     last_log: str = ""           # the game in progress, offered for resume
     last_log_finished: bool = False
-    last_lan: dict[str, Any] = field(default_factory=dict)  # last_log is a LAN game: its
-    #   table name and whether it needs a passphrase (never the passphrase itself)
+    last_ended: dict[str, Any] = field(default_factory=dict)  # the last game that ended:
+    #   its log and a line on how ("Bob won (victory)"), offered for replay
     geometry: str = ""           # QMainWindow.saveGeometry(), hex
     window_state: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
 
     @staticmethod
     def path() -> Path:
-        return config_dir() / "settings.json"
+        """This program's player's settings (profiles.py: two windows, two players)."""
+        return config_dir() / ("settings.json" if _profile == 1 else
+                               f"settings-{_profile}.json")
 
     @classmethod
     def load(cls) -> Settings:

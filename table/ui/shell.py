@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
+from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from table.core.errors import CoreError, LogError
@@ -17,7 +18,9 @@ from table.core.logfile import LogReader
 
 from . import geometry_dump
 from .catalog import Catalog
-from .games import GameChoice, open_log, start_game
+from .end_view import EndActions, watch_end
+from .game_report import GameReport, report_missing
+from .games import GameChoice, game_choice, open_log, start_game
 from .main_window import TableWindow
 from .settings import Settings, new_log_path
 
@@ -34,8 +37,10 @@ class Shell:
         self.on_host: Callable[[], object] | None = None  # LAN play, wired in by the app
         self.on_join: Callable[[], object] | None = None
         self.on_rejoin: Callable[[str], object] | None = None  # a LAN game's log -> rejoin it
+        self.on_start_shown: Callable[[], object] | None = None  # the app looks for tables
         self.tables: list[TableWindow] = []
         self.replays: list[QWidget] = []
+        self.reports: list[QObject] = []  # reports being written (end of a game)
 
     @property
     def start(self) -> StartScreen:
@@ -50,6 +55,8 @@ class Shell:
             start.moduleRequested.connect(self.play_module)
             start.hostRequested.connect(lambda: self.on_host() if self.on_host else None)
             start.joinRequested.connect(lambda: self.on_join() if self.on_join else None)
+            start.rejoinRequested.connect(
+                lambda path: self.on_rejoin(path) if self.on_rejoin else None)
             start.set_lan_available(self.on_host is not None)
         return self._start
 
@@ -71,23 +78,25 @@ class Shell:
 
     def show_start(self) -> None:
         self.start.refresh_resume()
+        self.start.set_lan_tables([])  # what was offered before may be open or over now:
+        # the app offers again what it finds (on_start_shown)
         self.start.show()
         self.start.raise_()
+        if self.on_start_shown is not None:
+            self.on_start_shown()
+
+    def start_shown(self) -> bool:
+        return self._start is not None and self._start.isVisible()
 
     def offer_resume(self) -> bool:
         """On launch: if a game was left open, ask whether to pick it up again."""
         path = self.settings.resumable()
         if path is None:
             return False
-        if is_lan_log(path):
-            table = str(self.settings.last_lan.get("table") or path.name)
-            title, text = "Rejoin your LAN game?", (
-                f"You were playing at LAN table “{table}” when Sandtable closed.\n\n"
-                "Rejoin it as the same player?")
-        else:
-            title, text = "Resume your game?", (
-                f"A game was in progress when Sandtable closed:\n{path.name}\n\nResume it?")
-        answer = QMessageBox.question(self.start, title, text)
+        if is_lan_log(path):  # the start screen offers LAN tables, once found on the network
+            return False
+        answer = QMessageBox.question(self.start, "Resume your game?", (
+            f"A game was in progress when Sandtable closed:\n{path.name}\n\nResume it?"))
         if answer == QMessageBox.StandardButton.Yes:
             return self.resume(str(path))
         return False
@@ -104,7 +113,6 @@ class Shell:
             return None
         self.settings.last_game, self.settings.last_seats = choice.id, seats
         self.settings.last_log, self.settings.last_log_finished = str(path), False
-        self.settings.last_lan = {}
         self.settings.save()
         return self._open(TableWindow(replica, catalog, settings=self.settings,
                                       assist_later=assist_later))
@@ -124,7 +132,6 @@ class Shell:
         self.settings.last_game = position.module.id
         self.settings.last_seats = position.seats
         self.settings.last_log, self.settings.last_log_finished = str(log_path), False
-        self.settings.last_lan = {}
         self.settings.save()
         return self._open(TableWindow(replica, Catalog.from_module(position.module),
                                       settings=self.settings))
@@ -200,6 +207,9 @@ class Shell:
     def _open(self, window: TableWindow) -> TableWindow:
         self.tables.append(window)
         window.closed.connect(lambda w=window: self._closed(w))
+        log_path = str(getattr(window.replica.log, "path", "") or "")
+        if log_path:  # a table played here: its end is shown, with what comes next
+            watch_end(window, self._end_actions(window, log_path), log_path)
         window.show()
         geometry_dump.watch(window)
         self._hide_start()
@@ -211,13 +221,62 @@ class Shell:
         if not self.tables and not getattr(self, "replays", None):
             self.show_start()
 
-    def lan_game_ended(self, path: str) -> None:
-        """A LAN table was left on purpose: do not offer to resume it."""
-        if self.settings.last_log == path:
-            self.settings.last_log_finished = True
-            self.settings.save()
-            if self._start is not None:
-                self._start.refresh_resume()
+    # --- the end of a game ----------------------------------------------------------------
+    def _end_actions(self, window: TableWindow, log_path: str) -> EndActions:
+        missing = report_missing()
+        return EndActions(
+            replay=lambda: self.open_replay(log_path),
+            new_game=lambda: self.new_game_like(window),
+            report=None if missing else lambda: self._report(window, log_path),
+            report_missing=missing,
+            ended=lambda summary: self.game_ended(window, log_path, summary))
+
+    def game_ended(self, window: TableWindow, log_path: str, summary: str) -> None:
+        """The game of this log ended (`summary` says how), or its end was taken back (""):
+        offered under Replay rather than Resume, and no longer to rejoin."""
+        settings = self.settings
+        if summary:
+            settings.last_ended = {"log": log_path,
+                                   "summary": f"{window.ctl.catalog.game_name}: {summary}"}
+        elif settings.last_ended.get("log") == log_path:
+            settings.last_ended = {}
+        if settings.last_log == log_path:  # an ended game is not resumed: it is replayed
+            settings.last_log_finished = bool(summary)
+        settings.save()
+        from .lan import memory  # the LAN tables this computer sat at (loaded when needed)
+
+        memory.ended(log_path, summary)
+        if self._start is not None:
+            self._start.refresh_resume()
+
+    def new_game_like(self, window: TableWindow) -> TableWindow | None:
+        """Another game of the same kind: hot-seat, a new table with the same seats at once; a
+        LAN table is left and the Host dialog opens for the same game."""
+        game = window.ctl.catalog.module.id if window.ctl.catalog.module is not None \
+            else window.replica.game
+        self.settings.last_game = game
+        if window.peers_panel is not None:
+            window.close()
+            if self.on_host is not None:
+                self.on_host()
+            return None
+        choice = game_choice(game)
+        if choice is None:
+            self._error("Cannot start a new game", ValueError(f"no game module {game!r}"))
+            return None
+        seats = max(choice.min_seats, min(choice.max_seats, len(window.ctl.seats)))
+        opened = self.play(choice, seats, choice.default_decks[:seats])
+        if opened is not None:
+            window.close()
+        return opened
+
+    def _report(self, window: TableWindow, log_path: str) -> None:
+        report = GameReport(log_path, lambda text: window.statusBar().showMessage(text, 15000),
+                            window)
+        self.reports.append(report)
+        report.finished.connect(lambda *_: self.reports.remove(report)
+                                if report in self.reports else None)
+        report.start()
 
     def _error(self, title: str, err: Exception) -> None:
         log.warning("%s: %s", title, err)

@@ -1,5 +1,11 @@
-"""The start screen: play hot-seat, host or join a LAN table, resume, open a log."""
+"""The start screen: who you are, play hot-seat, host or join a LAN table, take back a place at
+a LAN table you sat at, resume, replay a game that ended, open a log.
+
+Two columns, laid out for a 1366x768 laptop first: everything is in view without scrolling
+(the page still scrolls on a smaller screen)."""
 from __future__ import annotations
+
+from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -14,12 +20,15 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QScrollArea,
+    QSizePolicy,
     QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
 from .games import GameChoice, available_games
+from .lan.model import RejoinOffer
+from .profiles import current
 from .settings import Settings, games_dir
 from .window_fit import fit_window
 
@@ -36,6 +45,7 @@ class StartScreen(QWidget):
     moduleRequested = Signal(str)  # a draft's module folder to play hot-seat (and edit live)
     hostRequested = Signal()
     joinRequested = Signal()
+    rejoinRequested = Signal(str)  # a LAN table's log: take this player's place back
 
     def __init__(self, settings: Settings) -> None:
         super().__init__()
@@ -48,17 +58,28 @@ class StartScreen(QWidget):
         tagline = QLabel("A virtual table for playtesting card games — every action logged.")
         tagline.setObjectName("tagline")
         tagline.setWordWrap(True)
-        column = QVBoxLayout()
-        column.addWidget(title)
-        column.addWidget(tagline)
-        column.addSpacing(12)
-        for group in (self._hot_seat(), self._logs(), self._lan(), self._you()):
-            column.addWidget(group)
-        column.addStretch(1)
-        self._page(column)
+        page = QGridLayout()
+        page.setHorizontalSpacing(18)
+        page.addWidget(title, 0, 0, 1, 2)
+        page.addWidget(tagline, 1, 0, 1, 2)
+        left, right = QVBoxLayout(), QVBoxLayout()
+        for group in (self._you(), self._hot_seat()):
+            left.addWidget(group)
+        for group in (self._lan_tables(), self._lan(), self._logs()):
+            right.addWidget(group)
+        for n, column in enumerate((left, right)):
+            column.addStretch(1)
+            column.setContentsMargins(0, 0, 0, 0)
+            holder = QWidget()  # two columns of one width, whatever their contents ask
+            holder.setLayout(column)
+            holder.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+            holder.setMinimumWidth(330)
+            page.addWidget(holder, 2, n)
+            page.setColumnStretch(n, 1)
+        self._page(page)
         self._game_changed()
         self.refresh_resume()
-        self.fit = fit_window(self, "start", 760, 720)
+        self.fit = fit_window(self, "start-screen", 1000, 660)  # two columns: a size of its own
 
     def _hot_seat(self) -> QGroupBox:
         self.game = QComboBox()
@@ -98,13 +119,15 @@ class StartScreen(QWidget):
 
     def _lan(self) -> QGroupBox:
         lan = QGroupBox("Play over the LAN")
-        lan_box = QHBoxLayout(lan)
+        lan_box = QVBoxLayout(lan)
+        row = QHBoxLayout()
         self.host = QPushButton("&Host a LAN table")  # Alt+H
         self.join = QPushButton("&Join a LAN table")  # Alt+J
         self.host.clicked.connect(self._host)
         self.join.clicked.connect(self._join)
         for b in (self.host, self.join):
-            lan_box.addWidget(b)
+            row.addWidget(b)
+        lan_box.addLayout(row)
         self.lan_note = QLabel()
         self.lan_note.setObjectName("muted")
         lan_box.addWidget(self.lan_note)
@@ -118,14 +141,31 @@ class StartScreen(QWidget):
         self.resume.clicked.connect(self._resume)
         self.resume_note = QLabel()
         self.resume_note.setObjectName("muted")
+        self.replay_last = QPushButton("Replay the last game")
+        self.replay_last.setObjectName("replay-last")
+        self.replay_last.setToolTip("The game that ended last, from its first move to its end")
+        self.replay_last.clicked.connect(self._replay_last)
+        self.replay_note = QLabel()
+        self.replay_note.setObjectName("muted")
+        self.replay_note.setWordWrap(True)
         self.open_log = QPushButton("Open a log (replay)…")
         self.open_log.setToolTip("Replay a saved game: the table at any moment, step back and "
                                  "forward, jump by turn, flag or note, fork a new game from there")
         self.open_log.clicked.connect(self._open_log)
-        logs_box.addWidget(self.resume)
-        logs_box.addWidget(self.resume_note)
-        logs_box.addWidget(self.open_log)
+        for w in (self.resume, self.resume_note, self.replay_last, self.replay_note,
+                  self.open_log):
+            logs_box.addWidget(w)
         return logs
+
+    def _lan_tables(self) -> QGroupBox:
+        """Each LAN table this computer's player sat at whose game goes on (the app fills it)."""
+        self.lan_tables = QGroupBox("Your LAN tables")
+        self.lan_tables.setObjectName("lan-tables-played")
+        self.lan_tables_box = QVBoxLayout(self.lan_tables)
+        self.rejoin_buttons: dict[str, QPushButton] = {}
+        self.offers: list[RejoinOffer] = []
+        self.lan_tables.setVisible(False)
+        return self.lan_tables
 
     def _you(self) -> QGroupBox:
         you = QGroupBox("You")
@@ -134,9 +174,15 @@ class StartScreen(QWidget):
         self.name.setPlaceholderText("Your name at the table")
         self.name.editingFinished.connect(self._save_name)
         you_form.addRow("Name", self.name)
+        if current() > 1:  # a second program on this computer: a second player
+            note = QLabel("Another Sandtable window is open on this computer: this one is "
+                          "another player, with a name and tables of its own.")
+            note.setObjectName("muted")
+            note.setWordWrap(True)
+            you_form.addRow(note)
         return you
 
-    def _page(self, column: QVBoxLayout) -> None:
+    def _page(self, column: QGridLayout) -> None:
         page = QWidget()  # scrolls when the screen is shorter than the page (a laptop, 4 decks)
         page.setObjectName("start-page")
         page.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
@@ -144,9 +190,9 @@ class StartScreen(QWidget):
         outer.addStretch(1)
         holder = QWidget()
         holder.setLayout(column)
-        holder.setMaximumWidth(560)
-        holder.setMinimumWidth(460)
-        outer.addWidget(holder, 2)
+        holder.setMaximumWidth(980)
+        holder.setMinimumWidth(680)
+        outer.addWidget(holder, 10)
         outer.addStretch(1)
         scroll = QScrollArea()
         scroll.setWidget(page)
@@ -192,11 +238,49 @@ class StartScreen(QWidget):
             self.deck_pickers.append(pick)
 
     def refresh_resume(self) -> None:
+        """Resume the game in progress; a game that ended is offered for replay instead."""
+        ended = self.ended_log()
         path = self.settings.resumable()
+        if path is not None and ended is not None and path == ended:
+            path = None
         self.resume.setEnabled(path is not None)
-        table = self.settings.last_lan.get("table") if path is not None else None
-        self.resume_note.setText(f"LAN table “{table}”: rejoin it" if table
-                                 else f"Saved: {path.name}" if path else "No game in progress.")
+        self.resume_note.setText(f"Saved: {path.name}" if path else "No game in progress.")
+        self.replay_last.setVisible(ended is not None)
+        self.replay_note.setVisible(ended is not None)
+        if ended is not None:
+            self.replay_note.setText(str(self.settings.last_ended.get("summary") or ended.name))
+
+    def ended_log(self) -> Path | None:
+        """The log of the last game that ended, if it is still there."""
+        path = str(self.settings.last_ended.get("log") or "")
+        return Path(path) if path and Path(path).exists() else None
+
+    def set_lan_tables(self, offers: list[RejoinOffer]) -> None:
+        """The LAN tables to offer back (the app looks for them on the network)."""
+        if offers == self.offers:
+            return
+        self.offers = list(offers)
+        while self.lan_tables_box.count():
+            item = self.lan_tables_box.takeAt(0)
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()
+        self.rejoin_buttons.clear()
+        for offer in offers:
+            button = QPushButton(offer.label())
+            button.setObjectName("lan-rejoin-offer")
+            button.setEnabled(offer.reachable is not None)
+            button.setToolTip("Back at the table as the same player, in the same seat: your "
+                              "moves are in your saved log, the rest comes from the others")
+            button.clicked.connect(lambda _c=False, log=offer.log_path:
+                                   self.rejoinRequested.emit(log))
+            note = QLabel(offer.note())
+            note.setObjectName("muted")
+            note.setWordWrap(True)
+            self.lan_tables_box.addWidget(button)
+            self.lan_tables_box.addWidget(note)
+            self.rejoin_buttons[offer.log_path] = button
+        self.lan_tables.setVisible(bool(offers))
 
     def _play(self) -> None:
         self._save_name()
@@ -208,6 +292,11 @@ class StartScreen(QWidget):
         path = self.settings.resumable()
         if path is not None:
             self.resumeRequested.emit(str(path))
+
+    def _replay_last(self) -> None:
+        path = self.ended_log()
+        if path is not None:
+            self.openLogRequested.emit(str(path))
 
     def _open_log(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Open a Sandtable log", str(games_dir()),

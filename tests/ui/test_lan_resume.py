@@ -1,16 +1,16 @@
 """Getting back into a LAN game from the app after a crash (offscreen, 127.0.0.1 only).
 
 * The host's app crashes (its session stops without a goodbye; log and key stay) while a
-  headless `sandtable join` peer plays on; a fresh app's start screen offers the game, Resume
-  asks for the passphrase and rejoins: same peer id, the joiner sees it connected again, the
-  joiner's move made meanwhile is there, both end with the same state hash.
-* A joiner's app crashes; on relaunch the offer to rejoin finds nobody by discovery (the host
-  does not announce), the dialog shows the HOST:PORT field, and with the address it rejoins.
-* Leaving the table on purpose marks the game finished: it is not offered again.
+  headless `sandtable join` peer plays on; a fresh app's start screen offers "Rejoin “Ada's
+  table” as Ada" (the joiner announces the table), the click asks for the passphrase and
+  rejoins: same peer id, the joiner sees it connected again, the joiner's move made meanwhile
+  is there, both end with the same state hash. Leaving the table on purpose keeps it offered
+  while its game goes on.
+* A joiner's app crashes; the host does not announce, so on relaunch the offer is found at the
+  address saved beside the log (`<log>.peers`), and one click rejoins there.
 """
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -37,6 +37,18 @@ def _app(name: str) -> Any:
     lan_app = LanApp(shell, interfaces=[LOOPBACK], options=FAST)
     lan_app.rejoin_timeout = 4.0
     return lan_app
+
+
+async def click_offer(shell: Any, path: str, label: str) -> None:
+    """Wait for the start screen to offer the table of this log, then click the offer."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    buttons = shell.start.rejoin_buttons
+    await until(lambda: path in buttons and buttons[path].text() == label, 15,
+                f"the start screen to offer {label!r} (it shows "
+                f"{[b.text() for b in buttons.values()]}; remembered: {_memory()})")
+    QTest.mouseClick(buttons[path], Qt.MouseButton.LeftButton)
 
 
 async def _crash(lan_app: Any) -> str:
@@ -84,13 +96,12 @@ def test_host_app_crashes_and_rejoins_from_resume(qapp, qtbot, tmp_path):  # typ
             return bool(status) and status[-1][3] == "0" and int(status[-1][1]) > seen
         await until(alone_and_moved, 10, "the joiner's move while the host is gone")
 
-        # Relaunch: the start screen offers the LAN game; Resume asks for the passphrase.
+        # Relaunch: the start screen offers the LAN table; the click asks for the passphrase.
         app = _app("Ada")
         second.append(app)
         shell = app.shell
-        assert shell.settings.resumable() == Path(path)
-        assert shell.start.resume.isEnabled() and "Ada's table" in shell.start.resume_note.text()
-        shell.start.resume.click()
+        assert not shell.start.resume.isEnabled()  # a LAN table is offered by name instead
+        await click_offer(shell, path, "Rejoin “Ada's table” as Ada")
         dialog = app.dialogs[-1]
         qtbot.addWidget(dialog)
         assert dialog.passphrase.isVisible() and not dialog.busy
@@ -116,10 +127,10 @@ def test_host_app_crashes_and_rejoins_from_resume(qapp, qtbot, tmp_path):  # typ
         window.ctl.act(act.move, card, "p1.assets")
         await until(lambda: peer.last_hash() == t2.replica.public_state_hash(), 15,
                     "the same state hash")
-        # Leaving on purpose: the game is no longer offered.
+        # Leaving on purpose: the table is offered again while its game goes on.
         window.close()
         await until(lambda: not app.tables, 10, "the host to leave")
-        assert shell.settings.resumable() is None and not shell.start.resume.isEnabled()
+        await until(lambda: path in shell.start.rejoin_buttons, 10, "the table offered again")
 
     try:
         _run(qapp, closing(scenario(), lambda: [first, *second]), 60)
@@ -129,9 +140,7 @@ def test_host_app_crashes_and_rejoins_from_resume(qapp, qtbot, tmp_path):  # typ
             assert not [e for e in peer.errors if "Traceback" in e], peer.errors
 
 
-def test_joiner_app_crashes_and_rejoins_by_address(qapp, qtbot, tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
-    from PySide6.QtWidgets import QMessageBox
-
+def test_joiner_app_crashes_and_rejoins_at_its_saved_address(qapp, qtbot, tmp_path):  # type: ignore[no-untyped-def]
     first = _app("Bob")
     hosts: list[Any] = []
     second: list[Any] = []
@@ -157,22 +166,13 @@ def test_joiner_app_crashes_and_rejoins_by_address(qapp, qtbot, tmp_path, monkey
         card = _cards(alpha.replica, "p1.hand")[0]
         act.move(alpha.replica, card, "p1.assets", seat=1, face_up=True)  # while we are gone
 
-        # Relaunch: the on-launch offer (answered Yes) opens the rejoin at once.
-        monkeypatch.setattr(QMessageBox, "question",
-                            lambda *a, **k: QMessageBox.StandardButton.Yes)
+        # Relaunch: nobody announces the table, but the host answers at its saved address.
         app = _app("Bob")
-        app.rejoin_timeout = 2.0  # nobody announces: discovery gives up after this
         second.append(app)
         shell = app.shell
-        assert shell.offer_resume()
-        dialog = app.dialogs[-1]
-        qtbot.addWidget(dialog)
-        assert dialog.busy and not dialog.address_shown()
-        await until(lambda: not dialog.busy, 15, "discovery to give up")
-        assert "Nobody else of table 'Alpha' is on the LAN" in dialog.error_text(), dialog.error_text()
-        assert dialog.address_shown() and not shell.tables
-        dialog.address.setText(f"{LOOPBACK}:{alpha.session.port}")
-        dialog.go.click()
+        assert not shell.offer_resume()  # no question at launch: the start screen offers it
+        path = str(tmp_path / "bob.sandlog")
+        await click_offer(shell, path, "Rejoin “Alpha” as Bob")
         await until(lambda: shell.tables, 15, "the rejoined table window")
         window = shell.tables[0]
         t2 = app.tables[0]
@@ -191,3 +191,9 @@ def test_joiner_app_crashes_and_rejoins_by_address(qapp, qtbot, tmp_path, monkey
         hosts.clear()
 
     _run(qapp, closing(scenario(), lambda: [first, *second], hosts), 60)
+
+
+def _memory() -> Any:
+    from table.ui.lan import memory
+
+    return memory.load()

@@ -16,6 +16,7 @@ from .model import (
                     LanProblem,
                     NoPeersFound,
                     PeerRow,
+                    RejoinOffer,
                     RejoinRequest,
                     TableEntry,
 )
@@ -36,6 +37,7 @@ __all__ = [
                     "PeerRow",
                     "PeersPanel",
                     "RejoinDialog",
+                    "RejoinOffer",
                     "RejoinRequest",
                     "TableEntry",
 ]

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
     QSpinBox,
@@ -74,9 +75,13 @@ class HostDialog(QDialog):
         form.addRow("Game", self.game)
         form.addRow("Seats", self.seats)
         form.addRow("Table name", self.table_name)
-        pass_row = QVBoxLayout()
-        pass_row.addWidget(self.passphrase)
-        pass_row.addWidget(self.show_pass)
+        # one row, in a widget of its own: a layout nested in a form row is squeezed to the
+        # label's height (the field drawn 14 px high)
+        pass_row = QWidget()
+        pass_box = QHBoxLayout(pass_row)
+        pass_box.setContentsMargins(0, 0, 0, 0)
+        pass_box.addWidget(self.passphrase, 1)
+        pass_box.addWidget(self.show_pass)
         form.addRow("Passphrase", pass_row)
         form.addRow("Your name", self.name)
         form.addRow("Your seat", self.seat)
@@ -126,7 +131,8 @@ class HostDialog(QDialog):
         self.seats.valueChanged.connect(self._seats_changed)
         self.seat.valueChanged.connect(self._seat_changed)
         self._game_changed()
-        self.fit = fit_window(self, "host", 480, 420)
+        hint = self.sizeHint()  # never smaller than its fields need
+        self.fit = fit_window(self, "host", max(520, hint.width()), hint.height())
 
     # --- inputs ------------------------------------------------------------------------------
     def choice(self) -> GameChoice:

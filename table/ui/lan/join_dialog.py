@@ -139,10 +139,12 @@ class JoinDialog(QDialog):
         self.tables.blockSignals(True)
         self.tables.clear()
         for e in self.entries:
-            item = QTreeWidgetItem([e.name, e.game, str(e.players), str(e.free_seats),
+            name = f"{e.name} (yours)" if e.yours else e.name
+            item = QTreeWidgetItem([name, e.game, str(e.players), str(e.free_seats),
                                     "needed" if e.passphrase_needed else "—"])
             item.setData(0, Qt.ItemDataRole.UserRole, e.table_id)
-            item.setToolTip(0, f"{e.name} — {', '.join(e.addresses)}")
+            mine = f"\nYour {e.yours}: connect to take it back." if e.yours else ""
+            item.setToolTip(0, f"{e.name} — {', '.join(e.addresses)}{mine}")
             self.tables.addTopLevelItem(item)
             if selected is not None and e.table_id == selected.table_id:
                 item.setSelected(True)
@@ -164,7 +166,7 @@ class JoinDialog(QDialog):
     def select_table(self, name: str) -> bool:
         for i in range(self.tables.topLevelItemCount()):
             item = self.tables.topLevelItem(i)
-            if item is not None and item.text(0) == name:
+            if item is not None and item.text(0).removesuffix(" (yours)") == name:
                 self.tables.setCurrentItem(item)
                 item.setSelected(True)
                 return True
@@ -235,6 +237,9 @@ class JoinDialog(QDialog):
             self._task = run_soon(self._take_seat(WATCH_SEAT, None), self._seated)
             return
         self.seat.clear()
+        who = f" as {joined.own_name}" if joined.own_name else ""
+        for s in joined.own_seats:  # this player's own place: theirs to take back
+            self.seat.addItem(f"Seat {s}: yours{who}, take it back", s)
         for s in joined.free_seats:
             self.seat.addItem(f"Seat {s}", s)
         self.deck.clear()
@@ -242,15 +247,22 @@ class JoinDialog(QDialog):
         self.deck.setEnabled(bool(joined.decks))
         self._seat_changed()
         self.seat_box.setVisible(True)
-        if not joined.free_seats:
+        if self.height() < self.sizeHint().height():  # room for the seat step
+            self.resize(self.width(), self.sizeHint().height())
+            self.fit.keep_inside()
+        seats = joined.own_seats + joined.free_seats
+        if not seats:
             self.show_error("Every seat is taken at this table.")
-        self.go.setText("Take the seat")
-        self.go.setEnabled(bool(joined.free_seats))
+        self.go.setText("Take your seat back" if joined.own_seats else "Take the seat")
+        self.go.setEnabled(bool(seats))
 
     def _seat_changed(self, *_: object) -> None:
         if self.joined is None:
             return
         seat = self.seat.currentData()
+        own = seat in self.joined.own_seats  # its deck is the one it was dealt
+        self.deck.setEnabled(bool(self.joined.decks) and not own)
+        self.go.setText("Take your seat back" if own else "Take the seat")
         default = self.joined.default_decks.get(seat) if isinstance(seat, int) else None
         if default:
             self.deck.setCurrentText(default)
@@ -260,7 +272,8 @@ class JoinDialog(QDialog):
         seat = self.seat.currentData()
         if not isinstance(seat, int):
             return
-        deck = self.deck.currentText() if self.joined.decks else None
+        deck = self.deck.currentText() if self.joined.decks and seat not in \
+            self.joined.own_seats else None
         self.show_error("")
         self.status.setText(f"Setting up seat {seat}…")
         self.go.setEnabled(False)

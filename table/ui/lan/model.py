@@ -28,6 +28,33 @@ class TableEntry:
     free_seats: int
     passphrase_needed: bool
     addresses: tuple[str, ...] = ()  # "host:port" of each announcing peer
+    yours: str = ""  # this player's place at it, to take back ("seat 2 as Bob"), if any
+
+
+@dataclass(frozen=True, slots=True)
+class RejoinOffer:
+    """A LAN table this computer's player sat at and whose game goes on (the start screen)."""
+    log_path: str
+    table: str  # the table's name
+    name: str  # the player's name at it
+    game: str
+    place: str  # "seat 2", "watching"
+    # another peer of the table answers now; False: nobody (reopen it alone); None: not
+    # looked for yet (the button waits)
+    reachable: bool | None
+
+    def label(self) -> str:
+        if self.reachable is None:
+            return f"Looking for “{self.table}”…"
+        verb = "Rejoin" if self.reachable else "Reopen"
+        return f"{verb} “{self.table}” as {self.name or 'yourself'}"
+
+    def note(self) -> str:
+        there = ("looking for its players on the network" if self.reachable is None else
+                 "the table is on the network now" if self.reachable else
+                 "nobody of this table is on the network now: reopen it, the others find it "
+                 "when they come back")
+        return " · ".join(x for x in (self.game, self.place, there) if x)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +117,8 @@ class JoinedTable:
     record_note: str = ""  # the table sends players' secrets to its watchers at the end
     draws_note: str = ""  # the table allows local draws
     watching: bool = False  # this peer joined as a watcher
+    own_seats: list[int] = field(default_factory=list)  # this player's seats, to take back
+    own_name: str = ""  # the name this player had at the table
 
 
 WATCH_SEAT = 0  # take_seat(WATCH_SEAT, None): open the table as a watcher, taking no seat

@@ -1,7 +1,14 @@
 """A position file field for the LAN dialogs: a path and a "Choose…" button."""
 from __future__ import annotations
 
-from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLineEdit, QPushButton, QWidget
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QHBoxLayout,
+    QLineEdit,
+    QPushButton,
+    QSizePolicy,
+    QWidget,
+)
 
 
 class PositionPicker(QWidget):
@@ -15,6 +22,9 @@ class PositionPicker(QWidget):
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.edit, 1)
         row.addWidget(self.choose)
+        # a form squeezing its rows never squashes the button below its text
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        self.setMinimumHeight(self.sizeHint().height())
 
     def path(self) -> str:
         return self.edit.text().strip()

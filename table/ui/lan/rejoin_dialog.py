@@ -1,4 +1,5 @@
-"""Rejoin a LAN game from its log: progress, plain errors, and HOST:PORT when nobody is found."""
+"""Rejoin a LAN game from its log: progress, plain errors, and HOST:PORT when nobody is found;
+or reopen it when nobody of the table answers (alone, or at an address the player types)."""
 from __future__ import annotations
 
 import asyncio
@@ -27,7 +28,8 @@ class RejoinDialog(QDialog):
 
     def __init__(self, log_path: str, table_name: str,
                  rejoin: Callable[[RejoinRequest], Awaitable[Any]], *,
-                 needs_passphrase: bool = False, parent: QWidget | None = None) -> None:
+                 needs_passphrase: bool = False, reopen: bool = False,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Rejoin a LAN table — Sandtable")
         self.setObjectName("lan-rejoin")
@@ -36,9 +38,14 @@ class RejoinDialog(QDialog):
         self._rejoin = rejoin
         self._task: asyncio.Future[Any] | None = None
 
-        self.intro = QLabel(f"Getting back into table “{self.table_name}” as the same player: "
-                            "your moves so far are in the saved log, the rest comes from the "
-                            "other players.")
+        self.reopen = reopen  # nobody else of the table is there now: it opens alone
+        self.intro = QLabel(
+            f"Reopening table “{self.table_name}” as the same player: nobody else of it "
+            "answers on the network now. Reopened, it is announced again and the others find "
+            "it when they come back; or type the address of a player who is there." if reopen
+            else
+            f"Getting back into table “{self.table_name}” as the same player: your moves so "
+            "far are in the saved log, the rest comes from the other players.")
         self.intro.setWordWrap(True)
         self.passphrase = QLineEdit()
         self.passphrase.setEchoMode(QLineEdit.EchoMode.Password)
@@ -49,12 +56,13 @@ class RejoinDialog(QDialog):
         self.form.addRow("Passphrase", self.passphrase)
         self.form.addRow("Address", self.address)
         self.form.setRowVisible(self.passphrase, needs_passphrase)
-        self.form.setRowVisible(self.address, False)
+        self.form.setRowVisible(self.address, reopen)
         self.status = QLabel()
         self.status.setWordWrap(True)
         self.status.setObjectName("lan-status")
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
-        self.go = self.buttons.addButton("Rejoin", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.go = self.buttons.addButton("Reopen" if reopen else "Rejoin",
+                                         QDialogButtonBox.ButtonRole.AcceptRole)
         self.go.setDefault(True)
         self.buttons.accepted.connect(self.submit)
         self.buttons.rejected.connect(self.reject)
@@ -66,7 +74,9 @@ class RejoinDialog(QDialog):
         self.fit = fit_window(self, "rejoin", 460, 220)
         if needs_passphrase:
             self.status.setText("Type the table's passphrase to rejoin.")
-        else:
+        elif reopen:
+            self.address.setPlaceholderText("optional: HOST:PORT of a player who is there")
+        else:  # one click on the start screen was the player's say
             self.submit()
 
     @property
@@ -84,7 +94,8 @@ class RejoinDialog(QDialog):
         if self.busy:
             return
         self.show_error("")
-        self.status.setText(f"Rejoining table {self.table_name}…")
+        self.status.setText(f"{'Reopening' if self.reopen else 'Rejoining'} table "
+                            f"{self.table_name}…")
         self._set_inputs(False)
         self._task = run_soon(self._rejoin(self.request()), self._finished)
 
