@@ -18,7 +18,16 @@ from table import lan
 from table.app.internet_wiring import with_internet
 from table.app.lan_leaving import Departures
 from table.lan.reaching import resolve
-from table.ui.lan import WATCH_SEAT, JoinDialog, JoinedTable, JoinRequest, LanProblem, TableEntry, memory
+from table.ui.lan import (
+    WATCH_SEAT,
+    JoinDialog,
+    JoinedTable,
+    JoinRequest,
+    LanProblem,
+    NetworkOption,
+    TableEntry,
+    memory,
+)
 from table.ui.main_window import TableWindow
 from table.ui.settings import new_log_path
 from table.ui.shell import Shell
@@ -35,8 +44,12 @@ class JoinHost(Protocol):
     game_names: dict[str, str]
     departures: Departures
 
-    def session_options(self, passphrase: str | None, name: str,
-                        port: int = 0) -> SessionOptions: ...
+    def session_options(self, passphrase: str | None, name: str, port: int = 0,
+                        interfaces: list[str] | None = None) -> SessionOptions: ...
+    def networks_within(self, chosen: list[str] | None) -> list[str] | None: ...
+    def network_options(self) -> list[NetworkOption]: ...
+    def chosen_network(self) -> str | None: ...
+    def remember_network(self, interfaces: list[str] | None) -> None: ...
     def remember_name(self, name: str) -> None: ...
     def open_logs(self) -> set[str]: ...
     def open_window(self, t: lan.LanTable) -> TableWindow: ...
@@ -51,10 +64,11 @@ def open_join_dialog(app: JoinHost, problem: Any, address: Any, position: Any) -
 
     async def connect(req: JoinRequest) -> JoinedTable:
         app.remember_name(req.player_name)
-        opts = app.session_options(req.passphrase, req.player_name)
+        app.remember_network(req.interfaces)
+        opts = app.session_options(req.passphrase, req.player_name, interfaces=req.interfaces)
         opts.watch = req.watch
         if req.ticket:
-            with_internet(opts, app.relay, app.interfaces)
+            with_internet(opts, app.relay, opts.interfaces)
         try:
             t = await _reach(app, dialog, req, opts, address, position)
         except LanProblem:
@@ -83,10 +97,18 @@ def open_join_dialog(app: JoinHost, problem: Any, address: Any, position: Any) -
             app.leave_table(t)
 
     dialog = JoinDialog(connect, take_seat, leave, player_name=app.shell.settings.name,
+                        networks=app.network_options(), network=app.chosen_network(),
                         parent=app.shell.start)
     app.keep(dialog)
-    browsing = asyncio.ensure_future(_browse(app, dialog))
-    dialog.finished.connect(lambda _r: browsing.cancel())
+    browsing = {"task": asyncio.ensure_future(_browse(app, dialog))}
+
+    def look_again(_index: int) -> None:  # another network chosen: its tables, from scratch
+        browsing["task"].cancel()
+        dialog.set_tables([])
+        browsing["task"] = asyncio.ensure_future(_browse(app, dialog))
+
+    dialog.network.currentIndexChanged.connect(look_again)
+    dialog.finished.connect(lambda _r: browsing["task"].cancel())
     dialog.open()
     return dialog
 
@@ -101,7 +123,7 @@ async def _reach(app: JoinHost, dialog: JoinDialog, req: JoinRequest, opts: Sess
     else:  # an address or a ticket: which table answers there
         text = "" if req.ticket else "{}:{}".format(*address(req.addresses[0]))
         listed = await resolve(connect=text or None, ticket=req.ticket or None,
-                               interfaces=app.interfaces, timeout=20.0 if req.ticket else 10.0)
+                               interfaces=opts.interfaces, timeout=20.0 if req.ticket else 10.0)
     place = memory.place_at(listed[0], app.open_logs())
     if place is not None and not req.watch:
         dialog.status.setText(f"Taking your place back as {place.name}…")
@@ -144,7 +166,8 @@ def entry_of(t: TableListing, game_names: dict[str, str], open_here: set[str]) -
 
 async def _browse(app: JoinHost, dialog: JoinDialog) -> None:
     """Keep the dialog's list live; drop tables whose peers stopped answering."""
-    browser = TableBrowser(interfaces=interface_choice(app.interfaces), verify=True)
+    chosen = app.networks_within(dialog.network.interfaces())
+    browser = TableBrowser(interfaces=interface_choice(chosen), verify=True)
 
     def changed() -> None:
         here = app.open_logs()

@@ -20,6 +20,7 @@ from typing import Any
 
 from PySide6.QtCore import QTimer
 
+from netplay.discovery.interfaces import local_addresses
 from netplay.discovery.peerfile import played_over_internet
 from netplay.session.events import PeerInfo, PeersChanged
 from netplay.session.lan_session import SessionOptions
@@ -40,6 +41,7 @@ from table.ui.lan import (
     HostRequest,
     JoinDialog,
     LanProblem,
+    NetworkOption,
     NoPeersFound,
     PeerRow,
     PeersPanel,
@@ -97,11 +99,41 @@ class LanApp:
         self.departures.on_left = self.offers.wake  # its place is free to offer again
         QTimer.singleShot(0, self.offers.wake)  # once the event loop runs
 
-    def session_options(self, passphrase: str | None, name: str, port: int = 0) -> SessionOptions:
-        """The options every LAN table of this app opens with (requests asked of the player)."""
+    def session_options(self, passphrase: str | None, name: str, port: int = 0,
+                        interfaces: list[str] | None = None) -> SessionOptions:
+        """The options every LAN table of this app opens with (requests asked of the player),
+        on the network the player chose (`interfaces`; None: every network)."""
         extra = {"allow_requests": "ask", **self.extra_options}  # the player decides
-        return SessionOptions(passphrase=passphrase, interfaces=self.interfaces, port=port,
-                              player_name=name, **extra)
+        return SessionOptions(passphrase=passphrase, interfaces=self.networks_within(interfaces),
+                              port=port, player_name=name, **extra)
+
+    def networks_within(self, chosen: list[str] | None) -> list[str] | None:
+        """The interfaces to use for a choice: where this program is held to some
+        (SANDTABLE_LAN_INTERFACES: tests, demos), never more than those."""
+        if self.interfaces is None or (chosen and set(chosen) <= set(self.interfaces)):
+            return chosen
+        return self.interfaces
+
+    def network_options(self) -> list[NetworkOption]:
+        """The networks the Host and Join dialogs offer: every network, then each address of
+        this machine (only those this program is held to, where it is)."""
+        if self.interfaces is not None:
+            return [NetworkOption(a, a) for a in self.interfaces]
+        return [NetworkOption(None, "Every network"),
+                *(NetworkOption(a.address, f"This computer only ({a.address})" if a.loopback
+                                else f"{a.adapter} ({a.address})") for a in local_addresses())]
+
+    def chosen_network(self) -> str | None:
+        """The network the player chose last (remembered in their settings)."""
+        chosen = self.shell.settings.extra.get("lan_network")
+        return chosen if isinstance(chosen, str) else None
+
+    def remember_network(self, interfaces: list[str] | None) -> None:
+        settings = self.shell.settings
+        chosen = interfaces[0] if interfaces else None
+        if settings.extra.get("lan_network") != chosen:
+            settings.extra["lan_network"] = chosen
+            settings.save()
 
     def remember_name(self, name: str) -> None:
         settings = self.shell.settings
@@ -113,7 +145,8 @@ class LanApp:
     def open_host_dialog(self) -> HostDialog:
         settings = self.shell.settings
         dialog = HostDialog(available_games(), self.host_table, player_name=settings.name,
-                            last_game=settings.last_game, parent=self.shell.start)
+                            last_game=settings.last_game, networks=self.network_options(),
+                            network=self.chosen_network(), parent=self.shell.start)
         self.keep(dialog)
         dialog.open()
         return dialog
@@ -121,13 +154,15 @@ class LanApp:
     async def host_table(self, req: HostRequest) -> TableWindow:
         """Host the table the Host dialog asks for, take its seat and open its window."""
         self.remember_name(req.player_name)
+        self.remember_network(req.interfaces)
         try:
             position = _position(req.position)
             module = position.module if position else lan.module_for(req.game_id)
             deck = module.deck(req.deck) if req.deck and position is None else None
-            opts = self.session_options(req.passphrase, req.player_name, req.port)
+            opts = self.session_options(req.passphrase, req.player_name, req.port,
+                                        req.interfaces)
             if req.internet:
-                with_internet(opts, self.relay, self.interfaces)
+                with_internet(opts, self.relay, opts.interfaces)
             t = await lan.host(module, table_name=req.table_name,
                                seats=position.seats if position else req.seats,
                                log_path=new_log_path(module.id), options=opts,
@@ -145,7 +180,7 @@ class LanApp:
             raise
         window = self.open_window(t)
         if req.internet:
-            self.dialogs.append(await invite(t, window, self.relay, self.interfaces))
+            self.dialogs.append(await invite(t, window, self.relay, opts.interfaces))
         return window
 
     # ------------------------------------------------------------------ joining

@@ -1,7 +1,7 @@
 """The designer's report of one game, asked for from the end of the game: the same page as
 `sandtable report LOG` (table.report), written in a worker thread (about a second) into the
 reports folder beside the saved games, then opened in the browser. An install without the
-report's data libraries (the desktop bundle) says so on the button instead."""
+report's data libraries (an install without them) says so on the button instead."""
 from __future__ import annotations
 
 import importlib.util

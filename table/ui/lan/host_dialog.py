@@ -22,7 +22,8 @@ from PySide6.QtWidgets import (
 from ..games import GameChoice
 from ..style import show_error
 from ..window_fit import fit_window
-from .model import HostRequest, message_of, run_soon
+from .model import HostRequest, NetworkOption, message_of, run_soon
+from .network_choice import NetworkChoice
 from .position_picker import position_picker
 
 
@@ -32,9 +33,12 @@ class HostDialog(QDialog):
 
     def __init__(self, games: list[GameChoice], start: Callable[[HostRequest], Awaitable[Any]],
                  *, player_name: str = "", last_game: str = "",
+                 networks: list[NetworkOption] | None = None, network: str | None = None,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Host a LAN table — Sandtable")
+        self.network = NetworkChoice(networks or [NetworkOption(None, "Every network")],
+                                     network)
         self.setObjectName("lan-host")
         self.games = [g for g in games if g.module is not None] or list(games)
         self._start = start
@@ -86,6 +90,7 @@ class HostDialog(QDialog):
         form.addRow("Your name", self.name)
         form.addRow("Your seat", self.seat)
         form.addRow("Your deck", self.deck)
+        form.addRow("Network", self.network)
         form.addRow("Port", self.port)
         form.addRow("Position", self.position)
         return form
@@ -170,7 +175,7 @@ class HostDialog(QDialog):
             position=self.position.path(), watchers=self.watchers.isChecked(),
             internet=self.internet.isChecked(),
             record_to_watchers=self.record.isChecked(),
-            local_draws=self.local_draws.isChecked())
+            local_draws=self.local_draws.isChecked(), interfaces=self.network.interfaces())
 
     # --- running -----------------------------------------------------------------------------
     @property

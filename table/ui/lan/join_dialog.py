@@ -24,7 +24,16 @@ from PySide6.QtWidgets import (
 
 from ..style import show_error
 from ..window_fit import fit_window
-from .model import WATCH_SEAT, JoinedTable, JoinRequest, TableEntry, message_of, run_soon
+from .model import (
+    WATCH_SEAT,
+    JoinedTable,
+    JoinRequest,
+    NetworkOption,
+    TableEntry,
+    message_of,
+    run_soon,
+)
+from .network_choice import NetworkChoice
 from .position_picker import position_picker
 
 SEARCHING = "Looking for tables on this network…"
@@ -41,8 +50,13 @@ class JoinDialog(QDialog):
     def __init__(self, connect: Callable[[JoinRequest], Awaitable[JoinedTable]],
                  take_seat: Callable[[int, str | None], Awaitable[Any]],
                  leave: Callable[[], None] | None = None, *, player_name: str = "",
+                 networks: list[NetworkOption] | None = None, network: str | None = None,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        # where tables are looked for: changing it starts the list again (the app listens to
+        # its currentIndexChanged)
+        self.network = NetworkChoice(networks or [NetworkOption(None, "Every network")],
+                                     network)
         self.setWindowTitle("Join a LAN table — Sandtable")
         self.setObjectName("lan-join")
         self._connect, self._take_seat, self._leave = connect, take_seat, leave
@@ -88,6 +102,7 @@ class JoinDialog(QDialog):
         where_box.addWidget(self.tables, 1)
         where_box.addWidget(self.hint)
         form = QFormLayout()
+        form.addRow("Network", self.network)
         form.addRow("Address", self.address)
         form.addRow("Ticket", self.ticket)
         form.addRow("Passphrase", self.passphrase)
@@ -192,13 +207,16 @@ class JoinDialog(QDialog):
         watch = self.watch.isChecked()
         ticket = self.ticket.text().strip()
         if ticket:
-            return JoinRequest("", (), passphrase, name, position, watch, ticket=ticket)
+            return JoinRequest("", (), passphrase, name, position, watch, ticket=ticket,
+                               interfaces=self.network.interfaces())
         if text:
-            return JoinRequest("", (text,), passphrase, name, position, watch)
+            return JoinRequest("", (text,), passphrase, name, position, watch,
+                               interfaces=self.network.interfaces())
         e = self.selected_entry()
         if e is None:
             return None
-        return JoinRequest(e.table_id, e.addresses, passphrase, name, position, watch)
+        return JoinRequest(e.table_id, e.addresses, passphrase, name, position, watch,
+                           interfaces=self.network.interfaces())
 
     def submit(self) -> None:
         if self.busy:

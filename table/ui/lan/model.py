@@ -58,6 +58,18 @@ class RejoinOffer:
 
 
 @dataclass(frozen=True, slots=True)
+class NetworkOption:
+    """A network a table may be announced and found on: one of this machine's addresses, or
+    None for every network it has (the default)."""
+    address: str | None
+    label: str  # "Every network", "eth0 (192.168.1.20)", "This computer only (127.0.0.1)"
+
+    @property
+    def interfaces(self) -> list[str] | None:
+        return None if self.address is None else [self.address]
+
+
+@dataclass(frozen=True, slots=True)
 class PeerRow:
     peer_id: str
     name: str
@@ -83,6 +95,7 @@ class HostRequest:
     record_to_watchers: bool = True  # players send their secrets to the watchers at the end
     internet: bool = False  # also invite over the internet (a ticket, docs/internet-play.md)
     local_draws: bool = False  # players may roll and shuffle alone (not flagged, not audited)
+    interfaces: list[str] | None = None  # the network to host on; None: every network
 
 
 @dataclass(slots=True)
@@ -102,6 +115,7 @@ class JoinRequest:
     position: str = ""  # the same position file as the host's, for a table started from one
     watch: bool = False  # join as a watcher: no seat, the public table, chat and notes only
     ticket: str = ""  # an internet ticket from the host (instead of a listing or an address)
+    interfaces: list[str] | None = None  # the network the table was found on; None: every one
 
 
 @dataclass(slots=True)
