@@ -51,7 +51,7 @@ def _cost(p: QPainter, centre: QPointF, radius: float, text: str, colour: QColor
     p.setPen(theme.TEXT_DARK)
     p.setFont(_font(radius * (1.15 if len(text) < 3 else 0.8), bold=True))
     draw_text(p, QRectF(centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius),
-              int(Qt.AlignmentFlag.AlignCenter), text)
+              int(Qt.AlignmentFlag.AlignCenter), text, "cost")
 
 
 def short_label(face: CardFace, index: int) -> str:
@@ -91,7 +91,8 @@ def _paint_far(p: QPainter, inner: QRectF, face: CardFace, colour: QColor) -> No
         draw_text(p, QRectF(inner.left() + 4, inner.top() + 2, inner.width() - 38, 26),
                   int(Qt.AlignmentFlag.AlignVCenter) | int(Qt.AlignmentFlag.AlignLeft),
                   QFontMetricsF(_font(13, bold=True)).elidedText(
-                       face.type, Qt.TextElideMode.ElideRight, inner.width() - 38))
+                       face.type, Qt.TextElideMode.ElideRight, inner.width() - 38), "type",
+                  face.type)
     box = QRectF(inner.left() + 3, inner.top() + top, inner.width() - 6,
                  inner.height() - top - foot)
     # whole words only: a long name shrinks rather than losing letters ("Cartogr")
@@ -99,7 +100,7 @@ def _paint_far(p: QPainter, inner: QRectF, face: CardFace, colour: QColor) -> No
                     (30.0, 27.0, 24.0, 21.0, 18.0, 16.0, 14.0, 12.0, 11.0, 10.0), True)
     p.setPen(theme.TEXT_DARK)
     p.setFont(_font(size, bold=True))
-    draw_text(p, box, CENTRE_WRAP, face.name)
+    draw_text(p, box, CENTRE_WRAP, face.name, "name")
     if face.stats:
         _stat_cells(p, QRectF(inner.left(), inner.bottom() - foot, inner.width(), foot), face,
                     colour)
@@ -117,10 +118,10 @@ def _stat_cells(p: QPainter, band: QRectF, face: CardFace, colour: QColor) -> No
         cell = QRectF(band.left() + i * cell_w, band.top(), cell_w, band.height())
         p.setFont(_font(9.5, bold=True))
         draw_text(p, QRectF(cell.left(), cell.top(), cell_w, 11),
-                  int(Qt.AlignmentFlag.AlignCenter), short_label(face, i))
+                  int(Qt.AlignmentFlag.AlignCenter), short_label(face, i), "stat-label")
         p.setFont(_font(17, bold=True))
         draw_text(p, QRectF(cell.left(), cell.top() + 9, cell_w, cell.height() - 9),
-                  int(Qt.AlignmentFlag.AlignCenter), value)
+                  int(Qt.AlignmentFlag.AlignCenter), value, "stat-value")
 
 
 def _paint_near(p: QPainter, inner: QRectF, face: CardFace, colour: QColor,
@@ -141,7 +142,7 @@ def _paint_near(p: QPainter, inner: QRectF, face: CardFace, colour: QColor,
     p.setFont(_font(size, bold=True))
     draw_text(p, band.adjusted(4, 2, -corner_w - 2, -2),
               int(Qt.AlignmentFlag.AlignVCenter) | int(Qt.AlignmentFlag.AlignLeft) | WRAP,
-              face.name)
+              face.name, "name")
     if face.corner:
         _cost(p, QPointF(inner.right() - 14, inner.top() + 14), 13, face.corner, colour)
     body = QRectF(inner.left(), band.bottom(), w, inner.bottom() - band.bottom())
@@ -154,7 +155,8 @@ def _paint_near(p: QPainter, inner: QRectF, face: CardFace, colour: QColor,
     sub = QFontMetricsF(_font(9.5, italic=True)).elidedText(
         face.subtitle or face.type, Qt.TextElideMode.ElideRight, w - 8)
     draw_text(p, QRectF(body.left() + 4, body.top() + 1, w - 8, 14),
-              int(Qt.AlignmentFlag.AlignVCenter) | int(Qt.AlignmentFlag.AlignLeft), sub)
+              int(Qt.AlignmentFlag.AlignVCenter) | int(Qt.AlignmentFlag.AlignLeft), sub, "type",
+              face.subtitle or face.type)
     y = body.top() + 16
     if face.flags:
         _flag_badges(p, QPointF(body.left() + 4, y), face.flags[:3])
@@ -173,7 +175,7 @@ def _paint_near(p: QPainter, inner: QRectF, face: CardFace, colour: QColor,
                         (11.0, 10.0, 9.0, 8.0, 7.0, 6.0, 5.0), False, TOP_WRAP)
         p.setPen(theme.TEXT_DARK)
         p.setFont(_font(size))
-        draw_text(p, text_box, TOP_WRAP, face.text)
+        draw_text(p, text_box, TOP_WRAP, face.text, "rules")
     _stat_pills(p, body, pills, colour)
 
 
@@ -188,7 +190,7 @@ def _flag_badges(p: QPainter, at: QPointF, flags: tuple[str, ...]) -> None:
         p.setBrush(QColor(20, 20, 20, 170))
         p.drawRoundedRect(badge, 6, 6)
         p.setPen(QColor("#ffe082"))
-        draw_text(p, badge, int(Qt.AlignmentFlag.AlignCenter), flag)
+        draw_text(p, badge, int(Qt.AlignmentFlag.AlignCenter), flag, "flag")
         x += fw + 3
 
 
@@ -229,7 +231,7 @@ def _stat_pills(p: QPainter, body: QRectF, rows: list[list[tuple[str, float]]],
             p.setBrush(fill)
             p.drawRoundedRect(pill, 7, 7)
             p.setPen(theme.readable_on(fill))
-            draw_text(p, pill, int(Qt.AlignmentFlag.AlignCenter), t)
+            draw_text(p, pill, int(Qt.AlignmentFlag.AlignCenter), t, "stat")
             x += sw + 3
 
 
@@ -259,7 +261,7 @@ def paint_back(p: QPainter, rect: QRectF, back: BackStyle, lod: float = 1.0,
         p.drawRoundedRect(plate, 6, 6)
         p.setPen(QColor("#f5f0e1"))
         p.setFont(_font(size, bold=True))
-        draw_text(p, plate.adjusted(4, 0, -4, 0), CENTRE_WRAP, back.label)
+        draw_text(p, plate.adjusted(4, 0, -4, 0), CENTRE_WRAP, back.label, "back")
     if owner_colour is not None:  # a seat stripe tells whose card it is
         p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(owner_colour)

@@ -1,11 +1,13 @@
 """Text and art on a card face: fitting text to its box, drawing it (so that a reader of the
-face, a test say, can collect what it reads), and a card's art read once. Shared by the faces
-drawn from the card template (card_renderer.py) and those from a designer's layout
-(face_regions.py)."""
+face, a test say, can collect what it reads and where), reporting text that does not fit its
+box, and a card's art read once. Shared by the faces drawn from the card template
+(card_renderer.py) and those from a designer's layout (face_regions.py)."""
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import lru_cache
 
 from PySide6.QtCore import QRectF, Qt
@@ -13,24 +15,100 @@ from PySide6.QtGui import QFontMetricsF, QImage, QPainter
 
 from . import theme
 
-_recorder: list[str] | None = None
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class DrawnText:
+    """One text as the painter drew it: what it says, what it is on the card (name, cost,
+    type, stat, stat-label, stat-value, rules, back...), the box it was given and where its
+    letters lie (both in the painter's units), and the font's pixel size there."""
+    text: str
+    role: str
+    box: QRectF
+    ink: QRectF
+    px: float
+
+
+@dataclass(frozen=True, slots=True)
+class Overflow:
+    """A text that did not fit its box: the card reads less than it says."""
+    text: str
+    role: str
+    need: tuple[float, float]
+    room: tuple[float, float]
+
+    def __str__(self) -> str:
+        return (f"{self.role or 'text'} {self.text!r} needs {self.need[0]:.1f}x{self.need[1]:.1f}"
+                f" in {self.room[0]:.1f}x{self.room[1]:.1f}")
+
+
+_texts: list[str] | None = None
+_drawn: list[DrawnText] | None = None
+_overflows: list[Overflow] | None = None
+_reported: set[tuple[str, str, float, float]] = set()  # logged once each
 
 
 @contextmanager
 def recording_texts() -> Iterator[list[str]]:
     """Collect every text the painter draws meanwhile (what a reader of the face can read)."""
-    global _recorder
-    before, _recorder = _recorder, []
+    global _texts
+    before, _texts = _texts, []
     try:
-        yield _recorder
+        yield _texts
     finally:
-        _recorder = before
+        _texts = before
 
 
-def draw_text(p: QPainter, rect: QRectF, flags: int, text: str) -> None:
-    if _recorder is not None:
-        _recorder.append(text)
+@contextmanager
+def recording_drawn() -> Iterator[list[DrawnText]]:
+    """Collect every text the painter draws meanwhile, with its role and where it lies."""
+    global _drawn
+    before, _drawn = _drawn, []
+    try:
+        yield _drawn
+    finally:
+        _drawn = before
+
+
+@contextmanager
+def recording_overflows() -> Iterator[list[Overflow]]:
+    """Collect every text drawn meanwhile that did not fit its box."""
+    global _overflows
+    before, _overflows = _overflows, []
+    try:
+        yield _overflows
+    finally:
+        _overflows = before
+
+
+SLACK = 0.75  # units: antialiasing and rounding, not a letter cut
+
+
+def draw_text(p: QPainter, rect: QRectF, flags: int, text: str, role: str = "",
+              whole: str | None = None) -> None:
+    """Draw `text` in `rect`; a text wider or taller than its box is reported (and so is one
+    drawn shortened: `whole` is what it stood for)."""
+    if _texts is not None:
+        _texts.append(text)
+    fm = QFontMetricsF(p.font())
+    ink = fm.boundingRect(rect, flags, text)
+    if _drawn is not None:
+        _drawn.append(DrawnText(text, role, QRectF(rect), ink, float(p.font().pixelSize())))
+    if ink.width() > rect.width() + SLACK or ink.height() > rect.height() + SLACK or \
+            (whole is not None and whole != text):
+        _report(Overflow(whole or text, role, (ink.width(), ink.height()),
+                         (rect.width(), rect.height())))
     p.drawText(rect, flags, text)
+
+
+def _report(overflow: Overflow) -> None:
+    if _overflows is not None:
+        _overflows.append(overflow)
+    key = (overflow.text, overflow.role, round(overflow.room[0]), round(overflow.room[1]))
+    if key not in _reported and len(_reported) < 500:
+        _reported.add(key)
+        log.warning("card face: %s", overflow)
 
 
 WRAP = int(Qt.TextFlag.TextWordWrap)
