@@ -123,6 +123,91 @@ def face_image(path: str) -> QImage | None:
     return None if img.isNull() else img
 
 
+_VOWELS = set("aeiouyAEIOUY")
+_ONSETS = {"bl", "br", "ch", "cl", "cr", "dr", "fl", "fr", "gl", "gr", "ph", "pl", "pr", "sc",
+           "sh", "sk", "sl", "sm", "sn", "sp", "st", "sw", "th", "tr", "tw", "wh", "wr"}
+
+
+def _syllable_edge(word: str, i: int) -> int:
+    """How good a place to hyphenate `word` before letter i is: 2 before a consonant (or a
+    consonant pair that can start a syllable) that follows a vowel ("Mecha-nical", "Carto-
+    grapher"), 1 between two consonants ("Ambas-sador"), 0 elsewhere."""
+    a, b = word[i - 1], word[i]
+    if not (a.isalpha() and b.isalpha()):
+        return 0
+    if a in _VOWELS and b not in _VOWELS:
+        nxt = word[i + 1] if i + 1 < len(word) else ""
+        if nxt in _VOWELS or (word[i:i + 2].lower() in _ONSETS):
+            return 2
+    if a not in _VOWELS and b not in _VOWELS and (a + b).lower() not in _ONSETS:
+        return 1
+    return 0
+
+
+def _cut(word: str, fm: QFontMetricsF, width: float) -> int:
+    """Where to hyphenate a word too wide for its line: after a "/" in reach, else at the best
+    syllable edge among the cuts that fit (three letters at least on each side), the longest
+    first line among equals."""
+    fits = [i for i in range(3, len(word) - 2) if fm.horizontalAdvance(word[:i] + "-") <= width]
+    if not fits:
+        fits = [i for i in range(1, len(word)) if fm.horizontalAdvance(word[:i] + "-") <= width]
+        return fits[-1] if fits else 1
+    slash = [i for i in fits if word[i - 1] == "/"]
+    if slash:
+        return slash[-1]
+    return max(fits, key=lambda i: (_syllable_edge(word, i), i))
+
+
+def break_lines(text: str, fm: QFontMetricsF, width: float, hyphens: bool = True) -> list[str]:
+    """`text` in lines no wider than `width`: broken between words, and a word wider than a
+    line hyphenated ("Carto-" / "grapher") rather than cut or shrunk out of sight (without
+    `hyphens`, such a word stays whole, wider than the line)."""
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        line = ""
+        for word in paragraph.split():
+            trial = f"{line} {word}" if line else word
+            if fm.horizontalAdvance(trial) <= width:
+                line = trial
+                continue
+            if hyphens and fm.horizontalAdvance(word) > width and line:
+                # a word that must be hyphenated anyway starts on this line, if a piece fits
+                room = width - fm.horizontalAdvance(line + " ")
+                cut = _cut(word, fm, room)
+                if 3 <= cut <= len(word) - 3 and \
+                        fm.horizontalAdvance(word[:cut] + "-") <= room:
+                    lines.append(f"{line} {word[:cut]}-")
+                    line, word = "", word[cut:]
+            if line:
+                lines.append(line)
+            while hyphens and fm.horizontalAdvance(word) > width and len(word) > 3:
+                cut = _cut(word, fm, width)
+                lines.append(word[:cut] if word[cut - 1] == "/" else word[:cut] + "-")
+                word = word[cut:]
+            line = word
+        lines.append(line)
+    return lines
+
+
+@lru_cache(maxsize=4096)
+def fit_lines(text: str, width: float, height: float, sizes: tuple[float, ...],
+              bold: bool, whole_words: int = 2) -> tuple[float, tuple[str, ...]]:
+    """The largest of `sizes` at which `text` fits width x height, and its lines: broken
+    between words at one of the first `whole_words` sizes, else with long words hyphenated at
+    any size (a hyphen reads better than letters too small to read); the smallest size
+    (hyphenated) when none fits."""
+    lines: list[str] = []
+    for hyphens, tried in ((False, sizes[:whole_words]), (True, sizes)):
+        for size in tried:
+            fm = QFontMetricsF(theme.font(size, bold=bold))
+            lines = break_lines(text, fm, width, hyphens)
+            need = fm.boundingRect(QRectF(0, 0, width, 10_000),
+                                   int(Qt.AlignmentFlag.AlignCenter), "\n".join(lines))
+            if need.height() <= height + SLACK and need.width() <= width + SLACK:
+                return size, tuple(lines)
+    return sizes[-1], tuple(lines)
+
+
 @lru_cache(maxsize=4096)
 def fit_text(text: str, width: float, height: float, sizes: tuple[float, ...], bold: bool,
              flags: int = CENTRE_WRAP) -> float:

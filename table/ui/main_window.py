@@ -6,13 +6,13 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QLabel,
     QMainWindow,
-    QTabBar,
+    QSizePolicy,
     QToolBar,
     QVBoxLayout,
     QWidget,
@@ -38,8 +38,9 @@ from .menus import Menus
 from .panels.assist_panel import make_assist_runner
 from .panels.log_panel import undone_from
 from .scene import TableScene
-from .seat_tabs import grey_out_moves, sync_watcher_tabs
-from .settings import Settings
+from .seat_tabs import grey_out_moves, make_seat_bar, sync_watcher_tabs
+from .settings import Settings, text_scale
+from .text_size import apply_text_scale, step_text_scale
 from .view import TableView
 from .window_docks import build_docks
 from .window_fit import fit_window, restore_geometry, save_geometry
@@ -87,6 +88,7 @@ class TableWindow(QMainWindow):
         self.start_assist_later = partial(start_assist, self) if waits else None
         self.scene = TableScene(self.ctl)
         self.view = TableView(self.scene)
+        self.view.text_scale = apply_text_scale()  # the size the player chose, remembered
         self.menus = Menus(self.scene, self)
         self.setWindowTitle(title or f"{catalog.game_name} — Sandtable"
                             + (" (read-only)" if read_only else ""))
@@ -126,19 +128,7 @@ class TableWindow(QMainWindow):
         box = QVBoxLayout(central)
         box.setContentsMargins(0, 0, 0, 0)
         box.setSpacing(0)
-        self.seat_bar = QTabBar()
-        self.seat_bar.setExpanding(False)
-        self.seat_bar.setDocumentMode(True)
-        for seat in self.ctl.seats:
-            self.seat_bar.addTab(f"{self.ctl.seat_name(seat)}  (Ctrl+{seat})")
-            self.seat_bar.setTabTextColor(self.seat_bar.count() - 1,
-                                          theme.seat_colour(seat, self.ctl.seat_colour(seat)))
-        self.seat_bar.setCurrentIndex(self.ctl.seats.index(self.ctl.seat)
-                                      if self.ctl.seat in self.ctl.seats else 0)
-        self.seat_bar.currentChanged.connect(self._tab_changed)
-        self.seat_bar.setVisible(len(self.ctl.playable_seats) > 1)
-        self.seat_bar.setToolTip("Hot-seat: you play every seat. Pick whose view to show.")
-        box.addWidget(self.seat_bar)
+        self.seat_bar = make_seat_bar(self.ctl, self._tab_changed)  # on the toolbar's end
         box.addWidget(self.view, 1)
         self.setCentralWidget(central)
         self.help = HelpOverlay(self.view)
@@ -179,8 +169,10 @@ class TableWindow(QMainWindow):
         self.act_fit = a("Fit", ["Ctrl+0"], self.view.fit_legible,
                          tip="Fit the table (readable: your own area first)")
         a("Whole table", ["Ctrl+9"], self.view.fit_table, tip="Show the whole table")
-        a("Zoom in", ["Ctrl+=", "Ctrl++"], lambda: self.view.set_zoom(self.view.zoom * 1.25))
-        a("Zoom out", ["Ctrl+-"], lambda: self.view.set_zoom(self.view.zoom / 1.25))
+        a("Larger text", ["Ctrl+=", "Ctrl++"], lambda: self.text_size(1),
+          tip="Larger text: the table is laid out again for it (remembered)")
+        a("Smaller text", ["Ctrl+-"], lambda: self.text_size(-1),
+          tip="Smaller text: the table is laid out again for it (remembered)")
         self.act_help = a("Help", ["F1", "?"], self.help.toggle, tip="Keyboard shortcuts")
         self.act_curtain = a("Curtain", [], lambda: None,
                              tip="Hot-seat: cover the screen whenever the view passes to "
@@ -213,6 +205,11 @@ class TableWindow(QMainWindow):
         back.triggered.connect(self.close)
         bar.addSeparator()
         bar.addAction(back)
+        spacer = QWidget()
+        spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        bar.addWidget(spacer)
+        self.seat_tabs = bar.addWidget(self.seat_bar)  # its action shows and hides it
+        self.seat_tabs.setVisible(len(self.ctl.playable_seats) > 1)
 
     # --- commands ----------------------------------------------------------------------------
     def _targets(self) -> list[str]:
@@ -223,6 +220,18 @@ class TableWindow(QMainWindow):
             if isinstance(item, CardItem):
                 ids = [item.obj_id]
         return ids
+
+    def text_size(self, steps: int) -> None:
+        """One text size larger or smaller, for every window (see text_size.py)."""
+        scale = step_text_scale(steps)
+        self.ctl.status.emit(f"Text size {scale * 100:.0f}% (Ctrl+= larger, Ctrl+- smaller)")
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ApplicationFontChange and hasattr(self, "view"):
+            self.view.text_scale = text_scale()  # the text size changed: lay the table out
+            if self.view.legible or self.view.fitting:
+                self.view.fit_legible()
+        return super().event(event)
 
     def flip_selection(self) -> None:
         ids = [i for i in self._targets() if i in self.scene.cards]
@@ -314,6 +323,7 @@ class TableWindow(QMainWindow):
             self.chat.rebuild()
         self._pending_first, self._chat_dirty = None, False
         self.seats.refresh()
+        self.preview.refresh()  # the card read there may have moved, or turned
         sync_watcher_tabs(self)  # a watcher's tabs: the seats taken since it opened
         self.turn.refresh()
         self.checklist.refresh()

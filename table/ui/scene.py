@@ -24,6 +24,7 @@ from table.core.views import view_object
 
 from . import layout as lay
 from . import theme
+from .catalog import BackStyle
 from .controller import TableController
 from .dragdrop import DropHandler
 from .items.card_item import CardItem
@@ -68,8 +69,8 @@ class TableScene(QGraphicsScene, SceneArrange, SceneGestures, ScenePieces, Scene
         self._pile_shown: dict[str, set[str]] = {}  # pile -> ids of its visible cards
         self._z_top = 0.0  # free zones stack by arrival: the last placed lies on top
         self.card_resolution = 1.0  # device pixels per unit the cards' pictures are kept at
-        self.others_scale = (1.0, 1.0)  # the others' areas and the middle, drawn smaller
-        self._bounds: dict[tuple[float, float, int], QRectF] = {}  # bounds_at's answers
+        self.room: tuple[float, float] | None = None  # the view's, in own-area units
+        self.min_middle = 0.0
         self._selected: set[CardItem] = set()  # the cards showing a selection outline
         self.selectionChanged.connect(self._outline_selection)
         self.rebuild()
@@ -87,8 +88,7 @@ class TableScene(QGraphicsScene, SceneArrange, SceneGestures, ScenePieces, Scene
     def rebuild(self) -> None:
         """Lay the table out again and place everything (new seats or containers, seat switch)."""
         state = self.state
-        self._bounds.clear()  # the table may have changed: its extents at other sizes too
-        self.layout = lay.compute(state, self.seats_from_here(), self._tiles, *self.others_scale)
+        self.layout = self.compute_layout()
         live = {oid for oid, o in state.objs.items() if o.alive}
         for registry in (self.cards, self.tokens, self.zones, self.trackers, self.dice):
             for oid in [k for k in registry if k not in live]:
@@ -194,7 +194,10 @@ class TableScene(QGraphicsScene, SceneArrange, SceneGestures, ScenePieces, Scene
             owner_colour = theme.seat_colour(obj.owner, self.ctl.seat_colour(obj.owner)) \
                 if obj.owner is not None else None
             private = face is not None and not obj.face_up
-            item.set_look(face, self.ctl.catalog.back, owner_colour, dict(obj.counters), private)
+            back = self.ctl.catalog.back
+            if in_hand and face is None:  # backs overlap in a hand: a label would read "DE F"
+                back = BackStyle(back.colour, "")
+            item.set_look(face, back, owner_colour, dict(obj.counters), private)
             item.container_role = role
             # others' hidden hand cards are not ours to pick up
             item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsMovable,
@@ -276,6 +279,8 @@ class TableScene(QGraphicsScene, SceneArrange, SceneGestures, ScenePieces, Scene
                     self._configure_piece(obj)
             else:
                 self._update_piece(obj)
+                # a card put into a zone laid out low (it held tokens only) needs its height
+                relayout |= obj.kind == "card" and obj.container in self.layout.short
         if relayout or self._root_layout_changed(touched):
             self.rebuild()
             return

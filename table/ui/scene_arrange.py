@@ -116,7 +116,7 @@ class SceneArrange:
         if role == "pile":
             self._arrange_pile(container_id, rect, cards, k)
             return
-        auto = 0
+        auto = tokens = 0
         for i, card in enumerate(cards):
             item = self._item(card.id)
             if item is None:
@@ -131,6 +131,9 @@ class SceneArrange:
             else:
                 if card.pos is not None:
                     continue  # placed on its own (_place_one), stacked by arrival
+                if card.kind == "token":
+                    spot = placement.token_spot(rect, tokens)
+                    tokens += 1
                 else:
                     spot = placement.free_spot(rect, None, i, auto)
                     auto += 1

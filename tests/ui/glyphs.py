@@ -72,13 +72,15 @@ def blobs(img: QImage, region: QRect) -> list[Blob]:
 
 
 def _letters(found: list[Blob], region: QRect | None) -> list[Blob]:
-    """Blobs that can be letters: not specks, and not touching the region's edge (a frame or a
-    neighbour's edge caught in the margin, or a letter cut by the region)."""
+    """Blobs that can be letters: not touching the region's edge (a frame or a neighbour's
+    edge caught in the margin, or a letter cut by the region), and not specks (under half
+    the tallest one's height: a stray dot, the antialiasing of a rounded corner)."""
     out = [b for b in found if b.height >= 3]
     if region is not None:
         out = [b for b in out if b.left > region.left() and b.top > region.top()
                and b.right < region.right() and b.bottom < region.bottom()]
-    return out
+    tall = max((b.height for b in out), default=0)
+    return [b for b in out if b.height * 2 >= tall]
 
 
 def first_line(found: list[Blob], region: QRect | None = None) -> list[Blob]:

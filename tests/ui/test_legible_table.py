@@ -37,6 +37,19 @@ MEASURED = ("name", "cost", "stat-label", "stat-value", "stat")
 OWN_MIN, OTHERS_MIN, RULES_MIN, CELL_MIN = 9, 7, 9, 24
 
 
+@pytest.fixture
+def styled(qapp):  # type: ignore[no-untyped-def]
+    """The program's look (its style sets the panels' and tabs' sizes), put back after."""
+    from table.ui.style import apply_style
+
+    before = (qapp.style().name(), qapp.palette(), qapp.styleSheet())
+    apply_style(qapp)
+    yield qapp
+    qapp.setStyle(before[0])
+    qapp.setPalette(before[1])
+    qapp.setStyleSheet(before[2])
+
+
 def open_table(qtbot, game: str, size: tuple[int, int] = LAPTOP_WINDOW,  # type: ignore[no-untyped-def]
                seats: int | None = None) -> TableWindow:
     module = find_module(game)
@@ -171,7 +184,7 @@ def test_the_measure_reads_a_font_s_cap_height(qapp) -> None:  # type: ignore[no
 
 
 @pytest.mark.parametrize("game", sorted(USUAL_SEATS))
-def test_every_card_reads_where_it_lies_at_the_default_view(qtbot, game: str) -> None:  # type: ignore[no-untyped-def]
+def test_every_card_reads_where_it_lies_at_the_default_view(qtbot, styled, game: str) -> None:  # type: ignore[no-untyped-def]
     w = open_table(qtbot, game)
     try:
         shot = w.grab().toImage()
