@@ -45,7 +45,9 @@ class DockLayout:
         for dock, visible in shown.items():
             dock.setVisible(visible)
         w.resizeDocks([self.docks["turn"]], [COLUMN_W], Qt.Orientation.Horizontal)
-        w.resizeDocks(column, [112, 330, 320], Qt.Orientation.Vertical)
+        turn = self.docks["turn"].widget()
+        turn_h = max(112, turn.minimumSizeHint().height() + 30) if turn is not None else 112
+        w.resizeDocks(column, [turn_h, 330, 320], Qt.Orientation.Vertical)
         self.docks["log"].raise_()
 
     def _two_columns(self) -> None:

@@ -10,10 +10,7 @@ from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QDockWidget,
-    QLabel,
     QMainWindow,
-    QSizePolicy,
-    QToolBar,
     QVBoxLayout,
     QWidget,
 )
@@ -26,11 +23,10 @@ from .ask import ask_text
 from .catalog import Catalog
 from .controller import TableController
 from .curtain import Curtain, curtain_wanted
-from .declaring import Declaring
 from .dock_layout import DockLayout
 from .first_frame import after_first_frame
 from .focus import TableFocus
-from .game_menu import build_game_menu, save_position
+from .game_menu import save_position
 from .help_overlay import HelpOverlay
 from .items.card_item import CardItem
 from .late_assist import assist_can_wait, start_assist
@@ -44,8 +40,12 @@ from .text_size import apply_text_scale, step_text_scale
 from .view import TableView
 from .window_docks import build_docks
 from .window_fit import fit_window, restore_geometry, save_geometry
+from .window_toolbar import build_toolbar
 
 if TYPE_CHECKING:
+    from PySide6.QtWidgets import QLabel
+
+    from .declaring import Declaring
     from .panels.assist_panel import AssistPanel
     from .panels.chat_panel import ChatPanel
     from .panels.checklist_panel import ChecklistPanel
@@ -60,6 +60,13 @@ log = logging.getLogger(__name__)
 class TableWindow(QMainWindow):
     closed = Signal()
     act_save_position: QAction  # the Game menu's (game_menu.py)
+    # the toolbar's (window_toolbar.py)
+    declaring: Declaring
+    pointer: Any
+    declare_menu: Any
+    game_menu: Any
+    zoom_label: QLabel
+    seat_tabs: QAction
     # the side panels and their docks (window_docks.py)
     turn: TurnPanel
     seats: SeatsPanel
@@ -102,6 +109,7 @@ class TableWindow(QMainWindow):
         self.ctl.seatChanged.connect(self._seat_changed)
         self.scene.cardHovered.connect(self.preview.show_card)
         self.view.menuWanted.connect(self.menus.popup)
+        self.scene.readSeat.connect(self.view.read_seat)
         self._pending_first: int | None = None
         self._resolved_seen: set[Any] = set()  # condition flags the table no longer shows
         self._chat_dirty = False
@@ -181,35 +189,17 @@ class TableWindow(QMainWindow):
         self.act_curtain.setCheckable(True)
         self.act_curtain.setChecked(curtain_wanted(self.settings, self.ctl))
         self.act_curtain.toggled.connect(self._curtain_toggled)
+        self._seat_actions()
+        build_toolbar(self)
+
+    def _seat_actions(self) -> None:
+        """Ctrl+N plays seat N (hot-seat); Alt+N reads seat N's area large."""
         for seat in self.ctl.playable_seats[:9]:
-            a(f"Play seat {seat}", [f"Ctrl+{seat}"], partial(self.ctl.set_seat, seat))
-        bar = QToolBar("Table")
-        bar.setObjectName("toolbar-table")
-        bar.setMovable(False)
-        for act in (self.act_undo, self.act_redo, self.act_flip, self.act_rotate, self.act_draw, self.act_end,
-                    self.act_note, self.act_end_game, self.act_fit, self.act_help):
-            bar.addAction(act)
-        if len(self.ctl.playable_seats) > 1:
-            bar.addAction(self.act_curtain)
-        self.zoom_label = QLabel()
-        self.view.zoomChanged.connect(lambda z: self.zoom_label.setText(f"  {z * 100:.0f}%  "))
-        bar.addSeparator()
-        bar.addWidget(self.zoom_label)
-        self.declaring = Declaring(self)
-        self.pointer = self.declaring.pointer
-        self.declare_menu = self.declaring.build_menu(bar, self.start_assist_later)
-        self.game_menu = build_game_menu(self, bar)
-        self.addToolBar(bar)
-        back = QAction("Start screen", self)
-        back.setToolTip("Leave this table (it stays saved) and return to the start screen")
-        back.triggered.connect(self.close)
-        bar.addSeparator()
-        bar.addAction(back)
-        spacer = QWidget()
-        spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
-        bar.addWidget(spacer)
-        self.seat_tabs = bar.addWidget(self.seat_bar)  # its action shows and hides it
-        self.seat_tabs.setVisible(len(self.ctl.playable_seats) > 1)
+            self._action(f"Play seat {seat}", [f"Ctrl+{seat}"], partial(self.ctl.set_seat, seat))
+        for seat in self.ctl.seats[:9]:  # the layout draws the others' areas smaller
+            self._action(f"Read seat {seat}'s area", [f"Alt+{seat}"],
+                         partial(self.view.read_seat, seat),
+                         tip="Show this seat's area large (again, or Ctrl+0: the whole table)")
 
     # --- commands ----------------------------------------------------------------------------
     def _targets(self) -> list[str]:

@@ -44,6 +44,7 @@ log = logging.getLogger(__name__)
 
 class TableScene(QGraphicsScene, SceneArrange, SceneGestures, ScenePieces, SceneSizes):
     cardHovered = Signal(str)            # object id, "" when the cursor leaves
+    readSeat = Signal(int)               # a seat's name plate was clicked: read its area
     changed_by_ops = Signal()            # after every applied Change (panels refresh)
 
     def __init__(self, controller: TableController) -> None:
@@ -76,6 +77,9 @@ class TableScene(QGraphicsScene, SceneArrange, SceneGestures, ScenePieces, Scene
         self.rebuild()
         self._unsubscribe = self.replica.subscribe(self.on_change)
         controller.seatChanged.connect(self.refresh_view)
+
+    def plate_clicked(self, seat: int) -> None:
+        self.readSeat.emit(seat)
 
     def detach(self) -> None:
         self._unsubscribe()

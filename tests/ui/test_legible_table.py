@@ -37,19 +37,6 @@ MEASURED = ("name", "cost", "stat-label", "stat-value", "stat")
 OWN_MIN, OTHERS_MIN, RULES_MIN, CELL_MIN = 9, 7, 9, 24
 
 
-@pytest.fixture
-def styled(qapp):  # type: ignore[no-untyped-def]
-    """The program's look (its style sets the panels' and tabs' sizes), put back after."""
-    from table.ui.style import apply_style
-
-    before = (qapp.style().name(), qapp.palette(), qapp.styleSheet())
-    apply_style(qapp)
-    yield qapp
-    qapp.setStyle(before[0])
-    qapp.setPalette(before[1])
-    qapp.setStyleSheet(before[2])
-
-
 def open_table(qtbot, game: str, size: tuple[int, int] = LAPTOP_WINDOW,  # type: ignore[no-untyped-def]
                seats: int | None = None) -> TableWindow:
     module = find_module(game)
@@ -164,7 +151,8 @@ def rules_text_height(qtbot, w: TableWindow, item: CardItem) -> int:  # type: ig
     assert label.isVisible() and label.text(), "the reading panel shows no rules text"
     shot = w.grab().toImage()
     corner = label.mapTo(w, QPoint(0, 0))
-    return glyph_height(shot, QRect(corner, label.size()))
+    # a margin round the label: its first letter may touch the label's edge
+    return glyph_height(shot, QRect(corner, label.size()).adjusted(-3, -3, 3, 3))
 
 
 def test_the_measure_reads_a_font_s_cap_height(qapp) -> None:  # type: ignore[no-untyped-def]
