@@ -32,7 +32,7 @@ from .controller import TableController
 
 PICTURE_W = 96  # px: the card as on the table, a little larger
 EMPTY = "Hover over a card to read it here."
-RULES_GROWTH = 1.15  # the rules text a little larger than the panel's own
+RULES_GROWTH = 1.25  # the rules text a little larger than the panel's own
 
 
 class _CardCanvas(QWidget):

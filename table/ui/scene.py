@@ -215,7 +215,8 @@ class TableScene(QGraphicsScene, SceneArrange, SceneGestures, ScenePieces, Scene
             colour = obj.props.get("colour") or self.ctl.seat_colour(obj.owner)
             tok.set_look(theme.seat_colour(obj.owner, str(colour or "")),
                          str(obj.props.get("shape", "disc")), str(obj.props.get("label", "")),
-                         str(obj.props.get("name", obj.id)), dict(obj.counters))
+                         str(obj.props.get("name", obj.id)), dict(obj.counters),
+                         self._token_tag(obj))
             tok.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsMovable, not self.ctl.read_only)
         else:
             return
@@ -224,6 +225,15 @@ class TableScene(QGraphicsScene, SceneArrange, SceneGestures, ScenePieces, Scene
         if old is not None and old != self.where[obj.id] and self._needs_arrange(old):
             self._dirty.add(old)
         self._place_one(obj)
+
+    def _token_tag(self, obj: Obj) -> str:
+        """On a grid (Mantle's arena) a token says whose it is, or what it is (a hazard)."""
+        parent = self.state.objs.get(obj.container or ROOT)
+        if parent is None or lay.role(parent) != "grid":
+            return ""
+        if obj.owner is not None:
+            return self.ctl.seat_name(obj.owner)
+        return str(obj.props.get("name", ""))
 
     def _needs_arrange(self, container_id: str) -> bool:
         """Whether leaving this container moves the others (hands, piles, slots, auto rows)."""

@@ -155,6 +155,36 @@ def rules_text_height(qtbot, w: TableWindow, item: CardItem) -> int:  # type: ig
     return glyph_height(shot, QRect(corner, label.size()).adjusted(-3, -3, 3, 3))
 
 
+def arena_cell_px(w: TableWindow) -> float:
+    """A cell of Mantle's arena on screen: the board's grid lines' spacing, where drawn."""
+    from table.ui.layout import CELL
+
+    arena = w.scene.zones["arena"]
+    return CELL * arena.scale() * w.view.zoom
+
+
+def standee_tag_height(qtbot, w: TableWindow) -> int:  # type: ignore[no-untyped-def]
+    """Drag the player's standee onto the arena (as setup says) and measure the first letter
+    of the name it wears there."""
+    from PySide6.QtCore import QPointF
+
+    from table.ui.layout import CELL, LABEL, PAD
+    from tests.ui.helpers import drag
+
+    arena = w.scene.zones["arena"]
+    standee = w.scene.tokens[f"p{w.ctl.seat}.standee"]
+    target = arena.mapToScene(arena.rect.topLeft() + QPointF(PAD + 2.5 * CELL,
+                                                             LABEL + PAD + 3.5 * CELL))
+    drag(w.view, standee.scenePos(), target)
+    qtbot.waitUntil(lambda: w.replica.state.objs[standee.obj_id].container == "arena")
+    qtbot.waitUntil(lambda: standee.tag.isVisible())
+    QApplication.processEvents()
+    on_view = standee.tag.deviceTransform(w.view.viewportTransform())  # it ignores the zoom
+    tag = on_view.mapRect(standee.tag.boundingRect()).toAlignedRect()
+    corner = w.view.viewport().mapTo(w, tag.topLeft())
+    return glyph_height(w.grab().toImage(), QRect(corner, tag.size()).adjusted(-2, -2, 2, 2))
+
+
 def test_the_measure_reads_a_font_s_cap_height(qapp) -> None:  # type: ignore[no-untyped-def]
     """The ruler itself: text drawn at known sizes measures the font's cap height, +-1 px."""
     for px in (9, 10, 12, 13, 16, 20):
@@ -189,12 +219,12 @@ def test_every_card_reads_where_it_lies_at_the_default_view(qtbot, styled, game:
         with_text = [i for i in w.scene.cards.values() if i.face is not None and i.face.text
                      and _region(w, i) == "own hand"]
         assert with_text
-        assert rules_text_height(qtbot, w, with_text[0]) >= RULES_MIN
+        rules = rules_text_height(qtbot, w, with_text[0])
+        print(game, "rules text", rules, "others drawn at", w.scene.layout.others)
+        assert rules >= RULES_MIN
         if game == "mantle-of-the-keeper":
-            from table.ui.layout import CELL
-
-            arena = w.scene.zones["arena"]
-            cell = CELL * arena.scale() * w.view.zoom
-            assert cell >= CELL_MIN, cell
+            cell, tag = arena_cell_px(w), standee_tag_height(qtbot, w)
+            print(game, "arena cell", round(cell, 1), "standee's name", tag)
+            assert cell >= CELL_MIN and tag >= OTHERS_MIN
     finally:
         w.shutdown()
