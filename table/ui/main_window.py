@@ -103,8 +103,8 @@ class TableWindow(QMainWindow):
         build_docks(self)
         self._build_actions()
         grey_out_moves(self)  # a watcher's table refuses moves: say so up front
-        self.statusBar().showMessage("Right-click anything for its menu · hold Alt over a card "
-                                     "to read it · F1: every shortcut", 10000)
+        self.statusBar().showMessage("Right-click anything for its menu · the Card panel reads "
+                                     "the card under the pointer · F1: every shortcut", 10000)
         self.ctl.status.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self.ctl.seatChanged.connect(self._seat_changed)
         self.scene.cardHovered.connect(self.preview.show_card)
