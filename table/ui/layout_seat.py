@@ -22,6 +22,7 @@ from .layout_units import (
     DIE,
     FAN_W,
     PAD,
+    PIECE_W,
     PILE_H,
     PILE_W,
     PLATE,
@@ -82,6 +83,13 @@ def holds_no_cards(state: State, z: Obj) -> bool:
     return bool(kids) and all(k.kind != "card" for k in kids)
 
 
+def holds_pieces_too(state: State, z: Obj) -> bool:
+    """A zone holding cards and tokens or dice: a column beside the cards for the pieces (they
+    lie there, off the cards' names)."""
+    kids = [state.objs[c] for c in z.children if state.objs[c].alive]
+    return any(k.kind == "card" for k in kids) and any(k.kind in ("token", "die") for k in kids)
+
+
 def seat_boxes(state: State, g: Group, viewer: bool) -> list[Box]:
     """The seat's boxes from the table's edge inward."""
     out: list[Box] = []
@@ -102,7 +110,8 @@ def seat_boxes(state: State, g: Group, viewer: bool) -> list[Box]:
     for z in g.zones:
         weight = _zone_weight(z)
         h = SHORT_H if holds_no_cards(state, z) else PLAY_H
-        out.append(Box("zone", [z], ZONE_W * (weight if viewer else 1.0), h, weight))
+        w = ZONE_W * (weight if viewer else 1.0) + (PIECE_W if holds_pieces_too(state, z) else 0)
+        out.append(Box("zone", [z], w, h, weight))
     return out
 
 

@@ -22,6 +22,7 @@ PLAY_H = PILE_H + 4
 SHORT_H = LABEL + 2 * PAD + 56  # a zone of tokens only (a standee, cubes)
 ZONE_W = PILE_W  # a free zone's narrowest (a play area: twice that); zones fill their row
 PLATE = 26.0  # the seat's name plate along its area's edge
+PIECE_W = DIE + 8  # a column for a zone's tokens and dice beside its cards
 SLOT_NARROW = 60.0  # a board's slot that holds no card (a cube's place): a token's width
 CONTAINERS = ("zone", "pile", "board")
 PIECES = ("counter", "die")

@@ -50,13 +50,21 @@ def hand_spot(rect: QRectF, index: int, count: int, fan: bool) -> Spot:
     return Spot(QPointF(x, y), 0.0, index * 0.01)
 
 
-def free_spot(rect: QRectF, pos: tuple[float, ...] | None, index: int, auto_index: int) -> Spot:
-    """A stated position (centre, relative to the zone) or, without one, the next free place."""
+def free_spot(rect: QRectF, pos: tuple[float, ...] | None, index: int, auto_index: int,
+              auto_count: int = 0) -> Spot:
+    """A stated position (centre, relative to the zone) or, without one, the next free place:
+    side by side while the zone has room for them all (each card's name whole), else in rows
+    overlapping as little as the room allows."""
     if pos is not None and len(pos) >= 2:
         return Spot(QPointF(rect.left() + pos[0], rect.top() + pos[1]), 0.0, index * 0.01)
-    per_row = max(1, int((rect.width() - PAD) // (theme.CARD_W * 0.55)))
+    room = rect.width() - 2 * PAD - theme.CARD_W
+    side_by_side = int(room // FAN_STEP) + 1
+    count = max(auto_count, auto_index + 1)
+    step = FAN_STEP if count <= side_by_side else max(theme.CARD_W * 0.25,
+                                                      room / max(1, count - 1))
+    per_row = max(1, int(room // step) + 1)
     col, row = auto_index % per_row, auto_index // per_row
-    x = rect.left() + PAD + theme.CARD_W / 2 + col * theme.CARD_W * 0.55
+    x = rect.left() + PAD + theme.CARD_W / 2 + col * step
     y = rect.top() + LABEL + PAD + theme.CARD_H / 2 + row * 36
     return Spot(QPointF(x, min(y, rect.bottom() - theme.CARD_H / 2)), 0.0, index * 0.01)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import QRectF, QSize, Qt
-from PySide6.QtGui import QFont, QPainter, QPaintEvent
+from PySide6.QtGui import QPainter, QPaintEvent
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -103,14 +103,12 @@ class CardPreview(QScrollArea):
 
     def _fonts(self) -> None:
         """The rules text a little larger than the panel's text (the text-size setting sets
-        the panel's; the panel follows it)."""
+        the panel's; the panel follows it). A style sheet, since the program's style sheet
+        would override a font set on the label."""
         base = self.font()
-        rules = QFont(base)
-        if base.pixelSize() > 0:
-            rules.setPixelSize(round(base.pixelSize() * RULES_GROWTH))
-        else:
-            rules.setPointSizeF(base.pointSizeF() * RULES_GROWTH)
-        self.rules.setFont(rules)
+        px = base.pixelSize() if base.pixelSize() > 0 else \
+            base.pointSizeF() * self.logicalDpiY() / 72
+        self.rules.setStyleSheet(f"font-size: {round(px * RULES_GROWTH)}px;")
 
     def changeEvent(self, event: object) -> None:
         from PySide6.QtCore import QEvent
