@@ -10,7 +10,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDockWidget, QMainWindow
 
-NARROW_BELOW = 1500  # window width (px) under which the panels share one column
+NARROW_BELOW = 1700  # window width (px) under which the panels share one column
 COLUMN_W = 272       # the one column's width (px): the reading panel's lines stay short
 LEFT = ("turn", "checklist", "seats")
 TABS = ("log", "chat", "assist", "checklist", "seats", "peers")  # the narrow column's tabs

@@ -25,12 +25,13 @@ from PySide6.QtCore import QPointF, QRectF
 from table.core.objects import ROOT, Obj
 from table.core.state import State
 
-from .layout_boards import board_parts, board_rect, narrow_slot
+from .layout_boards import board_rect
 from .layout_pack import MARGIN, OTHERS_SCALES, OWN, SHELF_GAP, Piece, plan, shelf_width
 from .layout_seat import (
     Box,
     Group,
     Shape,
+    content_class,
     group_role,
     holds_no_cards,
     place_seat,
@@ -63,8 +64,8 @@ from .theme import CARD_W, GAP
 __all__ = [  # the units and facts of layout_units, read as lay.role, lay.PIECES...
     "CELL", "CONTAINERS", "DEFAULT_ROOM", "DIE", "FAN_CARDS", "FAN_W", "LABEL", "OTHERS_SCALES",
     "PAD", "PIECES", "PILE_H", "PILE_W", "PLAY_H", "TRACKER_H", "TRACKER_W", "Layout", "compute",
-    "grid_size", "laid_out_piece", "local", "role", "seat_of", "tile_slots", "to_local",
-    "to_scene",
+    "content_class", "grid_size", "laid_out_piece", "local", "role", "seat_of", "tile_slots",
+    "to_local", "to_scene",
 ]
 
 DEFAULT_ROOM = (1744.0, 1104.0)  # a laptop's view (1090x690 px) at the own area's zoom
@@ -80,7 +81,8 @@ class Layout:
     seat_scale: dict[int, float] = field(default_factory=dict)
     others: float = 1.0        # the size the others' areas are drawn at
     middle_scale: float = 1.0  # and the middle's
-    short: set[str] = field(default_factory=set)  # zones laid out low: they held no card
+    # what each container's size took from what it held (layout_seat.content_class)
+    held: dict[str, str] = field(default_factory=dict)
 
 
 def local(rect: QRectF, k: float) -> QRectF:
@@ -183,9 +185,8 @@ def compute(state: State, seats: list[int],
     chosen = plan(shapes(own_boxes), other_shapes, shapes(_middle_boxes(state, groups[None]), 2, 0.0),
                   room or DEFAULT_ROOM, min_middle, fixed)
     out = Layout(others=chosen.k, middle_scale=chosen.m)
-    out.short = {z.id for g in groups.values() for z in g.zones if holds_no_cards(state, z)} | \
-        {c.id for g in groups.values() for b in g.boards for c in board_parts(state, b)[0]
-         if narrow_slot(state, c)}
+    out.held = {oid: content_class(state, obj) for oid, obj in state.objs.items()
+                if obj.alive and obj.kind in CONTAINERS}
     y = 0.0
     for shelf in chosen.shelves:
         shelf_h = max(p.h for p in shelf)

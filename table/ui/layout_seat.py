@@ -90,6 +90,21 @@ def holds_pieces_too(state: State, z: Obj) -> bool:
     return any(k.kind == "card" for k in kids) and any(k.kind in ("token", "die") for k in kids)
 
 
+def content_class(state: State, obj: Obj) -> str:
+    """What of a container's size comes from what it holds: a low zone (tokens only), a zone
+    with a column for its pieces, a narrow slot (no card), or nothing. When it changes, the
+    table is laid out again (scene.apply_touched), so a replay seeking to a move and a table
+    built at that move look the same."""
+    from .layout_boards import narrow_slot
+
+    if narrow_slot(state, obj):
+        return "narrow"
+    if role(obj) != "zone":
+        return ""
+    return "low" if holds_no_cards(state, obj) else "pieces" if holds_pieces_too(state, obj) \
+        else ""
+
+
 def seat_boxes(state: State, g: Group, viewer: bool) -> list[Box]:
     """The seat's boxes from the table's edge inward."""
     out: list[Box] = []

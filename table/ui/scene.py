@@ -293,9 +293,7 @@ class TableScene(QGraphicsScene, SceneArrange, SceneGestures, ScenePieces, Scene
                     self._configure_piece(obj)
             else:
                 self._update_piece(obj)
-                # a card put into a zone laid out low (it held tokens only) needs its height
-                relayout |= obj.kind == "card" and obj.container in self.layout.short
-        if relayout or self._root_layout_changed(touched):
+        if relayout or self._root_layout_changed(touched) or self._held_changed():
             self.rebuild()
             return
         for cid in self._dirty:
@@ -303,6 +301,16 @@ class TableScene(QGraphicsScene, SceneArrange, SceneGestures, ScenePieces, Scene
         if any(self.zones.get(c) is not None and self.zones[c].role in ("hand", "pile")
                for c in self._dirty):
             self._configure_areas()  # hand and deck counts on the name plates
+
+    def _held_changed(self) -> bool:
+        """A container whose size comes from what it holds (a low zone, a narrow slot, a
+        column for pieces) now holds something else: the table is laid out again."""
+        held = self.layout.held
+        for cid in self._dirty:
+            obj = self.state.objs.get(cid)
+            if obj is not None and cid in held and lay.content_class(self.state, obj) != held[cid]:
+                return True
+        return False
 
     def _root_layout_changed(self, touched: set[str]) -> bool:
         """A container or tracker joined or left the table's top level."""

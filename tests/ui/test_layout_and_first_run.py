@@ -95,11 +95,13 @@ def test_a_narrow_window_puts_the_panels_in_one_column(window, qtbot):  # type: 
 
     w = window
     right = _Qt.DockWidgetArea.RightDockWidgetArea
+    w.resize(1800, 1000)  # wide: a column of panels on each side
+    qtbot.waitUntil(lambda: w.dockWidgetArea(w.docks["turn"]) != right)
     wide_view = w.view.width()
     w.resize(795, 600)
     qtbot.waitUntil(lambda: w.dockWidgetArea(w.docks["turn"]) == right)
     assert w.dockWidgetArea(w.docks["checklist"]) == right
     qtbot.waitUntil(lambda: w.view.width() > 795 * 0.55)  # the table keeps most of the window
-    w.resize(1600, 1000)
+    w.resize(1800, 1000)
     qtbot.waitUntil(lambda: w.dockWidgetArea(w.docks["turn"]) != right)
     assert abs(w.view.width() - wide_view) < 80
