@@ -4,13 +4,15 @@ there as a player opens it, and the whole screen grabbed once the table has sett
 
     python scripts/screenshots.py --display :21 [--out docs/screenshots] [--size 1366x768 ...]
 
-Writes <game>-<W>x<H>.png for each game and size. Needs Xvfb, openbox and ImageMagick's
-`import`; uses the display number given (and nothing else), and a settings folder of its own
-(a fresh player's first run: no saved window size).
+Writes <game>-<W>x<H>.png for each game and size, the pointer resting on a card of the hand
+(the reading panel shows it). Needs Xvfb, openbox, xdotool and ImageMagick's `import`; uses the
+display number given (and nothing else), and a settings folder of its own (a fresh player's
+first run: no saved window size).
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -52,6 +54,11 @@ def shoot(display: str, size: str, game: str, seats: int, out: Path) -> None:
                                        str(seats)], env=env, cwd=ROOT,
                                       stderr=subprocess.DEVNULL))
         _wait(f"{game}'s table window", geometry.exists)
+        hand = json.loads(geometry.read_text())["hand"]
+        if hand:  # the pointer on a card of the hand: the reading panel shows it
+            card = hand[len(hand) // 2]
+            subprocess.run(["xdotool", "mousemove", str(card["x"]), str(card["y"])], env=env,
+                           check=True)
         time.sleep(SETTLE_S)
         subprocess.run(["import", "-display", display, "-window", "root", str(out)], env=env,
                        check=True)
@@ -73,7 +80,7 @@ def main() -> int:
     parser.add_argument("--size", action="append", help="screen WxH (default: both)")
     parser.add_argument("--game", action="append", help="game id (default: all three)")
     args = parser.parse_args()
-    for tool in ("Xvfb", "openbox", "import", "xdpyinfo"):
+    for tool in ("Xvfb", "openbox", "import", "xdpyinfo", "xdotool"):
         if shutil.which(tool) is None:
             raise SystemExit(f"screenshots: needs {tool}")
     for size in args.size or ["1366x768", "1920x1080"]:
