@@ -78,8 +78,8 @@ def _paint_near(p: QPainter, inner: QRectF, face: CardFace, colour: QColor,
     corner_w = 30.0 if face.corner else 0.0
     # name band: up to two lines, shrunk before it is cut
     name_w = w - 8 - corner_w
-    size, lines = fit_lines(face.name, name_w, 34.0, (14.0, 13.0, 12.0, 11.0, 10.0, 9.0, 8.0),
-                            True)
+    sizes = (14.0, 13.0, 12.0, 11.0, 10.0, 9.0, 8.0)  # read near: shrunk before hyphenated
+    size, lines = fit_lines(face.name, name_w, 34.0, sizes, True, len(sizes))
     fm = QFontMetricsF(_font(size, bold=True))
     band = QRectF(inner.left(), inner.top(), w, max(24.0, len(lines) * fm.lineSpacing() + 6))
     p.setPen(Qt.PenStyle.NoPen)
