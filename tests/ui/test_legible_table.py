@@ -134,6 +134,22 @@ def measure_cards(w: TableWindow, shot: QImage) -> list[Measured]:
     return out
 
 
+def backs_in_hands_say_nothing(w: TableWindow) -> bool:
+    """The others' hands are rows of overlapping backs: a back's label there would read as
+    fragments ("DE F"), so they carry none (their pictures, painted again, draw no text)."""
+    from table.ui.card_renderer import paint_back
+
+    hidden = [i for i in w.scene.cards.values() if i.face is None and i.container_role == "hand"]
+    img = QImage(8, 8, QImage.Format.Format_ARGB32)
+    p = QPainter(img)
+    with recording_drawn() as drawn:
+        for item in hidden:
+            paint_back(p, QRectF(0, 0, theme.CARD_W, theme.CARD_H), item.back, 0.5,
+                       item.owner_colour)
+    p.end()
+    return bool(hidden) and not drawn
+
+
 def smallest(found: list[Measured]) -> dict[tuple[str, str], int]:
     least: dict[tuple[str, str], int] = defaultdict(lambda: 999)
     for m in found:
@@ -216,6 +232,7 @@ def test_every_card_reads_where_it_lies_at_the_default_view(qtbot, styled, game:
                 assert px >= OWN_MIN, (region, role, px, [m for m in found if m.px == px])
             elif region == "others":
                 assert px >= OTHERS_MIN, (region, role, px, [m for m in found if m.px == px])
+        assert backs_in_hands_say_nothing(w)
         with_text = [i for i in w.scene.cards.values() if i.face is not None and i.face.text
                      and _region(w, i) == "own hand"]
         assert with_text
