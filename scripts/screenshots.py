@@ -5,9 +5,9 @@ there as a player opens it, and the whole screen grabbed once the table has sett
     python scripts/screenshots.py --display :21 [--out docs/screenshots] [--size 1366x768 ...]
 
 Writes <game>-<W>x<H>.png for each game and size, the pointer resting on a card of the hand
-(the reading panel shows it). Needs Xvfb, openbox, xdotool and ImageMagick's `import`; uses the
-display number given (and nothing else), and a settings folder of its own (a fresh player's
-first run: no saved window size).
+(the reading panel shows it), and hover-zoom.png (Dead to Rites on a laptop, Alt held). Needs
+Xvfb, openbox, xdotool and ImageMagick's `import`; uses the display number given (and nothing
+else), and a settings folder of its own (a fresh player's first run: no saved window size).
 """
 from __future__ import annotations
 
@@ -35,7 +35,10 @@ def _wait(what: str, done, timeout: float = 120.0) -> None:  # type: ignore[no-u
     raise SystemExit(f"screenshots: timed out waiting for {what}")
 
 
-def shoot(display: str, size: str, game: str, seats: int, out: Path) -> None:
+def shoot(display: str, size: str, game: str, seats: int, out: Path,
+          hold_alt: Path | None = None) -> None:
+    """One screenshot of `game`; with `hold_alt`, a second one there with Alt held (the card
+    under the pointer drawn large)."""
     width, height = size.split("x")
     xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", f"{width}x{height}x24",
                              "-nolisten", "tcp"], stderr=subprocess.DEVNULL)
@@ -63,6 +66,13 @@ def shoot(display: str, size: str, game: str, seats: int, out: Path) -> None:
         subprocess.run(["import", "-display", display, "-window", "root", str(out)], env=env,
                        check=True)
         print(out)
+        if hold_alt is not None:
+            subprocess.run(["xdotool", "keydown", "alt"], env=env, check=True)
+            time.sleep(SETTLE_S)
+            subprocess.run(["import", "-display", display, "-window", "root", str(hold_alt)],
+                           env=env, check=True)
+            subprocess.run(["xdotool", "keyup", "alt"], env=env, check=True)
+            print(hold_alt)
     finally:
         for proc in reversed(procs):
             proc.terminate()
@@ -83,9 +93,12 @@ def main() -> int:
     for tool in ("Xvfb", "openbox", "import", "xdpyinfo", "xdotool"):
         if shutil.which(tool) is None:
             raise SystemExit(f"screenshots: needs {tool}")
+    out = Path(args.out)
     for size in args.size or ["1366x768", "1920x1080"]:
         for game in args.game or list(GAMES):
-            shoot(args.display, size, game, GAMES[game], Path(args.out) / f"{game}-{size}.png")
+            zoom = out / "hover-zoom.png" if (game, size) == ("dead-to-rites", "1366x768") \
+                else None
+            shoot(args.display, size, game, GAMES[game], out / f"{game}-{size}.png", zoom)
     return 0
 
 
