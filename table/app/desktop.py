@@ -37,6 +37,7 @@ def run_app(argv: list[str], game: str | None = None, seats: int | None = None,
 
     from table.ui.shell import Shell
     from table.ui.style import apply_style
+    from table.ui.text_size import apply_text_scale
 
     if QApplication.instance() is None and (problem := no_display()):
         print(f"sandtable: {problem}", file=sys.stderr)
@@ -47,6 +48,7 @@ def run_app(argv: list[str], game: str | None = None, seats: int | None = None,
     app.setOrganizationName("Sandtable")
     app.setQuitOnLastWindowClosed(True)
     apply_style(app)
+    apply_text_scale(app)  # the text size the player chose (Ctrl+= / Ctrl+-), every window
     lan: list[object | None] = []  # the LAN wiring, once made
     if game is not None:
         shell = Shell()

@@ -14,13 +14,15 @@ from table.ui.catalog import BackStyle, Catalog
 from table.ui.face_text import recording_drawn, recording_overflows
 from table.ui.hover_zoom import ZOOM_W
 from table.ui.layout import OTHERS_SCALES
+from table.ui.settings import TEXT_SCALES
 from table.ui.view import OWN_ZOOM
 
 GAMES = ["gauntlet", "mantle-of-the-keeper", "dead-to-rites"]
 CARD = QRectF(0, 0, theme.CARD_W, theme.CARD_H)
-# the table (own area, each size the others' areas are drawn at), zoomed in, print, read large
-SIZES = sorted({OWN_ZOOM, *(OWN_ZOOM * k for k in OTHERS_SCALES), 1.0, 1.5,
-                ZOOM_W / theme.CARD_W, 4.0})
+# the table (the own area at each text size, each size the others' areas are drawn at), zoomed
+# in, print, read large
+SIZES = sorted({*(OWN_ZOOM * s for s in TEXT_SCALES), *(OWN_ZOOM * k for k in OTHERS_SCALES),
+                1.0, 1.5, ZOOM_W / theme.CARD_W, 4.0})
 
 
 @pytest.mark.parametrize("game", GAMES)
