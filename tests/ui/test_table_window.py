@@ -180,7 +180,7 @@ def test_drag_token_snaps_to_grid_cell(window):  # type: ignore[no-untyped-def]
 def test_rubber_band_selects_several_and_they_move_together(window):  # type: ignore[no-untyped-def]
     w = window
     play = w.scene.layout.rects["p1.play"]
-    for dx in (-150, 150):
+    for dx in (-play.width() / 4, play.width() / 4):  # two spots in it, apart
         _play_top(w, play.center() + QPointF(dx, 0))
     played = cards_in(w.replica, "p1.play")
     assert len(played) == 2
