@@ -196,10 +196,10 @@ class TableWindow(QMainWindow):
         """Ctrl+N plays seat N (hot-seat); Alt+N reads seat N's area large."""
         for seat in self.ctl.playable_seats[:9]:
             self._action(f"Play seat {seat}", [f"Ctrl+{seat}"], partial(self.ctl.set_seat, seat))
-        for seat in self.ctl.seats[:9]:  # the layout draws the others' areas smaller
-            self._action(f"Read seat {seat}'s area", [f"Alt+{seat}"],
+        for seat in [0, *self.ctl.seats[:9]]:  # the layout draws the others' areas smaller
+            self._action(f"Read seat {seat}'s area" if seat else "Read the middle", [f"Alt+{seat}"],
                          partial(self.view.read_seat, seat),
-                         tip="Show this seat's area large (again, or Ctrl+0: the whole table)")
+                         tip="Show this area large (again, or Ctrl+0: the whole table)")
 
     # --- commands ----------------------------------------------------------------------------
     def _targets(self) -> list[str]:

@@ -133,16 +133,19 @@ class TableView(QGraphicsView):
         self._fitted()
 
     def read_seat(self, seat: int) -> bool:
-        """Show a seat's area large: at the zoom its texts read as the player's own do (the
-        layout drew it smaller), centred; again, or Ctrl+0, goes back to the whole table."""
+        """Show a seat's area large (seat 0: the middle of the table): at the zoom its texts
+        read as the player's own do (the layout drew it smaller), centred; again, or Ctrl+0,
+        goes back to the whole table."""
         scene = self.scene()
-        if not isinstance(scene, TableScene) or seat not in scene.layout.seat_areas:
+        if not isinstance(scene, TableScene) or (seat and seat not in scene.layout.seat_areas):
             return False
         if self.reading == seat:
             self.fit_legible()
             return True
-        area = scene.layout.seat_areas[seat]
-        self.set_zoom(max(self.zoom, self.own_zoom / scene.layout.seat_scale.get(seat, 1.0)))
+        lay = scene.layout
+        area = lay.seat_areas[seat] if seat else lay.middle
+        k = lay.seat_scale.get(seat, 1.0) if seat else lay.middle_scale
+        self.set_zoom(max(self.zoom, self.own_zoom / k))
         self.centerOn(area.center())
         self.reading = seat
         return True

@@ -159,3 +159,17 @@ def test_each_other_seat_s_area_reads_large_by_one_key(qtbot, styled) -> None:  
         qtbot.waitUntil(lambda: w.view.reading is None)
     finally:
         w.shutdown()
+
+
+def test_the_middle_reads_large_by_alt_0(qtbot, styled) -> None:  # type: ignore[no-untyped-def]
+    """Gauntlet's middle (the territories) may be drawn small on a laptop: Alt+0 shows it with
+    its cards' names at 9 px or more."""
+    w = open_table(qtbot, "gauntlet")
+    try:
+        qtbot.keyClick(w.view, Qt.Key.Key_0, Qt.KeyboardModifier.AltModifier)
+        qtbot.waitUntil(lambda: w.view.reading == 0)
+        settle(qtbot, w)
+        found = [m for m in measure_cards(w, w.grab().toImage()) if m.region == "middle"]
+        assert found and min(m.px for m in found) >= 9, found
+    finally:
+        w.shutdown()
