@@ -74,7 +74,7 @@ DEFAULT_ROOM = (1744.0, 1104.0)  # a laptop's view (1090x690 px) at the own area
 class Layout:
     rects: dict[str, QRectF] = field(default_factory=dict)
     seat_areas: dict[int, QRectF] = field(default_factory=dict)
-    flipped: set[int] = field(default_factory=set)  # seats along the top edge
+    flipped: set[int] = field(default_factory=set)  # seats above the player's (facing down)
     middle: QRectF = field(default_factory=QRectF)
     bounds: QRectF = field(default_factory=QRectF)
     scale: dict[str, float] = field(default_factory=dict)  # id -> drawn at this size (< 1)
@@ -204,7 +204,7 @@ def compute(state: State, seats: list[int],
 def _put(state: State, out: Layout, piece: Piece, at: QPointF, viewer: int, flipped: bool,
          tiles: dict[str, tuple[int, int, int]]) -> None:
     """Lay out one area at full size in a frame of its own and shrink it into place at `at`
-    (a flipped area, above the middle, has its play area toward the middle)."""
+    (a flipped area, above the player's shelf, has its play area toward the middle)."""
     area = QRectF(at.x(), at.y(), piece.w, piece.h)
     place = partial(_place_rows, state, shape=piece.shape, tiles=tiles,
                     plate=piece.seat is not None, flipped=flipped or piece.seat is None)
