@@ -38,6 +38,7 @@ def run_app(argv: list[str], game: str | None = None, seats: int | None = None,
     from table.ui.profiles import claim
     from table.ui.shell import Shell
     from table.ui.style import apply_style
+    from table.ui.text_size import apply_text_scale
 
     if QApplication.instance() is None and (problem := no_display()):
         print(f"sandtable: {problem}", file=sys.stderr)
@@ -49,6 +50,7 @@ def run_app(argv: list[str], game: str | None = None, seats: int | None = None,
     app.setQuitOnLastWindowClosed(True)
     apply_style(app)
     claim()  # a second window on this computer is a second player: its own name and tables
+    apply_text_scale(app)  # the text size the player chose (Ctrl+= / Ctrl+-), every window
     lan: list[object | None] = []  # the LAN wiring, once made
     if game is not None:
         shell = Shell()

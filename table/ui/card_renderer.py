@@ -1,10 +1,10 @@
 """Paints card faces and backs from card data with QPainter: vector, so crisp at any zoom.
 
-Two levels of detail. Far (a card under ~70 px on screen): the name, as large as it fits,
-wrapped over up to three lines, with the cost and the type's stats - what a player scanning
-the table reads. Near: name (wrapped, never cut while it can shrink), cost, type line, the
-rules text given the body's space, stats along the bottom. Where a text goes is worked out
-once per card and size (in scene units) and kept, so repainting at a new zoom is only drawing.
+Three levels of detail. On the table (a card under 120 px wide on screen): the face a player
+scanning the table reads, large (face_table.py). Near (printed, or zoomed in): name, cost, type
+line, the rules text given the body's space, stats along the bottom. Read large (hover zoom,
+the reading panel): every field the module gives the card. Every text fits its box or is
+reported (face_text.draw_text).
 """
 from __future__ import annotations
 
@@ -13,16 +13,15 @@ from functools import lru_cache
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
 
-from table.games.model import abbreviate
-
 from . import theme
 from .catalog import BackStyle, CardFace
+from .face_table import paint_table_face, short_label
 from .face_text import (
     CENTRE_WRAP,
     TOP_WRAP,
-    WRAP,
     draw_text,
     face_image,
+    fit_lines,
     fit_text,
     recording_texts,
 )
@@ -31,8 +30,10 @@ __all__ = ["DETAIL_LOD", "NEAR_LOD", "RADIUS", "fit_text", "paint_back", "paint_
            "recording_texts", "short_label"]
 
 RADIUS = 8.0
-NEAR_LOD = 0.7  # from this scale on, the rules text is drawn
+NEAR_LOD = 1.0  # from this scale on (a card 120 px wide and more), the rules text is drawn
 DETAIL_LOD = 2.0  # hover zoom and the card panel: every field the module gives the card
+
+
 @lru_cache(maxsize=64)
 def _font(size: float, bold: bool = False, italic: bool = False) -> QFont:
     return theme.font(size, bold=bold, italic=italic)
@@ -51,15 +52,7 @@ def _cost(p: QPainter, centre: QPointF, radius: float, text: str, colour: QColor
     p.setPen(theme.TEXT_DARK)
     p.setFont(_font(radius * (1.15 if len(text) < 3 else 0.8), bold=True))
     draw_text(p, QRectF(centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius),
-              int(Qt.AlignmentFlag.AlignCenter), text)
-
-
-def short_label(face: CardFace, index: int) -> str:
-    """The name over a stat's value on the small stat line: the module's short form
-    ([templates.front.labels]), else one made from its full name ("Guard" -> "Grd")."""
-    if index < len(face.stat_shorts):
-        return face.stat_shorts[index]
-    return abbreviate(face.stats[index][0])
+              int(Qt.AlignmentFlag.AlignCenter), text, "cost")
 
 
 def paint_face(p: QPainter, rect: QRectF, face: CardFace, lod: float = 1.0) -> None:
@@ -74,53 +67,9 @@ def paint_face(p: QPainter, rect: QRectF, face: CardFace, lod: float = 1.0) -> N
 
         paint_regions(p, rect, inner, face, colour)
     elif lod < NEAR_LOD:
-        _paint_far(p, inner, face, colour)
+        paint_table_face(p, rect, face, colour)
     else:
         _paint_near(p, inner, face, colour, lod >= DETAIL_LOD)
-
-
-def _paint_far(p: QPainter, inner: QRectF, face: CardFace, colour: QColor) -> None:
-    """Name first: as big as three lines allow. Cost in its corner, stats at the foot."""
-    p.drawRoundedRect(inner, 4, 4)
-    top = 30.0 if face.corner else 6.0
-    foot = 32.0 if face.stats else 6.0
-    if face.corner:
-        _cost(p, QPointF(inner.right() - 15, inner.top() + 15), 15, face.corner, colour)
-        p.setPen(QColor("#5b5346"))
-        p.setFont(_font(13, bold=True))
-        draw_text(p, QRectF(inner.left() + 4, inner.top() + 2, inner.width() - 38, 26),
-                  int(Qt.AlignmentFlag.AlignVCenter) | int(Qt.AlignmentFlag.AlignLeft),
-                  QFontMetricsF(_font(13, bold=True)).elidedText(
-                       face.type, Qt.TextElideMode.ElideRight, inner.width() - 38))
-    box = QRectF(inner.left() + 3, inner.top() + top, inner.width() - 6,
-                 inner.height() - top - foot)
-    # whole words only: a long name shrinks rather than losing letters ("Cartogr")
-    size = fit_text(face.name, box.width(), box.height(),
-                    (30.0, 27.0, 24.0, 21.0, 18.0, 16.0, 14.0, 12.0, 11.0, 10.0), True)
-    p.setPen(theme.TEXT_DARK)
-    p.setFont(_font(size, bold=True))
-    draw_text(p, box, CENTRE_WRAP, face.name)
-    if face.stats:
-        _stat_cells(p, QRectF(inner.left(), inner.bottom() - foot, inner.width(), foot), face,
-                    colour)
-
-
-def _stat_cells(p: QPainter, band: QRectF, face: CardFace, colour: QColor) -> None:
-    """The far stat line: one cell per stat, its short name over its value ("Pow" / "3")."""
-    p.setPen(Qt.PenStyle.NoPen)
-    p.setBrush(colour.darker(120))
-    p.drawRoundedRect(band, 4, 4)
-    p.setPen(theme.readable_on(colour.darker(120)))
-    stats = face.stats[:4]
-    cell_w = band.width() / len(stats)
-    for i, (_, value) in enumerate(stats):
-        cell = QRectF(band.left() + i * cell_w, band.top(), cell_w, band.height())
-        p.setFont(_font(9.5, bold=True))
-        draw_text(p, QRectF(cell.left(), cell.top(), cell_w, 11),
-                  int(Qt.AlignmentFlag.AlignCenter), short_label(face, i))
-        p.setFont(_font(17, bold=True))
-        draw_text(p, QRectF(cell.left(), cell.top() + 9, cell_w, cell.height() - 9),
-                  int(Qt.AlignmentFlag.AlignCenter), value)
 
 
 def _paint_near(p: QPainter, inner: QRectF, face: CardFace, colour: QColor,
@@ -129,19 +78,18 @@ def _paint_near(p: QPainter, inner: QRectF, face: CardFace, colour: QColor,
     corner_w = 30.0 if face.corner else 0.0
     # name band: up to two lines, shrunk before it is cut
     name_w = w - 8 - corner_w
-    size = fit_text(face.name, name_w, 30.0, (14.0, 13.0, 12.0, 11.0, 10.0, 9.0, 8.0, 7.0), True,
-                    TOP_WRAP)
+    sizes = (14.0, 13.0, 12.0, 11.0, 10.0, 9.0, 8.0)  # read near: shrunk before hyphenated
+    size, lines = fit_lines(face.name, name_w, 34.0, sizes, True, len(sizes))
     fm = QFontMetricsF(_font(size, bold=True))
-    lines = 1 if fm.horizontalAdvance(face.name) <= name_w else 2
-    band = QRectF(inner.left(), inner.top(), w, max(24.0, lines * fm.lineSpacing() + 6))
+    band = QRectF(inner.left(), inner.top(), w, max(24.0, len(lines) * fm.lineSpacing() + 6))
     p.setPen(Qt.PenStyle.NoPen)
     p.setBrush(colour)
     p.drawRect(band)
     p.setPen(theme.readable_on(colour))
     p.setFont(_font(size, bold=True))
     draw_text(p, band.adjusted(4, 2, -corner_w - 2, -2),
-              int(Qt.AlignmentFlag.AlignVCenter) | int(Qt.AlignmentFlag.AlignLeft) | WRAP,
-              face.name)
+              int(Qt.AlignmentFlag.AlignVCenter) | int(Qt.AlignmentFlag.AlignLeft),
+              "\n".join(lines), "name")
     if face.corner:
         _cost(p, QPointF(inner.right() - 14, inner.top() + 14), 13, face.corner, colour)
     body = QRectF(inner.left(), band.bottom(), w, inner.bottom() - band.bottom())
@@ -154,7 +102,8 @@ def _paint_near(p: QPainter, inner: QRectF, face: CardFace, colour: QColor,
     sub = QFontMetricsF(_font(9.5, italic=True)).elidedText(
         face.subtitle or face.type, Qt.TextElideMode.ElideRight, w - 8)
     draw_text(p, QRectF(body.left() + 4, body.top() + 1, w - 8, 14),
-              int(Qt.AlignmentFlag.AlignVCenter) | int(Qt.AlignmentFlag.AlignLeft), sub)
+              int(Qt.AlignmentFlag.AlignVCenter) | int(Qt.AlignmentFlag.AlignLeft), sub, "type",
+              face.subtitle or face.type)
     y = body.top() + 16
     if face.flags:
         _flag_badges(p, QPointF(body.left() + 4, y), face.flags[:3])
@@ -165,16 +114,18 @@ def _paint_near(p: QPainter, inner: QRectF, face: CardFace, colour: QColor,
         p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
         p.drawImage(art, img)
         y = art.bottom() + 2
-    pills = _pill_rows(_pill_texts(face, detail), w - 8)
-    stats_h = 17.0 * len(pills)
+    pills, notes = _pills_and_notes(face, detail, w - 8)
+    rows = _pill_rows(pills, w - 8)
+    stats_h = 17.0 * len(rows)
+    text = "\n".join(x for x in (face.text, *notes) if x)
     text_box = QRectF(body.left() + 5, y + 2, w - 10, body.bottom() - y - 6 - stats_h)
-    if face.text and text_box.height() > 6:
-        size = fit_text(face.text, text_box.width(), text_box.height(),
-                        (11.0, 10.0, 9.0, 8.0, 7.0, 6.0, 5.0), False, TOP_WRAP)
+    if text and text_box.height() > 6:
+        size = fit_text(text, text_box.width(), text_box.height(),
+                        (11.0, 10.0, 9.0, 8.0, 7.0, 6.0, 5.0, 4.5, 4.0), False, TOP_WRAP)
         p.setPen(theme.TEXT_DARK)
         p.setFont(_font(size))
-        draw_text(p, text_box, TOP_WRAP, face.text)
-    _stat_pills(p, body, pills, colour)
+        draw_text(p, text_box, TOP_WRAP, text, "rules")
+    _stat_pills(p, body, rows, colour)
 
 
 def _flag_badges(p: QPainter, at: QPointF, flags: tuple[str, ...]) -> None:
@@ -188,18 +139,34 @@ def _flag_badges(p: QPainter, at: QPointF, flags: tuple[str, ...]) -> None:
         p.setBrush(QColor(20, 20, 20, 170))
         p.drawRoundedRect(badge, 6, 6)
         p.setPen(QColor("#ffe082"))
-        draw_text(p, badge, int(Qt.AlignmentFlag.AlignCenter), flag)
+        draw_text(p, badge, int(Qt.AlignmentFlag.AlignCenter), flag, "flag")
         x += fw + 3
 
 
-def _pill_texts(face: CardFace, detail: bool) -> list[str]:
-    """"Power 3", "Guard 2"...: the template's stats, or (read large) every field the module
-    gives the card but its flags, which are badges already."""
+def _pill_texts(face: CardFace, detail: bool) -> list[tuple[str, str]]:
+    """("Power", "3"), ("Guard", "2")...: the template's stats, or (read large) every field the
+    module gives the card but its flags, which are badges already."""
     if not detail or not face.fields:
-        return [f"{label} {value}" for label, value in face.stats]
+        return list(face.stats)
     flags = {f.casefold() for f in face.flags}
-    return [f"{label} {value}" for _, label, value in face.fields
+    return [(label, value) for _, label, value in face.fields
             if not (value == "yes" and label.casefold() in flags)]
+
+
+def _pills_and_notes(face: CardFace, detail: bool, width: float) -> tuple[list[str], list[str]]:
+    """The stats short enough for a pill ("Power 3"), and the others as lines of text under
+    the rules ("Orders: Onward (1), ..."), unless the rules text says them already."""
+    fm = QFontMetricsF(_font(9, bold=True))
+    pills: list[str] = []
+    notes: list[str] = []
+    said = face.text.casefold()
+    for label, value in _pill_texts(face, detail):
+        pill = f"{label} {value}"
+        if fm.horizontalAdvance(pill) + 10 <= width:
+            pills.append(pill)
+        elif value.casefold() not in said:
+            notes.append(f"{label}: {value}")
+    return pills, notes
 
 
 def _pill_rows(texts: list[str], width: float) -> list[list[tuple[str, float]]]:
@@ -229,7 +196,7 @@ def _stat_pills(p: QPainter, body: QRectF, rows: list[list[tuple[str, float]]],
             p.setBrush(fill)
             p.drawRoundedRect(pill, 7, 7)
             p.setPen(theme.readable_on(fill))
-            draw_text(p, pill, int(Qt.AlignmentFlag.AlignCenter), t)
+            draw_text(p, pill, int(Qt.AlignmentFlag.AlignCenter), t, "stat")
             x += sw + 3
 
 
@@ -259,7 +226,7 @@ def paint_back(p: QPainter, rect: QRectF, back: BackStyle, lod: float = 1.0,
         p.drawRoundedRect(plate, 6, 6)
         p.setPen(QColor("#f5f0e1"))
         p.setFont(_font(size, bold=True))
-        draw_text(p, plate.adjusted(4, 0, -4, 0), CENTRE_WRAP, back.label)
+        draw_text(p, plate.adjusted(4, 0, -4, 0), CENTRE_WRAP, back.label, "back")
     if owner_colour is not None:  # a seat stripe tells whose card it is
         p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(owner_colour)

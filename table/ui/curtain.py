@@ -11,7 +11,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainter, QPaintEvent
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+)
 from PySide6.QtWidgets import QWidget
 
 from . import theme
@@ -55,21 +63,32 @@ class Curtain(QWidget):
         self.hide()
         self.opened.emit()
 
+    def texts(self) -> list[tuple[QRectF, QFont, QColor, str]]:
+        """The title and the line under it, each in the box its wrapped text needs, one under
+        the other (a gap between), the pair in the middle of the window."""
+        r = QRectF(self.rect()).adjusted(24, 24, -24, -24)
+        flags = int(Qt.AlignmentFlag.AlignHCenter) | int(Qt.TextFlag.TextWordWrap)
+        parts = [(theme.font(40, bold=True), self.colour, f"Pass to {self.name}"),
+                 (theme.font(18), QColor("#dddddd"),
+                  f"{self.name}: click or press Space when you are ready to see your cards.")]
+        boxes = [QFontMetricsF(font).boundingRect(QRectF(0, 0, r.width(), 10_000), flags, text)
+                 for font, _, text in parts]
+        gap = 18.0
+        y = r.center().y() - (sum(b.height() for b in boxes) + gap) / 2
+        out = []
+        for (font, colour, text), box in zip(parts, boxes, strict=True):
+            out.append((QRectF(r.left(), y, r.width(), box.height()), font, colour, text))
+            y += box.height() + gap
+        return out
+
     def paintEvent(self, event: QPaintEvent) -> None:
         p = QPainter(self)
         p.fillRect(self.rect(), theme.TABLE_BG_DARK)
-        r = QRectF(self.rect())
-        p.setPen(self.colour)
-        p.setFont(theme.font(40, bold=True))
-        p.drawText(r.adjusted(20, 0, -20, -r.height() / 2 + 40),
-                   Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom,
-                   f"Pass to {self.name}")
-        p.setPen(QColor("#dddddd"))
-        p.setFont(theme.font(18))
-        p.drawText(r.adjusted(20, r.height() / 2 + 20, -20, 0),
-                   Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop |
-                   Qt.TextFlag.TextWordWrap,
-                   f"{self.name}: click or press Space when you are ready to see your cards.")
+        for box, font, colour, text in self.texts():
+            p.setPen(colour)
+            p.setFont(font)
+            p.drawText(box, int(Qt.AlignmentFlag.AlignHCenter) | int(Qt.TextFlag.TextWordWrap),
+                       text)
         p.end()
 
     def event(self, event: QEvent) -> bool:

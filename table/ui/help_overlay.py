@@ -24,6 +24,9 @@ SHORTCUTS: list[tuple[str, str]] = [
     ("Ctrl+Z", "undo the last action; again: the one before (hot-seat: whoever made it)"),
     ("Ctrl+Shift+Z · Ctrl+Y", "redo what Undo took back"),
     ("Ctrl+1 … Ctrl+6", "play as seat 1 … 6 (hot-seat: through the curtain)"),
+    ("Ctrl+= · Ctrl+-", "larger / smaller text: the table is laid out again for it"),
+    ("Alt+1 … Alt+6, or click a name plate", "read that seat's area large (again: back) · "
+     "Alt+0: the middle"),
     ("Mouse wheel", "zoom about the cursor · on a tracker: change it"),
     ("Middle drag / Space+drag", "pan the table"),
     ("Ctrl+0 · Ctrl+9", "fit the whole table, your area readable · show the whole table"),

@@ -15,11 +15,13 @@ from .layout_units import (
     PAD,
     PILE_H,
     PILE_W,
+    SLOT_NARROW,
     TRACKER_H,
     TRACKER_W,
     grid_size,
     laid_out_piece,
     role,
+    seat_of,
 )
 from .theme import CARD_W, GAP
 
@@ -30,7 +32,17 @@ def board_parts(state: State, board: Obj) -> tuple[list[Obj], list[Obj]]:
             [k for k in kids if laid_out_piece(k)])
 
 
-def _child_w(obj: Obj) -> float:
+def narrow_slot(state: State, obj: Obj) -> bool:
+    """A slot of a seat's board with no card in it (a place for a cube on a player's mat):
+    narrow, until a card comes (the table is then laid out again)."""
+    board = state.objs.get(obj.container or "")
+    return role(obj) == "slot" and board is not None and seat_of(board) is not None and \
+        not any(state.objs[c].kind == "card" and state.objs[c].alive for c in obj.children)
+
+
+def _child_w(state: State, obj: Obj) -> float:
+    if narrow_slot(state, obj):
+        return SLOT_NARROW
     return PILE_W if role(obj) in ("pile", "slot") else CARD_W * 2.6
 
 
@@ -43,7 +55,7 @@ def board_rect(state: State, board: Obj) -> tuple[float, float]:
         cols, rows = grid_size(board)
         return cols * CELL + 2 * PAD + tr_w, max(rows * CELL, tr_h) + LABEL + 2 * PAD
     spots = [c for c in conts if role(c) != "grid"]
-    w = sum(_child_w(c) + GAP / 2 for c in spots) + tr_w
+    w = sum(_child_w(state, c) + GAP / 2 for c in spots) + tr_w
     return max(w + 2 * PAD, CARD_W * 2), max(PILE_H, tr_h) + LABEL + 2 * PAD
 
 
@@ -67,7 +79,7 @@ def place_board(state: State, board: Obj, rects: dict[str, QRectF], rect: QRectF
         x += cols * CELL + GAP
     else:
         for c in conts:
-            w = _child_w(c)
+            w = _child_w(state, c)
             rects[c.id] = QRectF(x, y, w, PILE_H)
             x += w + GAP / 2
     for i, p in enumerate(pieces):

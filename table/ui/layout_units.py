@@ -7,16 +7,23 @@ from table.core.objects import OWNER, Obj
 from .theme import CARD_H, CARD_W
 
 LABEL = 20.0           # zone name strip
-PAD = 8.0
+PAD = 6.0
 PILE_W = CARD_W + 2 * PAD
 PILE_H = CARD_H + LABEL + 2 * PAD
 TRACKER_W, TRACKER_H = 150.0, 58.0
 DIE = 56.0
 CELL = 112.0  # a Mantle arena cell: the arena is the heart of that table, so it is big
-HAND_MIN_W = CARD_W * 5.5
 FAN_CARDS = 6  # the viewer's own hand holds this many cards side by side: names in full
-FAN_W = FAN_CARDS * (CARD_W + 8) - 8 + 2 * PAD
-PLAY_H = CARD_H + LABEL + 2 * PAD + 20
+FAN_STEP = CARD_W + 6
+FAN_W = FAN_CARDS * FAN_STEP - 6 + 2 * PAD
+BACKS_STEP = CARD_W * 0.2  # another player's hand: a row of backs, overlapped
+BACKS_W = CARD_W + 5 * BACKS_STEP + 2 * PAD
+PLAY_H = PILE_H + 4
+SHORT_H = LABEL + 2 * PAD + 56  # a zone of tokens only (a standee, cubes)
+ZONE_W = PILE_W  # a free zone's narrowest (a play area: twice that); zones fill their row
+PLATE = 26.0  # the seat's name plate along its area's edge
+PIECE_W = DIE + 8  # a column for a zone's tokens and dice beside its cards
+SLOT_NARROW = 60.0  # a board's slot that holds no card (a cube's place): a token's width
 CONTAINERS = ("zone", "pile", "board")
 PIECES = ("counter", "die")
 

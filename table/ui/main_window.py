@@ -6,14 +6,11 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QDockWidget,
-    QLabel,
     QMainWindow,
-    QTabBar,
-    QToolBar,
     QVBoxLayout,
     QWidget,
 )
@@ -26,11 +23,10 @@ from .ask import ask_text
 from .catalog import Catalog
 from .controller import TableController
 from .curtain import Curtain, curtain_wanted
-from .declaring import Declaring
 from .dock_layout import DockLayout
 from .first_frame import after_first_frame
 from .focus import TableFocus
-from .game_menu import build_game_menu, save_position
+from .game_menu import save_position
 from .help_overlay import HelpOverlay
 from .items.card_item import CardItem
 from .late_assist import assist_can_wait, start_assist
@@ -38,13 +34,18 @@ from .menus import Menus
 from .panels.assist_panel import make_assist_runner
 from .panels.log_panel import undone_from
 from .scene import TableScene
-from .seat_tabs import grey_out_moves, sync_watcher_tabs
-from .settings import Settings
+from .seat_tabs import grey_out_moves, make_seat_bar, sync_watcher_tabs
+from .settings import Settings, text_scale
+from .text_size import apply_text_scale, step_text_scale
 from .view import TableView
 from .window_docks import build_docks
 from .window_fit import fit_window, restore_geometry, save_geometry
+from .window_toolbar import build_toolbar
 
 if TYPE_CHECKING:
+    from PySide6.QtWidgets import QLabel
+
+    from .declaring import Declaring
     from .panels.assist_panel import AssistPanel
     from .panels.chat_panel import ChatPanel
     from .panels.checklist_panel import ChecklistPanel
@@ -59,6 +60,13 @@ log = logging.getLogger(__name__)
 class TableWindow(QMainWindow):
     closed = Signal()
     act_save_position: QAction  # the Game menu's (game_menu.py)
+    # the toolbar's (window_toolbar.py)
+    declaring: Declaring
+    pointer: Any
+    declare_menu: Any
+    game_menu: Any
+    zoom_label: QLabel
+    seat_tabs: QAction
     # the side panels and their docks (window_docks.py)
     turn: TurnPanel
     seats: SeatsPanel
@@ -87,6 +95,7 @@ class TableWindow(QMainWindow):
         self.start_assist_later = partial(start_assist, self) if waits else None
         self.scene = TableScene(self.ctl)
         self.view = TableView(self.scene)
+        self.view.text_scale = apply_text_scale()  # the size the player chose, remembered
         self.menus = Menus(self.scene, self)
         self.setWindowTitle(title or f"{catalog.game_name} — Sandtable"
                             + (" (read-only)" if read_only else ""))
@@ -94,12 +103,13 @@ class TableWindow(QMainWindow):
         build_docks(self)
         self._build_actions()
         grey_out_moves(self)  # a watcher's table refuses moves: say so up front
-        self.statusBar().showMessage("Right-click anything for its menu · hold Alt over a card "
-                                     "to read it · F1: every shortcut", 10000)
+        self.statusBar().showMessage("Right-click anything for its menu · the Card panel reads "
+                                     "the card under the pointer · F1: every shortcut", 10000)
         self.ctl.status.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self.ctl.seatChanged.connect(self._seat_changed)
         self.scene.cardHovered.connect(self.preview.show_card)
         self.view.menuWanted.connect(self.menus.popup)
+        self.scene.readSeat.connect(self.view.read_seat)
         self._pending_first: int | None = None
         self._resolved_seen: set[Any] = set()  # condition flags the table no longer shows
         self._chat_dirty = False
@@ -126,19 +136,7 @@ class TableWindow(QMainWindow):
         box = QVBoxLayout(central)
         box.setContentsMargins(0, 0, 0, 0)
         box.setSpacing(0)
-        self.seat_bar = QTabBar()
-        self.seat_bar.setExpanding(False)
-        self.seat_bar.setDocumentMode(True)
-        for seat in self.ctl.seats:
-            self.seat_bar.addTab(f"{self.ctl.seat_name(seat)}  (Ctrl+{seat})")
-            self.seat_bar.setTabTextColor(self.seat_bar.count() - 1,
-                                          theme.seat_colour(seat, self.ctl.seat_colour(seat)))
-        self.seat_bar.setCurrentIndex(self.ctl.seats.index(self.ctl.seat)
-                                      if self.ctl.seat in self.ctl.seats else 0)
-        self.seat_bar.currentChanged.connect(self._tab_changed)
-        self.seat_bar.setVisible(len(self.ctl.playable_seats) > 1)
-        self.seat_bar.setToolTip("Hot-seat: you play every seat. Pick whose view to show.")
-        box.addWidget(self.seat_bar)
+        self.seat_bar = make_seat_bar(self.ctl, self._tab_changed)  # on the toolbar's end
         box.addWidget(self.view, 1)
         self.setCentralWidget(central)
         self.help = HelpOverlay(self.view)
@@ -179,8 +177,10 @@ class TableWindow(QMainWindow):
         self.act_fit = a("Fit", ["Ctrl+0"], self.view.fit_legible,
                          tip="Fit the table (readable: your own area first)")
         a("Whole table", ["Ctrl+9"], self.view.fit_table, tip="Show the whole table")
-        a("Zoom in", ["Ctrl+=", "Ctrl++"], lambda: self.view.set_zoom(self.view.zoom * 1.25))
-        a("Zoom out", ["Ctrl+-"], lambda: self.view.set_zoom(self.view.zoom / 1.25))
+        a("Larger text", ["Ctrl+=", "Ctrl++"], lambda: self.text_size(1),
+          tip="Larger text: the table is laid out again for it (remembered)")
+        a("Smaller text", ["Ctrl+-"], lambda: self.text_size(-1),
+          tip="Smaller text: the table is laid out again for it (remembered)")
         self.act_help = a("Help", ["F1", "?"], self.help.toggle, tip="Keyboard shortcuts")
         self.act_curtain = a("Curtain", [], lambda: None,
                              tip="Hot-seat: cover the screen whenever the view passes to "
@@ -189,30 +189,17 @@ class TableWindow(QMainWindow):
         self.act_curtain.setCheckable(True)
         self.act_curtain.setChecked(curtain_wanted(self.settings, self.ctl))
         self.act_curtain.toggled.connect(self._curtain_toggled)
+        self._seat_actions()
+        build_toolbar(self)
+
+    def _seat_actions(self) -> None:
+        """Ctrl+N plays seat N (hot-seat); Alt+N reads seat N's area large."""
         for seat in self.ctl.playable_seats[:9]:
-            a(f"Play seat {seat}", [f"Ctrl+{seat}"], partial(self.ctl.set_seat, seat))
-        bar = QToolBar("Table")
-        bar.setObjectName("toolbar-table")
-        bar.setMovable(False)
-        for act in (self.act_undo, self.act_redo, self.act_flip, self.act_rotate, self.act_draw, self.act_end,
-                    self.act_note, self.act_end_game, self.act_fit, self.act_help):
-            bar.addAction(act)
-        if len(self.ctl.playable_seats) > 1:
-            bar.addAction(self.act_curtain)
-        self.zoom_label = QLabel()
-        self.view.zoomChanged.connect(lambda z: self.zoom_label.setText(f"  {z * 100:.0f}%  "))
-        bar.addSeparator()
-        bar.addWidget(self.zoom_label)
-        self.declaring = Declaring(self)
-        self.pointer = self.declaring.pointer
-        self.declare_menu = self.declaring.build_menu(bar, self.start_assist_later)
-        self.game_menu = build_game_menu(self, bar)
-        self.addToolBar(bar)
-        back = QAction("Start screen", self)
-        back.setToolTip("Leave this table (it stays saved) and return to the start screen")
-        back.triggered.connect(self.close)
-        bar.addSeparator()
-        bar.addAction(back)
+            self._action(f"Play seat {seat}", [f"Ctrl+{seat}"], partial(self.ctl.set_seat, seat))
+        for seat in [0, *self.ctl.seats[:9]]:  # the layout draws the others' areas smaller
+            self._action(f"Read seat {seat}'s area" if seat else "Read the middle", [f"Alt+{seat}"],
+                         partial(self.view.read_seat, seat),
+                         tip="Show this area large (again, or Ctrl+0: the whole table)")
 
     # --- commands ----------------------------------------------------------------------------
     def _targets(self) -> list[str]:
@@ -223,6 +210,18 @@ class TableWindow(QMainWindow):
             if isinstance(item, CardItem):
                 ids = [item.obj_id]
         return ids
+
+    def text_size(self, steps: int) -> None:
+        """One text size larger or smaller, for every window (see text_size.py)."""
+        scale = step_text_scale(steps)
+        self.ctl.status.emit(f"Text size {scale * 100:.0f}% (Ctrl+= larger, Ctrl+- smaller)")
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ApplicationFontChange and hasattr(self, "view"):
+            self.view.text_scale = text_scale()  # the text size changed: lay the table out
+            if self.view.legible or self.view.fitting:
+                self.view.fit_legible()
+        return super().event(event)
 
     def flip_selection(self) -> None:
         ids = [i for i in self._targets() if i in self.scene.cards]
@@ -314,6 +313,7 @@ class TableWindow(QMainWindow):
             self.chat.rebuild()
         self._pending_first, self._chat_dirty = None, False
         self.seats.refresh()
+        self.preview.refresh()  # the card read there may have moved, or turned
         sync_watcher_tabs(self)  # a watcher's tabs: the seats taken since it opened
         self.turn.refresh()
         self.checklist.refresh()

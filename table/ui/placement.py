@@ -11,6 +11,7 @@ from PySide6.QtCore import QPointF, QRectF
 
 from . import theme
 from .layout import CELL, LABEL, PAD
+from .layout_units import BACKS_STEP, FAN_STEP
 
 PILE_SHOWN = 2  # a pile shows its top two cards, so lifting the top reveals the next back
 
@@ -37,30 +38,44 @@ def slot_spot(rect: QRectF, index: int, count: int) -> Spot:
 
 
 def hand_spot(rect: QRectF, index: int, count: int, fan: bool) -> Spot:
-    """A fan for the viewing seat's own hand; a tight row of backs for the others'."""
+    """The viewing seat's own hand side by side, upright (each card's name and stats read
+    whole, as a player holds them); the others' a tight row of backs. Cards overlap only when
+    more than the hand's room holds."""
     usable = max(0.0, rect.width() - 2 * PAD - theme.CARD_W)
-    natural = theme.CARD_W + 8 if fan else theme.CARD_W * 0.35
+    natural = FAN_STEP if fan else BACKS_STEP
     step = min(natural, usable / max(1, count - 1)) if count > 1 else 0.0
     width = step * (count - 1)
     x = rect.left() + PAD + theme.CARD_W / 2 + (usable - width) / 2 + index * step
     y = rect.top() + LABEL + PAD + theme.CARD_H / 2
-    rot = 0.0
-    if fan and count > 1:
-        t = (index - (count - 1) / 2) / max(1.0, (count - 1) / 2)  # -1 .. 1
-        rot = t * min(8.0, 1.5 * count)
-        y += abs(t) * abs(t) * 10
-    return Spot(QPointF(x, y), rot, index * 0.01)
+    return Spot(QPointF(x, y), 0.0, index * 0.01)
 
 
-def free_spot(rect: QRectF, pos: tuple[float, ...] | None, index: int, auto_index: int) -> Spot:
-    """A stated position (centre, relative to the zone) or, without one, the next free place."""
+def free_spot(rect: QRectF, pos: tuple[float, ...] | None, index: int, auto_index: int,
+              auto_count: int = 0) -> Spot:
+    """A stated position (centre, relative to the zone) or, without one, the next free place:
+    side by side while the zone has room for them all (each card's name whole), else in rows
+    overlapping as little as the room allows."""
     if pos is not None and len(pos) >= 2:
         return Spot(QPointF(rect.left() + pos[0], rect.top() + pos[1]), 0.0, index * 0.01)
-    per_row = max(1, int((rect.width() - PAD) // (theme.CARD_W * 0.55)))
+    room = rect.width() - 2 * PAD - theme.CARD_W
+    side_by_side = int(room // FAN_STEP) + 1
+    count = max(auto_count, auto_index + 1)
+    step = FAN_STEP if count <= side_by_side else max(theme.CARD_W * 0.25,
+                                                      room / max(1, count - 1))
+    per_row = max(1, int(room // step) + 1)
     col, row = auto_index % per_row, auto_index // per_row
-    x = rect.left() + PAD + theme.CARD_W / 2 + col * theme.CARD_W * 0.55
+    x = rect.left() + PAD + theme.CARD_W / 2 + col * step
     y = rect.top() + LABEL + PAD + theme.CARD_H / 2 + row * 36
     return Spot(QPointF(x, min(y, rect.bottom() - theme.CARD_H / 2)), 0.0, index * 0.01)
+
+
+def token_spot(rect: QRectF, index: int) -> Spot:
+    """A token with no place of its own in a zone: in a row along the zone's foot from its
+    right end, clear of the zone's name and of the cards laid from its left."""
+    x = rect.right() - PAD - theme.TOKEN / 2 - index * (theme.TOKEN + 4)
+    y = rect.bottom() - PAD - theme.TOKEN / 2
+    return Spot(QPointF(max(rect.left() + PAD + theme.TOKEN / 2, x),
+                        max(rect.top() + LABEL + theme.TOKEN / 2, y)), 0.0, 1.0 + index * 0.01)
 
 
 def grid_spot(rect: QRectF, pos: tuple[float, ...] | None, index: int, is_card: bool) -> Spot:

@@ -24,6 +24,7 @@ from table.core.views import view_object
 
 from . import layout as lay
 from . import theme
+from .catalog import BackStyle
 from .controller import TableController
 from .dragdrop import DropHandler
 from .items.card_item import CardItem
@@ -43,6 +44,7 @@ log = logging.getLogger(__name__)
 
 class TableScene(QGraphicsScene, SceneArrange, SceneGestures, ScenePieces, SceneSizes):
     cardHovered = Signal(str)            # object id, "" when the cursor leaves
+    readSeat = Signal(int)               # a seat's name plate was clicked: read its area
     changed_by_ops = Signal()            # after every applied Change (panels refresh)
 
     def __init__(self, controller: TableController) -> None:
@@ -68,13 +70,16 @@ class TableScene(QGraphicsScene, SceneArrange, SceneGestures, ScenePieces, Scene
         self._pile_shown: dict[str, set[str]] = {}  # pile -> ids of its visible cards
         self._z_top = 0.0  # free zones stack by arrival: the last placed lies on top
         self.card_resolution = 1.0  # device pixels per unit the cards' pictures are kept at
-        self.others_scale = (1.0, 1.0)  # the others' areas and the middle, drawn smaller
-        self._bounds: dict[tuple[float, float, int], QRectF] = {}  # bounds_at's answers
+        self.room: tuple[float, float] | None = None  # the view's, in own-area units
+        self.min_middle = 0.0
         self._selected: set[CardItem] = set()  # the cards showing a selection outline
         self.selectionChanged.connect(self._outline_selection)
         self.rebuild()
         self._unsubscribe = self.replica.subscribe(self.on_change)
         controller.seatChanged.connect(self.refresh_view)
+
+    def plate_clicked(self, seat: int) -> None:
+        self.readSeat.emit(seat)
 
     def detach(self) -> None:
         self._unsubscribe()
@@ -87,8 +92,7 @@ class TableScene(QGraphicsScene, SceneArrange, SceneGestures, ScenePieces, Scene
     def rebuild(self) -> None:
         """Lay the table out again and place everything (new seats or containers, seat switch)."""
         state = self.state
-        self._bounds.clear()  # the table may have changed: its extents at other sizes too
-        self.layout = lay.compute(state, self.seats_from_here(), self._tiles, *self.others_scale)
+        self.layout = self.compute_layout()
         live = {oid for oid, o in state.objs.items() if o.alive}
         for registry in (self.cards, self.tokens, self.zones, self.trackers, self.dice):
             for oid in [k for k in registry if k not in live]:
@@ -194,7 +198,10 @@ class TableScene(QGraphicsScene, SceneArrange, SceneGestures, ScenePieces, Scene
             owner_colour = theme.seat_colour(obj.owner, self.ctl.seat_colour(obj.owner)) \
                 if obj.owner is not None else None
             private = face is not None and not obj.face_up
-            item.set_look(face, self.ctl.catalog.back, owner_colour, dict(obj.counters), private)
+            back = self.ctl.catalog.back
+            if in_hand and face is None:  # backs overlap in a hand: a label would read "DE F"
+                back = BackStyle(back.colour, "")
+            item.set_look(face, back, owner_colour, dict(obj.counters), private)
             item.container_role = role
             # others' hidden hand cards are not ours to pick up
             item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsMovable,
@@ -208,7 +215,8 @@ class TableScene(QGraphicsScene, SceneArrange, SceneGestures, ScenePieces, Scene
             colour = obj.props.get("colour") or self.ctl.seat_colour(obj.owner)
             tok.set_look(theme.seat_colour(obj.owner, str(colour or "")),
                          str(obj.props.get("shape", "disc")), str(obj.props.get("label", "")),
-                         str(obj.props.get("name", obj.id)), dict(obj.counters))
+                         str(obj.props.get("name", obj.id)), dict(obj.counters),
+                         self._token_tag(obj))
             tok.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsMovable, not self.ctl.read_only)
         else:
             return
@@ -217,6 +225,15 @@ class TableScene(QGraphicsScene, SceneArrange, SceneGestures, ScenePieces, Scene
         if old is not None and old != self.where[obj.id] and self._needs_arrange(old):
             self._dirty.add(old)
         self._place_one(obj)
+
+    def _token_tag(self, obj: Obj) -> str:
+        """On a grid (Mantle's arena) a token says whose it is, or what it is (a hazard)."""
+        parent = self.state.objs.get(obj.container or ROOT)
+        if parent is None or lay.role(parent) != "grid":
+            return ""
+        if obj.owner is not None:
+            return self.ctl.seat_name(obj.owner)
+        return str(obj.props.get("name", ""))
 
     def _needs_arrange(self, container_id: str) -> bool:
         """Whether leaving this container moves the others (hands, piles, slots, auto rows)."""
@@ -276,7 +293,7 @@ class TableScene(QGraphicsScene, SceneArrange, SceneGestures, ScenePieces, Scene
                     self._configure_piece(obj)
             else:
                 self._update_piece(obj)
-        if relayout or self._root_layout_changed(touched):
+        if relayout or self._root_layout_changed(touched) or self._held_changed():
             self.rebuild()
             return
         for cid in self._dirty:
@@ -284,6 +301,16 @@ class TableScene(QGraphicsScene, SceneArrange, SceneGestures, ScenePieces, Scene
         if any(self.zones.get(c) is not None and self.zones[c].role in ("hand", "pile")
                for c in self._dirty):
             self._configure_areas()  # hand and deck counts on the name plates
+
+    def _held_changed(self) -> bool:
+        """A container whose size comes from what it holds (a low zone, a narrow slot, a
+        column for pieces) now holds something else: the table is laid out again."""
+        held = self.layout.held
+        for cid in self._dirty:
+            obj = self.state.objs.get(cid)
+            if obj is not None and cid in held and lay.content_class(self.state, obj) != held[cid]:
+                return True
+        return False
 
     def _root_layout_changed(self, touched: set[str]) -> bool:
         """A container or tracker joined or left the table's top level."""

@@ -116,7 +116,8 @@ class SceneArrange:
         if role == "pile":
             self._arrange_pile(container_id, rect, cards, k)
             return
-        auto = 0
+        auto = tokens = 0
+        loose = sum(1 for c in cards if c.pos is None and c.kind == "card")  # laid side by side
         for i, card in enumerate(cards):
             item = self._item(card.id)
             if item is None:
@@ -131,8 +132,11 @@ class SceneArrange:
             else:
                 if card.pos is not None:
                     continue  # placed on its own (_place_one), stacked by arrival
+                if card.kind == "token":
+                    spot = placement.token_spot(rect, tokens)
+                    tokens += 1
                 else:
-                    spot = placement.free_spot(rect, None, i, auto)
+                    spot = placement.free_spot(rect, None, i, auto, loose)
                     auto += 1
             self._apply_spot(item, self._shrunk(spot, rect, k), card)
 

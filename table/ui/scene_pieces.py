@@ -132,6 +132,6 @@ class ScenePieces:
                     if self.state.objs[c].kind in lay.PIECES and self.state.objs[c].pos is None]
         i = siblings.index(obj.id) if obj.id in siblings else 0
         x = box.right() - lay.PAD - (i + 1) * (max(w, lay.DIE) + lay.PAD)
-        corner = lay.to_scene(QPointF(max(box.left() + lay.PAD, x),
-                                      box.top() + lay.LABEL + lay.PAD), drawn, k)
+        y = max(box.top() + lay.LABEL + lay.PAD, box.bottom() - lay.PAD - h)  # at the foot,
+        corner = lay.to_scene(QPointF(max(box.left() + lay.PAD, x), y), drawn, k)  # off names
         return QRectF(corner.x(), corner.y(), w * k, h * k), k

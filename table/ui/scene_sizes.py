@@ -1,6 +1,6 @@
-"""How large the others' areas and the middle are drawn (the view chooses; layout.py lays them
-out at full size and shrinks them into place), and converting a spot of a shrunk container to
-where it is drawn. A mixin of TableScene.
+"""The room the table is laid out for (the view says how much it has: layout.py fits the
+others' areas and the middle into it), and converting a spot of a shrunk container to where it
+is drawn. A mixin of TableScene.
 """
 from __future__ import annotations
 
@@ -23,27 +23,26 @@ class SceneSizes:
         @property
         def state(self) -> State: ...
         layout: lay.Layout
-        others_scale: tuple[float, float]
-        _bounds: dict[tuple[float, float, int], QRectF]
+        room: tuple[float, float] | None
+        min_middle: float
         _tiles: dict[str, tuple[int, int, int]]
 
         def rebuild(self) -> None: ...
         def seats_from_here(self) -> list[int]: ...
 
-    def set_others_scale(self, others: float, middle: float) -> None:
-        """Draw the others' areas and the middle at these sizes (the view's choice)."""
-        if (others, middle) != self.others_scale:
-            self.others_scale = (others, middle)
-            self.rebuild()
+    def set_room(self, room: tuple[float, float], min_middle: float = 0.0) -> bool:
+        """Lay the table out for a view of `room` (in the own area's units), the middle at
+        least `min_middle` where it can be; True when that changed anything."""
+        room = (round(room[0] / 8) * 8.0, round(room[1] / 8) * 8.0)  # a pixel's change: none
+        if (room, min_middle) == (self.room, self.min_middle):
+            return False
+        self.room, self.min_middle = room, min_middle
+        self.rebuild()
+        return True
 
-    def bounds_at(self, others: float, middle: float) -> QRectF:
-        """The table's extent with the others and the middle drawn so (nothing moves); kept
-        until the table is laid out again (the view asks on every resize)."""
-        key = (others, middle, self.ctl.seat)
-        if key not in self._bounds:
-            self._bounds[key] = lay.compute(self.state, self.seats_from_here(), self._tiles,
-                                            others, middle).bounds
-        return self._bounds[key]
+    def compute_layout(self) -> lay.Layout:
+        return lay.compute(self.state, self.seats_from_here(), self._tiles, room=self.room,
+                           min_middle=self.min_middle)
 
     def frame_of(self, container_id: str) -> tuple[QRectF | None, float]:
         """Where a container is drawn on the table, and at what size."""

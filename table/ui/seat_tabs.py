@@ -1,5 +1,6 @@
-"""A watcher's window: a seat tab per seat at the table (added as players sit), and the
-controls that move pieces greyed out.
+"""The seat tabs (hot-seat: whose view to show), at the toolbar's end; a watcher's window: a
+seat tab per seat at the table (added as players sit), and the controls that move pieces
+greyed out.
 
 A watcher plays no seat but may look at the table from any seat's place; its software holds
 no secret, so every view shows only public information (hidden cards as backs). Its table
@@ -7,11 +8,32 @@ refuses any op but a note or a chat; the window says so up front by greying thos
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QTabBar
 
 from table.core.watchers import is_watcher
 
 from . import theme
+
+
+def make_seat_bar(ctl: Any, changed: Callable[[int], None]) -> QTabBar:
+    """A tab per seat, in its colour (its key in the tooltip: Ctrl+N)."""
+    bar = QTabBar()
+    bar.setExpanding(False)
+    bar.setDocumentMode(True)
+    bar.setElideMode(Qt.TextElideMode.ElideRight)
+    for seat in ctl.seats:
+        bar.addTab(ctl.seat_name(seat))
+        bar.setTabToolTip(bar.count() - 1, f"Look from this seat (Ctrl+{seat})")
+        bar.setTabTextColor(bar.count() - 1, theme.seat_colour(seat, ctl.seat_colour(seat)))
+    bar.setCurrentIndex(ctl.seats.index(ctl.seat) if ctl.seat in ctl.seats else 0)
+    bar.currentChanged.connect(changed)
+    bar.setToolTip("Hot-seat: you play every seat. Pick whose view to show.")
+    return bar
+
 
 WATCHER_TIP = "Watching: pick whose place to look from (only public information is shown)."
 
@@ -22,7 +44,7 @@ def sync_watcher_tabs(window: Any) -> None:
     if not is_watcher(ctl.replica.state, ctl.replica.peer_id):
         return
     seats = ctl.seats
-    names = [f"{ctl.seat_name(s)}  (Ctrl+{s})" for s in seats]
+    names = [ctl.seat_name(s) for s in seats]
     if [bar.tabText(i) for i in range(bar.count())] == names:
         return
     bar.blockSignals(True)
@@ -34,7 +56,7 @@ def sync_watcher_tabs(window: Any) -> None:
     bar.setCurrentIndex(seats.index(ctl.seat) if ctl.seat in seats else 0)
     bar.blockSignals(False)
     bar.setToolTip(WATCHER_TIP)
-    bar.setVisible(len(seats) > 1)
+    window.seat_tabs.setVisible(len(seats) > 1)
 
 
 WATCHING_TIP = "You are watching: watchers chat and add notes, they do not move pieces."

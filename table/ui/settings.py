@@ -1,7 +1,9 @@
-"""The player's settings (name, colour, last game, window geometry) and where games are saved.
+"""The player's settings (name, colour, last game, window geometry, text size) and where games
+are saved.
 
 Everything lives under platformdirs' per-user directories; SANDTABLE_HOME points both at one
-folder instead (tests, portable installs).
+folder instead (tests, portable installs). The text size is the program's, not a table's: it
+is kept with QSettings (display.ini), as window sizes are, so every window reads the same one.
 """
 from __future__ import annotations
 
@@ -52,6 +54,33 @@ def use_profile(number: int) -> None:
     """Read and write the settings of player profile `number` from now on."""
     global _profile
     _profile = number
+
+
+TEXT_SCALES = (0.8, 0.9, 1.0, 1.1, 1.2, 1.35, 1.5)  # the text-size steps (1.0: the default)
+
+
+def _display() -> Any:
+    from PySide6.QtCore import QSettings
+
+    return QSettings(str(config_dir() / "display.ini"), QSettings.Format.IniFormat)
+
+
+def text_scale() -> float:
+    """The text size the player chose (a factor of the default), one of TEXT_SCALES."""
+    try:
+        value = float(_display().value("text/scale", 1.0))
+    except (TypeError, ValueError):
+        return 1.0
+    return min(TEXT_SCALES, key=lambda s: abs(s - value))
+
+
+def set_text_scale(value: float) -> float:
+    """Remember a text size (the nearest of TEXT_SCALES); returns the one kept."""
+    value = min(TEXT_SCALES, key=lambda s: abs(s - value))
+    store = _display()
+    store.setValue("text/scale", value)
+    store.sync()
+    return value
 
 
 @dataclass

@@ -20,13 +20,19 @@ from .hover_zoom import HoverZoom
 from .items.card_item import CardItem
 from .items.die_item import DieItem
 from .items.tracker_item import TrackerItem
+from .layout import CELL
 from .scene import TableScene
 
 MIN_ZOOM, MAX_ZOOM = 0.08, 4.0
 ZOOM_KEYS = (Qt.Key.Key_Alt, Qt.Key.Key_Z)
 SETTLE_MS = 120
-LEGIBLE_ZOOM = 0.5  # the viewer's own area: its labels 9.5 px or more (theme.legible_font)
-OTHERS_SCALES = (1.0, 0.85, 0.7, 0.6, 0.5, 0.42, 0.35, 0.3, 0.25, 0.2)  # the others' areas, largest first
+# The player's own area is drawn at this zoom (at the default text size): the table face's
+# texts (face_table.TEXT) are 12.5 px there, a cap height of 9 px. A multiple of 1/32, the step
+# card pictures are rendered at, as are the others' sizes times it (OTHERS_SCALES).
+OWN_ZOOM = 20 / 32
+LEGIBLE_ZOOM = OWN_ZOOM
+MOST_GROWTH = 1.2  # a larger screen gains room; the own area grows at most this much
+MIN_CELL_PX = 24.0  # a grid's cells (Mantle's arena) at least this large where they can be
 
 
 class TableView(QGraphicsView):
@@ -53,6 +59,8 @@ class TableView(QGraphicsView):
         self._space = False
         self.fitting = True  # follow the window's size until the player zooms by hand
         self.legible = False  # fit_legible rather than fit_table
+        self.text_scale = 1.0  # the text-size setting: the own area's zoom follows it
+        self.reading: int | None = None  # the seat whose area is read large (read_seat)
         scene.sceneRectChanged.connect(lambda _r: self.refit() if self.fitting else None)
         self.hover_zoom = HoverZoom(self.viewport())
         self._zoom_held = False
@@ -92,39 +100,55 @@ class TableView(QGraphicsView):
         self.fitInView(self.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
         self._fitted()
 
+    @property
+    def own_zoom(self) -> float:
+        """The zoom the player's own area is drawn at (the text size's), in 1/32 steps."""
+        return max(4, round(OWN_ZOOM * self.text_scale * 32)) / 32
+
     def fit_legible(self) -> None:
-        """The whole table, with the viewer's own area at a zoom it can be read at: where the
-        whole table at one size would be too small, the others' areas and the middle are drawn
-        smaller (the largest of OTHERS_SCALES that fits). Where even that does not fit, the
-        legible zoom with the viewer's own area at the bottom (the rest a scroll away)."""
-        self.fitting, self.legible = True, True
+        """The whole table, with the viewer's own area at the zoom it reads at (own_zoom): the
+        table is laid out for the room the view has there (the others' areas and the middle
+        as large as fit), and shown at that zoom, a little more where the table leaves room
+        (at most MOST_GROWTH). Where even the smallest sizes do not fit, the own area at the
+        bottom, the rest a scroll away."""
+        self.fitting, self.legible, self.reading = True, True, None
         scene = self.scene()
         if not isinstance(scene, TableScene):
             self.fit_table()
             return
-        scene.set_others_scale(*self._scales_that_fit(scene))
-        self.fitInView(self.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
-        if self.zoom < LEGIBLE_ZOOM:
-            table = self.sceneRect()
-            self.scale(LEGIBLE_ZOOM / self.zoom, LEGIBLE_ZOOM / self.zoom)
+        zoom, room = self.own_zoom, self.viewport().rect()
+        scene.set_room((room.width() / zoom, room.height() / zoom), MIN_CELL_PX / (CELL * zoom))
+        table = self.sceneRect()
+        fit = min(room.width() / table.width(), room.height() / table.height())
+        shown = max(zoom, min(fit, zoom * MOST_GROWTH))
+        self.resetTransform()
+        self.scale(shown, shown)
+        if fit < zoom:
             own = scene.layout.seat_areas.get(scene.ctl.seat, table)
-            seen_h = self.viewport().height() / LEGIBLE_ZOOM
+            seen_h = room.height() / zoom
             self.centerOn(QPointF(own.center().x(), max(table.top() + seen_h / 2,
                                                         table.bottom() - seen_h / 2)))
+        else:
+            self.centerOn(table.center())
         self._fitted()
 
-    def _scales_that_fit(self, scene: TableScene) -> tuple[float, float]:
-        """The largest sizes for the others' areas, then for the middle (never smaller than
-        theirs), at which the whole table fits the view at LEGIBLE_ZOOM."""
-        room = self.viewport().rect()
-
-        def fits(others: float, middle: float) -> bool:
-            bounds = scene.bounds_at(others, middle)
-            return min(room.width() / bounds.width(), room.height() / bounds.height()) >= \
-                LEGIBLE_ZOOM
-        others = next((k for k in OTHERS_SCALES if fits(k, k)), OTHERS_SCALES[-1])
-        middle = next((m for m in OTHERS_SCALES if m >= others and fits(others, m)), others)
-        return others, middle
+    def read_seat(self, seat: int) -> bool:
+        """Show a seat's area large (seat 0: the middle of the table): at the zoom its texts
+        read as the player's own do (the layout drew it smaller), centred; again, or Ctrl+0,
+        goes back to the whole table."""
+        scene = self.scene()
+        if not isinstance(scene, TableScene) or (seat and seat not in scene.layout.seat_areas):
+            return False
+        if self.reading == seat:
+            self.fit_legible()
+            return True
+        lay = scene.layout
+        area = lay.seat_areas[seat] if seat else lay.middle
+        k = lay.seat_scale.get(seat, 1.0) if seat else lay.middle_scale
+        self.set_zoom(max(self.zoom, self.own_zoom / k))
+        self.centerOn(area.center())
+        self.reading = seat
+        return True
 
     def refit(self) -> None:
         (self.fit_legible if self.legible else self.fit_table)()

@@ -1,5 +1,6 @@
 """The table window's side panels, each in a dock: turn, seats, checklist on the left; the card,
-the log, chat and the rules assist on the right (a LAN table adds its peers)."""
+the log, chat and the rules assist on the right (a LAN table adds its peers). A laptop's window
+has them all in one column on the right (dock_layout.py)."""
 from __future__ import annotations
 
 from typing import Any

@@ -37,3 +37,16 @@ def window(qtbot) -> Iterator[object]:  # type: ignore[no-untyped-def]
     w.view.setFocus()
     yield w
     w.shutdown()
+
+
+@pytest.fixture
+def styled(qapp):  # type: ignore[no-untyped-def]
+    """The program's look (its style sets the panels' and tabs' sizes), put back after."""
+    from table.ui.style import apply_style
+
+    before = (qapp.style().name(), qapp.palette(), qapp.styleSheet())
+    apply_style(qapp)
+    yield qapp
+    qapp.setStyle(before[0])
+    qapp.setPalette(before[1])
+    qapp.setStyleSheet(before[2])

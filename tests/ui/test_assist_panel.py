@@ -215,7 +215,7 @@ def test_a_chosen_not_on_the_arena_badge_leaves_once_the_standee_is_dragged_ther
 
     from assist.api import AssistView, GameInfo
     from assist.mantle_of_the_keeper.board import read_board
-    from table.ui.layout import CELL
+    from table.ui.layout import CELL, LABEL, PAD
     from tests.ui.helpers import drag
     from tests.ui.test_games import _open
 
@@ -240,8 +240,8 @@ def test_a_chosen_not_on_the_arena_badge_leaves_once_the_standee_is_dragged_ther
                     and (c, r) not in board.hazards.values()
                     and board.tile_of((c, r)) not in {board.tile_of(t) for t in taken})
         arena = w.scene.zones["arena"]  # the board's own units (drawn smaller on a small screen)
-        target = arena.mapToScene(arena.rect.topLeft() + QPointF(8 + (cell[0] + 0.5) * CELL,
-                                                                 20 + 8 + (cell[1] + 0.5) * CELL))
+        target = arena.mapToScene(arena.rect.topLeft() + QPointF(
+            PAD + (cell[0] + 0.5) * CELL, LABEL + PAD + (cell[1] + 0.5) * CELL))
         drag(w.view, standee.scenePos(), target)
         assert w.replica.state.objs["p1.standee"].container == "arena"
         w.refresh_panels()

@@ -93,7 +93,7 @@ def test_the_table_stat_line_is_labelled_and_counters_hang_below_it(dtr, qtbot):
 
 
 @pytest.mark.parametrize("game", ["dead-to-rites", "gauntlet", "mantle-of-the-keeper"])
-def test_no_card_name_loses_letters_at_hand_size(game):  # type: ignore[no-untyped-def]
+def test_no_card_name_loses_letters_at_hand_size(qapp, game):  # type: ignore[no-untyped-def]
     """A word wider than the name's box would be cut ("Cartogr"): the size chosen fits the
     longest word of every name (Qt may break after "/" or "-", as a reader would)."""
     from table.games.registry import find_module

@@ -9,12 +9,14 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 
 def _upright_uncovered(w):  # type: ignore[no-untyped-def]
-    """A card lying upright with nothing over it (the view's middle first)."""
+    """A card lying upright with nothing over it, its own marks included (a card of one's own
+    hand wears the private outline), the view's middle first."""
     view = w.view
     in_view = view.mapToScene(view.viewport().rect()).boundingRect()
     for item in sorted(w.scene.cards.values(), key=lambda i: -i.zValue()):
         box = item.sceneBoundingRect()
-        if not item.isVisible() or item.rotation() % 360 or not in_view.contains(box):
+        if not item.isVisible() or item.rotation() % 360 or not in_view.contains(box) or \
+                item.marks.isVisible():
             continue
         over = [o for o in w.scene.items(box) if o.zValue() > item.zValue()
                 and o.parentItem() is not item and o.isVisible()]

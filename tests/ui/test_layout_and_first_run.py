@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
+from tests.ui.helpers import wheel
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -21,13 +23,11 @@ def test_the_view_refits_when_the_window_or_a_dock_changes_size(window, qtbot): 
     w.resize(900, 700)
     qtbot.waitUntil(lambda: abs(w.view.zoom - before) > 1e-3)
     small = w.view.zoom
-    w.docks["preview"].hide()  # a dock closed: the table takes the room
-    w.docks["log"].hide()
-    w.docks["chat"].hide()
-    w.docks["assist"].hide()
+    for dock in w.docks.values():  # the panels closed: the table takes the room
+        dock.hide()
     qtbot.waitUntil(lambda: w.view.zoom > small + 1e-3)
-    # a zoom by hand is kept: resizing no longer refits
-    qtbot.keyClick(w.view, Qt.Key.Key_Minus, Qt.KeyboardModifier.ControlModifier)
+    # a zoom by hand (the wheel) is kept: resizing no longer refits
+    wheel(w.view, w.view.mapToScene(w.view.viewport().rect().center()), -1)
     chosen = w.view.zoom
     w.resize(1200, 800)
     qtbot.wait(50)
@@ -36,11 +36,14 @@ def test_the_view_refits_when_the_window_or_a_dock_changes_size(window, qtbot): 
 
 def test_each_seat_sees_its_own_area_at_the_bottom(window, qtbot):  # type: ignore[no-untyped-def]
     w = window
-    areas = w.scene.layout.seat_areas
-    assert areas[1].top() > areas[2].top()  # North plays: North at the bottom
+    def at_the_bottom(seat: int) -> bool:  # the others' areas above it, or beside it
+        areas = w.scene.layout.seat_areas
+        return all(areas[seat].bottom() >= a.bottom() and areas[seat].left() <= a.left()
+                   for a in areas.values())
+
+    assert at_the_bottom(1) and not at_the_bottom(2)  # North plays: North at the bottom
     qtbot.keyClick(w, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)
-    areas = w.scene.layout.seat_areas
-    assert areas[2].top() > areas[1].top()  # East plays: East at the bottom
+    assert at_the_bottom(2) and not at_the_bottom(1)  # East plays: East at the bottom
     hand = w.scene.zones["p2.hand"]
     assert hand.rect.top() > w.scene.layout.middle.bottom()
     # the cards followed their zones
@@ -95,11 +98,13 @@ def test_a_narrow_window_puts_the_panels_in_one_column(window, qtbot):  # type: 
 
     w = window
     right = _Qt.DockWidgetArea.RightDockWidgetArea
+    w.resize(1800, 1000)  # wide: a column of panels on each side
+    qtbot.waitUntil(lambda: w.dockWidgetArea(w.docks["turn"]) != right)
     wide_view = w.view.width()
     w.resize(795, 600)
     qtbot.waitUntil(lambda: w.dockWidgetArea(w.docks["turn"]) == right)
     assert w.dockWidgetArea(w.docks["checklist"]) == right
     qtbot.waitUntil(lambda: w.view.width() > 795 * 0.55)  # the table keeps most of the window
-    w.resize(1600, 1000)
+    w.resize(1800, 1000)
     qtbot.waitUntil(lambda: w.dockWidgetArea(w.docks["turn"]) != right)
     assert abs(w.view.width() - wide_view) < 80

@@ -73,8 +73,9 @@ def test_menu_on_a_selected_card_acts_on_the_whole_selection(window):  # type: i
     w = window
     for _ in range(2):
         _ = w.scene.cards[cards_in(w.replica, "p1.hand")[-1]]
-        drag(w.view, _.scenePos(), w.scene.layout.rects["p1.play"].center() + QPointF(
-            -150 + 300 * len(cards_in(w.replica, "p1.play")), 0))
+        play = w.scene.layout.rects["p1.play"]  # two spots a quarter of its width apart
+        drag(w.view, _.scenePos(), play.center() + QPointF(
+            play.width() / 4 * (-1 + 2 * len(cards_in(w.replica, "p1.play"))), 0))
     played = cards_in(w.replica, "p1.play")
     assert len(played) == 2
     items = [w.scene.cards[c] for c in played]

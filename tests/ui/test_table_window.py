@@ -162,23 +162,25 @@ def test_seat_switch_hides_and_shows_hands(window, qtbot):  # type: ignore[no-un
 
 
 def test_drag_token_snaps_to_grid_cell(window):  # type: ignore[no-untyped-def]
-    from table.ui.layout import CELL
+    from table.ui.layout import CELL, LABEL, PAD
 
     w = window
     tok = w.scene.tokens["p1.pawn"]
     board = w.scene.zones["arena"]
     # the board's own units (the middle may be drawn smaller on a small screen)
-    target = board.mapToScene(board.rect.topLeft() + QPointF(8 + 6.3 * CELL, 20 + 8 + 2.6 * CELL))
+    target = board.mapToScene(board.rect.topLeft() + QPointF(PAD + 6.3 * CELL,
+                                                             LABEL + PAD + 2.6 * CELL))
     drag(w.view, tok.scenePos(), target)  # into cell 6,2
     assert w.replica.state.objs["p1.pawn"].pos == (6.0, 2.0)
-    cell_centre = board.mapToScene(board.rect.topLeft() + QPointF(8 + 6.5 * CELL, 20 + 8 + 2.5 * CELL))
+    cell_centre = board.mapToScene(board.rect.topLeft() + QPointF(PAD + 6.5 * CELL,
+                                                                  LABEL + PAD + 2.5 * CELL))
     assert (tok.scenePos() - cell_centre).manhattanLength() < 1
 
 
 def test_rubber_band_selects_several_and_they_move_together(window):  # type: ignore[no-untyped-def]
     w = window
     play = w.scene.layout.rects["p1.play"]
-    for dx in (-150, 150):
+    for dx in (-play.width() / 4, play.width() / 4):  # two spots in it, apart
         _play_top(w, play.center() + QPointF(dx, 0))
     played = cards_in(w.replica, "p1.play")
     assert len(played) == 2

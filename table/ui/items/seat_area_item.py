@@ -1,12 +1,25 @@
-"""The background of one seat's area: a tinted mat with the seat's name plate."""
+"""The background of one seat's area: a tinted mat with the seat's name plate. A click on the
+plate reads the area large (view.read_seat), again goes back."""
 from __future__ import annotations
+
+from typing import Protocol, cast
 
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
-from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsSceneMouseEvent,
+    QStyleOptionGraphicsItem,
+    QWidget,
+)
 
 from .. import theme
 from .zoom_still import ZoomStill
+
+
+class PlateHost(Protocol):
+    """What a seat's area asks of the scene it lies in."""
+    def plate_clicked(self, seat: int) -> None: ...
 
 
 class SeatAreaItem(QGraphicsItem):
@@ -33,6 +46,25 @@ class SeatAreaItem(QGraphicsItem):
         self.still.changed()
         self.update()
 
+    def plate(self) -> QRectF:
+        """The name plate, on the table-edge side of the area."""
+        from PySide6.QtGui import QFontMetricsF
+
+        text = self.name + (f"  ({self.mark})" if self.mark else "")
+        w = QFontMetricsF(theme.font(16, bold=True)).horizontalAdvance(text) + 28
+        y = self.rect.top() + 4 if self.flipped else self.rect.bottom() - 30
+        return QRectF(self.rect.left() + 14, y, w, 26)
+
+    def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:
+        if event.button() == Qt.MouseButton.LeftButton and self.plate().contains(event.pos()):
+            event.accept()  # a click on the plate, not a rubber band from it
+            return
+        event.ignore()
+
+    def mouseReleaseEvent(self, event: QGraphicsSceneMouseEvent) -> None:
+        if self.plate().contains(event.pos()):
+            cast(PlateHost, self.scene()).plate_clicked(self.seat)
+
     def boundingRect(self) -> QRectF:
         return self.rect.adjusted(-6, -6, 6, 6)
 
@@ -51,11 +83,9 @@ class SeatAreaItem(QGraphicsItem):
         p.drawRoundedRect(self.rect, 16, 16)
         # name plate on the table-edge side of the area
         p.setFont(theme.font(16, bold=True))
-        fm = p.fontMetrics()
         text = self.name + (f"  ({self.mark})" if self.mark else "")
-        w = fm.horizontalAdvance(text) + 28
-        y = self.rect.top() + 4 if self.flipped else self.rect.bottom() - 30
-        plate = QRectF(self.rect.left() + 14, y, w, 26)
+        plate = self.plate()
+        w, y = plate.width(), plate.top()
         p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(self.colour)
         p.drawRoundedRect(plate, 13, 13)

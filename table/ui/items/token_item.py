@@ -1,12 +1,15 @@
-"""A token: a player marker, standee, hazard or cube; dragged like a card, snaps to grid cells."""
+"""A token: a player marker, standee, hazard or cube; dragged like a card, snaps to grid cells.
+On a board's grid it wears a name tag (whose standee, which hazard) at the size of the panels'
+text whatever the zoom, so an arena drawn small still reads."""
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any, Protocol, cast
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPen, QPolygonF
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import (
+    QApplication,
     QGraphicsItem,
     QGraphicsSceneMouseEvent,
     QStyleOptionGraphicsItem,
@@ -17,6 +20,44 @@ from .. import theme
 from .flag_badge import paint_badge, severity_of, tooltip_of
 
 R = theme.TOKEN / 2
+
+
+class TagItem(QGraphicsItem):
+    """A token's name tag under it, in screen pixels (it ignores the view's zoom)."""
+
+    def __init__(self, parent: QGraphicsItem) -> None:
+        super().__init__(parent)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations, True)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.text = ""
+        self._rect = QRectF()
+
+    def set_text(self, text: str) -> None:
+        font = self.font()
+        w = QFontMetricsF(font).horizontalAdvance(text) + 10
+        h = QFontMetricsF(font).height() + 2
+        self.prepareGeometryChange()
+        self.text, self._rect = text, QRectF(-w / 2, 1, w, h)
+        self.setVisible(bool(text))
+
+    @staticmethod
+    def font() -> QFont:
+        font = QFont(QApplication.font())  # the panels' size: the text-size setting's
+        font.setBold(True)
+        return font
+
+    def boundingRect(self) -> QRectF:
+        return self._rect
+
+    def paint(self, p: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(QColor(15, 20, 18, 215))
+        p.drawRoundedRect(self._rect, 6, 6)
+        p.setPen(QColor("#f4f4f4"))
+        p.setFont(self.font())
+        p.drawText(self._rect, int(Qt.AlignmentFlag.AlignCenter), self.text)
 
 
 class TokenHost(Protocol):
@@ -40,9 +81,15 @@ class TokenItem(QGraphicsItem):
         self.setToolTip("")
         self.flag_severity: str | None = None  # a rules-assist badge, if flagged
         self.counters: dict[str, int] = {}
+        self.tag = TagItem(self)
+        self.tag.setPos(0, R + 2)
+        self.tag.set_text("")
 
     def set_look(self, colour: QColor, shape: str, label: str, name: str,
-                 counters: dict[str, int] | None = None) -> None:
+                 counters: dict[str, int] | None = None, tag: str = "") -> None:
+        """`tag`: a name worn under it (on a grid), none when empty."""
+        if tag != self.tag.text:
+            self.tag.set_text(tag)
         self.colour, self.form, self.label, self.name = colour, shape, label, name
         self.counters = dict(counters or {})
         self.setToolTip(name + "".join(f"\n{k}: {v}" for k, v in sorted(self.counters.items())

@@ -119,10 +119,11 @@ class ZoneItem(QGraphicsItem):
         if self.role == "pile":
             self._pile(p)
         if self.role == "slot" and self.count == 0:
-            p.setPen(QColor(255, 255, 255, 60))
             p.setFont(theme.legible_font(p, 12))
-            p.drawText(QRectF(self._anchor().x() - 50, self._anchor().y() - 20, 100, 40),
-                       Qt.AlignmentFlag.AlignCenter, "empty")
+            if p.fontMetrics().horizontalAdvance("empty") < r.width() - 8:  # not a cube's place
+                p.setPen(QColor(255, 255, 255, 60))
+                p.drawText(QRectF(r.left(), self._anchor().y() - 20, r.width(), 40),
+                           Qt.AlignmentFlag.AlignCenter, "empty")
         count = f"  ·  {self.count}" if self.role in ("pile", "hand") else ""
         self._label(p, self.name + count, self.note)
 

@@ -4,7 +4,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
 from table.core import actions
 
@@ -32,9 +40,13 @@ class TurnPanel(QWidget):
         super().__init__()
         self.ctl = ctl
         self.phases = phases_for(ctl)
-        self.label = QLabel()
+        self.label = QLabel()  # whose turn
         self.label.setTextFormat(Qt.TextFormat.RichText)
         self.label.setWordWrap(True)
+        self.phase_label = QLabel()  # a line of its own: never under a wrapped turn line
+        self.phase_label.setTextFormat(Qt.TextFormat.RichText)
+        for label in (self.label, self.phase_label):
+            label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         self.phase = QComboBox()
         self.phase.addItems(self.phases)
         self.phase.setToolTip("Set the phase (logged)")
@@ -52,6 +64,7 @@ class TurnPanel(QWidget):
         box = QVBoxLayout(self)
         box.setContentsMargins(6, 6, 6, 6)
         box.addWidget(self.label)
+        box.addWidget(self.phase_label)
         box.addLayout(row)
         box.addWidget(self.end_turn)
         box.addStretch(1)
@@ -65,11 +78,11 @@ class TurnPanel(QWidget):
             text = "<b>No turn yet</b> — press <i>End turn</i> to start with the first seat"
         else:
             colour = theme.seat_colour(seat, self.ctl.seat_colour(seat)).name()
-            text = (f"<span style='font-size:15px'>Turn {number}: "
+            text = (f"<span style='font-size:large'>Turn {number}: "
                     f"<b style='color:{colour}'>{self.ctl.seat_name(seat)}</b></span>")
         phase = state.phase
-        text += f"<br>Phase: <b>{phase}</b>" if phase else "<br>Phase: —"
         self.label.setText(text)
+        self.phase_label.setText(f"Phase: <b>{phase}</b>" if phase else "Phase: —")
         # no phase yet (a turn just began): the box shows none rather than a stale one
         self.phase.setCurrentIndex(self.phases.index(phase) if phase in self.phases else -1)
 

@@ -36,10 +36,12 @@ def run_replay(path: str, *, at: int | None = None, seat: int | None = None,
     from table.core.errors import CoreError
 
     from ..style import apply_style
+    from ..text_size import apply_text_scale
 
     app = QApplication.instance() or QApplication(["sandtable"])
     assert isinstance(app, QApplication)
     apply_style(app)
+    apply_text_scale(app)  # the text size the player chose
     try:
         window = open_replay(path, at=at, seat=seat, on_fork=_open_table)
     except (CoreError, OSError) as err:

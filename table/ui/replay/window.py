@@ -100,6 +100,9 @@ class ReplayWindow(QMainWindow):
         self.setWindowTitle(f"{self.path.name if self.path else 'Log'}{played} — replay — "
                             "Sandtable")
         self._build()
+        # the status bar from the start: made by the first message, it would push the controls
+        # up under the pointer (the next click would miss them)
+        self.statusBar().showMessage("")
         self._shown = -1
         self._refresh_controls(self.seeker.position)
         self.fit = fit_window(self, "replay", 1500, 950)  # inside the screen, frame and all
