@@ -104,6 +104,22 @@ class HostDialog(QDialog):
         self.local_draws.setToolTip("Unticked, every roll and shuffle is drawn jointly, and a "
                                     "player's roll made alone is flagged on every peer")
         form.addRow("Dice", self.local_draws)
+        self._session_fields(form)
+
+    def _session_fields(self, form: QFormLayout) -> None:
+        """What the session is, for the designer's report (`report --by group`): a tag op."""
+        self.group = QLineEdit()
+        self.group.setObjectName("lan-group")
+        self.group.setPlaceholderText("optional: the playtest group (a club, a team)")
+        self.event = QLineEdit()
+        self.event.setObjectName("lan-event")
+        self.event.setPlaceholderText("optional: where it is played")
+        self.tags = QLineEdit()
+        self.tags.setObjectName("lan-tags")
+        self.tags.setPlaceholderText("optional: tags, separated by commas")
+        form.addRow("Playtest group", self.group)
+        form.addRow("Event", self.event)
+        form.addRow("Tags", self.tags)
 
     def _finish(self, form: QFormLayout) -> None:
         self.note.setObjectName("muted")
@@ -164,7 +180,19 @@ class HostDialog(QDialog):
             position=self.position.path(), watchers=self.watchers.isChecked(),
             internet=self.internet.isChecked(),
             record_to_watchers=self.record.isChecked(),
-            local_draws=self.local_draws.isChecked())
+            local_draws=self.local_draws.isChecked(), tags=self.session_tags())
+
+    def session_tags(self) -> dict[str, Any]:
+        """The tag op's arguments the group, event and tags fields name ({}: none)."""
+        tags: dict[str, Any] = {}
+        if self.group.text().strip():
+            tags["group"] = self.group.text().strip()
+        if self.event.text().strip():
+            tags["event"] = self.event.text().strip()
+        free = [t.strip() for t in self.tags.text().split(",") if t.strip()]
+        if free:
+            tags["add"] = free
+        return tags
 
     # --- running -----------------------------------------------------------------------------
     @property
@@ -193,7 +221,7 @@ class HostDialog(QDialog):
 
     def _set_inputs(self, on: bool) -> None:
         for w in (self.game, self.seats, self.table_name, self.passphrase, self.name, self.seat,
-                  self.deck, self.port, self.host_button):
+                  self.deck, self.port, self.group, self.event, self.tags, self.host_button):
             w.setEnabled(on)
         if on:
             self.deck.setEnabled(bool(self.choice().decks))

@@ -56,6 +56,8 @@ class HostRequest:
     record_to_watchers: bool = True  # players send their secrets to the watchers at the end
     internet: bool = False  # also invite over the internet (a ticket, docs/internet-play.md)
     local_draws: bool = False  # players may roll and shuffle alone (not flagged, not audited)
+    # what the session is (a tag op: group, event, free tags), for the designer's report
+    tags: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
