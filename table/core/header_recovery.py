@@ -21,8 +21,8 @@ def recover_header(records: list[Any], damaged: bytes) -> tuple[dict[str, Any], 
     """(header, what was recovered from where) for a log whose header frame is `damaged`."""
     copy = _copy(records)
     if copy is not None:
-        header = {**copy, "format": "sandtable-log", "recovered": True}
-        return header, ["every field (the table id too) read back from the header's copy record"]
+        return ({**copy, "format": "sandtable-log", "recovered": True},
+                ["every field (the table id too) read back from the header's copy record"])
     old = _decode(damaged)
     header: dict[str, Any] = {"format": "sandtable-log", "recovered": True}
     notes: list[str] = []

@@ -188,7 +188,8 @@ def test_card_plays_follow_the_module_and_lift_is_against_the_own_group(corpus) 
 
 def test_csv_has_one_row_per_session_and_per_seat(corpus, tmp_path) -> None:  # type: ignore[no-untyped-def]
     truths, report = corpus
-    sessions_csv, seats_csv, _cards_csv = write_csv(report.sessions, tmp_path / "csv")
+    sessions_csv, seats_csv, _cards_csv, _stories_csv = write_csv(report.sessions,
+                                                                   tmp_path / "csv")
     with open(sessions_csv, newline="") as f:
         rows = list(csv.DictReader(f))
     with open(seats_csv, newline="") as f:

@@ -18,7 +18,7 @@ def test_the_host_dialog_tags_the_session(qapp, qtbot, tmp_path):  # type: ignor
         dialog = lan_app.open_host_dialog()
         qtbot.addWidget(dialog)
         dialog.game.setCurrentIndex(dialog.game.findData("gauntlet"))
-        for field, text in ((dialog.group, "Tuesday club"), (dialog.event, "Spring con"),
+        for field, text in ((dialog.group, "Tuesday club"), (dialog.event_name, "Spring con"),
                             (dialog.tags, "blind, first time")):
             qtbot.mouseClick(field, Qt.MouseButton.LeftButton, pos=field.rect().center())
             qtbot.keyClicks(field, text)

@@ -111,14 +111,14 @@ class HostDialog(QDialog):
         self.group = QLineEdit()
         self.group.setObjectName("lan-group")
         self.group.setPlaceholderText("optional: the playtest group (a club, a team)")
-        self.event = QLineEdit()
-        self.event.setObjectName("lan-event")
-        self.event.setPlaceholderText("optional: where it is played")
+        self.event_name = QLineEdit()
+        self.event_name.setObjectName("lan-event")
+        self.event_name.setPlaceholderText("optional: where it is played")
         self.tags = QLineEdit()
         self.tags.setObjectName("lan-tags")
         self.tags.setPlaceholderText("optional: tags, separated by commas")
         form.addRow("Playtest group", self.group)
-        form.addRow("Event", self.event)
+        form.addRow("Event", self.event_name)
         form.addRow("Tags", self.tags)
 
     def _finish(self, form: QFormLayout) -> None:
@@ -187,8 +187,8 @@ class HostDialog(QDialog):
         tags: dict[str, Any] = {}
         if self.group.text().strip():
             tags["group"] = self.group.text().strip()
-        if self.event.text().strip():
-            tags["event"] = self.event.text().strip()
+        if self.event_name.text().strip():
+            tags["event"] = self.event_name.text().strip()
         free = [t.strip() for t in self.tags.text().split(",") if t.strip()]
         if free:
             tags["add"] = free
@@ -221,7 +221,7 @@ class HostDialog(QDialog):
 
     def _set_inputs(self, on: bool) -> None:
         for w in (self.game, self.seats, self.table_name, self.passphrase, self.name, self.seat,
-                  self.deck, self.port, self.group, self.event, self.tags, self.host_button):
+                  self.deck, self.port, self.group, self.event_name, self.tags, self.host_button):
             w.setEnabled(on)
         if on:
             self.deck.setEnabled(bool(self.choice().decks))
