@@ -40,12 +40,14 @@ def session_rows(session: SessionLogs, rows: Rows, *, modules: dict[str, Any] | 
 
     folded = fold_session(session, prepare)
     found: Module = box.get("found") or Module()
+    occasions = box["watch"].occasions() if "watch" in box else {}
     by_index, flags_why = box["watch"].flags() if "watch" in box else ({}, "")
     if folded.replica is None:
         flags_why = flags_why or "the log could not be replayed"
     walk = Walk()
     if folded.replica is not None:
         _walk_ops(session.table, folded, found.module, by_index, rows, walk)
+        _occasion_rows(session.table, folded.replica, occasions, rows)
         settle(walk, folded.replica, found.module)
     session_row(session, folded, found, walk, flags_why, rows)
     seat_rows(session.table, walk, rows, session_tags(folded.replica.state)["players"]
@@ -59,6 +61,23 @@ def session_rows(session: SessionLogs, rows: Rows, *, modules: dict[str, Any] | 
     if module is not None and digest:
         rows.modules[digest] = (str(module.id), str(getattr(module, "version", "")),
                                 str(getattr(module, "path", "")))
+
+
+def _occasion_rows(table: str, replica: Any, occasions: dict[int, list[tuple[str, Any]]],
+                   rows: Rows) -> None:
+    """How often each rule applied, per seat (ops read in salvage mode left out, as their
+    flags are)."""
+    if not occasions:
+        return
+    records, salvaged = replica.records(), replica.salvaged
+    counts: dict[tuple[str, Any], int] = {}
+    for index, found in occasions.items():
+        if index < len(records) and records[index].op.ref in salvaged:
+            continue
+        for rule, seat in found:
+            counts[(rule, seat)] = counts.get((rule, seat), 0) + 1
+    for (rule, seat), n in sorted(counts.items(), key=lambda kv: (kv[0][0], kv[0][1] or 0)):
+        rows.add("occasions", session=table, rule=rule, seat=seat, occasions=n)
 
 
 def _source(record: Any) -> str | None:

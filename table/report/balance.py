@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from .intervals import Z95, mean_interval, wilson
 from .model import SeatInfo, Session
 
-DRAWS = 2000  # bootstrap draws per figure
+DRAWS = 1000  # bootstrap draws per figure
 MIN_GAMES = 5  # a category with fewer seat-games is left out of a spread (named apart)
 
 
@@ -92,10 +92,23 @@ def _dispersion(rates: Sequence[tuple[float, int]]) -> float:
     return math.sqrt(max(0.0, var - noise))
 
 
-def _percentile(values: Sequence[float], q: float) -> float:
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
-    return ordered[index]
+def _sorted_q(ordered: Sequence[float], q: float) -> float:
+    """The q-quantile of values already sorted."""
+    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
+
+
+def shifted(draws: Sequence[float], observed: float, floor: float | None = None
+            ) -> tuple[float, float]:
+    """The 95% interval of a bootstrapped figure, its draws moved to centre on the observed
+    value: a largest-minus-smallest draw runs high by itself (noise widens it), and the shift
+    takes that bias out of the interval."""
+    centre = sum(draws) / len(draws)
+    ordered = sorted(draws)
+    low = observed + _sorted_q(ordered, 0.025) - centre
+    high = observed + _sorted_q(ordered, 0.975) - centre
+    if floor is not None:
+        low, high = max(floor, low), max(floor, high)
+    return low, high
 
 
 def spread_figures(name: str, counts: dict[str, tuple[int, int]], rng: random.Random,
@@ -106,31 +119,33 @@ def spread_figures(name: str, counts: dict[str, tuple[int, int]], rng: random.Ra
         return []
     labels = sorted(kept)
     observed = [(kept[k][0] / kept[k][1], kept[k][1]) for k in labels]
-    sds = [math.sqrt(p * (1 - p) / n) for p, n in
-           (((w + 2) / (n + 4), n) for w, n in (kept[k] for k in labels))]
-    spreads, dispersions = [], []
-    for _ in range(DRAWS):
-        drawn = [(min(1.0, max(0.0, rng.gauss(p, sd))), n)
-                 for (p, n), sd in zip(observed, sds, strict=True)]
-        ps = [p for p, _n in drawn]
-        spreads.append(max(ps) - min(ps))
-        dispersions.append(_dispersion(drawn))
+    # one column of draws per category: a normal draw around its rate with the binomial
+    # variance of a rate shrunk towards one half (so a 0% or 100% category still varies)
+    columns = []
+    for (p, n), (w, _n) in zip(observed, (kept[k] for k in labels), strict=True):
+        shrunk = (w + 2) / (n + 4)
+        sd = math.sqrt(shrunk * (1 - shrunk) / n)
+        gauss = rng.gauss
+        columns.append([min(1.0, max(0.0, gauss(p, sd))) for _ in range(DRAWS)])
+    rows = list(zip(*columns, strict=True))
+    spreads = [hi - lo for hi, lo in zip(map(max, rows), map(min, rows), strict=True)]
+    sizes = [n for _p, n in observed]
+    dispersions = [_dispersion(list(zip(row, sizes, strict=True))) for row in rows]
     ps = [p for p, _n in observed]
-    top, bottom = max(labels, key=lambda k: kept[k][0] / kept[k][1]), \
-        min(labels, key=lambda k: kept[k][0] / kept[k][1])
+    top = max(labels, key=lambda k: kept[k][0] / kept[k][1])
+    bottom = min(labels, key=lambda k: kept[k][0] / kept[k][1])
     detail = (f"{top} {100 * kept[top][0] / kept[top][1]:.0f}% … {bottom} "
               f"{100 * kept[bottom][0] / kept[bottom][1]:.0f}%")
     left = sorted(set(counts) - set(kept))
     if left:
         detail += f"; fewer than {MIN_GAMES} seat-games, left out: {', '.join(left)}"
-    n = sum(nn for _w, nn in kept.values())
-    spread = max(ps) - min(ps)
+    n = sum(sizes)
+    spread, dispersion = max(ps) - min(ps), _dispersion(observed)
     return [Figure(f"spread:{name}", f"{what} spread (largest − smallest win rate)", spread,
-                   _percentile(spreads, 0.025), _percentile(spreads, 0.975), draws=spreads,
-                   detail=detail, n=n),
+                   *shifted(spreads, spread, floor=0.0), draws=spreads, detail=detail, n=n),
             Figure(f"dispersion:{name}", f"{what} dispersion (SD of true win rates)",
-                   _dispersion(observed), _percentile(dispersions, 0.025),
-                   _percentile(dispersions, 0.975), draws=dispersions, n=n)]
+                   dispersion, *shifted(dispersions, dispersion, floor=0.0),
+                   draws=dispersions, n=n)]
 
 
 def _first_player(ss: Sequence[Session], players: int) -> Figure | None:
@@ -199,8 +214,18 @@ def balance(ss: Sequence[Session], players: int, group_header: str | None,
     return out
 
 
+_MEMO: dict[tuple[object, ...], dict[int, Balance]] = {}
+
+
 def balances(ss: Sequence[Session], group_header: str | None, label: str = ""
              ) -> dict[int, Balance]:
-    """The balance figures per player count (never pooled: the fair share differs)."""
-    return {n: balance(ss, n, group_header, label)
-            for n in sorted({len(s.seats) for s in ss})}
+    """The balance figures per player count (never pooled: the fair share differs). A page
+    asks for the same set's more than once (its answer, its tables): figured out once."""
+    key = (label, group_header, tuple((str(s.path), s.table_id, s.turns, len(s.seats),
+                                       tuple(sorted(s.winners))) for s in ss))
+    if key not in _MEMO:
+        if len(_MEMO) > 64:
+            _MEMO.clear()
+        _MEMO[key] = {n: balance(ss, n, group_header, label)
+                      for n in sorted({len(s.seats) for s in ss})}
+    return _MEMO[key]

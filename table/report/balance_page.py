@@ -32,9 +32,10 @@ def sets_of(ss: Sequence[Session], by: str = "draft") -> list[tuple[str, list[Se
     return [(ref, groups[ref]), *sorted((k, v) for k, v in groups.items() if k != ref)]
 
 
-def contrasts(sets: list[tuple[str, list[Session]]], header: str | None) -> list[Contrast]:
+def contrasts(sets: list[tuple[str, list[Session]]], header: str | None, by: str = "draft"
+              ) -> list[Contrast]:
     """Each other set against the reference (the first)."""
-    return [contrast(sets[0], other, header) for other in sets[1:]]
+    return [contrast(sets[0], other, header, noun=by) for other in sets[1:]]
 
 
 def _summary(name: str, label: str, by: dict[int, Balance], header: str) -> str:
@@ -66,7 +67,7 @@ def answers(games: dict[str, list[Session]], by: str = "draft") -> list[str]:
         sets = sets_of(ss, by)
         name = ss[0].game_name
         if len(sets) > 1:
-            compared += [c.sentence(name) for c in contrasts(sets, header)]
+            compared += [c.sentence(name) for c in contrasts(sets, header, by)]
         else:
             single.append(_summary(name, sets[0][0], balances(ss, header, sets[0][0]), header))
     return compared + single
@@ -100,11 +101,11 @@ def render(ss: list[Session], by: str = "draft") -> str:
            f"largest minus the smallest win rate across the {escape(header)}s (decks, leaders) "
            f"with at least 5 seat-games; the dispersion is the standard deviation of their true "
            f"win rates once sampling noise is taken out; 95% intervals from a parametric "
-           f"bootstrap (2,000 draws). The first-player edge is its win rate less the fair "
+           f"bootstrap (1,000 draws). The first-player edge is its win rate less the fair "
            f"share; game length counts every session.</p>"
            + _table([what.capitalize(), "Players", "Sessions", "Decided", "Figure",
                      "Value (95% CI)", "Behind it"], rows, {2, 3})]
-    for c in contrasts(sets, header) if len(sets) > 1 else []:
+    for c in contrasts(sets, header, by) if len(sets) > 1 else []:
         out.append(render_contrast(c))
     return "".join(out)
 

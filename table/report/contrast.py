@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from . import corrections
-from .balance import Balance, Figure, balances
+from .balance import Balance, Figure, balances, shifted
 from .intervals import diff_of_means, diff_of_rates
 from .model import Session
 
@@ -60,6 +60,7 @@ class Contrast:
     differences: list[Difference] = field(default_factory=list)
     method: str = corrections.HOLM
     group_header: str = "group"
+    noun: str = ""  # what a set is called in the answer ("draft", "group"; "" for none)
 
     def find(self, players: int, key: str) -> Difference | None:
         return next((d for d in self.differences if d.players == players and d.key == key),
@@ -81,12 +82,15 @@ class Contrast:
 
 def _difference(players: int, a: Figure, b: Figure) -> Difference:
     if a.draws and b.draws:
+        # the two sets drawn independently; the draws moved to centre on the observed
+        # difference (each side's own bias out), for the interval and the p-value alike
+        diff = b.value - a.value
         draws = [y - x for x, y in zip(a.draws, b.draws, strict=False)]
-        ordered = sorted(draws)
-        low = ordered[round(0.025 * (len(ordered) - 1))]
-        high = ordered[round(0.975 * (len(ordered) - 1))]
-        return Difference(players, a.key, a.label, a, b, b.value - a.value, low, high,
-                          corrections.draws_p(draws))
+        centre = sum(draws) / len(draws)
+        moved = [d - centre + diff for d in draws]
+        low, high = shifted(draws, diff)
+        return Difference(players, a.key, a.label, a, b, diff, low, high,
+                          corrections.draws_p(moved))
     if a.counts is not None and b.counts is not None:
         found = diff_of_rates(*a.counts, *b.counts)
         d = found if found is not None else (b.value - a.value, -1.0, 1.0)
@@ -106,12 +110,13 @@ def _difference(players: int, a: Figure, b: Figure) -> Difference:
 
 
 def contrast(a: Labelled, b: Labelled, group_header: str | None = None,
-             method: str = corrections.HOLM) -> Contrast:
+             method: str = corrections.HOLM, noun: str = "") -> Contrast:
     """Set `b` against set `a`: every balance figure both have, per player count, corrected
-    for the number of comparisons (`method`: Holm, or Benjamini-Hochberg)."""
+    for the number of comparisons (`method`: Holm, or Benjamini-Hochberg). `noun` names a set
+    in the answer ("draft": "draft v0.7 · … is more balanced")."""
     out = Contrast(a[0], b[0], balances(a[1], group_header, a[0]),
                    balances(b[1], group_header, b[0]), method=method,
-                   group_header=group_header or "group")
+                   group_header=group_header or "group", noun=noun)
     for players, ba in out.balance_a.items():
         bb = out.balance_b.get(players)
         if bb is None:
@@ -144,22 +149,24 @@ def answer(c: Contrast, game: str = "") -> str:
         return (f"{lead}{c.b} and {c.a} cannot be compared on their {group} spread{at}: too "
                 f"few decided sessions of each {group} (at least 5 seat-games each).")
     a, b = spread.a.value, spread.b.value
+    noun = f"{c.noun} " if c.noun else ""
     better, worse = (c.b, c.a) if b < a else (c.a, c.b)
     interval = (f"difference {spread.diff * 100:+.0f} points, 95% interval "
                 f"{spread.low * 100:+.0f} to {spread.high * 100:+.0f}")
     if spread.holds and b != a:
-        verb = "narrows" if b < a else "widens"
-        text = (f"{lead}{better} is more balanced than {worse}{at}: {c.b} {verb} the {group} "
-                f"spread from {_pts(a)} to {_pts(b)} points ({interval}; holds after "
-                f"{correction})")
+        how = (f"it narrows the {group} spread from {_pts(a)} to {_pts(b)} points" if b < a
+               else f"{noun}{c.b} widens the {group} spread from {_pts(a)} to {_pts(b)} points")
+        text = (f"{lead}{noun}{better} is more balanced than {noun}{worse}{at}: {how} "
+                f"({interval}; holds after {correction})")
     else:
-        text = (f"{lead}{better} looks more balanced than {worse}{at} ({group} spread "
-                f"{_pts(min(a, b))} against {_pts(max(a, b))} points), but the difference "
-                f"({interval}) does not hold after {correction}: more sessions would tell")
+        text = (f"{lead}{noun}{better} looks more balanced than {noun}{worse}{at} ({group} "
+                f"spread {_pts(min(a, b))} against {_pts(max(a, b))} points), but the "
+                f"difference ({interval}) does not hold after {correction}: more sessions "
+                f"would tell")
     first = c.find(count, "first") if count is not None else None
     if first is not None:
-        edges = f"{first.a.value * 100:+.0f} to {first.b.value * 100:+.0f} points"
-        text += ("; the first-player edge moves from " + edges + f" ({first.shown()}, holds)"
-                 if first.holds else
-                 f"; the first-player edge is unchanged ({first.shown()}, does not hold)")
+        text += (f"; the first-player edge moves from {first.a.value * 100:+.0f} to "
+                 f"{first.b.value * 100:+.0f} points ({first.shown()}, holds)" if first.holds
+                 else f"; the first-player edge shows no difference that holds "
+                      f"({first.shown()})")
     return text + "."
