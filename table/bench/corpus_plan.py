@@ -25,9 +25,10 @@ class Plan:
     concession_rate: float = 0.1
     # the designer's questions (all off unless set; `DESIGNER` sets them all):
     # two drafts of this game, every other session under draft B (the module with its version
-    # bumped and its hand limit raised: table.bench.report.draft_of); `strong_group` is stronger
-    # in draft A only, so draft B is the more balanced
+    # bumped and its hand limit raised: table.bench.report.draft_of); its `strong_group` wins
+    # `draft_weight` times as often in draft A only, so draft B is the more balanced
     draft_game: str | None = None
+    draft_weight: float = 6.0
     # playtest groups, one per session (a tag op at setup); the loaded die only at the tables of
     # `loaded_group` (None: at every table of `loaded_game`)
     groups: tuple[str, ...] = ()
@@ -41,10 +42,10 @@ class Plan:
     decks: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
-DESIGNER = Plan(draft_game="gauntlet", strong_weight=6.0,
+DESIGNER = Plan(draft_game="gauntlet",
                 decks={"gauntlet": ("military", "diplomats", "mystics")},
                 groups=("Tuesday club", "Thursday club", "Online league"),
-                loaded_group="Thursday club", dawn_slips=0.05,
+                loaded_group="Thursday club", dawn_slips=0.05, dusk_slip_rate=0.6,
                 dead_cards={"gauntlet": ("supply-cache",), "dead-to-rites": ("sellsword",),
                             "mantle-of-the-keeper": ("vogarn-vial-toss",)})
 

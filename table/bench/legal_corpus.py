@@ -102,9 +102,10 @@ def _finish(t: Table, plan: Plan, rnd: random.Random, draft: str = "") -> tuple[
     weights = []
     # the stronger group is stronger in draft A only: draft B is balanced
     strong = None if draft == "B" else plan.strong_group.get(t.module.id)
+    weight = plan.draft_weight if draft == "A" else plan.strong_weight
     edge = plan.order_edge.get(t.module.id)
     for position, seat in enumerate(t.order, start=1):
-        w = plan.strong_weight if t.groups[seat] == strong else 1.0
+        w = weight if t.groups[seat] == strong else 1.0
         if edge is not None and edge == (len(t.order), position):
             w *= plan.order_weight
         weights.append(w)
@@ -148,8 +149,9 @@ def generate(folder: str | Path, count: int, *, seed: int = 1, plan: Plan | None
 
 def _draft_b(plan: Plan, modules: list[Any], folder: Path) -> Any:
     """The plan's draft B: its game's module with the version bumped and a rule changed."""
-    if plan.draft_game is None:
+    base = next((m for m in modules if m.id == plan.draft_game), None)
+    if base is None:
         return None
     from table.bench.report import draft_of
 
-    return draft_of(next(m for m in modules if m.id == plan.draft_game), folder)
+    return draft_of(base, folder)

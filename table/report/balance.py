@@ -99,13 +99,12 @@ def _sorted_q(ordered: Sequence[float], q: float) -> float:
 
 def shifted(draws: Sequence[float], observed: float, floor: float | None = None
             ) -> tuple[float, float]:
-    """The 95% interval of a bootstrapped figure, its draws moved to centre on the observed
-    value: a largest-minus-smallest draw runs high by itself (noise widens it), and the shift
-    takes that bias out of the interval."""
-    centre = sum(draws) / len(draws)
+    """The 95% interval of a bootstrapped figure (the basic bootstrap: the draws' spread
+    around the observed value, reflected): a largest-minus-smallest figure runs high by itself
+    (noise widens it), and the reflection takes that bias out of the interval."""
     ordered = sorted(draws)
-    low = observed + _sorted_q(ordered, 0.025) - centre
-    high = observed + _sorted_q(ordered, 0.975) - centre
+    low = 2 * observed - _sorted_q(ordered, 0.975)
+    high = 2 * observed - _sorted_q(ordered, 0.025)
     if floor is not None:
         low, high = max(floor, low), max(floor, high)
     return low, high

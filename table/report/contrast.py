@@ -82,15 +82,15 @@ class Contrast:
 
 def _difference(players: int, a: Figure, b: Figure) -> Difference:
     if a.draws and b.draws:
-        # the two sets drawn independently; the draws moved to centre on the observed
-        # difference (each side's own bias out), for the interval and the p-value alike
+        # the two sets drawn independently; the basic bootstrap (the draws reflected about
+        # the observed difference: each side's own bias out), for the interval and the
+        # p-value alike
         diff = b.value - a.value
         draws = [y - x for x, y in zip(a.draws, b.draws, strict=False)]
-        centre = sum(draws) / len(draws)
-        moved = [d - centre + diff for d in draws]
+        reflected = [2 * diff - d for d in draws]
         low, high = shifted(draws, diff)
         return Difference(players, a.key, a.label, a, b, diff, low, high,
-                          corrections.draws_p(moved))
+                          corrections.draws_p(reflected))
     if a.counts is not None and b.counts is not None:
         found = diff_of_rates(*a.counts, *b.counts)
         d = found if found is not None else (b.value - a.value, -1.0, 1.0)
