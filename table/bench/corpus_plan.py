@@ -40,6 +40,10 @@ class Plan:
     dead_cards: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # the starter decks the players choose from, per game (default: all of them)
     decks: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # designer notes: at the end of a turn, with `note_rate`, the seat notes one of these
+    # (typed as people type: near-identical remarks)
+    notes: tuple[str, ...] = ()
+    note_rate: float = 0.0
 
 
 DESIGNER = Plan(draft_game="gauntlet",
@@ -47,7 +51,11 @@ DESIGNER = Plan(draft_game="gauntlet",
                 groups=("Tuesday club", "Thursday club", "Online league"),
                 loaded_group="Thursday club", dawn_slips=0.05, dusk_slip_rate=0.6,
                 dead_cards={"gauntlet": ("supply-cache",), "dead-to-rites": ("sellsword",),
-                            "mantle-of-the-keeper": ("vogarn-vial-toss",)})
+                            "mantle-of-the-keeper": ("vogarn-vial-toss",)},
+                notes=("Pacts never get played", "pacts never get played!",
+                       "Pacts never get played.", "Is the hand limit checked before drawing?",
+                       "is the hand limit checked before drawing", "Dawn income unclear"),
+                note_rate=0.02)
 
 
 @dataclass(slots=True)

@@ -79,11 +79,14 @@ def play(module: Any, seats: int, seed: int, path: Path, plan: Plan,
     if module.id == "dead-to-rites" and more.random() < plan.dusk_slip_rate:
         t.dusk_slip = turns - 1 if more.random() < plan.last_dusk_share else \
             more.randrange(turns)
+    noting = random.Random(seed ^ 0x0E7E)
     for number in range(turns):
         seat = t.order[number % len(t.order)]
         if number:
             act.mark(t.r, "turn", for_seat=seat, seat=seat)
         turn(t, seat, number)
+        if plan.notes and noting.random() < plan.note_rate:
+            t.r.issue("note", {"text": noting.choice(plan.notes)}, seat=seat)
     winner, how = _finish(t, plan, rnd, draft)
     t.r.close()
     if slipped and t.slip_seat is None:

@@ -154,7 +154,7 @@ def _first_player(ss: Sequence[Session], players: int) -> Figure | None:
     wins = sum(1 for s in games for x in s.seats if x.order == 1 and x.seat in s.winners)
     low, high = wilson(wins, len(games))
     fair = 1 / players
-    return Figure("first", "first-player edge (its win rate − the fair share)",
+    return Figure("first", "First-player edge (its win rate − the fair share)",
                   wins / len(games) - fair, low - fair, high - fair, counts=(wins, len(games)),
                   n=len(games))
 
@@ -166,10 +166,14 @@ def _turns(ss: Sequence[Session]) -> list[Figure]:
     mean, low, high = mean_interval(values)
     sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
     se = sd / math.sqrt(2 * (len(values) - 1))
-    return [Figure("turns", "game length (mean turns)", mean, low, high, points=False,
+    return [Figure("turns", "Game length (mean turns)", mean, low, high, points=False,
                    values=values, n=len(values)),
-            Figure("turns-sd", "game length spread (SD of turns)", sd,
+            Figure("turns-sd", "Game length spread (SD of turns)", sd,
                    max(0.0, sd - Z95 * se), sd + Z95 * se, points=False, se=se, n=len(values))]
+
+
+def _nth(n: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th") + " to play"
 
 
 def _attr(header: str) -> Key:
@@ -205,7 +209,7 @@ def balance(ss: Sequence[Session], players: int, group_header: str | None,
     first = _first_player(at, players)
     if first is not None:
         out.figures[first.key] = first
-    orders = _category_rates(at, lambda seat: None if seat.order is None else str(seat.order))
+    orders = _category_rates(at, lambda seat: None if seat.order is None else _nth(seat.order))
     for figure in spread_figures("order", orders, rng, "Seat-order")[:1]:
         out.figures[figure.key] = figure
     for figure in _turns(at):

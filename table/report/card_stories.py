@@ -156,7 +156,14 @@ def render(ss: list[Session], drafts: list[tuple[str, str, list[Session]]]) -> s
         out.append("<p><b>Dead cards:</b> " + escape(", ".join(
             f"{c.name} (held in {c.held_in})" for c in dead[:40]))
             + (" …" if len(dead) > 40 else "") + "</p>")
-    out.append(table(rows))
+    seen = [c for c in rows if c.held_in or c.played]
+    unseen = [c for c in rows if not (c.held_in or c.played)]
+    out.append(table(seen))
+    if unseen:
+        out.append(f"<details><summary>{len(unseen)} card(s) never in a hand (Rites, Crowns, "
+                   f"cards no deck played or drew): "
+                   + escape(", ".join(c.name for c in unseen[:12]))
+                   + (" …" if len(unseen) > 12 else "") + f"</summary>{table(unseen)}</details>")
     if len(drafts) > 1:
         from .html import version_label
 

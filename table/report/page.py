@@ -31,12 +31,14 @@ nav a{margin-right:14px;color:#3f7cac;font-weight:600;text-decoration:none}
 .kpi{background:#fff;border-radius:8px;padding:10px 14px;box-shadow:0 1px 2px #0001}
 .kpi b{display:block;font-size:22px}
 .kpi span{color:#607d8b;font-size:12px}
-.grid{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:14px}
+.grid{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:14px;margin:14px 0}
 .panel{background:#fff;border-radius:8px;padding:12px 14px;box-shadow:0 1px 2px #0001}
-p.answer{font-size:16px;background:#e8f1f8;border-left:4px solid #3f7cac;padding:10px 14px;
+div.answer{font-size:16px;background:#e8f1f8;border-left:4px solid #3f7cac;padding:2px 14px;
 border-radius:4px;margin:8px 0 14px}
+div.answer p{margin:8px 0}
 p.answer-line{font-weight:600}
-td{overflow-wrap:anywhere}
+td{overflow-wrap:break-word}
+table.stories td:first-child{min-width:9em}
 .panel p.why{color:#607d8b;font-size:12px;margin:4px 0 0}
 svg.chart{width:100%;height:auto;display:block}
 svg.ci{vertical-align:middle}
@@ -74,8 +76,9 @@ def render(sessions: list[Session], skipped: list[tuple[str, str]], *, inputs: S
     stamp = time.strftime("%Y-%m-%d %H:%M")
     parts.append("<h1>Playtest report</h1>")
     said = answers(games, compare_by) if games else []
-    if said:
-        parts.append('<p class="answer">' + " ".join(escape(a) for a in said) + "</p>")
+    if said:  # the answer first: a paragraph per comparison (the first is the page's opening)
+        parts.append('<div class="answer">' + "".join(f"<p>{escape(a)}</p>" for a in said)
+                     + "</div>")
     read = logs if logs is not None else sum(max(1, len(s.logs)) for s in sessions)
     parts.append(f'<p class="lead"><b>{read} log(s) -&gt; {len(sessions)} session(s)</b> of '
                  f'{len(games)} game(s) (a LAN table\'s logs, one per peer, are one session), '

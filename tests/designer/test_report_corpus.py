@@ -238,7 +238,7 @@ def test_mantle_plays_are_exactly_the_attack_and_defense_cards(corpus) -> None: 
 # --- the designer's questions, each against the generator's truth -------------------------
 
 def _first_sentence(html: str) -> str:
-    answer = re.search(r'<p class="answer">(.*?)</p>', html, re.S)
+    answer = re.search(r'<div class="answer"><p>(.*?)</p>', html, re.S)
     assert answer, "the page opens with its answer"
     text = unescape(re.sub(r"<[^>]+>", "", answer.group(1)))
     return text.split(". ")[0]
