@@ -157,6 +157,21 @@ def _make_corpora(base: Path, extra: Path, big: Path, count: int, more: int, job
           f"{time.perf_counter() - start:.1f} s", flush=True)
 
 
+def _floors(base: Path, count: int, jobs: int) -> tuple[float, float, float, float]:
+    """(decode floor, its CPU, fold floor, its CPU), each said in a line."""
+    c0 = cpu_seconds()
+    floor, records = decode_floor(base)
+    floor_cpu = cpu_seconds() - c0
+    print(f"decode floor: {floor:.2f} s for {records} records of {count} logs (msgpack, "
+          f"one process; {floor_cpu:.2f} s CPU)", flush=True)
+    c0 = cpu_seconds()
+    fold, folded_ops = fold_floor(base, jobs)
+    fold_cpu = cpu_seconds() - c0
+    print(f"fold floor: {fold:.2f} s for {folded_ops} ops (the core alone, {jobs} job(s)) "
+          f"= {fold / floor:.1f}x the decode floor; {fold_cpu:.1f} s CPU", flush=True)
+    return floor, floor_cpu, fold, fold_cpu
+
+
 def run(count: int = COUNT, more: int = MORE, jobs: int | None = None,
         keep: str | None = None) -> dict[str, object]:
     from table.dataset.build import build_dataset, default_jobs
@@ -166,16 +181,7 @@ def run(count: int = COUNT, more: int = MORE, jobs: int | None = None,
     base, extra, big = root / "logs", root / "more", root / "logs3x"
     try:
         _make_corpora(base, extra, big, count, more, jobs)
-        c0 = cpu_seconds()
-        floor, records = decode_floor(base)
-        floor_cpu = cpu_seconds() - c0
-        print(f"decode floor: {floor:.2f} s for {records} records of {count} logs (msgpack, "
-              f"one process; {floor_cpu:.2f} s CPU)", flush=True)
-        c0 = cpu_seconds()
-        fold, folded_ops = fold_floor(base, jobs)
-        fold_cpu = cpu_seconds() - c0
-        print(f"fold floor: {fold:.2f} s for {folded_ops} ops (the core alone, {jobs} job(s)) "
-              f"= {fold / floor:.1f}x the decode floor; {fold_cpu:.1f} s CPU", flush=True)
+        floor, floor_cpu, fold, fold_cpu = _floors(base, count, jobs)
         out = root / "dataset"
         shutil.rmtree(out, ignore_errors=True)
         t0, c0 = time.perf_counter(), cpu_seconds()

@@ -155,6 +155,6 @@ def _draft_b(plan: Plan, modules: list[Any], folder: Path) -> Any:
     base = next((m for m in modules if m.id == plan.draft_game), None)
     if base is None:
         return None
-    from table.bench.report import draft_of
+    from table.bench.drafts import draft_of
 
     return draft_of(base, folder)

@@ -46,8 +46,9 @@ class Figure:
     detail: str = ""  # the categories behind a spread (highest and lowest)
     n: int = 0  # seat-games or sessions it is read from
 
-    def shown(self, digits: int = 0) -> str:
+    def shown(self) -> str:
         scale, unit = (100, " pts") if self.points else (1, "")
+        digits = 0 if self.points else 1
         return (f"{self.value * scale:.{digits}f}{unit} ({self.low * scale:.{digits}f}–"
                 f"{self.high * scale:.{digits}f})")
 
@@ -134,17 +135,27 @@ def spread_figures(name: str, counts: dict[str, tuple[int, int]], rng: random.Ra
     top = max(labels, key=lambda k: kept[k][0] / kept[k][1])
     bottom = min(labels, key=lambda k: kept[k][0] / kept[k][1])
     detail = (f"{top} {100 * kept[top][0] / kept[top][1]:.0f}% … {bottom} "
-              f"{100 * kept[bottom][0] / kept[bottom][1]:.0f}%")
+              f"{100 * kept[bottom][0] / kept[bottom][1]:.0f}%" if top != bottom else
+              f"all {100 * kept[top][0] / kept[top][1]:.0f}%")
     left = sorted(set(counts) - set(kept))
     if left:
         detail += f"; fewer than {MIN_GAMES} seat-games, left out: {', '.join(left)}"
     n = sum(sizes)
     spread, dispersion = max(ps) - min(ps), _dispersion(observed)
     return [Figure(f"spread:{name}", f"{what} spread (largest − smallest win rate)", spread,
-                   *shifted(spreads, spread, floor=0.0), draws=spreads, detail=detail, n=n),
+                   *_bounded(spreads, spread), draws=spreads, detail=detail, n=n),
             Figure(f"dispersion:{name}", f"{what} dispersion (SD of true win rates)",
-                   dispersion, *shifted(dispersions, dispersion, floor=0.0),
-                   draws=dispersions, n=n)]
+                   dispersion, *_bounded(dispersions, dispersion), draws=dispersions, n=n)]
+
+
+def _bounded(draws: Sequence[float], observed: float) -> tuple[float, float]:
+    """A spread's (or dispersion's) 95% interval: the basic bootstrap's (which takes out the
+    upward bias noise gives a largest-minus-smallest figure) joined with the percentile one
+    (which still reaches as far as noise alone would when the figure sits at 0, where the
+    basic one shrinks to nothing): the wider of the two, never below 0."""
+    ordered = sorted(draws)
+    low, high = shifted(ordered, observed, floor=0.0)
+    return max(0.0, min(low, _sorted_q(ordered, 0.025))), max(high, _sorted_q(ordered, 0.975))
 
 
 def _first_player(ss: Sequence[Session], players: int) -> Figure | None:
@@ -176,6 +187,12 @@ def _nth(n: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th") + " to play"
 
 
+def _same_split(ss: Sequence[Session], key: Key) -> bool:
+    """Whether `key` splits the seats exactly as their groups do (one value per group)."""
+    pairs = {(seat.group, key(seat)) for s in ss for seat in s.seats}
+    return len(pairs) == len({g for g, _v in pairs}) == len({v for _g, v in pairs})
+
+
 def _attr(header: str) -> Key:
     return lambda seat: seat.attrs.get(header)
 
@@ -189,7 +206,8 @@ def attributes(ss: Sequence[Session], group_header: str | None) -> list[tuple[st
     out.append((group, group, lambda seat: seat.group))
     headers = sorted({k for s in ss for x in s.seats for k in x.attrs if k != group_header})
     for header in headers:
-        out.append((header, header, _attr(header)))
+        if not _same_split(ss, _attr(header)):  # a leader per faction: the same figure twice
+            out.append((header, header, _attr(header)))
     decks = {x.deck for s in ss for x in s.seats}
     groups = {x.group for s in ss for x in s.seats}
     if len(decks) > len(groups):
