@@ -170,16 +170,44 @@ def sql_text() -> str:
     return "\n".join(out)
 
 
-def figures_text(folder: str | Path) -> str:
-    """Each headline figure's query over the dataset in `folder`, with its answer."""
+# what `--by` slices the dataset's sessions by: the condition a session meets for a value
+SLICES = {"group": ("playtest_group", "playtest_group = ?"), "event": ("event", "event = ?"),
+          "tag": ("unnest(tags)", "list_contains(tags, ?)"),
+          "player": ("unnest(player_names)", "list_contains(player_names, ?)")}
+
+
+def figures_text(folder: str | Path, by: str | None = None) -> str:
+    """Each headline figure's query over the dataset in `folder`, with its answer; with `by`
+    (group, event, tag, player), the answers once per slice: the same queries over the
+    sessions of that slice (the `sessions` view narrowed to them)."""
     from table.dataset.examples import views
 
     con = views(folder)
     out = [f"-- over the dataset {folder}"]
+    if by is None:
+        return "\n".join(out + _answers(con))
+    column, condition = SLICES[by]
+    con.execute("CREATE TEMP TABLE every_session AS SELECT * FROM sessions")
+    values = [v for (v,) in con.execute(
+        f"SELECT DISTINCT {column} AS v FROM every_session ORDER BY v").fetchall()]
+    for value in values:
+        where = condition.replace("?", _literal(value))
+        con.execute(f"CREATE OR REPLACE TEMP VIEW sessions AS SELECT * FROM every_session "
+                    f"WHERE {where}")
+        out += [f"-- {by} {value!r}: sessions WHERE {where}", "", *_answers(con)]
+    return "\n".join(out)
+
+
+def _literal(value: object) -> str:
+    return "'" + str(value).replace("'", "''") + "'"
+
+
+def _answers(con: object) -> list[str]:
+    out = []
     for figure, sql in FIGURES:
-        cursor = con.execute(sql)
+        cursor = con.execute(sql)  # type: ignore[attr-defined]
         columns = [d[0] for d in cursor.description]
         out += [f"-- {figure}", sql.rstrip() + ";", "-- " + " | ".join(columns)]
         out += ["-- " + " | ".join(str(v) for v in row) for row in cursor.fetchall()]
         out.append("")
-    return "\n".join(out)
+    return out

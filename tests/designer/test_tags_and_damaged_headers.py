@@ -48,6 +48,12 @@ def test_log_tag_then_report_by_group(tmp_path: Path, capsys: pytest.CaptureFixt
         ("Saturday crew", "Spring con", ["blind"])]
     assert con.execute("SELECT player FROM seats JOIN sessions USING (session) WHERE "
                        "playtest_group = 'Saturday crew' AND seat = 1").fetchall() == [("Ana",)]
+    capsys.readouterr()
+    assert main(["report", str(logs), "--sql", "--by", "group", "--cache",
+                 str(tmp_path / "ds"), "--no-progress"]) == 0
+    sliced = capsys.readouterr().out  # every headline figure, per slice of the dataset
+    saturday = sliced.split("-- group 'Saturday crew'", 1)[1].split("-- group 'Tuesday", 1)[0]
+    assert "-- gauntlet | 1\n" in saturday  # one session in that slice
     assert main(["log", "tag", str(paths[1])]) == 1  # nothing to say: a clear refusal
     assert "needs --group" in capsys.readouterr().err
 

@@ -40,7 +40,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                         "report over the same logs reads only new or changed ones)")
     p.add_argument("--sql", action="store_true",
                    help="print the DuckDB queries the report runs over the dataset; with "
-                        "logs or folders, also each headline figure's answer")
+                        "logs or folders, also each headline figure's answer (with --by, "
+                        "per slice)")
     p.add_argument("--by", choices=("group", "event", "tag", "player"),
                    help="slice every figure of each game by the sessions' playtest group, event, "
                         "free tag or player (tag ops: host --group, sandtable log tag), dice "
@@ -92,7 +93,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.sql and report.dataset is not None:
         from table.report.queries import figures_text
 
-        print(figures_text(report.dataset))
+        print(figures_text(report.dataset, args.by))
         return 0
     if not report.sessions:  # nothing to report: one line per input, no page
         for path, why in report.skipped or [(", ".join(args.inputs), "no log found")]:
