@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
-from .html import _pct, _Raw, _table
+from .html import _Raw, _table
 from .intervals import wilson
 from .model import Session
 
@@ -97,7 +97,3 @@ def render(ss: Sequence[Session], why: dict[str, str] | None = None) -> str:
         out.append(f"<p><b>Dismissed as false alarms</b> ({sum(gone.values())} flag(s), out "
                    f"of every total and ranking):</p><ul>{items}</ul>")
     return "".join(out)
-
-
-def _share(n: int, total: int) -> str:
-    return _pct(n / total) if total else "—"

@@ -155,6 +155,8 @@ def session_rows(ss: Iterable[Session]) -> list[dict[str, Any]]:
             "flags": sum(s.flags.values()),
             "flags_by_rule": "; ".join(f"{r}×{n}" for r, n in s.flags.most_common()),
             "salvaged_flags": sum(s.salvaged_flags.values()),
+            "dismissed_flags": sum(s.dismissed_flags.values()),
+            "group": s.group, "event": s.event, "tags": "; ".join(s.tags),
             "notes": len(s.notes),
             "problems": "; ".join(m for m in s.incomplete if not m.startswith("no flags")),
         })
