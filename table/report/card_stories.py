@@ -34,16 +34,20 @@ class Story:
     wins: int = 0  # of the holders' seat-games in decided sessions, wins
     games: int = 0  # holders' seat-games in decided sessions
     base: agg.Rate | None = None  # the win rate of its group's seats (everyone for neutral)
+    playable: bool = True  # its type is one the module declares plays of
 
     @property
     def dead(self) -> bool:
-        """Held in some session, never played."""
-        return self.held_in > 0 and self.played == 0
+        """Held in some session, never played (a card of a type that is played)."""
+        return self.held_in > 0 and self.played == 0 and self.playable
 
     @property
     def status(self) -> str:
-        return "dead: held, never played" if self.dead else \
-            "never held" if not self.held_in and not self.played else ""
+        if self.dead:
+            return "dead: held, never played"
+        if not self.held_in and not self.played:
+            return "never held"
+        return "" if self.playable else f"a {self.type}: not a played type"
 
     def lift(self) -> tuple[float, float, float] | None:
         if self.base is None or not self.base.games or not self.games:
@@ -53,9 +57,14 @@ class Story:
 
 def stories(ss: Sequence[Session], module: Any) -> list[Story]:
     """Every card of `module` (and any card the sessions name that it lacks), dead first."""
+    from table.dataset.plays import Plays
+
     cards = getattr(module, "cards", None) or {}
     neutral = getattr(module, "neutral", None)
-    out = {cid: Story(cid, c.name, c.type, c.group or "") for cid, c in cards.items()}
+    plays = Plays.of(module)
+    out = {cid: Story(cid, c.name, c.type, c.group or "",
+                      playable=plays is None or c.type in plays.to)
+           for cid, c in cards.items()}
     rates = {r.label: r for r in agg.win_rates(ss, agg.by_group)}
     everyone = agg.Rate("all", sum(r.games for r in rates.values()),
                         sum(r.wins for r in rates.values()))
@@ -150,8 +159,9 @@ def render(ss: list[Session], drafts: list[tuple[str, str, list[Session]]]) -> s
            f"opening hands, drawn during play, still held at the end, played (as the module "
            f"declares a play), and gone from the hand otherwise, by the zone they went to. The "
            f"win rate of the seats that held it (decided sessions) and its lift against its own "
-           f"group's seats, with 95% intervals. <b>Dead cards</b> (held, never played) come "
-           f"first; click a column's header to sort by it.</p>"]
+           f"group's seats, with 95% intervals. <b>Dead cards</b> (held, never played, of a type "
+           f"the module declares plays of) come first; click a column's header to sort by "
+           f"it.</p>"]
     if dead:
         out.append("<p><b>Dead cards:</b> " + escape(", ".join(
             f"{c.name} (held in {c.held_in})" for c in dead[:40]))
