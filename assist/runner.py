@@ -36,6 +36,7 @@ from .conditions import Conditions
 from .flag_reading import FlagEntry, FlagReading
 from .judging import context_for, judge, setup_complete
 from .marks import MarkIndex
+from .occasions import OccasionCount, load_declared
 from .plugins import assist_declarations, load_plugin
 
 if TYPE_CHECKING:
@@ -106,6 +107,9 @@ class AssistRunner(FlagReading):
         # hash -> module: the modules this table has played under (a live-reloaded draft)
         self._modules: dict[str, GameModule] = {module.content_hash: module}
         self.resolve_module: Callable[[str], GameModule | None] | None = _cached_module
+        # each rule's occasions (the plugin package's occasions module), counted beside the
+        # checks: what a designer reads slips per occasion against
+        self.occasions = OccasionCount(load_declared(plugin, self.notices))
 
     # -- wiring ----------------------------------------------------------------------------
     @classmethod
@@ -150,6 +154,7 @@ class AssistRunner(FlagReading):
         self._undos = []
         self._position = []
         self._conditions.reset()
+        self.occasions.reset()
 
     def _catch_up(self, timeline: Timeline) -> None:
         shadow = Timeline()
@@ -211,6 +216,8 @@ class AssistRunner(FlagReading):
                 self._follow_module(state)
             if flags:
                 self._conditions.raised(index, flags, plugin)
+            if kind in self.occasions.kinds:
+                self.occasions.see(index, record, state, self.game)
         self._per_op.append(flags)
         self._refs.append((op.author, op.seq))
         if flags or cleared:
@@ -309,6 +316,7 @@ class AssistRunner(FlagReading):
         while self._position and self._position[-1] >= index:
             self._position.pop()
         self._conditions.rolled_back(index)
+        self.occasions.cut(index)
 
     def _drop_undos_from(self, index: int) -> None:
         undos = self._undos

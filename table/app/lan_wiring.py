@@ -168,7 +168,7 @@ class LanApp:
                                log_path=new_log_path(module.id), options=opts,
                                position=position, watchers=req.watchers,
                                record_to_watchers=req.record_to_watchers,
-                               local_draws=req.local_draws)
+                               local_draws=req.local_draws, tags=req.tags)
         except Exception as err:
             raise _problem(err) from None
         try:

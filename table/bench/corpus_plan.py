@@ -23,6 +23,39 @@ class Plan:
     last_dusk_share: float = 0.3  # of the Dusk slips, planted at the last Dusk before the end
     unfinished_rate: float = 0.05
     concession_rate: float = 0.1
+    # the designer's questions (all off unless set; `DESIGNER` sets them all):
+    # two drafts of this game, every other session under draft B (the module with its version
+    # bumped and its hand limit raised: table.bench.report.draft_of); its `strong_group` wins
+    # `draft_weight` times as often in draft A only, so draft B is the more balanced
+    draft_game: str | None = None
+    draft_weight: float = 6.0
+    # playtest groups, one per session (a tag op at setup); the loaded die only at the tables of
+    # `loaded_group` (None: at every table of `loaded_game`)
+    groups: tuple[str, ...] = ()
+    loaded_group: str | None = None
+    # a slip at a known rate per occasion: each Dead to Rites Dawn forgets its Favor with this
+    # chance (DTR-DAWN-INCOME), instead of the one slip per session of `slip_rate`
+    dawn_slips: float = 0.0
+    # cards the scripted players hold but never play, per game: dead cards
+    dead_cards: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # the starter decks the players choose from, per game (default: all of them)
+    decks: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # designer notes: at the end of a turn, with `note_rate`, the seat notes one of these
+    # (typed as people type: near-identical remarks)
+    notes: tuple[str, ...] = ()
+    note_rate: float = 0.0
+
+
+DESIGNER = Plan(draft_game="gauntlet",
+                decks={"gauntlet": ("military", "diplomats", "mystics")},
+                groups=("Tuesday club", "Thursday club", "Online league"),
+                loaded_group="Thursday club", dawn_slips=0.05, dusk_slip_rate=0.6,
+                dead_cards={"gauntlet": ("supply-cache",), "dead-to-rites": ("sellsword",),
+                            "mantle-of-the-keeper": ("vogarn-vial-toss",)},
+                notes=("Pacts never get played", "pacts never get played!",
+                       "Pacts never get played.", "Is the hand limit checked before drawing?",
+                       "is the hand limit checked before drawing", "Dawn income unclear"),
+                note_rate=0.02)
 
 
 @dataclass(slots=True)
@@ -37,3 +70,6 @@ class Truth:
     slipped: bool
     how: str
     planted: dict[str, int] = field(default_factory=dict)  # rule -> slips planted (all kinds)
+    draft: str = ""  # "A" or "B" in the game of `Plan.draft_game`, else ""
+    group: str = ""  # the playtest group (Plan.groups)
+    occasions: dict[str, int] = field(default_factory=dict)  # rule -> times it applied

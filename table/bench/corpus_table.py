@@ -26,11 +26,11 @@ class Table:
     """One session being played: the replica, its module, the seats in turn order."""
 
     def __init__(self, module: Any, seats: int, seed: int, path: Path, plan: Plan,
-                 rnd: random.Random, start_time: float) -> None:
+                 rnd: random.Random, start_time: float, group: str = "") -> None:
         from table.games.setup import new_table
 
         self.module, self.plan, self.rnd = module, plan, rnd
-        names = sorted(module.starter_decks)
+        names = sorted(plan.decks.get(module.id) or module.starter_decks)
         picks = rnd.sample(names, seats) if len(names) >= seats else \
             [rnd.choice(names) for _ in range(seats)]  # each Chosen / Crown / faction once
         self.decks = {s: module.starter_decks[name] for s, name in enumerate(picks, start=1)}
@@ -51,6 +51,30 @@ class Table:
         # the fights, refills and slips draw from a generator of their own, so the choices
         # the older plantings make (and so their sessions' results) stay as they were
         self.extra = random.Random(seed ^ 0x5EED)
+        self.group = group
+        self.occasions: dict[str, int] = {}
+        self.dead = frozenset(plan.dead_cards.get(module.id, ()))
+        self.per_occasion = random.Random(seed ^ 0xDA3)  # the slips at a rate per occasion
+
+    def occasion(self, rule: str) -> None:
+        self.occasions[rule] = self.occasions.get(rule, 0) + 1
+
+    def playable(self, handle: str) -> bool:
+        """Whether the scripted players would play this card (never a planted dead card)."""
+        card = self.card(handle)
+        return card is not None and card.id not in self.dead
+
+    def forgets_dawn(self, seat: int) -> bool:
+        """Whether this Dawn's Favor is forgotten: the session's one slip (`slip_rate`), or a
+        slip at the plan's rate per Dawn (`dawn_slips`, planted here)."""
+        self.occasion("DTR-DAWN-INCOME")
+        if self.slip_seat == seat:
+            self.slip_seat = None
+            return True
+        if self.plan.dawn_slips and self.per_occasion.random() < self.plan.dawn_slips:
+            self.plant("DTR-DAWN-INCOME")
+            return True
+        return False
 
     def plant(self, rule: str) -> None:
         self.planted[rule] = self.planted.get(rule, 0) + 1
@@ -95,7 +119,8 @@ class Table:
         return dropped
 
     def roll(self, seat: int, why: str) -> None:
-        if self.module.id != self.plan.loaded_game:
+        loaded_here = self.plan.loaded_group is None or self.group == self.plan.loaded_group
+        if self.module.id != self.plan.loaded_game or not loaded_here:
             value = self.rnd.randint(1, 6)
         else:  # 6 with probability loaded_six, the other faces equally likely
             value = 6 if self.rnd.random() < self.plan.loaded_six else self.rnd.randint(1, 5)

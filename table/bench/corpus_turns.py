@@ -18,7 +18,7 @@ def _gauntlet_turn(t: Table, seat: int, number: int) -> None:
             t.draw(seat, int(rules.get("draw_per_turn", 1)))
         elif phase == "Action (before)":
             actions = [h for h in t.hand(seat) if (c := t.card(h)) is not None
-                       and c.type == "Action"]
+                       and c.type == "Action" and t.playable(h)]
             if actions and t.rnd.random() < 0.7:
                 act.move(t.r, t.rnd.choice(actions), f"p{seat}.discard", face_up=True,
                          seat=seat)
@@ -33,9 +33,7 @@ def _dtr_turn(t: Table, seat: int, number: int) -> None:
             for champion in _champions(t, seat):  # ready at your Dawn
                 if t.r.state.objs[champion].rotation % 360:
                     act.rotate(t.r, champion, 0, seat=seat)
-            if t.slip_seat == seat:  # the planted slip: this Dawn's Favor is forgotten
-                t.slip_seat = None
-            else:
+            if not t.forgets_dawn(seat):  # the planted slips: this Dawn's Favor forgotten
                 act.counter(t.r, f"p{seat}.favor", add=1, seat=seat)
             t.draw(seat, 1)
         elif phase == "Combat":
@@ -45,7 +43,8 @@ def _dtr_turn(t: Table, seat: int, number: int) -> None:
         elif phase == "Main":
             favor = t.r.state.objs[f"p{seat}.favor"].counters.get("value", 0)
             champions = [h for h in t.hand(seat) if (c := t.card(h)) is not None
-                         and c.type == "Champion" and 0 < c.number("cost") <= favor]
+                         and c.type == "Champion" and 0 < c.number("cost") <= favor
+                         and t.playable(h)]
             if champions and t.rnd.random() < 0.8:
                 handle = t.rnd.choice(champions)
                 cost = t.card(handle).number("cost")
@@ -125,7 +124,7 @@ def _mantle_start(t: Table) -> None:
 def _basic(t: Table, seat: int, value: str) -> str | None:
     """A Basic card in `seat`'s hand with an attack (or defense) value, if any."""
     found = [h for h in t.hand(seat) if (c := t.card(h)) is not None and c.type == "Basic"
-             and c.number(value) > 0]
+             and c.number(value) > 0 and t.playable(h)]
     return t.rnd.choice(found) if found else None
 
 

@@ -22,7 +22,11 @@ report can be checked against them:
 - a Draw Pile that runs out is refilled from the Discard Pile, in one gesture or card by card
   and then shuffled (both are the refill);
 - endings: most sessions end with an `end` op (the time limit, or a concession);
-  `unfinished_rate` of them stop without one.
+  `unfinished_rate` of them stop without one;
+- the designer's questions (`corpus_plan.DESIGNER`): two drafts of one game, the stronger group
+  stronger in draft A only (draft B is the more balanced); playtest groups (a tag op per
+  session) with the loaded die at one group's tables only; the Dawn's Favor forgotten at a
+  known rate per Dawn (slips per occasion); cards the players hold and never play (dead cards).
 
 The plan and each session's truth are in `corpus_plan`, a session's table and shared moves in
 `corpus_table`, each game's scripted turn in `corpus_turns`.
@@ -51,13 +55,19 @@ _SLIP_RULES = {"gauntlet": "GAU-HAND-LIMIT", "mantle-of-the-keeper": "MAN-HAND-L
 
 
 def play(module: Any, seats: int, seed: int, path: Path, plan: Plan,
-         start_time: float = 1.7e9) -> Truth:
-    """Play one legal session of `module` with the planted effects; log it to `path`."""
+         start_time: float = 1.7e9, *, group: str = "", draft: str = "") -> Truth:
+    """Play one legal session of `module` with the planted effects; log it to `path`.
+    `group`: its playtest group (said in a tag op); `draft`: "A" or "B" in the plan's draft
+    game (`module` is then that draft's)."""
     rnd = random.Random(seed)
-    t = Table(module, seats, seed, path, plan, rnd, start_time)
+    t = Table(module, seats, seed, path, plan, rnd, start_time, group)
+    if group:
+        act.tag(t.r, group=group)
     slipped = rnd.random() < plan.slip_rate
     if slipped:
         t.slip_seat = rnd.choice(t.order)
+        if module.id == "dead-to-rites" and plan.dawn_slips:
+            slipped, t.slip_seat = False, None  # the slips at a rate per Dawn replace it
     turn = TURNS[module.id]
     if module.id in STARTS:
         STARTS[module.id](t)
@@ -69,12 +79,15 @@ def play(module: Any, seats: int, seed: int, path: Path, plan: Plan,
     if module.id == "dead-to-rites" and more.random() < plan.dusk_slip_rate:
         t.dusk_slip = turns - 1 if more.random() < plan.last_dusk_share else \
             more.randrange(turns)
+    noting = random.Random(seed ^ 0x0E7E)
     for number in range(turns):
         seat = t.order[number % len(t.order)]
         if number:
             act.mark(t.r, "turn", for_seat=seat, seat=seat)
         turn(t, seat, number)
-    winner, how = _finish(t, plan, rnd)
+        if plan.notes and noting.random() < plan.note_rate:
+            t.r.issue("note", {"text": noting.choice(plan.notes)}, seat=seat)
+    winner, how = _finish(t, plan, rnd, draft)
     t.r.close()
     if slipped and t.slip_seat is None:
         t.plant(_SLIP_RULES[module.id])
@@ -82,17 +95,20 @@ def play(module: Any, seats: int, seed: int, path: Path, plan: Plan,
                                               and t.dusk_slipped_at == turns - 1):
         t.plant("DTR-DAMAGE-CLEAR-DUSK")  # a last Dusk that nothing ends is never closed
     return Truth(path, module.id, seats, dict(t.groups), list(t.order), winner,
-                 slipped and t.slip_seat is None, how, dict(t.planted))
+                 slipped and t.slip_seat is None, how, dict(t.planted), draft, group,
+                 dict(t.occasions))
 
 
-def _finish(t: Table, plan: Plan, rnd: random.Random) -> tuple[int | None, str]:
+def _finish(t: Table, plan: Plan, rnd: random.Random, draft: str = "") -> tuple[int | None, str]:
     if rnd.random() < plan.unfinished_rate:
         return None, "unfinished"
     weights = []
-    strong = plan.strong_group.get(t.module.id)
+    # the stronger group is stronger in draft A only: draft B is balanced
+    strong = None if draft == "B" else plan.strong_group.get(t.module.id)
+    weight = plan.draft_weight if draft == "A" else plan.strong_weight
     edge = plan.order_edge.get(t.module.id)
     for position, seat in enumerate(t.order, start=1):
-        w = plan.strong_weight if t.groups[seat] == strong else 1.0
+        w = weight if t.groups[seat] == strong else 1.0
         if edge is not None and edge == (len(t.order), position):
             w *= plan.order_weight
         weights.append(w)
@@ -107,6 +123,8 @@ def _finish(t: Table, plan: Plan, rnd: random.Random) -> tuple[int | None, str]:
 def generate(folder: str | Path, count: int, *, seed: int = 1, plan: Plan | None = None,
              games: tuple[str, ...] = GAMES) -> list[Truth]:
     """`count` sessions spread over `games` (player counts over each module's range)."""
+    import tempfile
+
     from table.games import find_module
 
     plan = plan or Plan()
@@ -114,11 +132,29 @@ def generate(folder: str | Path, count: int, *, seed: int = 1, plan: Plan | None
     folder.mkdir(parents=True, exist_ok=True)
     modules = [find_module(g) for g in games]
     out = []
-    for i in range(count):
-        module = modules[i % len(modules)]
-        lo, hi = module.players.min, min(module.players.max, 4)
-        seats = lo + (i // len(modules)) % (hi - lo + 1)
-        path = folder / f"{module.id}-{seed:03d}-{i:05d}.sandlog"
-        out.append(play(module, seats, seed * 100_000 + i, path, plan,
-                        start_time=1.7e9 + i * 7200.0))
+    with tempfile.TemporaryDirectory(prefix="sandtable-drafts-") as drafts:
+        draft_b = _draft_b(plan, modules, Path(drafts))
+        for i in range(count):
+            module = modules[i % len(modules)]
+            lo, hi = module.players.min, min(module.players.max, 4)
+            seats = lo + (i // len(modules)) % (hi - lo + 1)
+            draft = ""
+            if module.id == plan.draft_game:
+                draft = "B" if (i // len(modules)) % 2 else "A"
+                module = draft_b if draft == "B" else module
+            group = plan.groups[random.Random(f"{seed}/{i}").randrange(len(plan.groups))] \
+                if plan.groups else ""
+            path = folder / f"{module.id}-{seed:03d}-{i:05d}.sandlog"
+            out.append(play(module, seats, seed * 100_000 + i, path, plan,
+                            start_time=1.7e9 + i * 7200.0, group=group, draft=draft))
     return out
+
+
+def _draft_b(plan: Plan, modules: list[Any], folder: Path) -> Any:
+    """The plan's draft B: its game's module with the version bumped and a rule changed."""
+    base = next((m for m in modules if m.id == plan.draft_game), None)
+    if base is None:
+        return None
+    from table.bench.drafts import draft_of
+
+    return draft_of(base, folder)

@@ -16,7 +16,6 @@ second report over the same logs (its dataset cache warm) is timed too.
 from __future__ import annotations
 
 import argparse
-import re
 import shutil
 import sys
 import tempfile
@@ -24,31 +23,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+from table.bench.drafts import draft_of
 from table.bench.simulated_sessions import generate
 from table.report.build import build_report
 
 PER_GAME = 50
 TARGET_SECONDS = 20.0  # for CORPUS sessions
 CORPUS = 1000
-
-
-def draft_of(module: Any, folder: Path) -> Any:
-    """A copy of `module` with a bumped version and one rule number changed (a new draft)."""
-    from table.games import load_module
-
-    dest = folder / "draft" / module.id  # a module's folder is named after its id
-    if dest.exists():
-        shutil.rmtree(dest)
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copytree(module.path, dest)
-    toml = dest / "game.toml"
-    text = toml.read_text(encoding="utf-8")
-    text = re.sub(r'(?m)^version = "([^"]+)"', lambda m: f'version = "{m.group(1)}-draft"', text,
-                  count=1)
-    text = re.sub(r"(?m)^(hand_limit|favor_cap) = (\d+)",
-                  lambda m: f"{m.group(1)} = {int(m.group(2)) + 1}", text, count=1)
-    toml.write_text(text, encoding="utf-8")
-    return load_module(dest)
 
 
 def make_sessions(folder: Path, per_game: int = PER_GAME, seed: int = 11) -> list[Path]:

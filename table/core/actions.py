@@ -313,6 +313,27 @@ def mark(r: Replica, what: str, *, value: Any = None, for_seat: int | None = Non
     return r.issue("mark", args, seat=seat)
 
 
+def tag(r: Replica, *, group: str | None = None, event: str | None = None,
+        add: list[str] | tuple[str, ...] = (), remove: list[str] | tuple[str, ...] = (),
+        players: dict[int, str] | None = None, seat: int | None = None) -> Op:
+    """Say what the session is (a `tag` op): its playtest group and event ("" clears one), the
+    people at its seats, free tags added and removed. Only what is named changes."""
+    args: dict[str, Any] = {}
+    if group is not None:
+        args["group"] = group
+    if event is not None:
+        args["event"] = event
+    if add:
+        args["add"] = [str(t) for t in add]
+    if remove:
+        args["remove"] = [str(t) for t in remove]
+    if players:
+        args["players"] = {str(k): str(v) for k, v in players.items()}
+    if not args:
+        raise ActionError("a tag op names a group, an event, players or tags")
+    return r.issue("tag", args, seat=seat)
+
+
 def pass_turn(r: Replica, to_seat: int, *, first_phase: str | None = None,
               seat: int | None = None) -> Op:
     """End the turn: it passes to `to_seat`, beginning in `first_phase`. The turn marker is

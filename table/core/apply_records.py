@@ -84,3 +84,44 @@ def apply_deck(state: State, op: Op, lookup: Lookup) -> None:
     decks = dict(state.decks)
     decks[seat] = {k: op.args[k] for k in ("name", "fields", "hash") if k in op.args}
     state.set_global("decks", decks)
+
+
+def apply_tag(state: State, op: Op, lookup: Lookup) -> None:
+    """What the session is (`tag` op): its playtest group, event, the people at its seats and
+    free tags. Each op changes only what it names; the latest in canonical order wins."""
+    a = op.args
+    tags = dict(state.tags)
+    for key in ("group", "event"):
+        if key in a:
+            value = a[key]
+            if value:
+                tags[key] = value.strip()
+            else:
+                tags.pop(key, None)
+    free = set(tags.get("tags", ()))
+    for key in ("add", "remove"):
+        items = a.get(key) or []
+        if any(not isinstance(t, str) or not t.strip() for t in items):
+            raise Void(f"a tag op's '{key}' lists tags as text")
+    free |= {t.strip() for t in a.get("add") or []}
+    free -= {t.strip() for t in a.get("remove") or []}
+    if free:
+        tags["tags"] = sorted(free)
+    else:
+        tags.pop("tags", None)
+    players = a.get("players")
+    if players is not None:
+        if any(not (isinstance(k, str) and k.isdigit()) or not isinstance(v, str)
+               for k, v in players.items()):
+            raise Void("a tag op's 'players' maps a seat number (as text) to a name")
+        named = dict(tags.get("players") or {})
+        for seat, name in players.items():
+            if name.strip():
+                named[seat] = name.strip()
+            else:
+                named.pop(seat, None)
+        if named:
+            tags["players"] = named
+        else:
+            tags.pop("players", None)
+    state.set_global("tags", tags)

@@ -1,10 +1,13 @@
 """A log whose header frame is damaged: its fields rebuilt from the records after it.
 
-Every field but the table id has a second source in the log itself: the module op (and the
-module's archive record) names the game and its content hash, and the records that carry this
-peer's secrets (`{"op": ..., "private": ...}`) are this peer's own ops, so their author is the
-log's peer. The table id is written only in the header; it is taken from the damaged bytes when
-they still decode (a flipped byte usually leaves the map readable), and said to be unverified.
+A log written since the header has a copy (`{"header": {...}}`, the record after it) is read
+back whole from that copy: the table id included, so the session keeps its place among its
+peers' logs. In an older log every field but the table id has a second source: the module op
+(and the module's archive record) names the game and its content hash, and the records that
+carry this peer's secrets (`{"op": ..., "private": ...}`) are this peer's own ops, so their
+author is the log's peer. There the table id was written only in the header; it is taken from
+the damaged bytes when they still decode (a flipped byte usually leaves the map readable), and
+said to be unverified.
 """
 from __future__ import annotations
 
@@ -16,6 +19,10 @@ import msgpack
 
 def recover_header(records: list[Any], damaged: bytes) -> tuple[dict[str, Any], list[str]]:
     """(header, what was recovered from where) for a log whose header frame is `damaged`."""
+    copy = _copy(records)
+    if copy is not None:
+        return ({**copy, "format": "sandtable-log", "recovered": True},
+                ["every field (the table id too) read back from the header's copy record"])
     old = _decode(damaged)
     header: dict[str, Any] = {"format": "sandtable-log", "recovered": True}
     notes: list[str] = []
@@ -52,6 +59,15 @@ def recover_header(records: list[Any], damaged: bytes) -> tuple[dict[str, Any], 
         if key in old:
             header[key] = old[key]
     return header, notes
+
+
+def _copy(records: list[Any]) -> dict[str, Any] | None:
+    """The header's copy record, when the log has one (near its start)."""
+    for record in records[:8]:
+        if type(record) is dict and isinstance(record.get("header"), dict) \
+                and record["header"].get("table"):
+            return dict(record["header"])
+    return None
 
 
 def _decode(damaged: bytes) -> dict[str, Any]:

@@ -2,7 +2,8 @@
 
 Layout: the 8-byte magic `SANDLOG1`, then frames of [u32 length][u32 crc32][msgpack map]. The
 first frame is the header (format version, table id, peer id, game module id and content hash,
-creation time). Then one frame per record:
+creation time); the second a copy of it (`{"header": {...}}`), so a damaged header costs
+nothing. Then one frame per record:
   WIRE                               an op, as its wire array (this peer's, written before it
                                      is sent; or received)
   {"op": WIRE, "private": {...}}     this peer's op with the secrets only it holds
@@ -56,6 +57,9 @@ class LogWriter:
         if not exists:
             self._file.write(MAGIC)
             self.append(header or {})
+            # the header again, as a record: the table id has no other source in the log, and
+            # a damaged first frame would otherwise lose the session its place among its peers
+            self.append({"header": header or {}})
 
     def append(self, record: Any) -> None:
         payload = msgpack.packb(record, use_bin_type=True)
@@ -132,14 +136,11 @@ class LogReader:
             raise LogError(f"{self.path}: cannot read: {err.strerror}") from None
         data = self._data
         if not data.startswith(MAGIC):
-            if data[:7] == MAGIC[:7]:
-                raise LogError(f"{self.path}: log format {data[7:8]!r} is not supported "
-                               f"(this Sandtable reads format {FORMAT_VERSION})")
-            raise LogError(f"{self.path}: not a Sandtable log (bad magic bytes)")
+            self._damaged_magic()
         self._frames = self._iter_frames()
         self.recovered: list[str] = []  # header fields recovered from the records after it
         first = next(self._frames, None)
-        if self.damage and self.damage[0].start == len(MAGIC):
+        if any(d.start <= len(MAGIC) < d.end for d in self.damage):  # the header's frame
             self.header: dict[str, Any] = self._recover_header(first)
             return
         if type(first) is not dict:
@@ -150,6 +151,46 @@ class LogReader:
             raise LogError(f"{self.path}: log format version {first.get('version')!r} is not "
                            f"supported (this Sandtable reads version {FORMAT_VERSION})")
         self.header = first
+
+    def _damaged_magic(self) -> None:
+        """Magic bytes that are not `SANDLOG1`: another format, a file that is no log, or a
+        log whose first bytes were overwritten. Only the records can tell: when they read as
+        this format's (its header, or ops), the log is read on and the magic noted as damage."""
+        data = self._data
+        why, _end, first = self._frame_at(len(MAGIC))
+        header = first if why == "ok" and type(first) is dict else None
+        if header is not None and header.get("format") == "sandtable-log":
+            if header.get("version") != FORMAT_VERSION:
+                raise LogError(f"{self.path}: log format version {header.get('version')!r} is "
+                               f"not supported (this Sandtable reads version {FORMAT_VERSION})")
+        elif not self._records_follow():
+            if data[:7] == MAGIC[:7]:
+                raise LogError(f"{self.path}: log format {data[7:8]!r} is not supported "
+                               f"(this Sandtable reads format {FORMAT_VERSION})")
+            raise LogError(f"{self.path}: not a Sandtable log (bad magic bytes)")
+        damage = Damage(0, 0, len(MAGIC), "damaged magic bytes (the records after them read)")
+        self.damage.append(damage)
+        self.problems.append(f"{self.path}: {damage.describe()}")
+
+    def _records_follow(self, most: int = 8) -> bool:
+        """Whether the first sound frames after the magic (and a damaged header) are this
+        format's records: a header copy, or ops in their wire form."""
+        offset = self._resync(len(MAGIC) - 1)
+        for _ in range(most):
+            if offset is None:
+                return False
+            _why, end, record = self._frame_at(offset)
+            if record is None:
+                return False
+            if type(record) is dict and isinstance(record.get("header"), dict) and \
+                    record["header"].get("format") == "sandtable-log":
+                return True
+            wire = record.get("op") if type(record) is dict else record
+            if type(wire) is list and len(wire) == 9 and isinstance(wire[0], str) \
+                    and isinstance(wire[3], str):
+                return True
+            offset = end
+        return False
 
     def _recover_header(self, first: Any) -> dict[str, Any]:
         """A damaged header costs its own fields, not the session: they are rebuilt from the
@@ -162,8 +203,8 @@ class LogReader:
         if not records:
             raise LogError(f"{self.path}: no readable header record, and no record after it")
         self._frames = iter(records)
-        damage = self.damage[0]
-        header, self.recovered = recover_header(records, self._data[damage.start:damage.end])
+        damage = next(d for d in self.damage if d.start <= len(MAGIC) < d.end)
+        header, self.recovered = recover_header(records, self._data[len(MAGIC):damage.end])
         header.setdefault("version", FORMAT_VERSION)
         self.problems.append(f"{self.path}: the header was damaged; "
                              + "; ".join(self.recovered))

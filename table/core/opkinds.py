@@ -57,6 +57,7 @@ HELLO, SEAT, CREATE, DELETE, MOVE, SET, COUNTER = ("hello", "seat", "create", "d
 CONSUME, REVEAL, SHOW, ROLL, MARK, NOTE, CHAT = ("consume", "reveal", "show", "roll", "mark",
                                                  "note", "chat")
 ACK, UNDO, REDO, MODULE, DECK, END = "ack", "undo", "redo", "module", "deck", "end"
+TAG = "tag"
 
 def _apply_undo(state: State, op: Op, lookup: Lookup) -> None:
     apply_undo(state, op, lookup, UNDOABLE)  # the kinds this table marks undoable, below
@@ -132,6 +133,12 @@ _RECORDS = (
                  "condition": (_OPT_STR, False), "scores": ((dict,), False),
                  "standings": ((list,), False), "text": (_OPT_STR, False)}, rec.apply_end,
            undoable=True),
+    # what the session is, for the designer's slices: its playtest group, event, the people
+    # at its seats (seat number as text -> name) and free tags added or removed; written at
+    # the table (the host) or afterwards (`sandtable log tag`)
+    OpKind(TAG, {"group": (_OPT_STR, False), "event": (_OPT_STR, False),
+                 "players": ((dict,), False), "add": ((list,), False),
+                 "remove": ((list,), False)}, rec.apply_tag, quiet=True),
 )
 
 KINDS: dict[str, OpKind] = {k.name: k for k in _RECORDS}

@@ -126,6 +126,8 @@ class Renderer:
             return self._module(a, who)
         if kind == "end":
             return self._end(record, who)
+        if kind == "tag":
+            return f"{who} tagged the session: {_tagged(a)}"
         return f"{who}: {kind} {a}"
 
     def _say_seat(self, record: Record, who: str) -> str:
@@ -301,3 +303,13 @@ def _joint(args: dict[str, Any]) -> str:
     if missing:
         text += f"; {', '.join(missing)} gave no valid share in time, the others' were used"
     return text + ")"
+
+
+def _tagged(a: dict[str, Any]) -> str:
+    """A tag op's changes, as a line ("group Tuesday club; event Spring con; +solo")."""
+    parts = [f"{key} {a[key]}" if a[key] else f"no {key}" for key in ("group", "event")
+             if key in a]
+    parts += [f"seat {seat}: {name or '(no name)'}"
+              for seat, name in sorted((a.get("players") or {}).items())]
+    parts += [f"+{t}" for t in a.get("add") or []] + [f"-{t}" for t in a.get("remove") or []]
+    return "; ".join(parts)

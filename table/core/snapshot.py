@@ -21,7 +21,8 @@ def to_snapshot(state: State) -> dict[str, Any]:
     return {"version": SNAPSHOT_VERSION, "objects": objects,
             "seats": {str(n): [s.peer, s.name, s.colour] for n, s in state.seats.items()},
             "peers": dict(state.peers), "turn": dict(state.turn), "phase": state.phase,
-            "acks": dict(state.acks), "result": state.result}
+            "acks": dict(state.acks), "result": state.result,
+            **({"tags": dict(state.tags)} if state.tags else {})}
 
 
 def from_snapshot(data: dict[str, Any]) -> State:
@@ -40,4 +41,5 @@ def from_snapshot(data: dict[str, Any]) -> State:
     state.phase = data["phase"]
     state.acks = dict(data["acks"])
     state.result = data.get("result")
+    state.tags = dict(data.get("tags") or {})
     return state

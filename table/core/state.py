@@ -34,6 +34,8 @@ class State:
         self.module: dict[str, Any] | None = None  # the module op in effect: hash, game, version
         self.decks: dict[int, dict[str, Any]] = {}  # seat -> its deck op's args (replaced whole)
         self.result: dict[str, Any] | None = None  # the latest `end` op's result, if any
+        # the session's tags (`tag` ops): playtest group, event, players, free tags
+        self.tags: dict[str, Any] = {}
         self.journal: Journal = Journal()
 
     # --- reading -------------------------------------------------------------------------

@@ -2,7 +2,8 @@
 
 It covers each live object's handle, kind, owner, location and order, face, rotation, counters,
 properties, commitment and public card, plus seats, turn and phase, and (when recorded)
-the module's hash and each seat's deck hash. Never private knowledge,
+the module's hash and each seat's deck hash, the result and the session's tags. Never private
+knowledge,
 stamps or history. Compare hashes only between peers at equal version vectors.
 """
 from __future__ import annotations
@@ -36,6 +37,8 @@ def public_state_hash(state: State) -> str:
          sorted(state.acks.items())], separators=(",", ":"), default=str).encode())
     if state.result is not None:  # only ended games: older hashes stay as they were
         digest.update(json.dumps(state.result, sort_keys=True, default=str).encode())
+    if state.tags:  # only tagged sessions: older hashes stay as they were
+        digest.update(json.dumps(state.tags, sort_keys=True).encode())
     return digest.hexdigest()[:32]
 
 

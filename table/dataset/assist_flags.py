@@ -56,6 +56,13 @@ class AssistWatch:
         if self.runner is not None:
             self.runner.attach(timeline)
 
+    def occasions(self) -> dict[int, list[tuple[str, int | None]]]:
+        """Op index -> the rules it was an occasion of (and whose), as the runner counted them
+        beside its checks (call before `flags()`, which detaches the runner)."""
+        if self.runner is None or self.runner.disabled:
+            return {}
+        return dict(self.runner.occasions.by_index)
+
     def flags(self) -> tuple[dict[int, list[Any]], str]:
         """(op index -> flags raised on it, why there are none: "" when the assist ran)."""
         if self.runner is None:

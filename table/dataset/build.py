@@ -25,6 +25,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .collected import Rows
+from .dismissals import gather, module_folders
+from .dismissals import write as write_dismissals
 from .reader import reader_stamp
 from .rows import session_rows
 from .schema import CARDS_KEYS, SESSION_TABLES
@@ -191,13 +193,17 @@ def _results(todo: list[SessionLogs], jobs: int, assist: bool,
 def build_dataset(inputs: Sequence[str | Path], out: str | Path, *, jobs: int | None = None,
                   shard: tuple[int, int] | None = None, assist: bool = True,
                   progress: Callable[[int, int], None] | None = None,
-                  plugins: dict[str, Any] | None = None) -> Outcome:
+                  plugins: dict[str, Any] | None = None, dismiss: Sequence[str] = ()
+                  ) -> Outcome:
     """Write (or bring up to date) the dataset of `inputs` in `out`; `plugins`: a caller's
-    rules-assist plugin per game (tests), used in this process."""
+    rules-assist plugin per game (tests), used in this process; `dismiss`: rules and flags
+    dismissed as false alarms beside those the dismissals files say (dismissals.py).
+    Raises DismissalError (naming the file) before reading anything when one is malformed."""
     start = time.perf_counter()
     out = Path(out)
     outcome = Outcome(out)
     logs, outcome.skipped = find_logs(inputs)
+    dismissals = gather(inputs, module_folders(log.game for log in logs if log.game), dismiss)
     wanted = {s.table: s for s in group_logs(logs)
               if shard is None or shard_of(s.table, shard[1]) == shard[0]}
     stamp = reader_stamp(assist, plugins)
@@ -227,6 +233,7 @@ def build_dataset(inputs: Sequence[str | Path], out: str | Path, *, jobs: int | 
     outcome.logs_read = sum(len(s.logs) for s in todo)
     outcome.sessions_read = len(todo)
     _prune_cards(out)
+    write_dismissals(out, dismissals)
     outcome.total = len(existing_sessions(out))
     outcome.seconds = time.perf_counter() - start
     return outcome

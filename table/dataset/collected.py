@@ -47,7 +47,6 @@ class Walk:
     last_time: float = 0.0
     legacy_winner: Any = None  # a `winner` mark's value (logs from before end ops)
     audited: str = "none"  # table.core.audit's status of the session's dice and shuffles
-    hands: dict[int, set[str]] = field(default_factory=dict)  # seat -> cards it ever held
     # the result (sessions_table.settle): winners, how it ended, the condition, scores
     winners: set[int] = field(default_factory=set)
     how: str = ""

@@ -7,14 +7,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .schema import SESSION_TABLES
+from .schema import DISMISSALS, SESSION_TABLES
 
-TABLES = ("sessions", "seats", "ops", "flags", "cards", "draws", "notes", "hands")
+TABLES = ("sessions", "seats", "ops", "flags", "salvaged_flags", "cards", "draws", "notes",
+          "hands", "occasions", "dismissals")
 
 DUCKDB_PRELUDE = """import duckdb
 
 DATASET = "{folder}"
-for name in ("sessions", "seats", "ops", "flags", "cards", "draws", "notes", "hands"):
+for name in ("sessions", "seats", "ops", "flags", "salvaged_flags", "cards", "draws", "notes",
+             "hands", "occasions", "dismissals"):
     duckdb.sql(f"CREATE OR REPLACE VIEW {{name}} AS SELECT * FROM "
                f"read_parquet('{{DATASET}}/{{name}}/*.parquet', union_by_name = true)")
 """
@@ -146,4 +148,6 @@ def views(folder: str | Path, connection: Any = None) -> Any:
                         f"'{(root / name).as_posix()}/*.parquet', union_by_name = true)")
         elif name in SESSION_TABLES:  # no session yet: the table is there, empty
             con.register(name, SESSION_TABLES[name].empty_table())
+        elif name == "dismissals":  # nothing dismissed
+            con.register(name, DISMISSALS.empty_table())
     return con

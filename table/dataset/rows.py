@@ -12,16 +12,14 @@ from __future__ import annotations
 from typing import Any
 
 from table.core import opkinds
-from table.core.objects import OWNER
-from table.core.views import ALL
 
 from .assist_flags import AssistWatch
 from .collected import Rows, Walk
 from .fold import Folded, Module, fold_session, resolve_module
-from .known import op_cards
 from .plays import Plays
-from .sessions_table import recorded_as, seat_rows, session_row, settle
+from .sessions_table import recorded_as, seat_rows, session_row, session_tags, settle
 from .sources import SessionLogs
+from .stories import Stories
 
 _OBJECT_KINDS = ("move", "set", "delete", "create", "reveal", "show", "counter", "roll")
 
@@ -42,15 +40,18 @@ def session_rows(session: SessionLogs, rows: Rows, *, modules: dict[str, Any] | 
 
     folded = fold_session(session, prepare)
     found: Module = box.get("found") or Module()
+    occasions = box["watch"].occasions() if "watch" in box else {}
     by_index, flags_why = box["watch"].flags() if "watch" in box else ({}, "")
     if folded.replica is None:
         flags_why = flags_why or "the log could not be replayed"
     walk = Walk()
     if folded.replica is not None:
         _walk_ops(session.table, folded, found.module, by_index, rows, walk)
+        _occasion_rows(session.table, folded.replica, occasions, rows)
         settle(walk, folded.replica, found.module)
     session_row(session, folded, found, walk, flags_why, rows)
-    seat_rows(session.table, walk, rows)
+    seat_rows(session.table, walk, rows, session_tags(folded.replica.state)["players"]
+              if folded.replica is not None else None)
     if folded.replica is not None:
         # the replica's only cycle (its causal store calls back into it): without it the
         # whole fold is freed by reference counting as soon as the session is done
@@ -60,6 +61,23 @@ def session_rows(session: SessionLogs, rows: Rows, *, modules: dict[str, Any] | 
     if module is not None and digest:
         rows.modules[digest] = (str(module.id), str(getattr(module, "version", "")),
                                 str(getattr(module, "path", "")))
+
+
+def _occasion_rows(table: str, replica: Any, occasions: dict[int, list[tuple[str, Any]]],
+                   rows: Rows) -> None:
+    """How often each rule applied, per seat (ops read in salvage mode left out, as their
+    flags are)."""
+    if not occasions:
+        return
+    records, salvaged = replica.records(), replica.salvaged
+    counts: dict[tuple[str, Any], int] = {}
+    for index, found in occasions.items():
+        if index < len(records) and records[index].op.ref in salvaged:
+            continue
+        for rule, seat in found:
+            counts[(rule, seat)] = counts.get((rule, seat), 0) + 1
+    for (rule, seat), n in sorted(counts.items(), key=lambda kv: (kv[0][0], kv[0][1] or 0)):
+        rows.add("occasions", session=table, rule=rule, seat=seat, occasions=n)
 
 
 def _source(record: Any) -> str | None:
@@ -133,12 +151,15 @@ def _walk_ops(table: str, folded: Folded, module: Any, by_index: dict[int, list[
     draws = _Draws(replica, records)
     walk.audited = draws.status
     public: dict[str, str] = {}  # handle -> card, once an op made it public
-    hands = _Hands(replica, len(folded.source.logs), walk.hands)
+    stories = Stories(replica, recorded_as(replica, len(folded.source.logs)) == "one peer")
     for index, record in enumerate(records):
         op, a, kind = record.op, record.op.args, record.op.kind
         live = record.void is None
         n = index + 1
+        began = walk.play_start
         turns.see(op, live)
+        if began is None and walk.play_start is not None:  # play begins: the opening hands
+            stories.open_play()
         obj = a.get("id") if kind in _OBJECT_KINDS else None
         if live:
             _publish(public, kind, a)
@@ -149,41 +170,23 @@ def _walk_ops(table: str, folded: Folded, module: Any, by_index: dict[int, list[
         _op_row(rows, table, n, record, turns, obj, card, source, play, op.ref in salvaged)
         for flag in by_index.get(index, ()):
             seen = [public[h] for h in getattr(flag, "objects", ()) if h in public]
-            rows.add("flags", session=table, op=n, rule=flag.rule,
+            rows.add("salvaged_flags" if op.ref in salvaged else "flags", session=table, op=n,
+                     rule=flag.rule,
                      severity=str(getattr(flag.severity, "value", flag.severity)),
                      seat=op.seat, card=seen[0] if seen else None, turn=turns.turn,
                      section=flag.section, message=flag.message, salvaged=op.ref in salvaged)
         if not live:
             continue
-        if kind in ("consume", "move"):
-            hands.see(record)
+        if kind == "consume" or kind == "move":
+            stories.see(record, source, play)
         if kind == "note":
             rows.add("notes", session=table, op=n, turn=turns.turn, seat=op.seat,
                      name=names.get(op.seat or 0, "?"), text=str(a.get("text", "")),
-                     time=_ms(op.time))
+                     phase=turns.phase, active_seat=turns.active, time=_ms(op.time))
         elif kind == "roll" or (kind == "consume" and a.get("why") == "shuffle"):
             draws.add(rows, table, n, record, turns.turn)
-    for seat, held in sorted(walk.hands.items()):
-        for card in sorted(held):
-            rows.add("hands", session=table, seat=seat, card=card)
-
-
-class _Hands:
-    """Cards that entered a seat's hand (a zone only its owner sees), by a draw or a move, as
-    far as the log knows them at its end (a one-peer log: its own seat's hand only)."""
-
-    def __init__(self, replica: Any, logs: int, into: dict[int, set[str]]) -> None:
-        one_peer = recorded_as(replica, logs) == "one peer"
-        self.view = ALL if not one_peer else min(replica.my_seats) if replica.my_seats else 0
-        self.state, self.knowledge, self.into = replica.state, replica.knowledge, into
-
-    def see(self, record: Any) -> None:
-        dest = self.state.objs.get(record.op.args.get("to"))
-        if dest is None or dest.owner is None or dest.visibility != OWNER:
-            return
-        cards = op_cards(record, self.state, self.knowledge, self.view)
-        if cards:
-            self.into.setdefault(dest.owner, set()).update(cards)
+    stories.close()
+    stories.rows(table, rows)
 
 
 def _op_row(rows: Rows, table: str, n: int, record: Any, turns: _Turns, obj: Any,

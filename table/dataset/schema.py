@@ -29,11 +29,15 @@ SESSIONS = pa.schema([
     ("turn_seconds", pa.list_(_F64)), ("disagree", pa.list_(pa.struct([
         ("log", _STR), ("missing", _INT)]))),
     ("unreadable", pa.list_(pa.struct([("log", _STR), ("why", _STR)]))), ("unusable", _STR),
+    # what the session is (its `tag` ops): the slices of `report --by` (`playtest_group`: the
+    # playtest group, not a deck's group, which is `seats.group`)
+    ("playtest_group", _STR), ("event", _STR), ("tags", pa.list_(_STR)),
+    ("player_names", pa.list_(_STR)),
 ])
 SEATS = pa.schema([
     ("session", _STR), ("seat", _INT), ("name", _STR), ("deck", _STR), ("deck_hash", _STR),
     ("group", _STR), ("fields", pa.map_(_STR, _STR)), ("turn_order", _INT), ("result", _STR),
-    ("won", _BOOL), ("score", _F64),
+    ("won", _BOOL), ("score", _F64), ("player", _STR),
 ])
 OPS = pa.schema([
     ("session", _STR), ("op", _INT), ("author", _STR), ("seat", _INT), ("turn", _INT),
@@ -51,16 +55,36 @@ DRAWS = pa.schema([
     ("die", _STR), ("sides", _INT), ("value", _INT), ("zone", _STR), ("cards", _INT),
     ("joint", _BOOL), ("audited", _BOOL), ("why", _STR),
 ])
-HANDS = pa.schema([("session", _STR), ("seat", _INT), ("card", _STR)])
+# a card's story in a seat's hand (stories.py): copies in the opening hand, drawn in play,
+# held at the end, played, and gone elsewhere from the hand (zone name -> copies)
+HANDS = pa.schema([
+    ("session", _STR), ("seat", _INT), ("card", _STR), ("held", _BOOL), ("opening", _INT),
+    ("drawn", _INT), ("held_end", _INT), ("played", _INT),
+    ("used", pa.map_(_STR, _INT)),
+])
 NOTES = pa.schema([
     ("session", _STR), ("op", _INT), ("turn", _INT), ("seat", _INT), ("name", _STR),
-    ("text", _STR), ("time", _TIME),
+    ("text", _STR), ("phase", _STR), ("active_seat", _INT), ("time", _TIME),
 ])
 
-# the per-session tables, in the order a run writes them
+# how often each rule applied (its occasions, as its plugin's occasions module states them:
+# every Dawn, every hand at a turn's end), per seat: slips per occasion, not raw flag counts
+OCCASIONS = pa.schema([
+    ("session", _STR), ("rule", _STR), ("seat", _INT), ("occasions", _INT),
+])
+# rules and single flags a designer dismissed as false alarms (dismissals.py): not a per-session
+# table, rewritten whole by every run from the files found beside the logs and the modules
+DISMISSALS = pa.schema([
+    ("rule", _STR), ("session", _STR), ("op", _INT), ("why", _STR), ("source", _STR),
+])
+
+# the per-session tables, in the order a run writes them: `flags` holds the settled flags a
+# designer counts; `salvaged_flags` (the same columns) those raised on ops read past a lost
+# record, which may be the lost op's doing and are never counted as slips
 SESSION_TABLES: dict[str, pa.Schema] = {
-    "sessions": SESSIONS, "seats": SEATS, "ops": OPS, "flags": FLAGS, "draws": DRAWS,
-    "notes": NOTES, "hands": HANDS,
+    "sessions": SESSIONS, "seats": SEATS, "ops": OPS, "flags": FLAGS,
+    "salvaged_flags": FLAGS, "draws": DRAWS, "notes": NOTES, "hands": HANDS,
+    "occasions": OCCASIONS,
 }
 # `cards`: module_hash, game, module_version, then every column of that version's cards.csv
 # as text (the columns differ between games: read them with union_by_name)

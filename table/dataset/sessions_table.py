@@ -12,6 +12,20 @@ if TYPE_CHECKING:
     from .sources import SessionLogs
 
 
+def draft_label(version: str, digest: str) -> str:
+    """A draft as every table and page names it: its version and the first 12 hex digits of
+    its content hash (one label everywhere, so the dataset, the report and its CSVs join)."""
+    return f"v{version} · {digest[:12] if digest else '?'}"
+
+
+def session_tags(state: Any) -> dict[str, Any]:
+    """The session's group, event, free tags and players (seat -> name), from its tag ops."""
+    tags = getattr(state, "tags", None) or {}
+    players = {int(k): str(v) for k, v in (tags.get("players") or {}).items()}
+    return {"group": str(tags.get("group") or ""), "event": str(tags.get("event") or ""),
+            "tags": list(tags.get("tags") or []), "players": players}
+
+
 @dataclass(frozen=True, slots=True)
 class SeatNames:
     """What a legacy `winner` mark may name a seat by."""
@@ -128,9 +142,10 @@ def session_row(session: SessionLogs, folded: Folded, found: Module, walk: Walk,
     salvaged = len(replica.salvaged) if replica is not None else 0
     started = walk.play_start if walk.play_start is not None else (
         records[0].op.time if records else 0.0)
+    tags = session_tags(state)
     rows.add("sessions", session=session.table, game=str(header.get("game", "")),
              module_name=str(getattr(module, "name", header.get("game", ""))),
-             module_version=version, module_hash=digest, draft=f"v{version} · {digest[:12]}",
+             module_version=version, module_hash=digest, draft=draft_label(version, digest),
              players=len(names), seats=list(names.values()),
              recorded_as=recorded_as(replica, len(session.logs)) if replica is not None
              else "unreadable",
@@ -143,7 +158,10 @@ def session_row(session: SessionLogs, folded: Folded, found: Module, walk: Walk,
              audited=walk.audited, flags_checked=not flags_why, flags_why=flags_why,
              sources=[str(p) for p in session.paths],
              source_hashes=[log.digest for log in session.logs],
-             fingerprint=session.fingerprint, **_report_columns(folded, found, walk))
+             fingerprint=session.fingerprint, playtest_group=tags["group"], event=tags["event"],
+             tags=tags["tags"],
+             player_names=[tags["players"].get(n, name) for n, name in names.items()],
+             **_report_columns(folded, found, walk))
 
 
 def _deck_of(module: Any, recorded: str) -> Any:
@@ -193,12 +211,16 @@ def settle(walk: Walk, replica: Any, module: Any) -> None:
          for n, name, deck, _d, fields, _g in walk.seats])
 
 
-def seat_rows(table: str, walk: Walk, rows: Rows) -> None:
-    """Each seat with its deck, group, order and result."""
+def seat_rows(table: str, walk: Walk, rows: Rows, players: dict[int, str] | None = None
+              ) -> None:
+    """Each seat with its deck, group, order and result, and who played it (a tag op's
+    name for the seat, else the seat's own)."""
+    players = players or {}
     for number, name, deck, digest, fields, group in walk.seats:
         won = number in walk.winners
         result = ("won" if won else "lost") if walk.winners else (walk.how or "unfinished")
         rows.add("seats", session=table, seat=number, name=name, deck=deck,
                  deck_hash=digest, group=group, fields=list(fields.items()),
                  turn_order=walk.order.index(number) + 1 if number in walk.order else None,
-                 result=result, won=won, score=walk.scores.get(number))
+                 result=result, won=won, score=walk.scores.get(number),
+                 player=players.get(number, name))

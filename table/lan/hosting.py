@@ -55,13 +55,16 @@ def has_log(path: Path) -> bool:
 async def host(module: GameModule, *, table_name: str, seats: int, log_path: str | Path,
                options: SessionOptions | None = None,
                position: Position | None = None, watchers: bool = True,
-               record_to_watchers: bool = True, local_draws: bool = False) -> LanTable:
+               record_to_watchers: bool = True, local_draws: bool = False,
+               tags: dict[str, Any] | None = None) -> LanTable:
     """Start a table: announce it, lay it out, and finish the setup once every seat is ready.
     A log that exists is resumed (a host restarting after a crash). With a `position`, the
     table starts in it: the host places the public part, each seat's peer its hidden cards.
     `watchers`: the table takes watchers; `record_to_watchers`: each player's peer sends its
     secrets to the watchers at the end of the game; `local_draws`: a player may roll and
-    shuffle alone while others are linked, unaudited (all announced in the layout mark)."""
+    shuffle alone while others are linked, unaudited (all announced in the layout mark).
+    `tags`: what the session is (`table.core.actions.tag`'s arguments: group, event, players,
+    add), said in a `tag` op once the table is laid out."""
     settings = {"watchers": watchers, "record_to_watchers": record_to_watchers,
                 **({"local_draws": True} if local_draws else {})}
     try:
@@ -101,11 +104,18 @@ async def host(module: GameModule, *, table_name: str, seats: int, log_path: str
             "name": table_name, "module_version": module.version,
             "position": {"name": position.name, "digest": position.digest}, **settings})
         lan_begin(replica, position)
+        _tag(replica, tags)
         t.spawn(finish_position_when_ready(t))
         return t
     host_layout(replica, module, seats, table_name, settings)
+    _tag(replica, tags)
     t.spawn(finish_when_ready(t))
     return t
+
+
+def _tag(replica: Replica, tags: dict[str, Any] | None) -> None:
+    if tags:
+        act.tag(replica, **tags)
 
 
 async def join(*, log_path: str | Path, table: str | None = None, connect: str | None = None,

@@ -34,6 +34,8 @@ class Report:
     logs: int = 0  # log files read (several peers' logs of one table make one session)
     dataset: Path | None = None  # the dataset folder the numbers were read from
     logs_read: int = 0  # logs this run read (the rest were in the dataset already)
+    # rules and flags dismissed as false alarms: (rule, session or "", op or None, why, source)
+    dismissals: list[tuple[str, str, int | None, str, str]] = field(default_factory=list)
 
 
 class Progress:
@@ -94,10 +96,15 @@ def cache_root() -> Path:
 def build_report(inputs: Sequence[str | Path], out: str | Path | None = None, *,
                  plugins: dict[str, Any] | None = None, progress_stream: TextIO | None = None,
                  show_progress: bool | None = None, jobs: int | None = None,
-                 assist: bool = True, cache: str | Path | None = None) -> Report:
+                 assist: bool = True, cache: str | Path | None = None,
+                 by: str | None = None, compare_by: str = "draft",
+                 dismiss: Sequence[str] = ()) -> Report:
     """Bring the dataset of `inputs` up to date in `cache` (default: `cache_for(inputs)`),
     read the sessions out of it with the report's queries, render the page, write it to
-    `out` (when given)."""
+    `out` (when given). `by`: slice every game by playtest group, event, tag or player;
+    `compare_by`: what the balance answer compares (draft, group, event); `dismiss`: rules
+    (RULE) and flags (RULE@SESSION#OP) dismissed as false alarms, beside the dismissals files
+    found beside the logs and modules. Raises DismissalError on a malformed one."""
     from table.dataset.build import build_dataset
     from table.dataset.examples import views
 
@@ -118,15 +125,22 @@ def build_report(inputs: Sequence[str | Path], out: str | Path | None = None, *,
         folder = Path(scratch) if plugins is not None else Path(cache) if cache is not None \
             else cache_for(inputs, assist)
         outcome = build_dataset(inputs, folder, jobs=jobs, assist=assist, progress=step,
-                                plugins=plugins)
+                                plugins=plugins, dismiss=dismiss)
         if progress is not None:
             progress.close()
-        sessions, unusable = load_sessions(views(folder))
+        con = views(folder)
+        sessions, unusable = load_sessions(con)
+        dismissed: list[tuple[str, str, int | None, str, str]] = [
+            (str(r[0]), str(r[1]), r[2], str(r[3] or ""), str(r[4] or "")) for r in con.execute(
+            "SELECT rule, coalesce(session, ''), op, why, source FROM dismissals "
+            "ORDER BY rule, session, op").fetchall()]
     report = Report(sessions, outcome.skipped + unusable, logs=outcome.logs,
                     dataset=None if plugins is not None else folder,
-                    logs_read=outcome.logs_read)
+                    logs_read=outcome.logs_read, dismissals=dismissed)
+    why = {rule: reason for rule, session, _op, reason, _src in dismissed
+           if not session and reason}
     report.html = page.render(sessions, report.skipped, inputs=[str(i) for i in inputs],
-                              logs=outcome.logs)
+                              logs=outcome.logs, by=by, compare_by=compare_by, why=why)
     if out is not None:
         page.write(out, report.html)
     report.seconds = time.perf_counter() - start
@@ -134,10 +148,12 @@ def build_report(inputs: Sequence[str | Path], out: str | Path | None = None, *,
 
 
 def write_csv(sessions: Sequence[Session], folder: str | Path) -> list[Path]:
-    """`sessions.csv` (one row per session), `seats.csv` (one row per seat) and `cards.csv`
-    (one row per card played, per game: plays, win rate and lift with intervals) in `folder`."""
+    """`sessions.csv` (one row per session), `seats.csv` (one row per seat), `cards.csv`
+    (one row per card played, per game: plays, win rate and lift with intervals) and
+    `card_stories.csv` (every card of each game's module, per draft: its story) in `folder`."""
     import csv
 
+    from .card_stories import story_rows
     from .cardtable import card_rows
     from .tables import seat_rows, session_rows
 
@@ -148,9 +164,10 @@ def write_csv(sessions: Sequence[Session], folder: str | Path) -> list[Path]:
     for s in ordered:
         games.setdefault(s.game, []).append(s)
     cards = [row for game in sorted(games) for row in card_rows(games[game])]
+    stories = [row for game in sorted(games) for row in story_rows(games[game])]
     out = []
     for name, rows in (("sessions.csv", session_rows(ordered)), ("seats.csv", seat_rows(ordered)),
-                       ("cards.csv", cards)):
+                       ("cards.csv", cards), ("card_stories.csv", stories)):
         path = folder / name
         with open(path, "w", newline="", encoding="utf-8") as f:
             if rows:

@@ -77,6 +77,7 @@ def hbars(labels: Sequence[str], values: Sequence[float], *, title: str, xlabel:
         title = f"{title} — {reference_label}"
     chart = pygal.HorizontalBar(**_config(
         height=max(170, 80 + 30 * len(labels)), x_title=xlabel or None,
+        y_labels_major_count=6, show_minor_y_labels=False,
         range=(0, max(v * scale for v in values) * 1.05 or 1),
         value_formatter=(lambda x: f"{x:.0f}%") if percent else (lambda x: f"{x:g}")))
     chart.title = title

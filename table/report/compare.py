@@ -11,9 +11,10 @@ from html import escape
 from typing import Any
 
 from . import aggregate as agg
+from . import corrections
 from .changes import changes, module_of
 from .html import NOT_IN_LOG, _pct, _Raw, _table, version_label
-from .intervals import diff_of_means, diff_of_rates, excludes_zero, mean_interval, wilson
+from .intervals import Z95, diff_of_means, diff_of_rates, excludes_zero, mean_interval, wilson
 from .model import Session
 
 Diff = tuple[float, float, float] | None
@@ -24,6 +25,8 @@ class Cell:
     text: str  # the figure as shown: value, interval, n
     diff: Diff = None  # against the reference draft (None for the reference itself)
     percent: bool = True  # a difference in points (rates) or in units (means)
+    p: float | None = None  # two-sided p-value of the difference
+    adjusted: float | None = None  # after Holm's correction over the table's comparisons
 
 
 @dataclass(slots=True)
@@ -48,15 +51,23 @@ def _rate_cell(wins: int, n: int, ref: tuple[int, int] | None) -> Cell:
         return Cell("—")
     lo, hi = wilson(wins, n)
     return Cell(f"{_pct(wins / n)} ({_pct(lo)}–{_pct(hi)}, n={n})",
-                None if ref is None else diff_of_rates(ref[0], ref[1], wins, n))
+                None if ref is None else diff_of_rates(ref[0], ref[1], wins, n),
+                p=None if ref is None or not ref[1] else corrections.rates_p(*ref, wins, n))
 
 
 def _mean_cell(values: list[float], ref: list[float] | None, digits: int = 1) -> Cell:
     if not values:
         return Cell("—")
     m, lo, hi = mean_interval(values)
+    diff = None if ref is None else diff_of_means(ref, values)
     return Cell(f"{m:.{digits}f} ({lo:.{digits}f}–{hi:.{digits}f}, n={len(values)})",
-                None if ref is None else diff_of_means(ref, values), percent=False)
+                diff, percent=False, p=None if diff is None else _welch_p(diff))
+
+
+def _welch_p(d: tuple[float, float, float]) -> float:
+    """The two-sided p-value of a difference of means, from its 95% interval."""
+    half = (d[2] - d[1]) / 2
+    return corrections.normal_p(d[0] / (half / Z95)) if half > 0 else 1.0
 
 
 def _rates_row(section: str, label: str, drafts: list[Draft],
@@ -129,9 +140,18 @@ def _diff_text(cell: Cell) -> Any:
         return "—"
     scale, unit = (100, " pts") if cell.percent else (1, "")
     text = f"{d[0] * scale:+.1f}{unit} ({d[1] * scale:+.1f} to {d[2] * scale:+.1f})"
-    if not excludes_zero(d):
-        return text
-    return _Raw(f'<span class="{"pos" if d[0] > 0 else "neg"}">{escape(text)}</span>')
+    if not excludes_zero(d) or cell.adjusted is None or cell.adjusted >= corrections.ALPHA:
+        return text  # within the noise once the number of comparisons is allowed for
+    return _Raw(f'<span class="{"pos" if d[0] > 0 else "neg"}">{escape(text)} · holds</span>')
+
+
+def _correct(table: list[Row]) -> int:
+    """Holm's correction over every difference of the table; returns how many there are."""
+    cells = [c for row in table for c in row.cells[1:] if c.p is not None]
+    for cell, adjusted in zip(cells, corrections.holm([c.p or 1.0 for c in cells]),
+                              strict=True):
+        cell.adjusted = adjusted
+    return len(cells)
 
 
 def render(drafts: list[Draft]) -> str:
@@ -142,7 +162,9 @@ def render(drafts: list[Draft]) -> str:
     for label in labels[1:]:
         head += [label, f"{label} − reference (95% CI)"]
     body = []
-    for row in rows(drafts):
+    table = rows(drafts)
+    family = _correct(table)
+    for row in table:
         line: list[Any] = [row.section, row.label, row.cells[0].text]
         for cell in row.cells[1:]:
             line += [cell.text, _diff_text(cell)]
@@ -156,9 +178,10 @@ def render(drafts: list[Draft]) -> str:
                        f"{escape(labels[0])}: " + escape("; ".join(lines)) + "</li>")
     return ("<h3>Drafts side by side</h3><p class=muted>Each draft against the reference (the "
             "draft most sessions were played under): the figure with its 95% interval and n, "
-            "and the difference with its 95% interval (Newcombe's for rates, Welch's for means); "
-            "green or red when the interval leaves 0. Per player count, since the fair share "
-            "differs between counts.</p>"
+            "and the difference with its 95% interval (Newcombe's for rates, Welch's for means). "
+            f"Green or red only when the difference holds after Holm's correction for the "
+            f"{family} comparisons of this table (its p-value times the comparisons left, "
+            "step by step, below 5%): twenty figures compared at 95% would otherwise colour one "
+            "by chance. Per player count, since the fair share differs between counts.</p>"
             f"<p><b>What each draft changed</b></p><ul>{''.join(changed)}</ul>"
-            "<div class=scroll>" + _table(head, body, set(range(2, len(head))),
-                                          cls="compare") + "</div>")
+            + _table(head, body, set(range(2, len(head))), cls="compare"))

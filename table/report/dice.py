@@ -85,7 +85,9 @@ def render(sessions: list[Session]) -> str:
                 f"a session on its own.</p>" + by_seat)
     if not found:
         return (f"<h3>Dice by session and seat</h3><p class=muted>{escape(why)}</p>"
-                f"<p>No session's dice look unfair.</p>" + by_seat)
+                f"<p>No session's dice, tested on their own, look unfair: with a few dozen "
+                f"rolls per seat only a die far off shows; a die loaded at some tables shows "
+                f"in the dice pooled per playtest group (Dice per group).</p>" + by_seat)
     rows = []
     for x in found[:60]:
         d = x.die
@@ -97,9 +99,9 @@ def render(sessions: list[Session]) -> str:
                      _Raw(f'<span class="neg">{_p(x.adjusted)}</span>')])
     more = f"<p class=muted>… and {len(found) - 60} more.</p>" if len(found) > 60 else ""
     return (f"<h3>Dice by session and seat: {len(found)} of {tested} session(s) singled out"
-            f"</h3><p class=muted>{escape(why)}</p><div class=scroll>" + _table(
+            f"</h3><p class=muted>{escape(why)}</p>" + _table(
                 ["Session", "Seat", "Die", "Rolls", "Faces (face:count)", "Most often",
-                 "χ²", "p", "p × tests"], rows, {3, 6, 7, 8}) + f"</div>{more}" + by_seat)
+                 "χ²", "p", "p × tests"], rows, {3, 6, 7, 8}) + f"{more}" + by_seat)
 
 
 def _by_seat(sessions: list[Session]) -> str:

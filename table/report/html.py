@@ -33,14 +33,14 @@ class _Raw(str):
     """Already-escaped HTML for a table cell."""
 
 
-def _short(h: str) -> str:
-    return h[:8] if h else "?"
-
-
 NOT_IN_LOG = "module not in the log"
 
 
 def version_label(version: str, game_hash: str) -> str:
+    """A draft's label: the dataset's (`sessions.draft`), so the page, its CSVs and the
+    dataset name a draft alike."""
+    from table.dataset.sessions_table import draft_label
+
     if version == NOT_IN_LOG:  # judged by another module: its draft is not known
         return NOT_IN_LOG
-    return f"v{version} · {_short(game_hash)}"
+    return draft_label(version, game_hash)

@@ -20,6 +20,32 @@ class SeatInfo:
     group: str | None = None  # the deck's group (the module's `[decks] group_header`)
 
 
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A designer note in its context: where in the play it was written, and the flags the
+    assist raised in that turn."""
+    op: int
+    turn: int
+    who: str
+    text: str
+    phase: str = ""
+    seat: int | None = None
+    flags: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class CardStory:
+    """One seat's story of one card in a session (the dataset's `hands` row)."""
+    seat: int
+    card: str
+    held: bool
+    opening: int = 0
+    drawn: int = 0
+    held_end: int = 0
+    played: int = 0
+    used: tuple[tuple[str, int], ...] = ()  # (zone name, copies) it left the hand to otherwise
+
+
 @dataclass(slots=True)
 class Session:
     path: Path
@@ -39,9 +65,13 @@ class Session:
     flags: Counter[str] = field(default_factory=Counter)  # rule -> count (sound ops only)
     # rule -> flags on ops read past a lost record (salvage mode): kept out of every total
     salvaged_flags: Counter[str] = field(default_factory=Counter)
+    # rule -> flags a designer dismissed as false alarms: counted apart, out of every ranking
+    dismissed_flags: Counter[str] = field(default_factory=Counter)
+    occasions: Counter[str] = field(default_factory=Counter)  # rule -> times it applied
     flag_messages: dict[str, str] = field(default_factory=dict)  # rule -> one example message
+    flag_first: dict[str, int] = field(default_factory=dict)  # rule -> the op of its first flag
     flags_why: str = ""  # why there are no flags, when the assist did not run
-    notes: list[tuple[int, int, str, str]] = field(default_factory=list)  # (op, turn, who, text)
+    notes: list[Note] = field(default_factory=list)
     winner: int | None = None  # the first winner (see `winners`)
     winner_text: str = ""
     winners: set[int] = field(default_factory=set)
@@ -55,6 +85,7 @@ class Session:
     started: float = 0.0  # the first op's wall clock (seconds since the epoch)
     played: dict[int, list[str]] = field(default_factory=dict)  # seat -> card ids, in order
     in_hand: dict[int, set[str]] = field(default_factory=dict)  # seat -> cards it ever held
+    stories: list[CardStory] = field(default_factory=list)  # every card's story, per seat
     rolls: list[tuple[int, int, int | None]] = field(default_factory=list)  # (sides, value, seat)
     hidden_total: int = 0
     hidden_unknown: int = 0
@@ -72,6 +103,12 @@ class Session:
     # the module judged by when the log's own was not available (its draft is then unknown)
     judged_by: str = ""
     header_recovered: list[str] = field(default_factory=list)  # a damaged header's fields
+    table_id: str = ""  # the session's id in the dataset (its table's)
+    # what the session is (its tag ops): playtest group, event, free tags, who played
+    group: str = ""
+    event: str = ""
+    tags: list[str] = field(default_factory=list)
+    player_names: list[str] = field(default_factory=list)
 
     @property
     def draft_known(self) -> bool:

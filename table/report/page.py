@@ -1,18 +1,20 @@
-"""The report as one self-contained HTML page: CSS inline, charts as inline SVG, no scripts."""
+"""The report as one self-contained HTML page: CSS inline, charts as inline SVG, one small
+inline script that sorts the card tables (the page reads the same without it). It opens with
+the answer (which draft is more balanced, and how sure) and keeps every table in the page's own
+flow: no box scrolls inside it, so a screenshot or a printout shows all of it."""
 from __future__ import annotations
 
 import time
-from collections import Counter
 from collections.abc import Sequence
 from html import escape
 from pathlib import Path
 
 from . import aggregate as agg
-from . import by_count, charts, compare, dice, notes
-from .cardtable import _cards
+from .balance_page import answers
+from .card_stories import SORT_SCRIPT
+from .game_section import game as game_section
 from .html import _num, _Raw, _table, version_label
 from .session import Session
-from .tables import _flag_rates, _group_rates, _matchups, _order_rates, _other_attrs, _sessions
 
 __all__ = ["render", "version_label", "write"]
 
@@ -29,8 +31,14 @@ nav a{margin-right:14px;color:#3f7cac;font-weight:600;text-decoration:none}
 .kpi{background:#fff;border-radius:8px;padding:10px 14px;box-shadow:0 1px 2px #0001}
 .kpi b{display:block;font-size:22px}
 .kpi span{color:#607d8b;font-size:12px}
-.grid{display:grid;grid-template-columns:1fr 1fr;gap:14px}
-.panel{background:#fff;border-radius:8px;padding:12px 14px;box-shadow:0 1px 2px #0001;overflow:auto}
+.grid{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:14px;margin:14px 0}
+.panel{background:#fff;border-radius:8px;padding:12px 14px;box-shadow:0 1px 2px #0001}
+div.answer{font-size:16px;background:#e8f1f8;border-left:4px solid #3f7cac;padding:2px 14px;
+border-radius:4px;margin:8px 0 14px}
+div.answer p{margin:8px 0}
+p.answer-line{font-weight:600}
+td{overflow-wrap:break-word}
+table.stories td:first-child{min-width:9em}
 .panel p.why{color:#607d8b;font-size:12px;margin:4px 0 0}
 svg.chart{width:100%;height:auto;display:block}
 svg.ci{vertical-align:middle}
@@ -39,7 +47,7 @@ table.sessions td:first-child{white-space:nowrap}
 .chart-empty{color:#78909c;padding:30px 10px;text-align:center;border:1px dashed #cfd8dc;border-radius:6px}
 table{border-collapse:collapse;width:100%;font-size:13px;background:#fff}
 th,td{padding:5px 8px;border-bottom:1px solid #eceff1;text-align:left;vertical-align:top}
-th{background:#eef2f5;font-weight:600;position:sticky;top:0}
+th{background:#eef2f5;font-weight:600}
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
 .pos{color:#2e7d32;font-weight:600}.neg{color:#c62828;font-weight:600}
 .warn{background:#fff8e1;border-left:4px solid #ffb300;padding:10px 14px;border-radius:4px;margin:12px 0}
@@ -47,14 +55,18 @@ td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
 .warn ul,.bad ul{margin:6px 0 0;padding-left:20px}
 .tag{display:inline-block;background:#eceff1;border-radius:10px;padding:0 8px;font-size:12px;margin-right:4px}
 .bar{display:inline-block;height:9px;background:#3f7cac;border-radius:2px;vertical-align:middle}
-.scroll{max-height:420px;overflow:auto}
+@media print{details{display:block}details>summary{display:none}}
 details summary{cursor:pointer;color:#3f7cac;font-weight:600;margin:8px 0}
 small,.muted{color:#78909c}
 """
 
 
 def render(sessions: list[Session], skipped: list[tuple[str, str]], *, inputs: Sequence[str],
-           seconds: float | None = None, logs: int | None = None) -> str:
+           seconds: float | None = None, logs: int | None = None, by: str | None = None,
+           compare_by: str = "draft", why: dict[str, str] | None = None) -> str:
+    """The page. `by`: slice every game's figures by playtest group, event, tag or player;
+    `compare_by`: what the balance answer compares (drafts, or groups, events); `why`: why each
+    dismissed rule was dismissed."""
     games: dict[str, list[Session]] = {}
     for s in sorted(sessions, key=lambda s: (s.game_name, s.created, s.name)):
         games.setdefault(s.game, []).append(s)
@@ -63,6 +75,10 @@ def render(sessions: list[Session], skipped: list[tuple[str, str]], *, inputs: S
              f"<title>Playtest report — Sandtable</title><style>{CSS}</style></head><body><main>"]
     stamp = time.strftime("%Y-%m-%d %H:%M")
     parts.append("<h1>Playtest report</h1>")
+    said = answers(games, compare_by) if games else []
+    if said:  # the answer first: a paragraph per comparison (the first is the page's opening)
+        parts.append('<div class="answer">' + "".join(f"<p>{escape(a)}</p>" for a in said)
+                     + "</div>")
     read = logs if logs is not None else sum(max(1, len(s.logs)) for s in sessions)
     parts.append(f'<p class="lead"><b>{read} log(s) -&gt; {len(sessions)} session(s)</b> of '
                  f'{len(games)} game(s) (a LAN table\'s logs, one per peer, are one session), '
@@ -76,10 +92,10 @@ def render(sessions: list[Session], skipped: list[tuple[str, str]], *, inputs: S
     parts.append(_merged(sessions))
     parts.append(_incomplete(sessions))
     for game, ss in games.items():
-        parts.append(_game(game, ss))
+        parts.append(game_section(game, ss, by=by, compare_by=compare_by, why=why))
     if not sessions:
         parts.append('<p class="bad">No session could be read.</p>')
-    parts.append("</main></body></html>")
+    parts.append(f"</main>{SORT_SCRIPT}</body></html>")
     return "".join(parts)
 
 
@@ -94,11 +110,13 @@ def _overview(games: dict[str, list[Session]]) -> str:
                      _num(agg.mean(sum(s.flags.values()) for s in ss)),
                      sum(len(s.notes) for s in ss), len(agg.decided(ss)),
                      len(agg.unfinished(ss)), sum(1 for s in ss if s.salvaged or s.damage),
-                     sum(sum(s.salvaged_flags.values()) for s in ss)])
+                     sum(sum(s.salvaged_flags.values()) for s in ss),
+                     sum(sum(s.dismissed_flags.values()) for s in ss)])
     return ("<h3>Overview</h3>" + _table(
         ["Game", "Sessions", "Drafts", "Turns (mean)", "Minutes (mean)", "Flags / session",
          "Notes", "With a winner", "Unfinished", "Damaged logs",
-         "Salvaged flags (not in the totals)"], rows, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}))
+         "Salvaged flags (not in the totals)", "Dismissed flags (not in the totals)"], rows,
+        {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}))
 
 
 def _skipped(skipped: list[tuple[str, str]]) -> str:
@@ -157,130 +175,6 @@ def _incomplete(sessions: list[Session]) -> str:
                    f"{len(rows)} session(s) are incomplete — what they could not tell"
                    f"</summary><ul>{items}{more}</ul></details>")
     return "".join(out)
-
-
-def _game(game: str, ss: list[Session]) -> str:
-    name = ss[0].game_name
-    drafts = agg.versions(ss)
-    out = [f'<h2 id="{escape(game)}">{escape(name)}</h2>']
-    tags = " ".join(f'<span class="tag">{escape(version_label(v, h))}: {len(x)} sessions</span>'
-                    for v, h, x in drafts)
-    out.append(f'<p class="lead">{len(ss)} sessions · {tags}</p>')
-    flagged = agg.flags_by_rule(ss)
-    open_ = agg.unfinished(ss)
-    out.append('<div class="cards">' + "".join(
-        f'<div class="kpi"><b>{v}</b><span>{escape(k)}</span></div>' for k, v in [
-            ("sessions", len(ss)),
-            ("decided (a winner)", len(agg.decided(ss))),
-            ("unfinished (no result)", len(open_)),
-            ("turns per game (mean)", _num(agg.mean(s.turns for s in ss))),
-            ("minutes per game (mean)", _num(agg.mean(s.minutes for s in ss), 0)),
-            ("seconds per turn (mean)", _num(agg.mean(s.seconds_per_turn for s in ss), 0)),
-            ("flags raised", sum(n for _r, n, _s in flagged)),
-            ("designer notes", sum(len(s.notes) for s in ss)),
-        ]) + "</div>")
-    out.append(_endings(ss))
-    out.append(notes.unfinished(ss))
-    if len(drafts) > 1:
-        out.append("<h3>Drafts compared (by module content hash)</h3>")
-        out.append(_drafts(drafts))
-        out.append(compare.render(drafts))
-    out.append(by_count.render(ss))
-    out.append(_group_rates(ss, drafts))
-    out.append(_matchups(ss))
-    out.append(_order_rates(ss))
-    out.append(_other_attrs(ss))
-    out.append('<div class="grid">')
-    out.append(_panel(charts.histogram(
-        [s.turns for s in ss], title="Game length", xlabel="turns", integer=True,
-        groups={version_label(v, h): [s.turns for s in x] for v, h, x in drafts}
-        if len(drafts) > 1 else None)))
-    out.append(_panel(charts.histogram(
-        [s.seconds_per_turn / 60 for s in ss], title="Time per turn (mean of each session)",
-        xlabel="minutes per turn", bins=12,
-        groups={version_label(v, h): [s.seconds_per_turn / 60 for s in x] for v, h, x in drafts}
-        if len(drafts) > 1 else None)))
-    out.append(_panel(*_flags_chart(ss, flagged)))
-    out.append(_panel(*_dice_chart(ss)))
-    out.append("</div>")
-    out.append(dice.render(ss))
-    out.append(_flag_rates(ss))
-    out.append(_cards(ss))
-    out.append(notes.render(ss))
-    out.append(_sessions(ss))
-    return "".join(out)
-
-
-def _endings(ss: list[Session]) -> str:
-    hows = Counter(s.how or "unfinished" for s in ss)
-    conditions = Counter(s.condition for s in ss if s.condition)
-    parts = [f"{escape(h)}: {n}" for h, n in hows.most_common()]
-    text = "How the games ended — " + " · ".join(parts)
-    if conditions:
-        text += " · victory conditions: " + ", ".join(f"{escape(c)} ({n})"
-                                                        for c, n in conditions.most_common())
-    if hows.get("unfinished"):
-        text += (". Unfinished sessions (no end-of-game op) are left out of every win rate.")
-    return f'<p class="muted">{text}</p>'
-
-
-def _panel(body: str, why: str = "") -> str:
-    return f'<div class="panel">{body}{f"<p class=why>{why}</p>" if why else ""}</div>'
-
-
-def _drafts(drafts: list[tuple[str, str, list[Session]]]) -> str:
-    rows = []
-    for v, h, x in drafts:
-        flagged = agg.flags_by_rule(x)
-        rows.append([version_label(v, h), len(x), _num(agg.mean(s.turns for s in x)),
-                     _num(agg.mean(s.minutes for s in x), 0),
-                     _num(agg.mean(s.actions_per_turn for s in x)),
-                     _num(agg.mean(s.seconds_per_turn for s in x), 0),
-                     _num(agg.mean(sum(s.flags.values()) for s in x)),
-                     flagged[0][0] if flagged else "—",
-                     _num(agg.mean(len(s.notes) for s in x))])
-    # (the first player's rate is per player count, in the side-by-side table below)
-    return _table(["Draft", "Sessions", "Turns", "Minutes", "Actions / turn", "Sec / turn",
-                   "Flags / session", "Most flagged rule", "Notes / session"],
-                  rows, {1, 2, 3, 4, 5, 6, 8})
-
-
-def _flags_chart(ss: list[Session], flagged: list[tuple[str, int, int]]) -> tuple[str, str]:
-    if not flagged:
-        whys = sorted({s.flags_why for s in ss if s.flags_why})
-        why = "; ".join(whys) if whys else "the assist raised no flag"
-        return charts.empty(f"Rules flagged: none ({escape(why)})"), ""
-    top = flagged[:12]
-    svg = charts.hbars([r for r, _n, _s in top], [n for _r, n, _s in top],
-                       title="Rules flagged most", notes=[f"in {s} sessions" for _r, _n, s in top],
-                       xlabel="flags raised by the rules assist", colour=charts.PALETTE[1])
-    example: dict[str, str] = {}
-    for s in ss:
-        for rule, msg in s.flag_messages.items():
-            example.setdefault(rule, msg)
-    lines = "".join(f"<br><b>{escape(r)}</b>: {escape(example.get(r, ''))}" for r, _n, _s in top[:4])
-    off = [s for s in ss if s.flags_why]
-    if off:
-        whys = sorted({s.flags_why for s in off})
-        lines += (f"<br><b>Incomplete:</b> the assist did not run to the end in {len(off)} "
-                  f"session(s): {escape('; '.join(whys)[:300])}")
-    return svg, f"Examples:{lines}"
-
-
-def _dice_chart(ss: list[Session]) -> tuple[str, str]:
-    found = agg.dice(ss)
-    if not found:
-        return charts.empty("Dice: no rolls in these sessions"), ""
-    d = max(found, key=lambda d: d.total)
-    verdict = ("looks fair" if d.p_value >= 0.05 else "unlikely from fair dice (see which "
-               "sessions and seats under Dice by session and seat)")
-    svg = charts.dice_chart(d.sides, d.counts, title=f"d{d.sides} rolls against a fair die "
-                                                     f"({d.total} rolls)")
-    others = ", ".join(f"d{o.sides}: {o.total} rolls, p={o.p_value:.2f}" for o in found if o is not d)
-    why = (f"All sessions pooled: χ² = {d.chi2:.1f} on {d.sides - 1} df, p = {d.p_value:.3f}: "
-           f"{verdict}."
-           + (f" Also {others}." if others else ""))
-    return svg, escape(why)
 
 
 def write(path: str | Path, html: str) -> Path:

@@ -13,6 +13,9 @@ from pathlib import Path
 from table.core.opkinds import ACTIONS
 
 _ACTION_KINDS = ", ".join(f"'{k}'" for k in sorted(ACTIONS))
+# whether the flag `e` (session, op, rule) was dismissed: its rule, or itself
+DISMISSED = """EXISTS (SELECT 1 FROM dismissals d WHERE d.rule = e.rule
+  AND (d.session IS NULL OR (d.session = e.session AND d.op = e.op)))"""
 
 # (name, what the rows are, SQL): the rows every session of the report is built from
 LOADS: list[tuple[str, str, str]] = [
@@ -21,7 +24,7 @@ LOADS: list[tuple[str, str, str]] = [
        created, recorded_as, ops, turns, duration_s, turn_seconds, how, condition, winners,
        salvaged, lost, damage, epoch_ms(started) / 1000.0 AS started, hidden_total,
        hidden_unknown, problems, installed_hash, module_changes, audited, disagree, judged_by,
-       header_recovered, plays_declared, flags_why
+       header_recovered, plays_declared, flags_why, playtest_group, event, tags, player_names
 FROM sessions WHERE unusable = '' ORDER BY named_after"""),
     ("unusable", "sessions and logs the report cannot count, and why",
      """SELECT named_after AS log, unusable AS why FROM sessions WHERE unusable <> ''
@@ -31,10 +34,14 @@ ORDER BY log"""),
     ("seats", "each seat: name, deck, declared fields, group, turn order, score",
      """SELECT session, seat, name, deck, fields, "group", turn_order, score
 FROM seats ORDER BY session, seat"""),
-    ("flags", "flags per session and rule, those on salvaged ops apart, one message each",
-     """SELECT session, rule, salvaged, count(*) AS flags, min(op) AS first_op,
-       arg_min(message, op) AS message
-FROM flags GROUP BY session, rule, salvaged ORDER BY session, first_op, rule"""),
+    ("flags", "flags per session and rule: settled ones, those a designer dismissed as false "
+              "alarms, and those on salvaged ops, apart; one message each",
+     f"""WITH every AS (
+  SELECT session, op, rule, message, false AS salvaged FROM flags
+  UNION ALL SELECT session, op, rule, message, true AS salvaged FROM salvaged_flags)
+SELECT e.session, e.rule, e.salvaged, {DISMISSED} AS dismissed, count(*) AS flags,
+       min(e.op) AS first_op, arg_min(e.message, e.op) AS message
+FROM every e GROUP BY ALL ORDER BY e.session, first_op, e.rule"""),
     ("actions", "actions per session and seat (applied ops of a seat once play began)",
      f"""SELECT session, seat, count(*) AS actions FROM ops
 WHERE NOT void AND seat IS NOT NULL AND turn > 0 AND kind IN ({_ACTION_KINDS})
@@ -43,15 +50,27 @@ GROUP BY session, seat ORDER BY session, seat"""),
      """SELECT session, active_seat AS seat, count(*) AS turns FROM ops
 WHERE NOT void AND kind = 'mark' AND what = 'turn' AND active_seat IS NOT NULL
 GROUP BY session, active_seat ORDER BY session, active_seat"""),
-    ("notes", "the designers' notes, in play order",
-     """SELECT session, op, turn, name, text FROM notes ORDER BY session, op"""),
+    ("notes", "the designers' notes in play order, each with its turn, phase, seat and the "
+              "flags raised in that turn (settled, not dismissed)",
+     f"""SELECT n.session, n.op, n.turn, n.name, n.text, n.phase, n.seat,
+       list(DISTINCT e.rule ORDER BY e.rule) FILTER (e.rule IS NOT NULL) AS flags
+FROM notes n LEFT JOIN flags e ON e.session = n.session AND e.turn = n.turn
+  AND n.turn > 0 AND NOT {DISMISSED}
+GROUP BY ALL ORDER BY n.session, n.op"""),
     ("rolls", "every die rolled: sides, face, seat",
      """SELECT session, sides, value, seat FROM draws WHERE kind = 'roll'
 ORDER BY session, op"""),
     ("plays", "every card played, by seat, in play order",
      """SELECT session, seat, card FROM ops WHERE play ORDER BY session, op"""),
-    ("hands", "every card that entered a seat's hand (as far as the logs know)",
-     """SELECT session, seat, card FROM hands ORDER BY session, seat, card"""),
+    ("hands", "every card's story in each seat's hand: held, opening, drawn, held at the end, "
+              "played, used otherwise (as far as the logs know)",
+     """SELECT session, seat, card, held, opening, drawn, held_end, played, used
+FROM hands ORDER BY session, seat, card"""),
+    ("occasions", "how often each rule applied (its occasions), per session",
+     """SELECT session, rule, sum(occasions) AS occasions FROM occasions
+GROUP BY session, rule ORDER BY session, rule"""),
+    ("dismissals", "the rules and flags dismissed as false alarms, and why",
+     """SELECT rule, session, op, why, source FROM dismissals ORDER BY rule, session, op"""),
 ]
 
 # (figure, SQL): the page's headline figures, per game (and draft where the page says so)
@@ -69,9 +88,9 @@ FROM sessions WHERE unusable = '' GROUP BY game ORDER BY game"""),
     ("minutes per game, mean (Overview: Minutes)",
      "SELECT game, round(avg(duration_s) / 60, 0) AS minutes FROM sessions "
      "WHERE unusable = '' GROUP BY game ORDER BY game"),
-    ("flags per session, mean, salvaged ops left out (Overview: Flags / session)",
-     """SELECT s.game, round(count(f.rule) / count(DISTINCT s.session), 1) AS flags
-FROM sessions s LEFT JOIN flags f ON f.session = s.session AND NOT f.salvaged
+    ("flags per session, mean, salvaged and dismissed flags left out (Overview: Flags / session)",
+     f"""SELECT s.game, round(count(e.rule) / count(DISTINCT s.session), 1) AS flags
+FROM sessions s LEFT JOIN flags e ON e.session = s.session AND NOT {DISMISSED}
 WHERE s.unusable = '' GROUP BY s.game ORDER BY s.game"""),
     ("designer notes per game (Overview: Notes)",
      """SELECT s.game, count(n.op) AS notes FROM sessions s LEFT JOIN notes n USING (session)
@@ -84,15 +103,30 @@ GROUP BY game ORDER BY game"""),
      """SELECT game, count(*) FILTER (salvaged > 0 OR len(damage) > 0) AS damaged
 FROM sessions WHERE unusable = '' GROUP BY game ORDER BY game"""),
     ("flags on salvaged ops, kept out of the totals (Overview)",
-     """SELECT s.game, count(*) AS salvaged_flags FROM flags f JOIN sessions s USING (session)
-WHERE f.salvaged AND s.unusable = '' GROUP BY s.game ORDER BY s.game"""),
+     """SELECT s.game, count(*) AS salvaged_flags FROM salvaged_flags f
+JOIN sessions s USING (session)
+WHERE s.unusable = '' GROUP BY s.game ORDER BY s.game"""),
+    ("flags dismissed as false alarms, counted apart (Overview)",
+     f"""SELECT s.game, count(*) AS dismissed_flags FROM flags e JOIN sessions s USING (session)
+WHERE {DISMISSED} AND s.unusable = '' GROUP BY s.game ORDER BY s.game"""),
     ("flags raised, per game (a game's 'flags raised' card)",
-     """SELECT s.game, count(*) AS flags FROM flags f JOIN sessions s USING (session)
-WHERE NOT f.salvaged AND s.unusable = '' GROUP BY s.game ORDER BY s.game"""),
+     f"""SELECT s.game, count(*) AS flags FROM flags e JOIN sessions s USING (session)
+WHERE NOT {DISMISSED} AND s.unusable = '' GROUP BY s.game ORDER BY s.game"""),
     ("rules flagged most: flags and sessions per rule (the flags chart)",
-     """SELECT s.game, f.rule, count(*) AS flags, count(DISTINCT f.session) AS sessions
-FROM flags f JOIN sessions s USING (session) WHERE NOT f.salvaged AND s.unusable = ''
-GROUP BY s.game, f.rule ORDER BY s.game, flags DESC, f.rule"""),
+     f"""SELECT s.game, e.rule, count(*) AS flags, count(DISTINCT e.session) AS sessions
+FROM flags e JOIN sessions s USING (session) WHERE NOT {DISMISSED} AND s.unusable = ''
+GROUP BY s.game, e.rule ORDER BY s.game, flags DESC, e.rule"""),
+    ("rules by slips per occasion, dismissed ones left out (Confusion per occasion)",
+     f"""WITH slips AS (
+  SELECT e.session, e.rule, count(*) AS slips FROM flags e WHERE NOT {DISMISSED}
+  GROUP BY ALL),
+times AS (SELECT session, rule, sum(occasions) AS occasions FROM occasions GROUP BY ALL)
+SELECT s.game, coalesce(f.rule, t.rule) AS rule, sum(coalesce(f.slips, 0)) AS slips,
+       sum(t.occasions) AS occasions,
+       round(sum(coalesce(f.slips, 0)) / sum(t.occasions), 4) AS per_occasion
+FROM times t FULL JOIN slips f USING (session, rule) JOIN sessions s USING (session)
+WHERE s.unusable = '' GROUP BY ALL HAVING sum(t.occasions) > 0
+ORDER BY s.game, per_occasion DESC, rule"""),
     ("win rate by deck group, decided sessions (Win rate by group)",
      """SELECT s.game, st."group", count(*) AS seat_games, sum(st.won::INT) AS wins
 FROM seats st JOIN sessions s USING (session)
@@ -112,6 +146,16 @@ GROUP BY s.game, o.card ORDER BY s.game, plays DESC, o.card"""),
      """SELECT s.game, d.sides, d.value, count(*) AS rolls
 FROM draws d JOIN sessions s USING (session) WHERE d.kind = 'roll' AND s.unusable = ''
 GROUP BY ALL ORDER BY ALL"""),
+    ("dice per playtest group: sixes of a d6 and all its rolls (Dice per group)",
+     """SELECT s.game, s.playtest_group, count(*) FILTER (d.value = 6) AS sixes,
+       count(*) AS rolls
+FROM draws d JOIN sessions s USING (session)
+WHERE d.kind = 'roll' AND d.sides = 6 AND s.unusable = '' GROUP BY ALL ORDER BY ALL"""),
+    ("cards held and never played: seat-games holding them (Cards: dead cards)",
+     """SELECT s.game, h.card, count(*) FILTER (h.held) AS held_in, sum(h.played) AS played
+FROM hands h JOIN sessions s USING (session) WHERE s.unusable = ''
+GROUP BY ALL HAVING sum(h.played) = 0 AND count(*) FILTER (h.held) > 0
+ORDER BY s.game, held_in DESC, h.card"""),
 ]
 
 
@@ -126,16 +170,44 @@ def sql_text() -> str:
     return "\n".join(out)
 
 
-def figures_text(folder: str | Path) -> str:
-    """Each headline figure's query over the dataset in `folder`, with its answer."""
+# what `--by` slices the dataset's sessions by: the condition a session meets for a value
+SLICES = {"group": ("playtest_group", "playtest_group = ?"), "event": ("event", "event = ?"),
+          "tag": ("unnest(tags)", "list_contains(tags, ?)"),
+          "player": ("unnest(player_names)", "list_contains(player_names, ?)")}
+
+
+def figures_text(folder: str | Path, by: str | None = None) -> str:
+    """Each headline figure's query over the dataset in `folder`, with its answer; with `by`
+    (group, event, tag, player), the answers once per slice: the same queries over the
+    sessions of that slice (the `sessions` view narrowed to them)."""
     from table.dataset.examples import views
 
     con = views(folder)
     out = [f"-- over the dataset {folder}"]
+    if by is None:
+        return "\n".join(out + _answers(con))
+    column, condition = SLICES[by]
+    con.execute("CREATE TEMP TABLE every_session AS SELECT * FROM sessions")
+    values = [v for (v,) in con.execute(
+        f"SELECT DISTINCT {column} AS v FROM every_session ORDER BY v").fetchall()]
+    for value in values:
+        where = condition.replace("?", _literal(value))
+        con.execute(f"CREATE OR REPLACE TEMP VIEW sessions AS SELECT * FROM every_session "
+                    f"WHERE {where}")
+        out += [f"-- {by} {value!r}: sessions WHERE {where}", "", *_answers(con)]
+    return "\n".join(out)
+
+
+def _literal(value: object) -> str:
+    return "'" + str(value).replace("'", "''") + "'"
+
+
+def _answers(con: object) -> list[str]:
+    out = []
     for figure, sql in FIGURES:
-        cursor = con.execute(sql)
+        cursor = con.execute(sql)  # type: ignore[attr-defined]
         columns = [d[0] for d in cursor.description]
         out += [f"-- {figure}", sql.rstrip() + ";", "-- " + " | ".join(columns)]
         out += ["-- " + " | ".join(str(v) for v in row) for row in cursor.fetchall()]
         out.append("")
-    return "\n".join(out)
+    return out

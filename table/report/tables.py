@@ -107,8 +107,7 @@ def _matchups(ss: list[Session]) -> str:
         rows.append(row)
     return ("<h3>Matchups</h3><p class=muted>How often the row's group won against the column's, "
             "of the sessions where both sat at the table and one of the two won (wins/games, 95% "
-            "interval). Absent: the two never met.</p><div class=scroll>"
-            + _table(head, rows) + "</div>")
+            "interval). Absent: the two never met.</p>" + _table(head, rows))
 
 
 def _other_attrs(ss: list[Session]) -> str:
@@ -156,6 +155,8 @@ def session_rows(ss: Iterable[Session]) -> list[dict[str, Any]]:
             "flags": sum(s.flags.values()),
             "flags_by_rule": "; ".join(f"{r}×{n}" for r, n in s.flags.most_common()),
             "salvaged_flags": sum(s.salvaged_flags.values()),
+            "dismissed_flags": sum(s.dismissed_flags.values()),
+            "group": s.group, "event": s.event, "tags": "; ".join(s.tags),
             "notes": len(s.notes),
             "problems": "; ".join(m for m in s.incomplete if not m.startswith("no flags")),
         })
@@ -164,7 +165,7 @@ def session_rows(ss: Iterable[Session]) -> list[dict[str, Any]]:
 
 def _draft(s: Session) -> str:
     if not s.draft_known:
-        return (f"{NOT_IN_LOG} (the log names v{s.version} · {s.game_hash[:8]}; judged by "
+        return (f"{NOT_IN_LOG} (the log names {version_label(s.version, s.game_hash)}; judged by "
                 f"{s.judged_by})")
     return version_label(s.version, s.game_hash) + "".join(
         f"; changed at op {n} to {version_label(v, h)}" for n, v, h in s.module_changes)
@@ -195,11 +196,12 @@ def _sessions(ss: list[Session]) -> str:
                      row["salvaged_flags"] or "", row["notes"],
                      _RANDOMNESS.get(s.randomness, s.randomness), row["problems"] or ""])
     audited = sum(s.randomness in ("audited", "play audited") for s in ss)
-    return (f"<h3>Sessions ({len(ss)}; randomness audited in {audited})</h3><div class=scroll>"
+    return (f"<details><summary>Sessions ({len(ss)}; randomness audited in {audited}): one row "
+            f"each</summary>"
             + _table(["Date", "Session", "Draft", "Players", "Groups", "Winner", "Ended", "Turns",
                       "Minutes", "Flags", "Salvaged flags (not counted)", "Notes",
                       "Dice and shuffles", "Problems"], rows,
-                     {3, 7, 8, 10, 11}, cls="sessions") + "</div>")
+                     {3, 7, 8, 10, 11}, cls="sessions") + "</details>")
 
 
 # how each session's randomness reads in the sessions table (table.core.audit.audit_summary)

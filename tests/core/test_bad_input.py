@@ -99,25 +99,26 @@ def test_truncated_log_recovers_every_complete_record(tmp_path: Path, capsys) ->
     path.write_bytes(data[:-5])  # the last record was cut mid-write
     replica = Replica.from_log(path)
     assert replica.state.objs["k"].counters["value"] == 9  # 12 ops written, the 12th lost
-    assert any("record 13" in p and "truncated" in p for p in replica.reports)
+    # (record 1 is the header, 2 its copy)
+    assert any("record 14" in p and "truncated" in p for p in replica.reports)
     code, out, err = run(capsys, "log", "hash", str(path))
     assert code == 0 and len(out.strip()) == 32
-    assert "crash.sandlog: record 13 at byte" in err
+    assert "crash.sandlog: record 14 at byte" in err
 
 
 def test_corrupted_record_in_the_middle_is_skipped_and_the_rest_kept(tmp_path: Path) -> None:
     path = tmp_path / "bitrot.sandlog"
     _log_with_ops(path, 10)
     data = bytearray(path.read_bytes())
-    # find the 6th frame and flip a byte of its payload
+    # find the 7th frame (the 5th op: the header and its copy come first) and flip a byte
     offset = len(MAGIC)
-    for _ in range(5):
+    for _ in range(6):
         offset += 8 + int.from_bytes(data[offset:offset + 4], "big")
     data[offset + 10] ^= 0xFF
     path.write_bytes(bytes(data))
     contents = read_log(path)
-    assert len(contents.records) == 11  # 12 op records, one lost
-    assert any("record 6" in p and "checksum mismatch" in p for p in contents.problems)
+    assert len(contents.records) == 12  # the header's copy, 12 op records, one lost
+    assert any("record 7" in p and "checksum mismatch" in p for p in contents.problems)
     # one author wrote it: the ops after the lost one are applied in salvage mode, and marked
     replica = Replica.from_log(path)
     assert any("salvage mode" in p for p in replica.reports)
@@ -136,4 +137,4 @@ def test_a_record_that_is_not_an_op_is_reported_with_its_number(tmp_path: Path) 
         f.write(len(payload).to_bytes(4, "big") + zlib.crc32(payload).to_bytes(4, "big") + payload)
     replica = Replica.from_log(path)
     assert replica.state.objs["k"].counters["value"] == 2
-    assert any("record 6" in p and "array of 9 fields" in p for p in replica.reports)
+    assert any("record 7" in p and "array of 9 fields" in p for p in replica.reports)

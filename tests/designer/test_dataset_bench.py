@@ -1,5 +1,6 @@
 """`sandtable bench dataset` runs end to end on a tiny corpus: its last line is JSON with the
-floor, the fresh and incremental runs and the memory of both sizes (figures, not asserts)."""
+floors (decode, and the fold by the core alone), the fresh dataset against the fold floor
+(`fresh_vs_fold`), the incremental run and the memory of both sizes (figures, not asserts)."""
 from __future__ import annotations
 
 import json
@@ -19,8 +20,12 @@ def test_the_dataset_benchmark_prints_its_figures(tmp_path, capsys) -> None:  # 
     assert result["bench"] == "dataset" and result["sessions"] == 4
     assert result["added_logs_read"] == 2  # the incremental run read only the new logs
     assert result["floor_s"] > 0 and result["fresh_s"] > 0 and result["rss3x_mib"] > 0
-    assert set(result["ok"]) == {"floor", "incremental", "memory"}
+    assert set(result["ok"]) == {"fold", "incremental", "memory"}
+    # the last key: the fresh dataset against the fold floor (a tiny corpus: a figure, no target)
+    assert result["fold_s"] > 0 and result["fresh_vs_fold"] > 0
+    assert list(result)[-1] == "fresh_vs_fold"
     assert any(line.startswith("decode floor:") for line in lines)
+    assert any(line.startswith("fold floor:") for line in lines)
 
 
 def test_the_report_benchmark_prints_its_floor_and_ratio(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]

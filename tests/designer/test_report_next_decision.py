@@ -88,7 +88,8 @@ def test_cards_csv_has_intervals_on_win_rate_and_lift(planted: tuple[Report, set
                                                       ) -> None:
     report, _loaded, folder = planted
     written = write_csv(report.sessions, folder / "csv")
-    assert [p.name for p in written] == ["sessions.csv", "seats.csv", "cards.csv"]
+    assert [p.name for p in written] == ["sessions.csv", "seats.csv", "cards.csv",
+                                         "card_stories.csv"]
     with open(folder / "csv" / "cards.csv", encoding="utf-8") as f:
         cards = list(csv.DictReader(f))
     played = [row for row in cards if int(row["sessions"])]
@@ -104,18 +105,21 @@ def test_cards_csv_has_intervals_on_win_rate_and_lift(planted: tuple[Report, set
                 float(row["in_hand_high"])
     # Gauntlet's cards are played from the hand: every seat that played one held it
     assert all(int(r["held_seat_games"]) >= int(r["seat_games"]) for r in played)
-    shown = re.search(r"(All (\d+) cards played|The 30 most played of (\d+) cards)",
-                      report.html)
-    assert shown and "Top 30 of" not in report.html
-    total = int(shown.group(2) or shown.group(3))
-    assert total == len(played) and (shown.group(2) is None) == (total > 30)
+    # the page lists every card of the module, not the most played
+    from table.games import find_module
+
+    shown = re.search(r"Every card's story \((\d+) cards", report.html)
+    assert shown and int(shown.group(1)) >= len(find_module("gauntlet").cards)
 
 
 def test_notes_are_grouped_and_lengths_are_per_player_count(
         planted: tuple[Report, set[str], Path]) -> None:
     report, _loaded, _folder = planted
     html = report.html
-    texts = {text for s in report.sessions for _n, _t, _w, text in s.notes}
-    assert re.search(rf"Designer notes \(\d+, {len(texts)} different\)", html)
+    from table.report.notes import group_notes
+
+    remarks = group_notes([(s, n) for s in report.sessions for n in s.notes])
+    assert re.search(rf"Designer notes in context \(\d+, {len(remarks)} different remarks\)",
+                     html)
     assert "First player and game length, per player count" in html
     assert "first player wins (n=" not in html  # no pooled first-player figure

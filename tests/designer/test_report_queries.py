@@ -65,8 +65,10 @@ _MINE = {  # this test's own queries, one value per game
     "decided": "SELECT count(*) FROM sessions WHERE game = ? AND len(winners) > 0",
     "unfinished": "SELECT count(*) FROM sessions WHERE game = ? AND how = ''",
     "damaged": "SELECT count(*) FROM sessions WHERE game = ? AND (damaged OR salvaged > 0)",
-    "salvaged_flags": "SELECT count(*) FROM flags JOIN sessions USING (session) "
-                      "WHERE game = ? AND flags.salvaged",
+    "salvaged_flags": "SELECT count(*) FROM salvaged_flags JOIN sessions USING (session) "
+                      "WHERE game = ?",
+    "dismissed": "SELECT count(*) FROM flags e JOIN sessions USING (session) WHERE game = ? "
+                 "AND e.rule IN (SELECT rule FROM dismissals)",
     "seconds_per_turn": "SELECT avg(coalesce(list_avg(turn_seconds), 0)) FROM sessions "
                         "WHERE game = ?",
 }
@@ -85,7 +87,7 @@ def test_the_overview_and_figure_cards_are_the_datasets_and_the_truth(
     assert row == [str(sessions), str(mine["drafts"]), f"{mine['turns']:.1f}",
                    f"{mine['minutes']:.0f}", f"{mine['flags'] / sessions:.1f}",
                    str(mine["notes"]), str(mine["decided"]), str(mine["unfinished"]),
-                   str(mine["damaged"]), str(mine["salvaged_flags"])]
+                   str(mine["damaged"]), str(mine["salvaged_flags"]), str(mine["dismissed"])]
     cards = _kpis(report.html, game)
     assert cards == {"sessions": str(sessions), "decided (a winner)": str(mine["decided"]),
                      "unfinished (no result)": str(mine["unfinished"]),

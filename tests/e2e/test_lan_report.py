@@ -73,7 +73,7 @@ def _figures(s: Session) -> dict[str, Any]:
     return {"ops": s.ops, "turns": s.turns, "winners": s.winners, "how": s.how,
             "seats": [(x.seat, x.group) for x in s.seats], "flags": dict(s.flags),
             "salvaged_flags": dict(s.salvaged_flags),
-            "notes": sorted(text for _n, _t, _w, text in s.notes),
+            "notes": sorted(n.text for n in s.notes),
             "rolls": sorted(s.rolls, key=repr), "played": s.played,
             "minutes": round(s.minutes, 6), "hidden_unknown": s.hidden_unknown}
 

@@ -109,6 +109,8 @@ def _session() -> tuple[list[Any], list[dict[str, Any]]]:
     step("redo (of the undo)", b, lambda r: r.issue("redo", {"target": list(undone)}, seat=2))
     step("delete", a, lambda r: r.issue("delete", {"id": "p1.favor"}, seat=1))
     step("end", a, lambda r: act.end_game(r, [1], "victory", scores={1: 10, 2: 7}, seat=1))
+    step("tag", b, lambda r: act.tag(r, group="Tuesday club", add=["solo", "short"],
+                                     players={2: "Bo"}))
     return ids, steps
 
 

@@ -22,6 +22,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="take only the I-th of N slices of the tables (1-based), so N machines "
                         "or jobs can each write their part into one folder")
     p.add_argument("--no-flags", action="store_true", help="skip the rules assist (no flags)")
+    p.add_argument("--dismiss", action="append", default=[], metavar="RULE[@SESSION#OP]",
+                   help="a rule (or one flag) dismissed as a false alarm, written to the "
+                        "dismissals table beside those of the dismissals.toml files found "
+                        "(repeatable)")
     p.add_argument("--notebook", action="store_true",
                    help="also write DIR/explore.ipynb: the example queries and charts")
     p.add_argument("--quiet", action="store_true", help="no progress line")
@@ -62,9 +66,17 @@ def cmd_dataset(args: argparse.Namespace) -> int:
                 sys.stderr.write("\n")
             sys.stderr.flush()
 
+        from table.dataset.dismissals import DismissalError
+
         show = not args.quiet and sys.stderr.isatty()
-        outcome = build_dataset(args.inputs, args.out, jobs=args.jobs, shard=shard,
-                                assist=not args.no_flags, progress=progress if show else None)
+        try:
+            outcome = build_dataset(args.inputs, args.out, jobs=args.jobs, shard=shard,
+                                    assist=not args.no_flags,
+                                    progress=progress if show else None,
+                                    dismiss=args.dismiss)
+        except DismissalError as err:
+            print(f"sandtable: {err}", file=sys.stderr)
+            return 1
         for line in outcome.lines():
             print(line, file=sys.stderr if line.startswith("skipped ") else sys.stdout)
         for session in outcome.damaged:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from table.app.commands import Subcommands
+from table.app.commands.tagging import add_tag_options, tag_args
 
 if TYPE_CHECKING:
     from table.games.module import GameModule
@@ -42,6 +43,7 @@ def register(sub: Subcommands) -> None:
                    help="a deck list for a seat (default: a starter deck)")
     p.add_argument("--seed", type=int, help="seed shuffles and rolls (repeatable tables)")
     p.add_argument("--out", required=True, help="the .sandlog file to write")
+    add_tag_options(p)
     p.set_defaults(handler=cmd_new)
 
 
@@ -105,6 +107,11 @@ def cmd_new(args: argparse.Namespace) -> int:
         return 1
     started = time.perf_counter()
     try:
+        tags = tag_args(args)
+    except ValueError as err:
+        print(f"sandtable: {err}", file=sys.stderr)
+        return 1
+    try:
         module = find_module(args.game)
     except (LookupError, ModuleError) as err:
         print(f"sandtable: unknown game {args.game!r}: {err}", file=sys.stderr)
@@ -132,6 +139,10 @@ def cmd_new(args: argparse.Namespace) -> int:
     except ValueError as err:
         print(f"sandtable: {err}", file=sys.stderr)
         return 1
+    if tags:
+        from table.core import actions as act
+
+        act.tag(replica, **tags)
     replica.close()
     elapsed = time.perf_counter() - started
     print(f"wrote {out}: {module.name}, {args.seats} seats, {len(replica.records())} ops "

@@ -14,6 +14,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from .tagging import tag_args
+
 
 def interfaces_arg(text: str | None) -> list[str] | None:
     """--interfaces: comma-separated IPs, or None for every interface."""
@@ -145,10 +147,15 @@ async def _open_table(args: argparse.Namespace, opts: Any, hosting: bool) -> Any
                               ticket=args.ticket, options=opts, timeout=args.timeout,
                               position=position,
                               progress=lambda text: print(f"module: {text}", file=sys.stderr))
+    try:
+        tags = tag_args(args)
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return None
     hosted = {"table_name": args.table, "log_path": args.log, "options": opts,
               "watchers": not args.no_watchers,
               "record_to_watchers": not args.no_record_to_watchers,
-              "local_draws": args.local_draws}
+              "local_draws": args.local_draws, "tags": tags}
     if position is not None:
         return await lan.host(position.module, seats=position.seats, position=position,
                               **hosted)

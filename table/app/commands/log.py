@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from table.app.commands import Subcommands
+from table.app.commands.tagging import add_tag_options, tag_args, tag_log
 from table.core.errors import LogError
 
 
@@ -60,6 +61,17 @@ def register(sub: Subcommands) -> None:
     p.add_argument("files", nargs="+", help="the peers' .sandlog files")
     p.add_argument("--out", required=True, help="the merged .sandlog file to write")
     p.set_defaults(handler=cmd_merge)
+
+    p = logs.add_parser("tag", help="say what a session was: its group, event, players, tags",
+                        description="Append a tag op to logs (files, or folders searched for "
+                                    ".sandlog files): the session's playtest group, event, who "
+                                    "played which seat, free tags. The log stays the record; "
+                                    "`report --by group` (or event, tag, player) slices by it. "
+                                    "One peer's log of a table is enough: its session is "
+                                    "every peer's.")
+    p.add_argument("logs", nargs="+", metavar="LOG_OR_FOLDER")
+    add_tag_options(p, untag=True)
+    p.set_defaults(handler=cmd_tag)
 
 
 def _fail(message: str) -> int:
@@ -206,3 +218,23 @@ def cmd_merge(args: argparse.Namespace) -> int:
     return 0
 
 
+
+
+def cmd_tag(args: argparse.Namespace) -> int:
+    from table.dataset.sources import find_logs
+
+    try:
+        tags = tag_args(args)
+    except ValueError as err:
+        return _fail(str(err))
+    if not tags:
+        return _fail("log tag needs --group, --event, --tag, --untag or --player")
+    logs, skipped = find_logs(args.logs)
+    for path, why in skipped:
+        print(f"skipped {path}: {why}", file=sys.stderr)
+    for log in logs:
+        try:
+            print(f"{log.path}: {tag_log(log.path, tags)}")
+        except LogError as err:
+            print(f"skipped {log.path}: {err}", file=sys.stderr)
+    return 0 if logs and not skipped else 1

@@ -19,6 +19,7 @@ import json
 import os
 
 from .headless_peer import interfaces_arg, run
+from .tagging import add_tag_options
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -51,6 +52,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--no-record-to-watchers", action="store_true",
                    help="players' peers do not send their secrets to the watchers at the end "
                         "of the game (default: they do)")
+    add_tag_options(p)
     _common(p)
     p.set_defaults(handler=cmd_host)
 

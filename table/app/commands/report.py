@@ -40,7 +40,19 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                         "report over the same logs reads only new or changed ones)")
     p.add_argument("--sql", action="store_true",
                    help="print the DuckDB queries the report runs over the dataset; with "
-                        "logs or folders, also each headline figure's answer")
+                        "logs or folders, also each headline figure's answer (with --by, "
+                        "per slice)")
+    p.add_argument("--by", choices=("group", "event", "tag", "player"),
+                   help="slice every figure of each game by the sessions' playtest group, event, "
+                        "free tag or player (tag ops: host --group, sandtable log tag), dice "
+                        "per slice included")
+    p.add_argument("--compare", choices=("draft", "group", "event"), default="draft",
+                   help="what the balance answer compares: the drafts (default), the playtest "
+                        "groups or the events")
+    p.add_argument("--dismiss", action="append", default=[], metavar="RULE[@SESSION#OP]",
+                   help="a rule (or one flag) the assist raises falsely: out of every total "
+                        "and ranking, counted apart (repeatable; a dismissals.toml beside the "
+                        "logs or in the game module's folder says the same for good)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--no-flags", action="store_true",
                    help="skip the rules assist (much faster; no flags in the report)")
@@ -62,6 +74,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         return 2
     if not check_data_tools("report"):
         return 2
+    from table.dataset.dismissals import DismissalError
     from table.report.build import build_report
 
     if args.sql and not args.inputs:
@@ -69,12 +82,18 @@ def cmd_report(args: argparse.Namespace) -> int:
 
         print(sql_text())
         return 0
-    report = build_report(args.inputs, None, jobs=args.jobs, assist=not args.no_flags,
-                          show_progress=False if args.no_progress else None, cache=args.cache)
+    try:
+        report = build_report(args.inputs, None, jobs=args.jobs, assist=not args.no_flags,
+                              show_progress=False if args.no_progress else None,
+                              cache=args.cache, by=args.by, compare_by=args.compare,
+                              dismiss=args.dismiss)
+    except DismissalError as err:
+        print(f"sandtable: {err}", file=sys.stderr)
+        return 1
     if args.sql and report.dataset is not None:
         from table.report.queries import figures_text
 
-        print(figures_text(report.dataset))
+        print(figures_text(report.dataset, args.by))
         return 0
     if not report.sessions:  # nothing to report: one line per input, no page
         for path, why in report.skipped or [(", ".join(args.inputs), "no log found")]:
@@ -98,6 +117,9 @@ def cmd_report(args: argparse.Namespace) -> int:
             print(f"damaged {s.path}: {'; '.join(s.damage[:2])}{mode}", file=sys.stderr)
     for path, why in report.skipped:
         print(f"skipped {path}: {why}", file=sys.stderr)
+    for rule, session, op, why, source in report.dismissals:
+        which = f"{rule}@{session}#{op}" if session else rule
+        print(f"dismissed {which} ({source}){': ' + why if why else ''}")
     return 0
 
 

@@ -114,6 +114,22 @@ class HostDialog(QDialog):
         self.local_draws.setToolTip("Unticked, every roll and shuffle is drawn jointly, and a "
                                     "player's roll made alone is flagged on every peer")
         form.addRow("Dice", self.local_draws)
+        self._session_fields(form)
+
+    def _session_fields(self, form: QFormLayout) -> None:
+        """What the session is, for the designer's report (`report --by group`): a tag op."""
+        self.group = QLineEdit()
+        self.group.setObjectName("lan-group")
+        self.group.setPlaceholderText("optional: the playtest group (a club, a team)")
+        self.event_name = QLineEdit()
+        self.event_name.setObjectName("lan-event")
+        self.event_name.setPlaceholderText("optional: where it is played")
+        self.tags = QLineEdit()
+        self.tags.setObjectName("lan-tags")
+        self.tags.setPlaceholderText("optional: tags, separated by commas")
+        form.addRow("Playtest group", self.group)
+        form.addRow("Event", self.event_name)
+        form.addRow("Tags", self.tags)
 
     def _finish(self, form: QFormLayout) -> None:
         self.note.setObjectName("muted")
@@ -175,7 +191,20 @@ class HostDialog(QDialog):
             position=self.position.path(), watchers=self.watchers.isChecked(),
             internet=self.internet.isChecked(),
             record_to_watchers=self.record.isChecked(),
-            local_draws=self.local_draws.isChecked(), interfaces=self.network.interfaces())
+            local_draws=self.local_draws.isChecked(), interfaces=self.network.interfaces(),
+            tags=self.session_tags())
+
+    def session_tags(self) -> dict[str, Any]:
+        """The tag op's arguments the group, event and tags fields name ({}: none)."""
+        tags: dict[str, Any] = {}
+        if self.group.text().strip():
+            tags["group"] = self.group.text().strip()
+        if self.event_name.text().strip():
+            tags["event"] = self.event_name.text().strip()
+        free = [t.strip() for t in self.tags.text().split(",") if t.strip()]
+        if free:
+            tags["add"] = free
+        return tags
 
     # --- running -----------------------------------------------------------------------------
     @property
@@ -204,7 +233,7 @@ class HostDialog(QDialog):
 
     def _set_inputs(self, on: bool) -> None:
         for w in (self.game, self.seats, self.table_name, self.passphrase, self.name, self.seat,
-                  self.deck, self.port, self.host_button):
+                  self.deck, self.port, self.group, self.event_name, self.tags, self.host_button):
             w.setEnabled(on)
         if on:
             self.deck.setEnabled(bool(self.choice().decks))

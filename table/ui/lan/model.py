@@ -96,6 +96,8 @@ class HostRequest:
     internet: bool = False  # also invite over the internet (a ticket, docs/internet-play.md)
     local_draws: bool = False  # players may roll and shuffle alone (not flagged, not audited)
     interfaces: list[str] | None = None  # the network to host on; None: every network
+    # what the session is (a tag op: group, event, free tags), for the designer's report
+    tags: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
