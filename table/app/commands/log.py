@@ -69,7 +69,8 @@ def register(sub: Subcommands) -> None:
                                     "`report --by group` (or event, tag, player) slices by it. "
                                     "One peer's log of a table is enough: its session is "
                                     "every peer's.")
-    p.add_argument("logs", nargs="+", metavar="LOG_OR_FOLDER")
+    p.add_argument("logs", nargs="+", metavar="LOG_OR_FOLDER",
+                   help="the logs to tag, or folders searched recursively for .sandlog files")
     add_tag_options(p, untag=True)
     p.set_defaults(handler=cmd_tag)
 
