@@ -113,9 +113,11 @@ def test_the_kept_window_is_the_scanned_window_at_every_op(
     context_for = judging.context_for
 
     def both(record: Any, index: int, records: Any, marks: Any, state: Any, view: Any,
-             game: Any, excused: bool | None = None, *, kept: Any = None) -> Any:
+             game: Any, excused: bool | None = None, *, kept: Any = None,
+             pending: Any = None) -> Any:
         scanned = History(records, index, marks, state)
-        ctx = context_for(record, index, records, marks, state, view, game, excused, kept=kept)
+        ctx = context_for(record, index, records, marks, state, view, game, excused, kept=kept,
+                          pending=pending)
         seen.append(excused == judging.excused_in_window(scanned)
                     and ctx.history.current_turn_start() == scanned.current_turn_start()
                     and ctx.history.window_start() == scanned.window_start()
