@@ -172,6 +172,37 @@ class History:
             n += 1
         return n, None
 
+    def play_start(self) -> int | None:
+        """The index of the first turn, phase or step marker after the setup-complete marker:
+        where play starts (None: not yet, up to this op). What comes before it is the module's
+        setup (a LAN seat's own steps may land after the setup-complete marker), so no rule
+        about play judges it; the marker itself opens the first window of play (a first-turn
+        marker is the start of play, not a second turn)."""
+        kept = self._kept
+        if kept is not None:
+            found = kept.firsts.get(("play-start", None), (0, None))[1]
+            if found is not None:  # once found it stays (until a rollback clears the cache)
+                return found if found <= self.index else None
+        if self.first_mark("setup", "complete") is None:
+            return None
+        setup = kept.firsts[("setup", "complete")][1] if kept is not None \
+            else self._first_from(0, "setup", "complete")[1]
+        if setup is None:
+            return None
+        marks, records = self._marks, self._records
+        found = None
+        for n in range(bisect_right(marks, setup), len(marks)):
+            i = marks[n]
+            if i > self.index:
+                break
+            rec = records[i]
+            if rec.void is None and rec.op.args.get("what") in WINDOW_MARKS:
+                found = i
+                break
+        if found is not None and kept is not None:
+            kept.firsts[("play-start", None)] = (0, found)
+        return found
+
     def last_mark(self, what: str) -> Record | None:
         i = next(self._marks_of(what), None)
         return None if i is None else self._records[i]

@@ -207,7 +207,11 @@ class AssistRunner(FlagReading):
         elif (kind == "undo" or kind == "redo") and record.void is None \
                 and len(op.args["target"]) == 2:
             target = op.args["target"]
-            self._undos.append((index, kind, (str(target[0]), int(target[1])), op.ref))
+            ref = (str(target[0]), int(target[1]))
+            self._undos.append((index, kind, ref, op.ref))
+            if kind == "undo" and self._book.entries and self._book.drop_on(index, ref):
+                self.version += 1  # a move taken back leaves nothing to judge
+                self._changed()
         flags: tuple[Flag, ...] = ()
         cleared = False
         plugin = self.plugin

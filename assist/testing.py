@@ -15,6 +15,9 @@
 
 Ops are the JSON form of `table.core.jsonform` (cards by "ZONE:Card Name" selectors). By default
 `flags()` and `rules()` report what was raised after the setup; `setup_flags()` the setup's.
+A verdict that waits on later ops (a payment, a timing window) is in `pending()` until an op
+settles it; `end()` says the input ended there (every window closes, as when a log is read to
+its end), and the next op takes that back.
 """
 from __future__ import annotations
 
@@ -33,7 +36,7 @@ from table.games.module import GameModule
 from table.games.setup import new_table
 
 from .api import Flag, Plugin
-from .runner import AssistRunner, FlagEntry, load_plugin
+from .runner import AssistRunner, FlagEntry, PendingEntry, load_plugin
 
 
 class AssistTable:
@@ -90,6 +93,10 @@ class AssistTable:
     def declare(self, name: str, *, seat: int | None = None, **fields: Any) -> Op:
         return act.mark(self.replica, "declare", value=name, fields=fields or None, seat=seat)
 
+    def end(self) -> None:
+        """The input ends here: every verdict still open is settled (runner.finish)."""
+        self.runner.finish()
+
     def ack(self, flag: Flag | FlagEntry | str, reason: str = "house rule",
             seat: int | None = None) -> Op:
         key = flag if isinstance(flag, str) else flag.key
@@ -135,6 +142,10 @@ class AssistTable:
     def setup_flags(self) -> list[Flag]:
         return [e.flag for e in self.runner.entries() if e.index < self.start]
 
+    def pending(self) -> list[PendingEntry]:
+        """The verdicts still open that have something to show (the panel's muted rows)."""
+        return self.runner.pending()
+
     def describe(self, since: int | None = None) -> str:
         """Readable flags, for assertion messages."""
         return "\n".join(f"#{e.number} {e.flag.rule} [{e.flag.severity}] {e.flag.message}"
@@ -143,9 +154,11 @@ class AssistTable:
 
 def run_ops(game_id: str, ops: Iterable[Mapping[str, Any] | str], *, seats: int | None = None,
             seed: int = 7, plugin: Plugin | None = None) -> list[Flag]:
-    """Flags raised by JSON ops performed on a fresh seeded table of `game_id` (after setup)."""
+    """Flags raised by JSON ops performed on a fresh seeded table of `game_id` (after setup),
+    the input ending with the last of them."""
     table = AssistTable(game_id, seats, seed=seed, plugin=plugin)
     table.do(*ops)
+    table.end()
     return table.flags()
 
 

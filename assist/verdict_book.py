@@ -100,6 +100,14 @@ class VerdictBook:
         self._journal.append((at, key, old))
         return old.pending.shown
 
+    def drop_on(self, at: int, ref: OpRef) -> bool:
+        """Close the verdicts that judge the op `ref` (its player took it back: there is no
+        move left to judge). True if one was shown."""
+        shown = False
+        for key in [k for k, e in self.entries.items() if e.ref == ref]:
+            shown |= self._close(at, key)
+        return shown
+
     def mark_end(self, at: int) -> None:
         """The input ended before index `at` (journaled, so the next op takes it back)."""
         self._journal.append((at, "", None))

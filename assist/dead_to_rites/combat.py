@@ -57,8 +57,8 @@ def check_attack(d: Dtr) -> list[Flag]:
     attacker, target = resolve(d, raw_attacker), resolve(d, raw_target)
     objs = tuple(o for o in (attacker, target) if o)
     if ctx.seat != d.active or not d.phase_named(d.view.phase, "combat"):
-        out.append(flag(ctx, "DTR-ATTACK-IN-COMBAT", f"Seat {ctx.seat} declared an attack "
-                        f"during {d.view.phase or 'no phase'} of seat {d.active}'s turn; only the "
+        out.append(flag(ctx, "DTR-ATTACK-IN-COMBAT", f"{d.who(ctx.seat)} declared an attack "
+                        f"during {d.view.phase or 'no phase'} of {d.who(d.active)}'s turn; only the "
                         "active player attacks, in their Combat phase.", objects=objs))
     earlier = attacks_this_turn(d, ctx.index)
     turn_start = ctx.history.current_turn_start()
@@ -156,10 +156,10 @@ def check_mulligan(d: Dtr) -> list[Flag]:
     started = d.mark_before(ctx.index, ("phase", "step"))
     earlier = [r for _i, r in d.declarations("mulligan", 0, ctx.index) if d.seat_of(r) == seat]
     if started is not None and started > (setup_at or 0):
-        return [flag(ctx, "DTR-MULLIGAN", f"Seat {seat} mulliganed after play began; the "
+        return [flag(ctx, "DTR-MULLIGAN", f"{d.who(seat)} mulliganed after play began; the "
                      "mulligan is only at the start of the game.", objects=(z(seat or 0, "hand"),))]
     if len(earlier) >= allowed:
-        return [flag(ctx, "DTR-MULLIGAN", f"Seat {seat} mulliganed more than {allowed} time(s).",
+        return [flag(ctx, "DTR-MULLIGAN", f"{d.who(seat)} mulliganed more than {allowed} time(s).",
                      objects=(z(seat or 0, "hand"),))]
     return []
 
@@ -250,7 +250,7 @@ def check_enters_play(d: Dtr, obj_id: str, card: Card, zone: str) -> list[Flag]:
         twins = [c for c in d.view.child_ids(zone, "card")
                  if c != obj_id and (twin := d.card(c)) is not None and twin.name == card.name]
         if twins:
-            out.append(flag(ctx, "DTR-ACE-UNIQUE", f"Seat {zone_seat(zone)} already controls "
+            out.append(flag(ctx, "DTR-ACE-UNIQUE", f"{d.who(zone_seat(zone))} already controls "
                             f"{card.name}; you can't control two Aces with the same name.",
                             objects=(obj_id, *twins)))
     return out

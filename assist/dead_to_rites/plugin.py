@@ -3,7 +3,16 @@ from __future__ import annotations
 
 from collections import Counter as Tally
 
-from assist.api import AssistView, DeclarationSpec, Flag, GameInfo, OpContext, Plugin, RuleInfo
+from assist.api import (
+    AssistView,
+    DeclarationSpec,
+    Flag,
+    GameInfo,
+    OpContext,
+    Plugin,
+    RuleInfo,
+    Verdict,
+)
 from table.core import opkinds
 from table.core.timeline import Record
 from table.games.model import Card
@@ -49,19 +58,50 @@ class DeadToRites(Plugin):
     def declarations(self) -> list[DeclarationSpec]:
         return list(DECLARATIONS)
 
-    def check(self, ctx: OpContext) -> list[Flag]:
+    # verdicts given when a payment or a timing window closes (laid at the op they judge)
+    waits = costs.COST_RULES | windows.WINDOW_RULES
+
+    def check(self, ctx: OpContext) -> list[Verdict]:
         if ctx.record.void is not None:
             return []
         kind = ctx.op.kind
         if kind in opkinds.QUIET or kind in (opkinds.ROLL, opkinds.REVEAL, opkinds.UNDO):
             return []
-        if not setup_done(ctx):
-            return []
+        start = ctx.history.play_start()
+        if start is None or start > ctx.index:  # the module's setup: only its own rules
+            return _check_setup_time(Dtr(ctx), kind) if ctx.history.first_mark(
+                "setup", "complete") not in (None, ctx.record) else []
         d = Dtr(ctx)
-        return costs.check_payments(d) + _check_op(d, kind)
+        if start == ctx.index:  # the first marker of play: the setup was no window of play
+            return list(windows.first_turn(d)) if ctx.op.args.get("what") == "turn" else []
+        return costs.check_payments(d) + list(_check_op(d, kind))
+
+    def settle(self, ctx: OpContext) -> list[Verdict]:
+        start = ctx.history.play_start()
+        if start is None or start > ctx.index:
+            return []
+        d = Dtr(ctx, at_end=True)
+        return costs.settle_payments(d) + list(windows.close_window(d))
 
     def check_setup(self, ctx: OpContext) -> list[Flag]:
         return check_setup(Dtr(ctx))
+
+
+def _check_setup_time(d: Dtr, kind: str) -> list[Flag]:
+    """Between the setup-complete marker and the first marker of play (a LAN seat's own steps,
+    the mulligans): only the setup's rules (the mulligan, Rites kept apart) judge an op."""
+    if kind == "mark":
+        args = d.ctx.op.args
+        if args.get("what") == "declare" and args.get("value") == "mulligan":
+            return combat.check_mulligan(d)
+        return []
+    out: list[Flag] = []
+    for obj_id, src, dst in d.ctx.moves() if kind in ("move", "consume") else ():
+        card = d.card(obj_id) if dst is not None else None
+        if card is not None and card.type == "Rite" and zone_kind(dst) not in (
+                "rites", "completed") and dst != ALTAR:
+            out += ritual.check_rite_move(d, obj_id, card, src, dst)
+    return out
 
 
 def _check_op(d: Dtr, kind: str) -> list[Flag]:
@@ -83,11 +123,6 @@ def _check_op(d: Dtr, kind: str) -> list[Flag]:
     if kind in ("set", "move"):
         out += combat.check_rotation(d)
     return out
-
-
-def setup_done(ctx: OpContext) -> bool:
-    rec = ctx.history.first_mark("setup", "complete")
-    return rec is not None and rec is not ctx.record
 
 
 # -- setup ---------------------------------------------------------------------------------
@@ -117,19 +152,19 @@ def _deck_flags(d: Dtr, s: int, crown: Card | None, size: int, known: list[Card]
     main = module.deck_rules.get("main")
     if main is not None and main.min_cards is not None and not (
             main.min_cards <= size <= (main.max_cards or main.min_cards)):
-        out.append(flag(ctx, "DTR-DECK-SIZE", f"Seat {s}'s main deck has {size} cards, "
+        out.append(flag(ctx, "DTR-DECK-SIZE", f"{d.who(s)}'s main deck has {size} cards, "
                         f"not {main.min_cards}.", objects=(z(s, "deck"),)))
     names = Tally(card.name for card in known)
     limit = main.max_copies if main is not None else None
     over = sorted(n for n, k in names.items() if limit is not None and k > limit)
     if over:
-        out.append(flag(ctx, "DTR-DECK-COPIES", f"Seat {s}'s deck has more than {limit} copies "
+        out.append(flag(ctx, "DTR-DECK-COPIES", f"{d.who(s)}'s deck has more than {limit} copies "
                         f"of {', '.join(over)}.", objects=(z(s, "deck"),)))
     if crown is not None:
         foreign = sorted({card.name for card in known
                           if card.group not in (crown.group, module.neutral)})
         if foreign:
-            out.append(flag(ctx, "DTR-DECK-FACTION", f"Seat {s} ({crown.name}) has other "
+            out.append(flag(ctx, "DTR-DECK-FACTION", f"{d.who(s)} ({crown.name}) has other "
                             f"Crowns' cards: {', '.join(foreign)}.", objects=(z(s, "deck"),)))
     return out
 
@@ -147,7 +182,7 @@ def _rite_stack_flags(d: Dtr, s: int, crown: Card | None, known: list[Card]) -> 
             view.is_up(c) for c in view.child_ids(z(s, "rites"), "card")):
         what = (f"Rites or Crowns in the main deck ({', '.join(bad_types)})" if bad_types
                 else f"the Rite stack is not the Crown's {n_rites} Rites face up, Step 1 on top")
-        return [flag(d.ctx, "DTR-RITES-SEPARATE", f"Seat {s}: {what}.", objects=(z(s, "rites"),))]
+        return [flag(d.ctx, "DTR-RITES-SEPARATE", f"{d.who(s)}: {what}.", objects=(z(s, "rites"),))]
     return []
 
 
@@ -156,30 +191,30 @@ def _start_flags(d: Dtr, s: int, crown: Card | None) -> list[Flag]:
     ctx, view, module = d.ctx, d.view, d.game.module
     out: list[Flag] = []
     if crown is None:
-        out.append(flag(ctx, "DTR-CROWN-COMPONENTS", f"Seat {s} has no Crown card in the "
+        out.append(flag(ctx, "DTR-CROWN-COMPONENTS", f"{d.who(s)} has no Crown card in the "
                         "Crown area.", objects=(z(s, "crown"),)))
     else:
         for comp in ("Secrets", "Bonds", "Requiem", "Wildfire"):
             has = view.exists(z(s, comp.lower()))
             wants = crown.get("component") == comp
             if has != wants:
-                out.append(flag(ctx, "DTR-CROWN-COMPONENTS", f"Seat {s} ({crown.name}) "
+                out.append(flag(ctx, "DTR-CROWN-COMPONENTS", f"{d.who(s)} ({crown.name}) "
                                 f"{'has' if has else 'lacks'} a {comp} tracker.",
                                 objects=(z(s, "crown"),)))
     if d.step(s) != 0 or d.completed(s) != 0:
-        out.append(flag(ctx, "DTR-SETUP-STEP0", f"Seat {s} starts on Step {d.step(s)} with "
+        out.append(flag(ctx, "DTR-SETUP-STEP0", f"{d.who(s)} starts on Step {d.step(s)} with "
                         f"{d.completed(s)} completed Rites; everyone starts on Step 0.",
                         objects=(z(s, "step"),)))
     hand = view.count(z(s, "hand"))
     opening = int(d.p("opening_hand", 6))
     if hand != opening:
-        out.append(flag(ctx, "DTR-SETUP-DRAW6", f"Seat {s} starts with {hand} cards in hand, "
+        out.append(flag(ctx, "DTR-SETUP-DRAW6", f"{d.who(s)} starts with {hand} cards in hand, "
                         f"not {opening}.", objects=(z(s, "hand"),)))
     starts = {c.id: c.start for c in module.counters_for(module.players.min)}
     start = starts.get(z(s, "favor"))
     if start is not None and d.favor(s) != start:
-        out.append(flag(ctx, "DTR-START-FAVOR", f"Seat {s} starts with {d.favor(s)} Favor; "
-                        f"seat {s} starts with {start}.", objects=(z(s, "favor"),)))
+        out.append(flag(ctx, "DTR-START-FAVOR", f"{d.who(s)} starts with {d.favor(s)} Favor; "
+                        f"{d.who(s)} starts with {start}.", objects=(z(s, "favor"),)))
     return out
 
 
@@ -188,7 +223,7 @@ def _block_flags(d: Dtr, s: int, known: list[Card]) -> list[Flag]:
     bad_block = sorted({card.name for card in known if (
         not isinstance(card.get("block"), int) or not bmin <= card.number("block") <= bmax)})
     if bad_block:
-        return [flag(d.ctx, "DTR-BLOCK-VALUES", f"Seat {s}'s deck has cards without a Block "
+        return [flag(d.ctx, "DTR-BLOCK-VALUES", f"{d.who(s)}'s deck has cards without a Block "
                      f"value {bmin}-{bmax}: {', '.join(bad_block)}.")]
     return []
 
@@ -207,7 +242,7 @@ def check_counter(d: Dtr) -> list[Flag]:
     if kind == "card":
         return combat.check_damage_counter(d, obj_id, key)
     if owner is not None and actor is not None and actor != owner:
-        out.append(flag(ctx, "DTR-OWN-COUNTERS", f"Seat {actor} changed seat {owner}'s "
+        out.append(flag(ctx, "DTR-OWN-COUNTERS", f"{d.who(actor)} changed {d.who(owner)}'s "
                         f"{d.view.prop(obj_id, 'name', obj_id)}; players adjust their own "
                         "counters.",
                         objects=(obj_id,)))
@@ -217,22 +252,22 @@ def check_counter(d: Dtr) -> list[Flag]:
     before = ctx.counter_before(obj_id) or 0
     cap = d.favor_cap(owner)
     if new < 0:
-        out.append(flag(ctx, "DTR-FAVOR-NONNEG", f"Seat {owner}'s Favor is {new}; Favor is never "
+        out.append(flag(ctx, "DTR-FAVOR-NONNEG", f"{d.who(owner)}'s Favor is {new}; Favor is never "
                         "negative and you can't pay more than you have.", objects=(obj_id,)))
     if new > cap:
         if args.get("add") is not None and before <= cap:
-            out.append(flag(ctx, "DTR-FAVOR-OVERCAP-LOST", f"Seat {owner} gained {args['add']} "
+            out.append(flag(ctx, "DTR-FAVOR-OVERCAP-LOST", f"{d.who(owner)} gained {args['add']} "
                             f"Favor from {before}: the gain stops at {cap} and the rest is lost.",
                             objects=(obj_id,)))
         else:
-            out.append(flag(ctx, "DTR-FAVOR-CAP", f"Seat {owner} has {new} Favor; the cap is "
+            out.append(flag(ctx, "DTR-FAVOR-CAP", f"{d.who(owner)} has {new} Favor; the cap is "
                             f"{cap}.", objects=(obj_id,)))
     if new > before and d.active is not None and d.active != owner and not ctx.excused:
         turn_start = ctx.history.current_turn_start()
         declined = any(d.seat_field(r, "offerer") in (None, owner) and _pact_owner(d, r) == owner
                        for _i, r in d.declarations("pact-decline", turn_start, ctx.index))
         if not declined:
-            out.append(flag(ctx, "DTR-FAVOR-REFILL-OWN-TURN", f"Seat {owner} gained Favor on seat "
+            out.append(flag(ctx, "DTR-FAVOR-REFILL-OWN-TURN", f"{d.who(owner)} gained Favor on seat "
                             f"{d.active}'s turn; Favor refills only on your own turn.",
                             objects=(obj_id,)))
     return out
@@ -270,7 +305,7 @@ def check_moves(d: Dtr) -> list[Flag]:
             continue
         if card.type == "Champion" and src_kind == "play" and dst_kind == "discard" \
                 and zone_seat(dst) != owner:
-            out.append(flag(ctx, "DTR-DESTROY-DEST", f"{card.name} went to seat {zone_seat(dst)}'s "
+            out.append(flag(ctx, "DTR-DESTROY-DEST", f"{card.name} went to {d.who(zone_seat(dst))}'s "
                             f"discard pile; destroyed Champions go to their owner's (seat "
                             f"{owner}).", objects=(obj_id,)))
         if dst_kind == "play" and src_kind != "play":
@@ -278,8 +313,8 @@ def check_moves(d: Dtr) -> list[Flag]:
                 out += combat.check_enters_play(d, obj_id, card, dst)
             if (src_kind == "hand" and actor is not None and d.active is not None
                     and actor != d.active and card.type != "Interrupt"):
-                out.append(flag(ctx, "DTR-OFFTURN-INTERRUPTS-ONLY", f"Seat {actor} played "
-                                f"{card.name} ({card.type}) on seat {d.active}'s turn; only "
+                out.append(flag(ctx, "DTR-OFFTURN-INTERRUPTS-ONLY", f"{d.who(actor)} played "
+                                f"{card.name} ({card.type}) on {d.who(d.active)}'s turn; only "
                                 "Interrupts can be played on another player's turn.",
                                 objects=(obj_id,)))
     return out

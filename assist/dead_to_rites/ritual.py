@@ -78,11 +78,11 @@ def check_rite_move(d: Dtr, obj_id: str, card: Card, src: str | None, dst: str) 
     if dst == ALTAR:
         if src != z(owner, "rites") or not _was_top(d, obj_id, src) or step != d.step(owner) + 1:
             out.append(flag(ctx, "DTR-RITE-NEXT", f"{card.name} was placed on the Altar; only the "
-                            f"top of seat {owner}'s Rite stack (Step {d.step(owner) + 1}) can go.",
+                            f"top of {d.who(owner)}'s Rite stack (Step {d.step(owner) + 1}) can go.",
                             objects=(obj_id,)))
         if ctx.seat != d.active or owner != d.active:
             out.append(flag(ctx, "DTR-RITE-ACTIVE-PLAYER", f"A Rite was placed on the Altar "
-                            f"outside its owner's turn (seat {d.active} is active).",
+                            f"outside its owner's turn ({d.who(d.active)} is active).",
                             objects=(obj_id,)))
         rites = [c for c in d.view.child_ids(ALTAR, "card") if d.is_type(c, "Rite")]
         if len(rites) > 1:
@@ -101,7 +101,7 @@ def check_rite_move(d: Dtr, obj_id: str, card: Card, src: str | None, dst: str) 
 def _completed_ok(d: Dtr, obj_id: str, card: Card, dst: str, owner: int) -> list[Flag]:
     if zone_seat(dst) != owner or not _is_top(d, obj_id, dst) or not d.view.is_up(obj_id):
         return [flag(d.ctx, "DTR-RESOLVED-COMPLETED", f"{card.name} must go face up on top of "
-                     f"seat {owner}'s Completed pile.", objects=(obj_id,))]
+                     f"{d.who(owner)}'s Completed pile.", objects=(obj_id,))]
     return []
 
 
@@ -153,7 +153,7 @@ def check_commit(d: Dtr, obj_id: str, src: str | None) -> list[Flag]:
     owner = d.view.owner_of(rite) if rite else None
     card_owner = d.view.owner_of(obj_id)
     if owner is not None and (actor == owner or card_owner == owner):
-        out.append(flag(ctx, "DTR-POOL-OPPONENTS-ONLY", f"Seat {owner} committed to the Defense "
+        out.append(flag(ctx, "DTR-POOL-OPPONENTS-ONLY", f"{d.who(owner)} committed to the Defense "
                         "Pool against their own Rite; only opponents commit.", objects=(obj_id,)))
     card = d.card(obj_id)
     if d.view.is_up(obj_id) or src != z(actor or 0, "hand") or (
@@ -169,7 +169,7 @@ def check_commit(d: Dtr, obj_id: str, src: str | None) -> list[Flag]:
         later = [s for s in acted if s is not None and s != actor
                  and order.get(s, 0) > order.get(actor, 0)]
         if later:
-            out.append(flag(ctx, "DTR-POOL-ORDER", f"Seat {actor} committed after seat "
+            out.append(flag(ctx, "DTR-POOL-ORDER", f"{d.who(actor)} committed after seat "
                             f"{later[0]}; opponents commit in turn, clockwise from the left of "
                             "the active player.", objects=(obj_id,)))
     return out
@@ -187,7 +187,7 @@ def check_ward_declaration(d: Dtr) -> list[Flag]:
     if ward is not None and declared != ward:
         owner = d.view.owner_of(rite) if rite else 0
         return [flag(ctx, "DTR-WARD-READY-CHAMPIONS", f"The Ward was declared as {declared}; it "
-                     f"is {ward}: the printed Ward plus 1 per ready Champion of seat {owner}.",
+                     f"is {ward}: the printed Ward plus 1 per ready Champion of {d.who(owner)}.",
                      objects=(rite,) if rite else ())]
     return []
 

@@ -29,6 +29,14 @@ class Closing:
     ops: list[tuple[int, Record]] = field(default_factory=list)  # its effective ops
     _changed: set[str] | None = None
 
+    def last_touching(self, objs: set[str] | frozenset[str]) -> int | None:
+        """The index of the window's last op that changed one of `objs` (the op a state
+        invariant broken in the window is laid at)."""
+        for i, rec in reversed(self.ops):
+            if rec.journal.touched() & objs:
+                return i
+        return None
+
     def changed(self) -> set[str]:
         """Every object the ops of the window changed."""
         if self._changed is None:
@@ -40,10 +48,11 @@ class Closing:
 
 
 def closing(d: Dtr) -> Closing:
-    """Same answers as Dtr.window_before, the windows' result check and mark_before("turn"),
-    in one scan of the markers (newest first)."""
+    """The window that ends at `d.stop` (the marker being checked, or past the last op when
+    the input ends): the same answers as Dtr.window_before, the windows' result check and
+    mark_before("turn"), in one scan of the markers (newest first)."""
     records = d.records
-    index = d.ctx.index
+    index = d.stop
     start: int | None = None
     phase = active = turn = None
     closed = False

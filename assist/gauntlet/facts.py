@@ -137,6 +137,12 @@ class Facts:
     def seat(self) -> int | None:
         return self.ctx.seat
 
+    def who(self, seat: int | None) -> str:
+        """A seat as the table calls it (its player's name), as every message names players."""
+        if seat is None:
+            return "someone"
+        return self.v.seats.get(seat) or f"Seat {seat}"
+
     def other(self, seat: int | None) -> int | None:
         if seat is None:
             return None

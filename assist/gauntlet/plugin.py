@@ -9,6 +9,7 @@ from assist.api import (
     OpContext,
     Plugin,
     RuleInfo,
+    Verdict,
 )
 from table.core import opkinds
 
@@ -85,16 +86,16 @@ class GauntletPlugin(Plugin):
     def idle(self, view: AssistView) -> bool:
         return view.turn[1] == 0  # before the first turn is setup (check_setup judges it)
 
-    def check(self, ctx: OpContext) -> list[Flag]:
+    def check(self, ctx: OpContext) -> list[Verdict]:
         if ctx.record.void is not None or ctx.view.turn[1] == 0:
             return []  # void ops change nothing; before the first turn is setup
         kind = ctx.op.kind
         out: list[Flag] = []
         if kind in opkinds.QUIET:
-            return out
+            return []
         f = Facts(ctx)
         moves.check_refill_end(f, out)
-        order_costs.check_order_costs(f, out)
+        verdicts = order_costs.check_order_costs(f)
         if kind == "mark":
             if ctx.op.args.get("what") != "declare":
                 check_mark(f, out)
@@ -115,7 +116,12 @@ class GauntletPlugin(Plugin):
         elif kind == "end":
             marks.check_game_end(f, out)
         state_ops.check_asset_excess(f, out)
-        return out
+        return verdicts + list(out)
+
+    def settle(self, ctx: OpContext) -> list[Verdict]:
+        if ctx.view.turn[1] == 0:
+            return []
+        return order_costs.settle_order_costs(Facts(ctx))
 
     def check_setup(self, ctx: OpContext) -> list[Flag]:
         return check_setup(Facts(ctx))

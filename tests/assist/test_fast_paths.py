@@ -93,7 +93,8 @@ def test_the_kept_window_and_the_skipped_kinds_change_no_flag(
     fast = [_entries(module, ops, slow=False) for module, ops in sessions]
     context_for = judging.context_for
     monkeypatch.setattr(runner_module, "context_for",
-                        lambda *args, **_kept: context_for(*args[:7]))
+                        lambda *args, pending=None, **_kept: context_for(*args[:7],
+                                                                         pending=pending))
     slow = [_entries(module, ops, slow=True) for module, ops in sessions]
     assert fast == slow
     assert sum(len(e) for e in fast) > 50  # the sessions break rules: there is much to compare
