@@ -69,7 +69,7 @@ class DeadToRites(Plugin):
             return []
         start = ctx.history.play_start()
         if start is None or start > ctx.index:  # the module's setup: only its own rules
-            return _check_setup_time(Dtr(ctx), kind) if ctx.history.first_mark(
+            return list(_check_setup_time(Dtr(ctx), kind)) if ctx.history.first_mark(
                 "setup", "complete") not in (None, ctx.record) else []
         d = Dtr(ctx)
         if start == ctx.index:  # the first marker of play: the setup was no window of play
@@ -98,7 +98,7 @@ def _check_setup_time(d: Dtr, kind: str) -> list[Flag]:
     out: list[Flag] = []
     for obj_id, src, dst in d.ctx.moves() if kind in ("move", "consume") else ():
         card = d.card(obj_id) if dst is not None else None
-        if card is not None and card.type == "Rite" and zone_kind(dst) not in (
+        if card is not None and dst is not None and card.type == "Rite" and zone_kind(dst) not in (
                 "rites", "completed") and dst != ALTAR:
             out += ritual.check_rite_move(d, obj_id, card, src, dst)
     return out
