@@ -71,6 +71,13 @@ class FlagReading:
         undone = self.undone()
         return [e for e in shown if e.ref not in undone] if undone else shown
 
+    def older_lines_changed(self) -> int | None:
+        """The earliest op whose flags changed since this was last asked, when a verdict given
+        later landed on (or left) an older op's line; None when none did. The log panel
+        redraws from there."""
+        low, self._book.low = self._book.low, None
+        return low
+
     def resolved(self) -> dict[Which, int]:
         """Condition flags the table no longer shows (`conditions.which`) -> the op index
         they cleared at."""

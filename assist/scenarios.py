@@ -12,7 +12,10 @@ A scenario file is a position file (docs/positions.md) with one more table:
     '''
 
 It passes when the flags raised after the position are exactly those expected (a flag without
-`at` may come at any move). Run against a draft module folder, it shows which rule situations
+`at` may come at any move). A flag's move is the move it judges: a verdict given later (a
+payment, a timing window) names the move it judges, and the scenario's last move ends the input
+(every window still open closes there), so a slip that is the last move is judged like any
+other. Run against a draft module folder, it shows which rule situations
 the draft judges differently.
 """
 from __future__ import annotations
@@ -149,6 +152,7 @@ class ScenarioRunner:
                 result.problems.append(f"{where}: {err}")
                 return
             ranges.append((before, len(replica.records())))
+        runner.finish()  # the scenario's last move ends the input: every window closes
         for entry in runner.entries(include_undone=True, include_resolved=True, since=start):
             move = next((n for n, (a, b) in enumerate(ranges, 1) if a <= entry.index < b), 0)
             result.flags.append((entry.flag.rule, move))

@@ -37,17 +37,22 @@ _Changed = tuple[int, str, "PendingEntry | None"]
 
 
 class VerdictBook:
-    __slots__ = ("_journal", "entries", "open")
+    __slots__ = ("_journal", "entries", "low", "open")
 
     def __init__(self) -> None:
         self.open: dict[str, Pending] = {}  # what the plugin reads as ctx.pending
         self.entries: dict[str, PendingEntry] = {}  # the same, with where each one stands
         self._journal: list[_Filed | _Changed] = []
+        self.low: int | None = None  # the earliest op whose flags changed (for the log panel)
+
+    def _touch(self, index: int) -> None:
+        self.low = index if self.low is None else min(self.low, index)
 
     def reset(self) -> None:
         self.open.clear()
         self.entries.clear()
         self._journal.clear()
+        self.low = None
 
     @property
     def last_at(self) -> int:
@@ -76,6 +81,7 @@ class VerdictBook:
                     continue
                 per_op[index] = (*per_op[index], flag)
                 self._journal.append((at, index, flag))
+                self._touch(index)
                 changed = True
             elif isinstance(v, Pending):
                 index = at if v.on == ref else _find(refs, v.on)
@@ -129,6 +135,7 @@ class VerdictBook:
                     kept = list(per_op[judged])
                     kept.remove(flag)
                     per_op[judged] = tuple(kept)
+                    self._touch(judged)
                 changed = True
                 continue
             _at, key, old = entry

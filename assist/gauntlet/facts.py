@@ -91,9 +91,12 @@ def moves_of(record: Record, index: int) -> list[MoveT]:
 class Facts:
     """Lazy, per-op view of the Gauntlet state for one check call."""
 
-    def __init__(self, ctx: OpContext, start: int | None = None) -> None:
+    def __init__(self, ctx: OpContext, start: int | None = None, *, at_end: bool = False) -> None:
         self.ctx = ctx
         self._start = start
+        # where a window that closes now ends (exclusive): at the marker being checked, or
+        # past the last op when the input ends after it
+        self.stop = ctx.history.index + 1 if at_end else ctx.history.index
         self.v = ctx.view
         self.h = ctx.history
         self.game = ctx.game

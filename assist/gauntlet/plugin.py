@@ -89,6 +89,10 @@ class GauntletPlugin(Plugin):
     def check(self, ctx: OpContext) -> list[Verdict]:
         if ctx.record.void is not None or ctx.view.turn[1] == 0:
             return []  # void ops change nothing; before the first turn is setup
+        start = ctx.history.play_start()
+        if start is None or start >= ctx.index:
+            return []  # the module's setup (the setup-complete marker judges it), up to the
+            #            first marker of play, which opens play (a first-turn marker included)
         kind = ctx.op.kind
         out: list[Flag] = []
         if kind in opkinds.QUIET:
@@ -119,9 +123,14 @@ class GauntletPlugin(Plugin):
         return verdicts + list(out)
 
     def settle(self, ctx: OpContext) -> list[Verdict]:
-        if ctx.view.turn[1] == 0:
+        start = ctx.history.play_start()
+        if ctx.view.turn[1] == 0 or start is None or start > ctx.index:
             return []
-        return order_costs.settle_order_costs(Facts(ctx))
+        f = Facts(ctx, at_end=True)
+        out: list[Flag] = []
+        moves.check_refill_end(f, out, at_end=True)
+        marks.settle(f, out)
+        return order_costs.settle_order_costs(f) + list(out)
 
     def check_setup(self, ctx: OpContext) -> list[Flag]:
         return check_setup(Facts(ctx))

@@ -259,5 +259,9 @@ RULES = RuleTable([
 ])
 
 
-def add(out: list[Flag], f: Facts, rule: str, message: str, objects: Iterable[str] = ()) -> None:
-    out.append(RULES.flag(rule, message, excused=f.ctx.excused, objects=tuple(objects)))
+def add(out: list[Flag], f: Facts, rule: str, message: str, objects: Iterable[str] = (),
+        at: int | None = None) -> None:
+    """A flag for `rule`; `at`: the index of the op it judges, when that is an earlier op than
+    the one being checked (a verdict given when its window closed)."""
+    ops = () if at is None or at == f.h.index else (f.ctx.ref_at(at),)
+    out.append(RULES.flag(rule, message, excused=f.ctx.excused, objects=tuple(objects), ops=ops))

@@ -77,7 +77,7 @@ def check_asset_excess(f: Facts, out: list[Flag]) -> None:
         if count > f.controlled(s):
             moves = f.ctx.moves()
             if not any(frm == f"p{s}.assets" for _, frm, _ in moves):
-                add(out, f, "GAU-ASSET-LIMIT-IMMEDIATE", f"Seat {s} has {count} Assets but "
+                add(out, f, "GAU-ASSET-LIMIT-IMMEDIATE", f"{f.who(s)} has {count} Assets but "
                     f"controls {f.controlled(s)} Territories: discard the excess at once.",
                     [f"p{s}.assets"])
 
@@ -271,5 +271,5 @@ def check_roll(f: Facts, out: list[Flag]) -> None:
         if d.fields.get("seat", d.seat) == seat and isinstance(d.fields.get("net"), int):
             net = d.fields["net"]
     if len(values) != 1 + abs(net):
-        add(out, f, "GAU-DICE-COUNT", f"Seat {seat} rolled {len(values)} dice; with net "
+        add(out, f, "GAU-DICE-COUNT", f"{f.who(seat)} rolled {len(values)} dice; with net "
             f"advantage {net} it rolls {1 + abs(net)}.")
