@@ -17,14 +17,26 @@ if TYPE_CHECKING:
 
 
 class Out(list[Flag]):
+    """The flags of one check. `at`: the index of the op the flags added now judge, when a
+    window that closes lays its verdicts at an earlier op (its attack, its phase marker)."""
+
     def __init__(self, ctx: OpContext) -> None:
         super().__init__()
         self.ctx = ctx
+        self.at: int | None = None
 
     def add(self, rule: str, message: str, objects: Sequence[str] = (),
             ops: Sequence[tuple[str, int]] = (), excused: bool | None = None) -> None:
+        if not ops and self.at is not None and self.at != self.ctx.index:
+            ops = (self.ctx.ref_at(self.at),)
         self.append(RULES.flag(rule, message, objects=objects, ops=ops,
                                excused=self.ctx.excused if excused is None else excused))
+
+    def laid_at(self, index: int | None) -> int | None:
+        """Lay what is added next at the op `index` (None: the op checked); returns the
+        previous setting, to put back."""
+        previous, self.at = self.at, index
+        return previous
 
 
 def param(game: GameInfo, name: str, default: int) -> int:

@@ -1,7 +1,16 @@
 """The Mantle of the Keeper rules assist: dispatches each op to the checks that concern it."""
 from __future__ import annotations
 
-from assist.api import AssistView, DeclarationSpec, Flag, GameInfo, OpContext, Plugin, RuleInfo
+from assist.api import (
+    AssistView,
+    DeclarationSpec,
+    Flag,
+    GameInfo,
+    OpContext,
+    Plugin,
+    RuleInfo,
+    Verdict,
+)
 from table.core import opkinds
 
 from . import combat, moves, resolution, setup, turn
@@ -72,7 +81,7 @@ class MantlePlugin(Plugin):
         elif kind == "mark":
             self._mark(ctx, Facts(ctx), out)
         elif kind == "end":
-            turn.on_game_end(ctx, Facts(ctx), out)
+            self._close_all(ctx, Facts(ctx), out)
         elif kind in ("set", "undo", "delete"):
             target = op.args.get("id") or ""
             if kind == "delete" and target.startswith("breach"):
@@ -80,6 +89,25 @@ class MantlePlugin(Plugin):
                 if f.in_play:
                     moves.on_breach_removed(ctx, f, out, target)
         return out
+
+    def settle(self, ctx: OpContext) -> list[Verdict]:
+        if ctx.op.kind == "end":
+            return []  # the game's result already closed every window
+        out = Out(ctx)
+        self._close_all(ctx, Facts(ctx, at_end=True), out)
+        return list(out)
+
+    @staticmethod
+    def _close_all(ctx: OpContext, f: Facts, out: Out) -> None:
+        """The `end` op or the end of the input (`f.now`): the window, the span and the
+        phase in force close as a marker would close them, and the turn ends there."""
+        if not f.in_play:
+            return
+        resolution.close_window(ctx, f, out)
+        start = f.previous_phase_mark()
+        if start is not None:
+            moves.close_span(ctx, f, out, start)
+        turn.close_turn(ctx, f, out)
 
     def check_setup(self, ctx: OpContext) -> list[Flag]:
         out = Out(ctx)
@@ -119,7 +147,9 @@ class MantlePlugin(Plugin):
                 if closed is not None:
                     moves.close_span(ctx, f, out, self._span_start(f, closed[0]))
                     if closed[2] is not None:
+                        before = out.laid_at(self._span_start(f, closed[0]))  # its turn's end
                         moves.tremor_stay(ctx, f, out, closed[0], closed[1], closed[2])
+                        out.laid_at(before)
                 turn.on_turn(ctx, f, out)
             else:
                 start = f.previous_phase_mark()

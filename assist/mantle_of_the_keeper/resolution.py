@@ -17,11 +17,13 @@ if TYPE_CHECKING:
 
 
 def close_window(ctx: OpContext, f: Facts, out: Out) -> None:
+    """The window that closes now; its verdicts are laid at the declaration that opened it."""
     j = f.previous_opener()
     if j is None:
         return
     rec = f.h.records[j]
     name = declared(rec)
+    before = out.laid_at(j)
     if name == "attack":
         _resolve_attack(ctx, f, out, j, rec)
     elif name == "turret-activate":
@@ -30,6 +32,7 @@ def close_window(ctx: OpContext, f: Facts, out: Out) -> None:
         _resolve_exchange(ctx, f, out, j, rec)
     elif name in ("ability-unlock", "ability-use"):
         _resolve_ability(ctx, f, out, j, rec, name)
+    out.laid_at(before)
 
 
 def _gains(f: Facts, start: int, stop: int, obj_id: str) -> tuple[int, int]:
@@ -54,7 +57,7 @@ def _played(ctx: OpContext, f: Facts, start: int, stop: int, seat: int | None) -
 
 
 def _resolve_attack(ctx: OpContext, f: Facts, out: Out, j: int, rec: Record) -> None:
-    stop = ctx.index - 1
+    stop = f.now - 1
     a = fields(rec)
     attacker = attacker_of(f, rec) or ""
     a_seat = seat_of_id(attacker)
@@ -181,7 +184,7 @@ def _check_turret_destroyed(ctx: OpContext, f: Facts, out: Out, blow: _Blow, tar
 
 
 def _resolve_turret(ctx: OpContext, f: Facts, out: Out, j: int, rec: Record) -> None:
-    stop = ctx.index - 1
+    stop = f.now - 1
     turret = object_ref(fields(rec).get("turret")) or ""
     owner = seat_of_id(turret) or f.seat_of(rec)
     board = f.board()
@@ -215,7 +218,7 @@ def _resolve_turret(ctx: OpContext, f: Facts, out: Out, j: int, rec: Record) -> 
 
 
 def _resolve_exchange(ctx: OpContext, f: Facts, out: Out, j: int, rec: Record) -> None:
-    stop = ctx.index - 1
+    stop = f.now - 1
     seat = f.seat_of(rec)
     if seat is None:
         return
@@ -248,7 +251,7 @@ def _resolve_exchange(ctx: OpContext, f: Facts, out: Out, j: int, rec: Record) -
 
 
 def _resolve_ability(ctx: OpContext, f: Facts, out: Out, j: int, rec: Record, name: str) -> None:
-    stop = ctx.index - 1
+    stop = f.now - 1
     seat = f.seat_of(rec)
     if seat is None:
         return
