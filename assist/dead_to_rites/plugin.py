@@ -67,41 +67,21 @@ class DeadToRites(Plugin):
         kind = ctx.op.kind
         if kind in opkinds.QUIET or kind in (opkinds.ROLL, opkinds.REVEAL, opkinds.UNDO):
             return []
-        start = ctx.history.play_start()
-        if start is None or start > ctx.index:  # the module's setup: only its own rules
-            return list(_check_setup_time(Dtr(ctx), kind)) if ctx.history.first_mark(
-                "setup", "complete") not in (None, ctx.record) else []
+        setup = ctx.history.setup_end()
+        if setup is None or setup >= ctx.index or ctx.history.starts_play():
+            return []  # the module's setup (judged by check_setup), or the first-turn marker
         d = Dtr(ctx)
-        if start == ctx.index:  # the first marker of play: the setup was no window of play
-            return list(windows.first_turn(d)) if ctx.op.args.get("what") == "turn" else []
         return costs.check_payments(d) + list(_check_op(d, kind))
 
     def settle(self, ctx: OpContext) -> list[Verdict]:
-        start = ctx.history.play_start()
-        if start is None or start > ctx.index:
+        setup = ctx.history.setup_end()
+        if setup is None or setup >= ctx.index:
             return []
         d = Dtr(ctx, at_end=True)
         return costs.settle_payments(d) + list(windows.close_window(d))
 
     def check_setup(self, ctx: OpContext) -> list[Flag]:
         return check_setup(Dtr(ctx))
-
-
-def _check_setup_time(d: Dtr, kind: str) -> list[Flag]:
-    """Between the setup-complete marker and the first marker of play (a LAN seat's own steps,
-    the mulligans): only the setup's rules (the mulligan, Rites kept apart) judge an op."""
-    if kind == "mark":
-        args = d.ctx.op.args
-        if args.get("what") == "declare" and args.get("value") == "mulligan":
-            return combat.check_mulligan(d)
-        return []
-    out: list[Flag] = []
-    for obj_id, src, dst in d.ctx.moves() if kind in ("move", "consume") else ():
-        card = d.card(obj_id) if dst is not None else None
-        if card is not None and dst is not None and card.type == "Rite" and zone_kind(dst) not in (
-                "rites", "completed") and dst != ALTAR:
-            out += ritual.check_rite_move(d, obj_id, card, src, dst)
-    return out
 
 
 def _check_op(d: Dtr, kind: str) -> list[Flag]:
@@ -262,7 +242,8 @@ def check_counter(d: Dtr) -> list[Flag]:
         else:
             out.append(flag(ctx, "DTR-FAVOR-CAP", f"{d.who(owner)} has {new} Favor; the cap is "
                             f"{cap}.", objects=(obj_id,)))
-    if new > before and d.active is not None and d.active != owner and not ctx.excused:
+    if new > before and d.active is not None and d.active != owner and not ctx.excused \
+            and not _starting_value(d):
         turn_start = ctx.history.current_turn_start()
         declined = any(d.seat_field(r, "offerer") in (None, owner) and _pact_owner(d, r) == owner
                        for _i, r in d.declarations("pact-decline", turn_start, ctx.index))
@@ -271,6 +252,14 @@ def check_counter(d: Dtr) -> list[Flag]:
                             f"{d.active}'s turn; Favor refills only on your own turn.",
                             objects=(obj_id,)))
     return out
+
+
+def _starting_value(d: Dtr) -> bool:
+    """A Favor tracker set (not changed by an amount) before the first marker of play: the
+    table's setup giving a starting value (a seat's own setup may land after the
+    setup-complete marker), not a refill on another's turn."""
+    start = d.history.play_start()
+    return d.ctx.op.args.get("add") is None and (start is None or start > d.ctx.index)
 
 
 def _pact_owner(d: Dtr, rec: Record) -> int | None:

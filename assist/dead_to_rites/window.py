@@ -80,6 +80,9 @@ def closing(d: Dtr) -> Closing:
             break
     if start is None:  # no window marker yet: the window is the log so far
         start = 0
+    setup = d.history.setup_end()
+    if setup is not None and start < setup:  # the first window of play opens after the setup
+        start = setup
     out = Closing(start, phase, active, turn, closed)
     if not closed:
         out.ops = list(d.range(start, index))

@@ -354,19 +354,6 @@ def turn_passes(d: Dtr, prev: int | None) -> list[Flag]:
     return out
 
 
-def first_turn(d: Dtr) -> list[Flag]:
-    """The first turn marker of play: the start of play, not a second turn; it names the
-    first player the setup chose, or the first player was passed over."""
-    seat = d.ctx.op.args.get("seat")
-    prev = d.mark_before(d.ctx.index, ("turn",))
-    before = d.records[prev].op.args.get("seat") if prev is not None else None
-    if isinstance(seat, int) and isinstance(before, int) and seat != before:
-        return [flag(d.ctx, "DTR-FIRST-PLAYER", f"The first turn went to {d.who(seat)}; the "
-                     f"setup chose {d.who(before)} to go first.",
-                     objects=(z(before, "crown"), z(seat, "crown")))]
-    return []
-
-
 def check_winner(d: Dtr) -> list[Flag]:
     ctx = d.ctx
     a = ctx.op.args

@@ -89,10 +89,10 @@ class GauntletPlugin(Plugin):
     def check(self, ctx: OpContext) -> list[Verdict]:
         if ctx.record.void is not None or ctx.view.turn[1] == 0:
             return []  # void ops change nothing; before the first turn is setup
-        start = ctx.history.play_start()
-        if start is None or start >= ctx.index:
-            return []  # the module's setup (the setup-complete marker judges it), up to the
-            #            first marker of play, which opens play (a first-turn marker included)
+        setup = ctx.history.setup_end()
+        if setup is None or setup >= ctx.index or ctx.history.starts_play():
+            return []  # the module's setup (judged at the setup-complete marker), or the
+            #            first-turn marker, which opens play (it passes no turn)
         kind = ctx.op.kind
         out: list[Flag] = []
         if kind in opkinds.QUIET:
@@ -123,8 +123,8 @@ class GauntletPlugin(Plugin):
         return verdicts + list(out)
 
     def settle(self, ctx: OpContext) -> list[Verdict]:
-        start = ctx.history.play_start()
-        if ctx.view.turn[1] == 0 or start is None or start > ctx.index:
+        setup = ctx.history.setup_end()
+        if ctx.view.turn[1] == 0 or setup is None or setup >= ctx.index:
             return []
         f = Facts(ctx, at_end=True)
         out: list[Flag] = []
