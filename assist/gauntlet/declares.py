@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from assist.api import Flag
 
+from .battle_totals import battle_total, revealed
 from .faction_powers import FACTION_POWERS, Handler
 from .facts import Battle, Decl, Facts
 from .marks import AO_AFTER, AO_BEFORE, AO_USES, PREDICE, PREDICE_ORDERS
@@ -202,10 +203,26 @@ def _winner(f: Facts, out: list[Flag], d: Decl) -> None:
                     f"{dt} (defender), not {f.who(w)}.")
     _dice_keep(f, out, b, d)
     if b.last_stand and isinstance(dt, int) and isinstance(fl.get("defender_die"), int):
-        bonus = int(f.p("last_stand_bonus", 1))
-        if dt < fl["defender_die"] + bonus:
-            add(out, f, "GAU-LASTSTAND-BONUS", f"The Last Stand defender adds +{bonus}: its "
-                f"total {dt} is below its die {fl['defender_die']} + {bonus}.")
+        _last_stand_total(f, out, b, d, dt, fl["defender_die"])
+
+
+def _last_stand_total(f: Facts, out: list[Flag], b: Battle, d: Decl, dt: int, die: int) -> None:
+    """The Last Stand defender's total, recomputed from its die, the cards it revealed for the
+    battle and its spends, with the Last Stand's bonus (§8); where a card's effect cannot be
+    told, at least the die and the bonus."""
+    seat = b.defender
+    if seat is None:
+        return
+    bonus = int(f.p("last_stand_bonus", 1))
+    total = battle_total(f, b, seat, die, d.index)
+    objects = [f"p{seat}.token", *revealed(f, seat)]
+    if total.value is None:
+        if dt < die + bonus:
+            add(out, f, "GAU-LASTSTAND-BONUS", f"{f.who(seat)}'s Last Stand total was declared "
+                f"{dt}, below its die {die} + {bonus} for the Last Stand.", objects)
+    elif dt != total.value:
+        add(out, f, "GAU-LASTSTAND-BONUS", f"{f.who(seat)}'s Last Stand total was declared "
+            f"{dt}; its die {die} with {total.said()} makes {total.value}.", objects)
 
 
 def _net(f: Facts, b: Battle, seat: int) -> int:
