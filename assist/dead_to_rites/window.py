@@ -29,14 +29,6 @@ class Closing:
     ops: list[tuple[int, Record]] = field(default_factory=list)  # its effective ops
     _changed: set[str] | None = None
 
-    def last_touching(self, objs: set[str] | frozenset[str]) -> int | None:
-        """The index of the window's last op that changed one of `objs` (the op a state
-        invariant broken in the window is laid at)."""
-        for i, rec in reversed(self.ops):
-            if rec.journal.touched() & objs:
-                return i
-        return None
-
     def changed(self) -> set[str]:
         """Every object the ops of the window changed."""
         if self._changed is None:

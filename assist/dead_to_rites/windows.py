@@ -44,9 +44,10 @@ def check_game_end(d: Dtr) -> list[Flag]:
 
 
 def close_window(d: Dtr, w: Closing | None = None) -> list[Flag]:
-    """The verdicts of the window that closes (at a marker, or as the input ends), each laid at
-    the op it judges: the window's own marker for what its phase owes (Dawn, Dusk), the attack
-    or declaration that opened an obligation, the last op that broke a state invariant."""
+    """The verdicts of the window that closes (at a marker, or as the input ends). What an
+    entry required (an attack's strike back, a blocked Rite's Favor, a declared Counter) is laid
+    at that entry; what the window required (the Dawn's income, Dusk's clean-up, a state to
+    restore) at the op that closed it (the last op, when the input ended)."""
     w = closing(d) if w is None else w
     if w.closed:
         return []  # a winner mark and then the end op (or a marker): one window, checked once
@@ -57,7 +58,7 @@ def close_window(d: Dtr, w: Closing | None = None) -> list[Flag]:
     if active is not None and d.phase_named(phase, "combat"):
         out += combat_end(d)
     if d.phase_named(phase, "dusk"):
-        out += dusk_end(d, start)
+        out += dusk_end(d)
     out += invariants(d, w)
     out += declarations_end(d, w)
     return out
@@ -69,13 +70,12 @@ def _names(d: Dtr, objs: list[str]) -> str:
 
 def dawn_end(d: Dtr, start: int, active: int) -> list[Flag]:
     ctx, who = d.ctx, d.who(active)
-    at = d.ref(start)
     out: list[Flag] = []
     engaged = [c for c in d.champions(active) if not d.ready(c)]
     if engaged:
         out.append(flag(ctx, "DTR-DAWN-READY", f"{who}'s Dawn ended with {_names(d, engaged)} "
                         "still engaged; your Champions ready at your Dawn.",
-                        objects=tuple(engaged), at=at))
+                        objects=tuple(engaged)))
     gained, _spent = d.favor_gain(active, start, d.stop)
     drew = d.draws(active, start, d.stop)
     missing = []
@@ -86,7 +86,7 @@ def dawn_end(d: Dtr, start: int, active: int) -> list[Flag]:
     if missing:
         out.append(flag(ctx, "DTR-DAWN-INCOME", f"{who} did not {' or '.join(missing)} at "
                         "their Dawn; every player gains Favor and draws at their Dawn.",
-                        objects=(z(active, "favor"), z(active, "hand")), at=at))
+                        objects=(z(active, "favor"), z(active, "hand"))))
     for pact in d.view.child_ids(z(active, "pacts"), "card"):
         accepted = [d.seat_of(r) for _i, r in d.declarations("pact-accept", 0, start)
                     if resolve(d, d.field(r, "pact")) == pact]
@@ -94,7 +94,7 @@ def dawn_end(d: Dtr, start: int, active: int) -> list[Flag]:
             out.append(flag(ctx, "DTR-PACT-EXPIRY", f"{d.name(pact)}, {who}'s Pact with "
                             f"{d.who(accepted[-1])}, is still out after {who}'s next Dawn; it "
                             "ends then and goes to their discard pile.",
-                            objects=(pact, z(active, "pacts")), at=at))
+                            objects=(pact, z(active, "pacts"))))
     return out
 
 
@@ -142,7 +142,7 @@ def combat_end(d: Dtr) -> list[Flag]:
     return out
 
 
-def dusk_end(d: Dtr, start: int) -> list[Flag]:
+def dusk_end(d: Dtr) -> list[Flag]:
     view = d.view  # the damage first: the cheap test (most Champions have none at Dusk)
     damaged = [c for s in d.seats() for c in view.child_ids(z(s, "play"), "card")
                if (view.counter(c, "damage") or 0) > 0 and d.is_type(c, "Champion")]
@@ -150,7 +150,7 @@ def dusk_end(d: Dtr, start: int) -> list[Flag]:
         return []
     whose = ", ".join(f"{d.who(d.view.owner_of(c))}'s {d.name(c)}" for c in damaged)
     return [flag(d.ctx, "DTR-DAMAGE-CLEAR-DUSK", f"Damage was left on {whose} after Dusk; "
-                 "non-Poison damage clears at Dusk.", objects=tuple(damaged), at=d.ref(start))]
+                 "non-Poison damage clears at Dusk.", objects=tuple(damaged))]
 
 
 def invariants(d: Dtr, w: Closing) -> list[Flag]:
@@ -177,20 +177,16 @@ def invariants(d: Dtr, w: Closing) -> list[Flag]:
         card = d.card(c)
         guard = card.get("guard") if card is not None else None
         if isinstance(guard, int) and guard > 0 and d.damage(c) >= guard:
-            at = w.last_touching({c})
             out.append(flag(ctx, "DTR-DESTROY-AT-GUARD", f"{d.who(view.owner_of(c))}'s "
                             f"{d.name(c)} has {d.damage(c)} damage against a Guard of {guard} "
-                            "and is still in play; it is destroyed.", objects=(c,),
-                            at=None if at is None else d.ref(at)))
+                            "and is still in play; it is destroyed.", objects=(c,)))
     steps = changed & zones.track  # the window's changes first: the cheap test
     for s in seats if steps else ():
         track = {z(s, "step"), z(s, "completed")}
         if track & steps and d.view.exists(z(s, "step")) and d.step(s) != d.completed(s):
-            at = w.last_touching(track)
             out.append(flag(ctx, "DTR-STEP-EQUALS-COMPLETED", f"{d.who(s)}'s step marker is on "
                             f"{d.step(s)} but their Completed pile has {d.completed(s)} Rites.",
-                            objects=(z(s, "step"), z(s, "completed")),
-                            at=None if at is None else d.ref(at)))
+                            objects=(z(s, "step"), z(s, "completed"))))
     if (POOL in changed or ALTAR in changed) and d.view.count(POOL) \
             and ritual.rite_on_altar(d) is None:
         out.append(_pool_left(d, w))
@@ -204,16 +200,11 @@ def _pool_left(d: Dtr, w: Closing) -> Flag:
     left = view.child_ids(POOL, "card")
     whose = sorted({s for c in left if (s := view.owner_of(c)) is not None})
     by = f" (committed by {', '.join(d.who(s) for s in whose)})" if whose else ""
-    gone = [(i, obj) for i, _rec, obj in _left_altar(w)]
-    if gone:
-        at, rite = gone[-1]
-        what = f"after {d.name(rite)} left the Altar"
-    else:
-        at = w.last_touching({POOL}) or w.start
-        what = "with no Rite on the Altar"
+    gone = [obj for _i, _rec, obj in _left_altar(w)]
+    what = f"after {d.name(gone[-1])} left the Altar" if gone else "with no Rite on the Altar"
     return flag(d.ctx, "DTR-POOL-DISCARD", f"{_names(d, left)}{by} stayed in the Defense Pool "
                 f"{what}; committed cards go to their owners' discard piles.",
-                objects=(POOL, *left), at=d.ref(at))
+                objects=(POOL, *left))
 
 
 def _left_altar(w: Closing) -> list[tuple[int, Record, str]]:

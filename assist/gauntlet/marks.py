@@ -39,17 +39,6 @@ def _previous_turn(f: Facts) -> tuple[int, int | None] | None:
     return None
 
 
-def _last_marker(turn: Facts, step: int | None = None, begun: int | None = None) -> int:
-    """The index of a turn's last marker of `step` (any step when None), else its last marker
-    (the op an end-of-turn verdict is laid at: the Cleanup where the discards were due).
-    `begun`: the turn's own marker (the current turn's when None)."""
-    steps = [(i, s) for i, s in turn.steps if i < turn.stop]
-    found = [i for i, s in steps if step is None or turn.step_no(s) == step]
-    if found:
-        return found[-1]
-    return steps[-1][0] if steps else turn.h.current_turn_start() if begun is None else begun
-
-
 def check_game_end(f: Facts, out: list[Flag]) -> None:
     """The game's recorded result (an `end` op) ends the turn it falls in: the step it falls in
     closes, and a Cleanup that kept too many cards is the same slip as when the turn passes."""
@@ -70,8 +59,7 @@ def close_turn(f: Facts, out: list[Flag]) -> None:
     hand = f.v.count(f"p{seat}.hand")
     if hand > limit:
         add(out, f, "GAU-HAND-LIMIT", f"{f.who(seat)} ended the game's last turn with {hand} "
-            f"cards in hand; discard down to {limit} in Cleanup.", [f"p{seat}.hand"],
-            at=_last_marker(f, CLEANUP))
+            f"cards in hand; discard down to {limit} in Cleanup.", [f"p{seat}.hand"])
 
 
 def settle(f: Facts, out: list[Flag]) -> None:
@@ -95,13 +83,11 @@ def _turn(f: Facts, out: list[Flag]) -> None:
     if prev_seat is None:
         return
     prevf = Facts(f.ctx, start=prev_i)
-    end_of_turn = _last_marker(prevf, begun=prev_i)
     limit = f.p("hand_limit", 3)
     hand = f.v.count(f"p{prev_seat}.hand")
     if hand > limit:
         add(out, f, "GAU-HAND-LIMIT", f"{f.who(prev_seat)} ended its turn with {hand} cards in "
-            f"hand; discard down to {limit} in Cleanup.", [f"p{prev_seat}.hand"],
-            at=_last_marker(prevf, CLEANUP, prev_i))
+            f"hand; discard down to {limit} in Cleanup.", [f"p{prev_seat}.hand"])
     for seat in (1, 2):
         if f.faction(seat) == "Financiers":
             cap = f.v.counter(f"p{seat}.capital") or 0
@@ -109,8 +95,7 @@ def _turn(f: Facts, out: list[Flag]) -> None:
                                                f.v.child_ids(f"p{seat}.treasury", "card"))
             if cap > limit_c:
                 add(out, f, "GAU-FIN-CAPITAL-LIMIT", f"{f.who(seat)} kept {cap} Capital past "
-                    f"the end of the turn; its limit is {limit_c}.", [f"p{seat}.capital"],
-                    at=end_of_turn)
+                    f"the end of the turn; its limit is {limit_c}.", [f"p{seat}.capital"])
     _game_over(f, out, prevf)
 
 
@@ -187,7 +172,7 @@ def _leave_step(f: Facts, out: list[Flag], active: int, prev: int | None,
             add(out, f, "GAU-CAPTURE-MANDATORY", f"{f.who(active)} occupies "
                 f"{_name(f, terr)} (position {pos}), which it does not control, at the start of "
                 f"its turn and did not capture it (rotate it to face them) before the Draw "
-                f"step.", [terr or "", f"p{active}.token"], at=_step_marker(f, CAPTURE))
+                f"step.", [terr or "", f"p{active}.token"])
     if (new is None or new >= DRAW) and (prev is None or prev < DRAW):
         _after_capture(f, out, active)
     if prev == DRAW and (new is None or new > DRAW):
@@ -197,12 +182,6 @@ def _leave_step(f: Facts, out: list[Flag], active: int, prev: int | None,
 def _name(f: Facts, obj: str | None) -> str:
     card = f.card(obj) if obj else None
     return card.name if card is not None else "the Territory"
-
-
-def _step_marker(f: Facts, step: int) -> int:
-    """The index of this turn's marker of `step` (else the turn's own marker)."""
-    found = [i for i, s in f.steps if i < f.stop and f.step_no(s) == step]
-    return found[-1] if found else f.h.current_turn_start()
 
 
 def _after_capture(f: Facts, out: list[Flag], active: int) -> None:
@@ -220,8 +199,7 @@ def _after_capture(f: Facts, out: list[Flag], active: int) -> None:
         deeds = f.v.count(f"p{active}.deeds")
         if before is not None and now - before != deeds:
             add(out, f, "GAU-FIN-INCOME", f"{f.who(active)} owns {deeds} Deed(s) and gains "
-                f"that much Capital after Capture; it gained {now - before}.", [cid],
-                at=_step_marker(f, CAPTURE))
+                f"that much Capital after Capture; it gained {now - before}.", [cid])
 
 
 def _draw_count(f: Facts, out: list[Flag], active: int) -> None:
@@ -240,7 +218,7 @@ def _draw_count(f: Facts, out: list[Flag], active: int) -> None:
     empty = f.v.count(deck) == 0 and f.v.count(f"p{active}.discard") == 0
     if drawn != want and not (drawn < want and empty):
         add(out, f, "GAU-DRAW-ONE", f"{f.who(active)} drew {drawn} card(s) in the Draw step; "
-            f"the rule is {want}.", [hand, deck], at=draw_i)
+            f"the rule is {want}.", [hand, deck])
 
 
 def _window_end(f: Facts, out: list[Flag]) -> None:
@@ -279,10 +257,9 @@ def _overlay_facing(f: Facts, out: list[Flag], start: int) -> None:
             rot = f.v.rotation(terr)
             bad = [o for o in overlays if f.v.rotation(o) != rot]
             if bad:
-                at = max(rotated[o] for o in (terr, *overlays) if o in rotated)
                 add(out, f, "GAU-OVERLAY-FACING", f"{', '.join(_name(f, o) for o in bad)} "
                     f"does not face the way {_name(f, terr)} (position {pos}) faces; an "
-                    "Overlay rotates with its Territory.", [*bad, terr], at=at)
+                    "Overlay rotates with its Territory.", [*bad, terr])
 
 
 def _shared_without_battle(f: Facts, out: list[Flag], start: int) -> None:
@@ -302,7 +279,7 @@ def _shared_without_battle(f: Facts, out: list[Flag], start: int) -> None:
         return
     mover = f.h.seat_of(records[last_move])
     add(out, f, "GAU-BATTLE-ON-ENTRY", f"{f.who(mover)} entered {f.who(f.other(mover))}'s "
-        f"position ({p1}) but no battle was begun.", ["p1.token", "p2.token"], at=last_move)
+        f"position ({p1}) but no battle was begun.", ["p1.token", "p2.token"])
 
 
 def _rite_interrupted(f: Facts, out: list[Flag], start: int) -> None:

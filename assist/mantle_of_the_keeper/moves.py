@@ -150,7 +150,6 @@ def close_span(ctx: OpContext, f: Facts, out: Out, start: int) -> None:
     moved: dict[str, int] = {}  # piece -> the index of its last move in the span
     tremors = board.cells_of("tremor")
     obstacles = board.obstacles
-    before = out.at
     for seat in sorted(board.standees) + [s for s in ctx.view.seats if s not in board.standees]:
         standee = f"p{seat}.standee"
         if standee not in touched:
@@ -161,7 +160,6 @@ def close_span(ctx: OpContext, f: Facts, out: Out, start: int) -> None:
         moved[standee] = hops[-1].index
         cell = board.standees.get(seat)
         if cell is not None and cell in obstacles:
-            out.laid_at(hops[-1].index)  # the move that ended there
             out.add("MAN-MOVE-END-OBSTRUCTION", f"{seat_name(ctx, seat)}'s Chosen ended its move "
                     f"on an Obstruction or Breach at {cell}: movement may not end there.",
                     [standee])
@@ -170,7 +168,6 @@ def close_span(ctx: OpContext, f: Facts, out: Out, start: int) -> None:
                 hurt = any(counter_delta(f.h.records[i], f"p{seat}.health") < 0
                            for i in range(h.index, stop + 1))
                 if not hurt:
-                    out.laid_at(h.index)
                     out.add("MAN-TREMOR-ENTER", f"{seat_name(ctx, seat)}'s Chosen moved onto a "
                             f"Tremor at {h.after} without taking its 1 damage.",
                             [standee, f"p{seat}.health"])
@@ -187,10 +184,8 @@ def close_span(ctx: OpContext, f: Facts, out: Out, start: int) -> None:
             where.setdefault(cell, []).append(turret)
         for cell, ids in where.items():
             if len(ids) > 1 and moved.keys() & set(ids):
-                out.laid_at(max(moved[i] for i in ids if i in moved))
                 out.add("MAN-ONE-PER-SPACE", f"{' and '.join(_piece(ctx, i) for i in ids)} share "
                         f"the space {cell}: only one Chosen or turret may occupy a space.", ids)
-    out.laid_at(before)
 
 
 def _piece(ctx: OpContext, obj_id: str) -> str:

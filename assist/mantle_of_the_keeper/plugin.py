@@ -147,9 +147,7 @@ class MantlePlugin(Plugin):
                 if closed is not None:
                     moves.close_span(ctx, f, out, self._span_start(f, closed[0]))
                     if closed[2] is not None:
-                        before = out.laid_at(self._span_start(f, closed[0]))  # its turn's end
                         moves.tremor_stay(ctx, f, out, closed[0], closed[1], closed[2])
-                        out.laid_at(before)
                 turn.on_turn(ctx, f, out)
             else:
                 start = f.previous_phase_mark()

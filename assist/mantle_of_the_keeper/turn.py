@@ -172,13 +172,7 @@ def on_phase(ctx: OpContext, f: Facts, out: Out) -> None:
 
 
 def income_span(ctx: OpContext, f: Facts, out: Out, start: int) -> None:
-    """The Income phase that began at `start` and closes now (its verdict laid there)."""
-    before = out.laid_at(start)
-    _income(ctx, f, out, start)
-    out.laid_at(before)
-
-
-def _income(ctx: OpContext, f: Facts, out: Out, start: int) -> None:
+    """The Income phase that began at `start`, judged as it closes."""
     seat = f.h.seat_of(f.h.records[start]) if f.active is None else f.active
     if seat is None:
         return
@@ -215,31 +209,12 @@ def on_turn(ctx: OpContext, f: Facts, out: Out) -> None:
             if norm_phase(rec.op.args.get("value")) == INCOME:
                 income_span(ctx, f, out, i)
             break
-    before = out.laid_at(_end_marker(f, start, stop))  # what the turn's end owed
     _check_end_of_turn(ctx, f, out, start, stop, prev)
     deck, discard = f"p{prev}.deck", f"p{prev}.discard"
     if view.count(deck) == 0 and view.count(discard) > 0:
         out.add("MAN-RESHUFFLE", f"{seat_name(ctx, prev)}'s Draw Pile is empty: shuffle the "
                 f"Discard Pile to form a new face-down Draw Pile.", [deck, discard])
-    out.laid_at(before)
     _check_next_turn(ctx, out, prev, new)
-
-
-def _end_marker(f: Facts, start: int, stop: int) -> int:
-    """The op a turn's end-of-turn verdicts are laid at: its End-of-Turn phase marker, else
-    its last marker (the turn's own at least)."""
-    last = start
-    for i in f.h.mark_indices():
-        if i > stop:
-            continue
-        if i < start:
-            break
-        rec = f.h.records[i]
-        if what(rec) in ("phase", "step"):
-            if norm_phase(rec.op.args.get("value")) == END:
-                return i
-            last = max(last, i)
-    return last
 
 
 def _check_end_of_turn(ctx: OpContext, f: Facts, out: Out, start: int, stop: int,
@@ -332,11 +307,9 @@ def close_turn(ctx: OpContext, f: Facts, out: Out) -> None:
     hand = ctx.view.count(f"p{seat}.hand")
     limit = param(ctx.game, "hand_limit", 6)
     if hand > limit:
-        before = out.laid_at(start)
         out.add("MAN-HAND-LIMIT", f"{seat_name(ctx, seat)} ended the game's last turn with "
                 f"{hand} cards: discard down to {limit} in the End-of-Turn phase.",
                 [f"p{seat}.hand"])
-        out.laid_at(before)
 
 
 def on_winner(ctx: OpContext, f: Facts, out: Out) -> None:

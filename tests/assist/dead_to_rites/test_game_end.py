@@ -1,6 +1,6 @@
 """The game's recorded result closes the last timing window: a Dusk that leaves damage on a
-Champion is flagged when the `end` op (or a winner marker) follows it, exactly once, and the
-flag is laid at the Dusk it judges."""
+Champion is flagged when the `end` op (or a winner marker) follows it, exactly once, at the op
+that closed the Dusk."""
 from __future__ import annotations
 
 import pytest
@@ -31,7 +31,7 @@ def test_the_last_dusk_before_the_end_op_is_checked(clear: bool, expected: list[
     assert t.rules(since) == expected, t.describe(since)
     if expected:
         (entry,) = t.entries(since)
-        assert entry.index == since  # the Dusk it judges, not the end op that closed it
+        assert entry.index == len(t.replica.records()) - 1  # the end op moved on from Dusk
 
 
 def test_a_winner_marker_then_the_end_op_check_the_window_once() -> None:

@@ -125,9 +125,8 @@ def _(t: AssistTable, legal: bool) -> int:
 @case("GAU-CAPTURE-MANDATORY")
 def _(t: AssistTable, legal: bool) -> int:
     tok(t, 1, 4)
-    begin(t, 1, None)
-    c = cp(t)  # the flag is laid at the Capture step it judges
-    t.phase(CAPTURE, seat=1)
+    begin(t, 1, CAPTURE)
+    c = cp(t)
     if legal:
         face(t, 4, 1)
     t.phase(DRAW, seat=1)
@@ -163,9 +162,8 @@ def _(t: AssistTable, legal: bool) -> int:
 
 @case("GAU-DRAW-ONE")
 def _(t: AssistTable, legal: bool) -> int:
-    begin(t, 1, CAPTURE)
-    c = cp(t)  # the flag is laid at the Draw step it judges
-    t.phase(DRAW, seat=1)
+    begin(t, 1, DRAW)
+    c = cp(t)
     cmd(t, 1, "draw", **{"from": "p1.deck", "to": "p1.hand", "count": 1 if legal else 2})
     t.phase(AO1, seat=1)
     return c
@@ -228,10 +226,9 @@ def _(t: AssistTable, legal: bool) -> int:
 def _(t: AssistTable, legal: bool) -> int:
     begin(t, 1, DRAW)
     cmd(t, 1, "draw", **{"from": "p1.deck", "to": "p1.hand"})
-    for step in (AO1, MOVE, AO2):
+    for step in (AO1, MOVE, AO2, CLEANUP):
         t.phase(step, seat=1)
-    c = cp(t)  # the flag is laid at the Cleanup step it judges
-    t.phase(CLEANUP, seat=1)
+    c = cp(t)
     if legal:
         discard(t, 1)
     t.turn(2)

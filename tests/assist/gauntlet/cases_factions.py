@@ -245,10 +245,9 @@ FIN = ("military", "financiers")
 
 @case("GAU-FIN-CAPITAL-LIMIT", *FIN)
 def _(t: AssistTable, legal: bool) -> int:
-    begin(t, 2, AO1)
-    c = cp(t)  # the flag is laid at the turn's last step, where the excess was to go
-    t.phase(AO2, seat=2)
+    begin(t, 2, AO2)
     cmd(t, 2, "counter", id="p2.capital", value=3 if legal else 4)
+    c = cp(t)
     t.turn(1)
     return c
 
@@ -308,9 +307,8 @@ def _(t: AssistTable, legal: bool) -> int:
 @case("GAU-FIN-INCOME", *FIN)
 def _(t: AssistTable, legal: bool) -> int:
     cmd(t, 2, "move", card="deed-supply:#0", to="p2.deeds")
-    begin(t, 2, None)
-    c = cp(t)  # the flag is laid at the Capture step it judges
-    t.phase(CAPTURE, seat=2)
+    begin(t, 2, CAPTURE)
+    c = cp(t)
     if legal:
         cmd(t, 2, "counter", id="p2.capital", add=1)
     t.phase(DRAW, seat=2)

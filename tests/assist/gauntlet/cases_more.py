@@ -55,10 +55,9 @@ def _(t: AssistTable, legal: bool) -> int:
     """The game's end op after the last Cleanup: the turn ends there too."""
     begin(t, 1, DRAW)
     cmd(t, 1, "draw", **{"from": "p1.deck", "to": "p1.hand"})
-    for step in (AO1, MOVE, AO2):
+    for step in (AO1, MOVE, AO2, CLEANUP):
         t.phase(step, seat=1)
-    c = cp(t)  # the flag is laid at the Cleanup step it judges
-    t.phase(CLEANUP, seat=1)
+    c = cp(t)
     if legal:
         discard(t, 1)
     act.end_game(t.replica, [1], "time", seat=1)
