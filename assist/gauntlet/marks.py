@@ -55,6 +55,7 @@ def close_turn(f: Facts, out: list[Flag]) -> None:
         _leave_step(f, out, seat, prev, None)
     if seat is None or prev != CLEANUP:
         return
+    _capital_limit(f, out)
     limit = f.p("hand_limit", 3)
     hand = f.v.count(f"p{seat}.hand")
     if hand > limit:
@@ -88,6 +89,12 @@ def _turn(f: Facts, out: list[Flag]) -> None:
     if hand > limit:
         add(out, f, "GAU-HAND-LIMIT", f"{f.who(prev_seat)} ended its turn with {hand} cards in "
             f"hand; discard down to {limit} in Cleanup.", [f"p{prev_seat}.hand"])
+    _capital_limit(f, out)
+    _game_over(f, out, prevf)
+
+
+def _capital_limit(f: Facts, out: list[Flag]) -> None:
+    """At the end of every turn, either player's: Capital within its limit."""
     for seat in (1, 2):
         if f.faction(seat) == "Financiers":
             cap = f.v.counter(f"p{seat}.capital") or 0
@@ -96,7 +103,6 @@ def _turn(f: Facts, out: list[Flag]) -> None:
             if cap > limit_c:
                 add(out, f, "GAU-FIN-CAPITAL-LIMIT", f"{f.who(seat)} kept {cap} Capital past "
                     f"the end of the turn; its limit is {limit_c}.", [f"p{seat}.capital"])
-    _game_over(f, out, prevf)
 
 
 def _game_over(f: Facts, out: list[Flag], turn: Facts) -> None:

@@ -315,7 +315,7 @@ def _refill_run(f: Facts, deck: str) -> list[Record]:
 
 def check_refill_end(f: Facts, out: list[Flag], *, at_end: bool = False) -> None:
     """The op after a refill (the shuffle, a draw...), or the end of the input after one: the
-    Discard Pile must be empty by then. The flag is laid at the refill's last move."""
+    Discard Pile must be empty by then."""
     records = f.h.records
     i = f.h.index if at_end else f.h.index - 1
     while i >= 0 and (records[i].op.kind in opkinds.QUIET or records[i].void is not None):
@@ -334,4 +334,4 @@ def check_refill_end(f: Facts, out: list[Flag], *, at_end: bool = False) -> None
         seat, _kind = zone(deck)
         add(out, f, "GAU-RESHUFFLE-TRIGGER", f"{f.who(seat)}'s Draw Pile was refilled with "
             f"{left} card(s) left in the Discard Pile: all of the Discard Pile forms the new "
-            "Draw Pile.", [deck, discard], at=i)
+            "Draw Pile.", [deck, discard])

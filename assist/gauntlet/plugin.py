@@ -76,6 +76,12 @@ class GauntletPlugin(Plugin):
     # `check` returns nothing for these (and for a void op): the runner need not ask
     ignores = opkinds.QUIET
     ignores_void = True
+    # verdicts given when a payment, a step, a turn or a refill is over
+    waits = frozenset({
+        "GAU-MIL-ONWARD", "GAU-MIL-RALLY", "GAU-MIL-ROUT", "GAU-MIL-ENTRENCH", "GAU-MIL-REPEL",
+        "GAU-MIL-FORTIFY", "GAU-CAPTURE-MANDATORY", "GAU-DIP-PEACE-TREATY", "GAU-FIN-INCOME",
+        "GAU-DRAW-ONE", "GAU-HAND-LIMIT", "GAU-FIN-CAPITAL-LIMIT", "GAU-OVERLAY-FACING",
+        "GAU-BATTLE-ON-ENTRY", "GAU-MYS-LOSS-INTERRUPTS", "GAU-RESHUFFLE-TRIGGER"})
 
     def rules(self) -> list[RuleInfo]:
         return RULES.infos()

@@ -46,6 +46,16 @@ class MantlePlugin(Plugin):
     # what `check` looks at: every other kind (and a void op) gets nothing from it
     ignores = frozenset(opkinds.KINDS) - {"counter", "move", "consume", "mark", "end", "delete"}
     ignores_void = True
+    # verdicts given when the window an attack or an ability opened closes, when a span of
+    # movement or a phase ends, or at the end of a turn
+    waits = frozenset({
+        "MAN-ABILITY-LOCKED", "MAN-ABILITY-UNLOCK", "MAN-ATTACKER-UNHARMED", "MAN-DAMAGE",
+        "MAN-DEFENSE-ONLY-TARGET", "MAN-EXCHANGE-DISCARD", "MAN-EXCHANGE-DRAW",
+        "MAN-FAVOR-FOR-DAMAGE", "MAN-FULL-DEFENSE", "MAN-MODIFIER-ONE", "MAN-MODIFIER-TIMING",
+        "MAN-ONE-CARD-PER-ATTACK", "MAN-TURRET-ATTACK", "MAN-TURRET-DESTROY", "MAN-TURRET-FAVOR",
+        "MAN-TURRET-NO-FDB", "MAN-MOVE-END-OBSTRUCTION", "MAN-TREMOR-ENTER", "MAN-ONE-PER-SPACE",
+        "MAN-INCOME", "MAN-HAND-LIMIT", "MAN-HAND-LIMIT-FAVOR", "MAN-RESHUFFLE",
+        "MAN-TREMOR-STAY"})
 
     def still_shows(self, flag: Flag, view: AssistView, game: GameInfo) -> bool:
         piece = view.obj(flag.objects[0])

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any
 
 from .common import Out, card_of_obj, living_seats, param, seat_name, walk_turn
 from .facts import ACTION, END, INCOME, Facts, counter_delta, drawn, moved, norm_phase, phase_index, what
+from .moves import tremor_stay
 
 if TYPE_CHECKING:
     from assist.api import OpContext
@@ -293,8 +294,8 @@ def on_game_end(ctx: OpContext, f: Facts, out: Out) -> None:
 
 def close_turn(ctx: OpContext, f: Facts, out: Out) -> None:
     """The turn ends where it stands (the `end` op, or the end of the input, `f.now`): the
-    phase it is in closes, and an End-of-Turn that kept too many cards is the slip it is when
-    the turn passes."""
+    phase it is in closes, and in End-of-Turn the turn's end is judged as when it passes (the
+    hand limit, the Favor for its discards, the empty Draw Pile, a Tremor stayed on)."""
     seat = f.active
     if seat is None or not f.in_play:
         return
@@ -304,12 +305,13 @@ def close_turn(ctx: OpContext, f: Facts, out: Out) -> None:
         income_span(ctx, f, out, start)
     if phase != END:
         return
-    hand = ctx.view.count(f"p{seat}.hand")
-    limit = param(ctx.game, "hand_limit", 6)
-    if hand > limit:
-        out.add("MAN-HAND-LIMIT", f"{seat_name(ctx, seat)} ended the game's last turn with "
-                f"{hand} cards: discard down to {limit} in the End-of-Turn phase.",
-                [f"p{seat}.hand"])
+    stop = f.now - 1
+    _check_end_of_turn(ctx, f, out, f.turn_start, stop, seat)
+    deck, discard = f"p{seat}.deck", f"p{seat}.discard"
+    if ctx.view.count(deck) == 0 and ctx.view.count(discard) > 0:
+        out.add("MAN-RESHUFFLE", f"{seat_name(ctx, seat)}'s Draw Pile is empty: shuffle the "
+                f"Discard Pile to form a new face-down Draw Pile.", [deck, discard])
+    tremor_stay(ctx, f, out, f.turn_start, stop, seat)
 
 
 def on_winner(ctx: OpContext, f: Facts, out: Out) -> None:
