@@ -124,14 +124,14 @@ def settle_payments(d: Dtr) -> list[Verdict]:
             for p in d.ctx.pending.values() if p.rule in COST_RULES]
 
 
-def _what(e: Entry) -> str:
-    return "played" if e.rule == "DTR-PLAY-COST" else "placed on the Altar"
+def _did(e: Entry) -> str:
+    return f"played {e.name}" if e.rule == "DTR-PLAY-COST" else f"placed {e.name} on the Altar"
 
 
 def _pending(d: Dtr, owed: Owed, on: tuple[str, int]) -> Pending:
     e, due = owed.entry, owed.due
     so_far = "unpaid so far" if not due.paid else f"{due.paid} Favor paid so far"
-    message = f"{d.who(e.seat)} {_what(e)} {e.name} ({due.cost} Favor): {so_far}."
+    message = f"{d.who(e.seat)} {_did(e)} ({due.cost} Favor): {so_far}."
     return Pending(e.rule, RULES.severity(e.rule, excused=False), message,
                    RULES.section(e.rule), on, (e.obj, z(e.seat, "favor")), shown=not due.met(),
                    data=owed)
@@ -150,8 +150,7 @@ def _judge(d: Dtr, p: Pending, after: int, stop: int) -> Verdict:
         return Settled(p.key)  # played for free (or at another price) by the card declared
     why = f", {e.threat} of it Threat (alone in the lead)" if e.threat else ""
     paid = due.before + after
-    message = (f"{d.who(e.seat)} {_what(e)} {e.name} and paid {paid} Favor; it costs "
-               f"{due.cost}{why}.")
+    message = f"{d.who(e.seat)} {_did(e)} and paid {paid} Favor; it costs {due.cost}{why}."
     return RULES.flag(e.rule, message, excused=bool(effects), objects=(e.obj, z(e.seat, "favor")),
                       ops=(p.on,))
 
