@@ -59,8 +59,8 @@ def close_turn(f: Facts, out: list[Flag]) -> None:
     limit = f.p("hand_limit", 3)
     hand = f.v.count(f"p{seat}.hand")
     if hand > limit:
-        add(out, f, "GAU-HAND-LIMIT", f"{f.who(seat)} ended the game's last turn with {hand} "
-            f"cards in hand; discard down to {limit} in Cleanup.", [f"p{seat}.hand"])
+        add(out, f, "GAU-HAND-LIMIT", f"{f.who(seat)}'s Cleanup ended with {hand} cards in "
+            f"hand; discard down to {limit} in Cleanup.", [f"p{seat}.hand"])
 
 
 def settle(f: Facts, out: list[Flag]) -> None:
@@ -175,12 +175,12 @@ def _leave_step(f: Facts, out: list[Flag], active: int, prev: int | None,
         pos = f.token_pos(active)
         if pos is not None and pos in f.lay.territory and f.controller(pos) not in (active, None):
             terr = f.territory_at(pos)
-            add(out, f, "GAU-CAPTURE-MANDATORY", f"{f.who(active)} occupies "
-                f"{_name(f, terr)} (position {pos}), which it does not control, at the start of "
-                f"its turn and did not capture it (rotate it to face them) before the Draw "
-                f"step.", [terr or "", f"p{active}.token"])
+            who = f.who(active)
+            add(out, f, "GAU-CAPTURE-MANDATORY", f"{who} occupies {_name(f, terr)} (position "
+                f"{pos}), which {who} does not control, and the Capture step ended without "
+                f"capturing it (turning it to face {who}).", [terr or "", f"p{active}.token"])
     if (new is None or new >= DRAW) and (prev is None or prev < DRAW):
-        _after_capture(f, out, active)
+        _after_capture(f, out, active, going_on=new is not None)
     if prev == DRAW and (new is None or new > DRAW):
         _draw_count(f, out, active)
 
@@ -190,9 +190,11 @@ def _name(f: Facts, obj: str | None) -> str:
     return card.name if card is not None else "the Territory"
 
 
-def _after_capture(f: Facts, out: list[Flag], active: int) -> None:
+def _after_capture(f: Facts, out: list[Flag], active: int, going_on: bool = True) -> None:
+    """After the Capture step: a Peace Treaty won (when play goes on to the Draw step without
+    the win declared), a Financier's income."""
     fac = f.faction(active)
-    if fac == "Diplomats" and _ratified(f, active) >= f.p("peace_treaty_ratified", 5) \
+    if going_on and fac == "Diplomats" and _ratified(f, active) >= f.p("peace_treaty_ratified", 5) \
             and f.h.last_mark("winner") is None:
         add(out, f, "GAU-DIP-PEACE-TREATY", f"{f.who(active)} has {_ratified(f, active)} "
             f"ratified Proposals after its Capture step: it wins by Peace Treaty.",

@@ -79,7 +79,7 @@ class GauntletPlugin(Plugin):
     # verdicts given when a payment, a step, a turn or a refill is over
     waits = frozenset({
         "GAU-MIL-ONWARD", "GAU-MIL-RALLY", "GAU-MIL-ROUT", "GAU-MIL-ENTRENCH", "GAU-MIL-REPEL",
-        "GAU-MIL-FORTIFY", "GAU-CAPTURE-MANDATORY", "GAU-DIP-PEACE-TREATY", "GAU-FIN-INCOME",
+        "GAU-MIL-FORTIFY", "GAU-CAPTURE-MANDATORY", "GAU-FIN-INCOME",
         "GAU-DRAW-ONE", "GAU-HAND-LIMIT", "GAU-FIN-CAPITAL-LIMIT", "GAU-OVERLAY-FACING",
         "GAU-BATTLE-ON-ENTRY", "GAU-MYS-LOSS-INTERRUPTS", "GAU-RESHUFFLE-TRIGGER"})
 
