@@ -344,10 +344,11 @@ class Facts:
         return self.h.seat_of(rec)
 
     def hops(self, obj_id: str, start: int, stop: int | None = None) -> list[Hop]:
-        stop = self.now if stop is None else stop
+        """The relocations of `obj_id` in records start..stop (inclusive; up to this op)."""
+        stop = self.h.index if stop is None else stop
         now = self.view.place(obj_id) or (None, None)
-        if stop != self.now:
-            later = trail(self.h.records, stop + 1, self.now, obj_id, now)
+        if stop != self.h.index:
+            later = trail(self.h.records, stop + 1, self.h.index, obj_id, now)
             if later:
                 first = later[0]
                 now = ("arena", first.before) if first.before is not None else (None, None)
