@@ -99,7 +99,7 @@ def test_a_rollback_restores_what_was_open_and_what_was_settled() -> None:
     runner = AssistRunner(module, plugin)
     timeline = Timeline()
     runner.attach(timeline)
-    for op in ops[:-2] + [late]:
+    for op in [*ops[:-2], late]:
         timeline.insert(op)
     timeline.insert(ops[-2])
     assert [e.flag.rule for e in runner.entries()] == ["DTR-PLAY-COST"]
