@@ -2,7 +2,7 @@
 holds (`Truth`), for the report's tests to recover (table.bench.legal_corpus)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
 
@@ -21,8 +21,16 @@ class Plan:
     income_slip_rate: float = 0.2
     dusk_slip_rate: float = 0.25
     last_dusk_share: float = 0.3  # of the Dusk slips, planted at the last Dusk before the end
+    play_slip_rate: float = 0.15  # a Dead to Rites Champion played once with nothing paid
+    last_play_slip_rate: float = 0.5  # of unfinished Dead to Rites sessions: ended by one
+    rite_slip_rate: float = 0.1  # of Rites placed: one Favor short
+    last_stand_slip_rate: float = 0.3  # of Last Stands: the defender's +1 left out
     unfinished_rate: float = 0.05
     concession_rate: float = 0.1
+
+    def legal(self) -> Plan:
+        """The same plan with no slip planted: every seat plays by its rulebook."""
+        return replace(self, **{f.name: 0.0 for f in fields(self) if f.name.endswith("slip_rate")})
 
 
 @dataclass(slots=True)
