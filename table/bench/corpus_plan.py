@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +31,8 @@ class Plan:
 
     def legal(self) -> Plan:
         """The same plan with no slip planted: every seat plays by its rulebook."""
-        return replace(self, **{f.name: 0.0 for f in fields(self) if f.name.endswith("slip_rate")})
+        zero: dict[str, Any] = {f.name: 0.0 for f in fields(self) if f.name.endswith("slip_rate")}
+        return replace(self, **zero)
 
 
 @dataclass(slots=True)
