@@ -43,8 +43,9 @@ def _dtr_turn(t: Table, seat: int, number: int) -> None:
                     act.rotate(t.r, champion, 0, seat=seat)
             if t.slip_seat == seat:  # the planted slip: this Dawn's Favor is forgotten
                 t.slip_seat = None
-            else:
-                act.counter(t.r, f"p{seat}.favor", add=1, seat=seat)
+            elif corpus_ritual.counter(t, f"p{seat}.favor") < \
+                    corpus_ritual.seat_number(t, seat, "favor_cap", 6):
+                act.counter(t.r, f"p{seat}.favor", add=1, seat=seat)  # up to the cap only
             t.draw(seat, 1)
         elif phase == "Combat":
             _dtr_fight(t, seat)
