@@ -75,8 +75,7 @@ def _play(replica: Any) -> Counter[str]:
     return out
 
 
-def _chunk(folder: str, count: int, seed: int, legal: bool) -> Tally:
-    plan = Plan().legal() if legal else Plan()
+def _chunk(folder: str, count: int, seed: int, plan: Plan) -> Tally:
     tally = Tally()
     for truth in generate(folder, count, seed=seed, plan=plan):
         flags, disabled, play = judge_log(truth.path)
@@ -94,8 +93,12 @@ def _chunk(folder: str, count: int, seed: int, legal: bool) -> Tally:
 
 
 def check(count: int, *, legal: bool, seed: int = 1, jobs: int = 1,
-          folder: Path | None = None) -> Tally:
-    """Generate `count` sessions (in chunks of distinct seeds), judge each, tally."""
+          folder: Path | None = None, plan: Plan | None = None) -> Tally:
+    """Generate `count` sessions (in chunks of distinct seeds), judge each, tally. `legal`:
+    with no slip planted (`plan`, default `Plan()`, without its slips)."""
+    plan = plan or Plan()
+    if legal:
+        plan = plan.legal()
     with tempfile.TemporaryDirectory(prefix="sandtable-corpus-flags-") as tmp:
         root = Path(folder or tmp)
         sizes = [min(_CHUNK, count - i) for i in range(0, count, _CHUNK)]
@@ -103,10 +106,10 @@ def check(count: int, *, legal: bool, seed: int = 1, jobs: int = 1,
         folders = [str(root / f"chunk{s}") for s in seeds]
         total = Tally()
         if jobs <= 1:
-            parts = [_chunk(f, n, s, legal) for f, n, s in zip(folders, sizes, seeds, strict=True)]
+            parts = [_chunk(f, n, s, plan) for f, n, s in zip(folders, sizes, seeds, strict=True)]
         else:
             with ProcessPoolExecutor(max_workers=jobs) as pool:
-                parts = list(pool.map(_chunk, folders, sizes, seeds, [legal] * len(sizes)))
+                parts = list(pool.map(_chunk, folders, sizes, seeds, [plan] * len(sizes)))
         for part in parts:
             total.add(part)
         return total
