@@ -162,4 +162,36 @@ def run_ops(game_id: str, ops: Iterable[Mapping[str, Any] | str], *, seats: int 
     return table.flags()
 
 
-__all__ = ["AssistTable", "run_ops"]
+
+
+
+def missing_names(flag: Flag, replica: Replica, namer: Any = None) -> list[str]:
+    """What a flag's message leaves unnamed that it is about: each card among its objects (by
+    name) and each player whose pieces it names (a seat's zone, counter, token or card, by
+    the seat's name at the table). A flag about no piece at all (the table's player count, a
+    supply) need name no one. Empty when the message names them all."""
+    import re
+
+    state, knowledge = replica.state, replica.knowledge
+    names = {n: s.name or f"Seat {n}" for n, s in state.seats.items()}
+    text = flag.message
+    missing: list[str] = []
+    seats: set[int] = set()
+    for oid in flag.objects:
+        obj = state.objs.get(oid)
+        head = re.match(r"^p(\d+)\.", oid)
+        if head is not None:
+            seats.add(int(head.group(1)))
+        if obj is None or obj.kind != "card":
+            continue
+        card = obj.card or knowledge.card_of(oid)
+        name = namer(card) if namer is not None and card else card
+        if name and name not in text:
+            missing.append(f"the card {name}")
+        if obj.owner is not None and obj.owner in names and head is None:
+            seats.add(obj.owner)
+    missing += [f"the player {names[s]}" for s in sorted(seats) if s in names
+                and names[s] not in text]
+    return missing
+
+__all__ = ["AssistTable", "missing_names", "run_ops"]

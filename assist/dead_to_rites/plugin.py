@@ -248,8 +248,8 @@ def check_counter(d: Dtr) -> list[Flag]:
         declined = any(d.seat_field(r, "offerer") in (None, owner) and _pact_owner(d, r) == owner
                        for _i, r in d.declarations("pact-decline", turn_start, ctx.index))
         if not declined:
-            out.append(flag(ctx, "DTR-FAVOR-REFILL-OWN-TURN", f"{d.who(owner)} gained Favor on seat "
-                            f"{d.active}'s turn; Favor refills only on your own turn.",
+            out.append(flag(ctx, "DTR-FAVOR-REFILL-OWN-TURN", f"{d.who(owner)} gained Favor on "
+                            f"{d.who(d.active)}'s turn; Favor refills only on your own turn.",
                             objects=(obj_id,)))
     return out
 
@@ -275,8 +275,9 @@ def check_moves(d: Dtr) -> list[Flag]:
     for obj_id, src, dst in ctx.moves():
         if dst is None:  # consumed by a re-handle into a hidden zone (a hand, a deck)
             if src == POOL:
-                out.append(flag(ctx, "DTR-POOL-DISCARD", "A committed card went back into a "
-                                "hidden zone; committed cards go to their owner's discard pile.",
+                out.append(flag(ctx, "DTR-POOL-DISCARD", f"{d.whose(obj_id)}, committed to "
+                                f"the Defense Pool, went to {d.place(ctx.op.args.get('to'))}; "
+                                "committed cards go to their owner's discard pile.",
                                 objects=(obj_id,)))
             continue
         card = d.card(obj_id)
@@ -288,15 +289,16 @@ def check_moves(d: Dtr) -> list[Flag]:
         if dst == POOL:
             out += ritual.check_commit(d, obj_id, src)
         if src == POOL and not (dst_kind == "discard" and zone_seat(dst) == owner):
-            out.append(flag(ctx, "DTR-POOL-DISCARD", f"A committed card went to {dst}; committed "
-                            "cards go to their owner's discard pile.", objects=(obj_id,)))
+            out.append(flag(ctx, "DTR-POOL-DISCARD", f"{d.whose(obj_id)}, committed to the "
+                            f"Defense Pool, went to {d.place(dst)}; committed cards go to their "
+                            "owner's discard pile.", objects=(obj_id,)))
         if card is None:
             continue
         if card.type == "Champion" and src_kind == "play" and dst_kind == "discard" \
                 and zone_seat(dst) != owner:
-            out.append(flag(ctx, "DTR-DESTROY-DEST", f"{card.name} went to {d.who(zone_seat(dst))}'s "
-                            f"discard pile; destroyed Champions go to their owner's (seat "
-                            f"{owner}).", objects=(obj_id,)))
+            out.append(flag(ctx, "DTR-DESTROY-DEST", f"{d.whose(obj_id)} went to "
+                            f"{d.place(dst)}; destroyed Champions go to their owner's "
+                            f"({d.who(owner)}'s).", objects=(obj_id,)))
         if dst_kind == "play" and src_kind != "play":
             if card.type == "Champion":
                 out += combat.check_enters_play(d, obj_id, card, dst)

@@ -71,6 +71,32 @@ class Dtr:
             self.names = self.view.seats
         return self.names.get(seat) or f"Seat {seat}"
 
+    def whose(self, obj_id: str | None) -> str:
+        """A card as a message names it: its owner's name and its own ("Ember's Brand Guard")."""
+        if not obj_id:
+            return "a card"
+        owner = self.view.owner_of(obj_id)
+        name = self.name(obj_id)
+        return f"{self.who(owner)}'s {name}" if owner is not None else name
+
+    def owned(self, objs: list[str]) -> str:
+        """Cards grouped by owner: "Ember's Brand Guard and Cutpurse, Choir's Dirge Adept"."""
+        groups: dict[int | None, list[str]] = {}
+        for obj in objs:
+            groups.setdefault(self.view.owner_of(obj), []).append(self.name(obj))
+        return ", ".join((f"{self.who(owner)}'s " if owner is not None else "")
+                         + " and ".join(names) for owner, names in groups.items())
+
+    def place(self, zone_id: str | None) -> str:
+        """A zone as a message names it ("Market's discard pile", "the Altar")."""
+        if not zone_id:
+            return "nowhere"
+        seat = zone_seat(zone_id)
+        label = str(self.view.prop(zone_id, "name", zone_kind(zone_id) or zone_id)).lower()
+        if seat is None:
+            return f"the {label}" if label != "altar" else "the Altar"
+        return f"{self.who(seat)}'s {label}"
+
     def ref(self, index: int) -> tuple[str, int]:
         """The (author, seq) of the op at `index`: the op a verdict given later judges."""
         op = self.records[index].op

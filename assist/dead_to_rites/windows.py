@@ -131,12 +131,12 @@ def combat_end(d: Dtr) -> list[Flag]:
             power = sum(c.number("power") for c in cards if c is not None)
             if dealt.get(target, 0) != power:
                 out.append(flag(ctx, "DTR-COMBAT-DAMAGE", f"{owner}'s {d.name(target)} took "
-                                f"{dealt.get(target, 0)} damage from {_names(d, attackers)}, "
+                                f"{dealt.get(target, 0)} damage from {d.owned(attackers)}, "
                                 f"whose total Power is {power}.",
                                 objects=(target, *attackers), at=at))
         if target not in struck:
             out.append(flag(ctx, "DTR-STRIKE-BACK", f"{owner}'s {d.name(target)} did not strike "
-                            f"back at {_names(d, attackers)}; every target strikes back once, "
+                            f"back at {d.owned(attackers)}; every target strikes back once, "
                             "even if destroyed (declare it).", objects=(target, *attackers),
                             at=at))
     return out

@@ -5,6 +5,7 @@ from assist.api import Flag
 
 from .facts import Facts, moves_of
 from .rules import add
+from .wording import whose
 
 CAPTURE, DRAW, AO_BEFORE, MOVEMENT, AO_AFTER, CLEANUP = range(6)
 AO_USES = ("action-card", "asset-discard", "treasury", "deed-buy", "hostile-takeover", "market",
@@ -176,18 +177,13 @@ def _leave_step(f: Facts, out: list[Flag], active: int, prev: int | None,
         if pos is not None and pos in f.lay.territory and f.controller(pos) not in (active, None):
             terr = f.territory_at(pos)
             who = f.who(active)
-            add(out, f, "GAU-CAPTURE-MANDATORY", f"{who} occupies {_name(f, terr)} (position "
+            add(out, f, "GAU-CAPTURE-MANDATORY", f"{who} occupies {whose(f, terr)} (position "
                 f"{pos}), which {who} does not control, and the Capture step ended without "
                 f"capturing it (turning it to face {who}).", [terr or "", f"p{active}.token"])
     if (new is None or new >= DRAW) and (prev is None or prev < DRAW):
         _after_capture(f, out, active, going_on=new is not None)
     if prev == DRAW and (new is None or new > DRAW):
         _draw_count(f, out, active)
-
-
-def _name(f: Facts, obj: str | None) -> str:
-    card = f.card(obj) if obj else None
-    return card.name if card is not None else "the Territory"
 
 
 def _after_capture(f: Facts, out: list[Flag], active: int, going_on: bool = True) -> None:
@@ -265,8 +261,8 @@ def _overlay_facing(f: Facts, out: list[Flag], start: int) -> None:
             rot = f.v.rotation(terr)
             bad = [o for o in overlays if f.v.rotation(o) != rot]
             if bad:
-                add(out, f, "GAU-OVERLAY-FACING", f"{', '.join(_name(f, o) for o in bad)} "
-                    f"does not face the way {_name(f, terr)} (position {pos}) faces; an "
+                add(out, f, "GAU-OVERLAY-FACING", f"{', '.join(whose(f, o) for o in bad)} "
+                    f"does not face the way {whose(f, terr)} (position {pos}) faces; an "
                     "Overlay rotates with its Territory.", [*bad, terr])
 
 

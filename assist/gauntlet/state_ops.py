@@ -6,6 +6,7 @@ from assist.api import Flag
 from .facts import Facts
 from .marks import CAPTURE
 from .rules import add
+from .wording import whose
 
 
 def check_set(f: Facts, out: list[Flag]) -> None:
@@ -52,8 +53,8 @@ def _rotate_territory(f: Facts, out: list[Flag], obj: str, pos: int) -> None:
     if old == rot:
         return
     if f.token_pos(seat) != pos:
-        add(out, f, "GAU-CAPTURE-REQUIRES-OCCUPATION", f"The Territory was turned to seat "
-            f"{seat}, who does not occupy it.", [obj])
+        add(out, f, "GAU-CAPTURE-REQUIRES-OCCUPATION", f"{whose(f, obj)} was turned to face "
+            f"{f.who(seat)}, who does not occupy it.", [obj])
     elif f.step != CAPTURE or f.active != seat:
         allowed = [d for d in f.decl("order", "hostile-takeover", seat=seat)
                    if d.name == "hostile-takeover" or d.fields.get("order") == "Fortify"]

@@ -5,7 +5,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from .board import ARENA, chosen_card, may_hold, seat_of_id
-from .common import Out, param, seat_name, walk_turn
+from .common import Out, param, piece, seat_name, walk_turn
 from .facts import END, INCOME, Facts, counter_delta, fields, relocated
 from .geometry import chebyshev
 
@@ -184,15 +184,8 @@ def close_span(ctx: OpContext, f: Facts, out: Out, start: int) -> None:
             where.setdefault(cell, []).append(turret)
         for cell, ids in where.items():
             if len(ids) > 1 and moved.keys() & set(ids):
-                out.add("MAN-ONE-PER-SPACE", f"{' and '.join(_piece(ctx, i) for i in ids)} share "
+                out.add("MAN-ONE-PER-SPACE", f"{' and '.join(piece(ctx, i) for i in ids)} share "
                         f"the space {cell}: only one Chosen or turret may occupy a space.", ids)
-
-
-def _piece(ctx: OpContext, obj_id: str) -> str:
-    """A standee or turret as a player reads it: whose Chosen, whose turret."""
-    seat = seat_of_id(obj_id)
-    what = "Chosen" if obj_id.endswith(".standee") else "Arcane Turret"
-    return f"{seat_name(ctx, seat)}'s {what}" if seat is not None else obj_id
 
 
 def tremor_stay(ctx: OpContext, f: Facts, out: Out, start: int, stop: int, seat: int) -> None:

@@ -165,9 +165,9 @@ def on_phase(ctx: OpContext, f: Facts, out: Out) -> None:
     prev = norm_phase(prev_rec.op.args.get("value")) if what(prev_rec) in ("phase", "step") \
         else None
     if prev is not None and phase_index(new) >= 0 and phase_index(new) < phase_index(prev):
-        out.add("MAN-PHASE-ORDER", f"Back from {prev_rec.op.args.get('value')} to "
-                f"{ctx.op.args.get('value')}: once a phase is declared finished you may not "
-                f"return to it.")
+        out.add("MAN-PHASE-ORDER", f"{seat_name(ctx, ctx.seat)} went back from "
+                f"{prev_rec.op.args.get('value')} to {ctx.op.args.get('value')}: once a phase is "
+                "declared finished you may not return to it.")
     if prev == INCOME:
         income_span(ctx, f, out, prev_i)
 
