@@ -16,6 +16,10 @@ ASSETS = Path(__file__).resolve().parents[2] / "assets"
 GAMES = ["gauntlet", "mantle-of-the-keeper", "dead-to-rites"]
 
 
+def _namer(module: Any) -> Any:
+    return lambda cid: module.cards[cid].name if cid in module.cards else cid
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_every_message_names_its_cards_and_players(game: str,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
@@ -39,8 +43,7 @@ def test_every_message_names_its_cards_and_players(game: str,
         for entry in runner.entries(include_acked=True, include_undone=True,
                                     include_resolved=True):
             checked.add(entry.flag.rule)
-            namer = (lambda cid: module.cards[cid].name if cid in module.cards else cid)
-            missing = missing_names(entry.flag, replica, namer)
+            missing = missing_names(entry.flag, replica, _namer(module))
             if missing:
                 unnamed.append(f"{path.name}: {entry.flag.rule}: {entry.flag.message!r} "
                                f"names not {', '.join(missing)}")
