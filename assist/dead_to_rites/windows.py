@@ -10,6 +10,8 @@ see close_window.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from assist.api import Flag, journal_moves
 from table.core.timeline import Record
 
@@ -245,7 +247,16 @@ def declarations_end(d: Dtr, w: Closing) -> list[Flag]:
                             objects=(pact,), at=d.ref(i)))
     for i, rec in declared.get("pact-break", ()):
         out += _pact_break(d, i, rec)
-    for i, rec in declared.get("counter", ()):
+    out += _countered(d, declared.get("counter", ()), now)
+    out += _expelled(d, declared.get("expel", ()), now)
+    return out
+
+
+def _countered(d: Dtr, declared: Iterable[tuple[int, Record]], now: int) -> list[Flag]:
+    """Each Counter declared: the card to its owner's discard pile, nothing refunded."""
+    ctx = d.ctx
+    out: list[Flag] = []
+    for i, rec in declared:
         card_id = resolve(d, d.field(rec, "card")) or d.field(rec, "card")
         if not isinstance(card_id, str):
             continue
@@ -256,7 +267,7 @@ def declarations_end(d: Dtr, w: Closing) -> list[Flag]:
         where = d.view.zone_of(card_id)
         problems = []
         if where != z(card_owner, "discard"):
-            problems.append(f"went to {where} instead of their discard pile")
+            problems.append(f"went to {d.place(where)} instead of their discard pile")
         if refunded:
             problems.append(f"{refunded} Favor was given back")
         if problems:
@@ -264,7 +275,14 @@ def declarations_end(d: Dtr, w: Closing) -> list[Flag]:
                             f"countered by {d.who(d.seat_of(rec))} and " + " and ".join(problems)
                             + "; a countered card goes to the discard pile, its cost not "
                             "refunded.", objects=(card_id,), at=d.ref(i)))
-    for i, rec in declared.get("expel", ()):
+    return out
+
+
+def _expelled(d: Dtr, declared: Iterable[tuple[int, Record]], now: int) -> list[Flag]:
+    """Each Expel X declared: exactly X cards from the deck to the discard pile."""
+    ctx = d.ctx
+    out: list[Flag] = []
+    for i, rec in declared:
         seat = d.seat_of(rec)
         try:
             count = int(d.field(rec, "count"))
