@@ -106,6 +106,7 @@ class Facts:
         self._battles: list[Battle] | None = None
         self._faction: dict[int, str | None] = {}
         self._step_nos: dict[str, int] | None = None  # phase name -> its first place
+        self._names: dict[int, str] | None = None
 
     # -- parameters -------------------------------------------------------------------------
     def p(self, name: str, default: Any) -> Any:
@@ -140,11 +141,18 @@ class Facts:
     def seat(self) -> int | None:
         return self.ctx.seat
 
+    @property
+    def names(self) -> dict[int, str]:
+        """Each seat as the table calls it (read once per check)."""
+        if self._names is None:
+            self._names = {n: name or f"Seat {n}" for n, name in self.v.seats.items()}
+        return self._names
+
     def who(self, seat: int | None) -> str:
         """A seat as the table calls it (its player's name), as every message names players."""
         if seat is None:
             return "someone"
-        return self.v.seats.get(seat) or f"Seat {seat}"
+        return self.names.get(seat) or f"Seat {seat}"
 
     def other(self, seat: int | None) -> int | None:
         if seat is None:

@@ -26,8 +26,8 @@ def place(f: Facts) -> wording.Namer:
 
 def whose(f: Facts, obj: str | None) -> str:
     """A card as a message names it: its owner's name and its own ("Bram's Old Bridge")."""
-    return wording.whose(f.ctx, obj, card_name(f))
+    return wording.whose(f.ctx, obj, card_name(f), f.names)
 
 
 def worded(f: Facts, message: str, objects: tuple[str, ...]) -> str:
-    return wording.worded(f.ctx, message, objects, card_name(f), place(f))
+    return wording.worded(f.ctx, message, objects, card_name(f), place(f), f.names)
