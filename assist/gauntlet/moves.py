@@ -11,6 +11,7 @@ from .facts import Facts
 from .marks import AO_AFTER, AO_BEFORE, AO_USES, CLEANUP
 from .rules import add
 from .token_moves import check_token_move
+from .wording import whose
 
 SUPPLEMENTAL = ("Leader", "Proposal", "Rite", "Deed", "Reference")
 CARD_ZONES = ("deck", "hand", "discard", "graveyard", "assets", "commit", "battle-choice",
@@ -252,8 +253,11 @@ def _asset_in(f: Facts, out: list[Flag], obj: str, fk: str, ts: int | None, card
         add(out, f, "GAU-ASSET-LIMIT", f"{f.who(ts)} now has {count} Assets but controls only "
             f"{limit} Territories.", [obj])
     if fk == "hand" and (f.step not in (AO_BEFORE, AO_AFTER) or ts != f.active):
-        add(out, f, "GAU-ASSET-ENTRY", "A card is banked by its Action play, in its owner's "
-            "Action Opportunity.", [obj])
+        when = f"on {f.who(f.active)}'s turn" if ts != f.active else \
+            f"in the {f.phases[f.step] if f.step is not None else 'no'} step"
+        add(out, f, "GAU-ASSET-ENTRY", f"{f.who(f.seat)} banked {whose(f, obj)} from hand "
+            f"{when}; a card is banked by its Action play, in its owner's Action Opportunity.",
+            [obj])
 
 
 def _asset_discard(f: Facts, out: list[Flag], obj: str, seat: int | None) -> None:
