@@ -2,9 +2,15 @@
 
 A plugin is a pure function of an `OpContext`: after every op the timeline applies (in canonical
 order, void ops included), the runner calls `Plugin.check(ctx)` and keeps the flags it returns
-under that op; on the setup-complete marker it also calls `Plugin.check_setup(ctx)`. After a
-rollback the runner throws away the flags of the taken-back ops and asks again, so a plugin must
-never keep state between calls. Flags never block anything.
+under the op each one judges; on the setup-complete marker it also calls
+`Plugin.check_setup(ctx)`. After a rollback the runner throws away what the taken-back ops
+raised and asks again, so a plugin must never keep state between calls. Flags never block
+anything.
+
+A verdict may wait on later ops (a payment made right after a play, a timing window): the plugin
+returns a `Pending` for the op it judges, sees it again in `ctx.pending` at every later op, and
+settles it with a `Flag` naming that op first in `ops` or with `Settled`. The end of the input
+closes every window (`Plugin.settle`).
 
 Everything a plugin reads goes through `AssistView` (built on `table.core.views`, so hidden
 information stays hidden from a seat's assist; in assist/view.py) and `History` (the records
@@ -48,7 +54,9 @@ def flag_key(rule: str, ref: OpRef) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Flag:
-    """A move that looks illegal. `ops[0]` is the triggering op once the runner has added it."""
+    """A move that looks illegal. `ops[0]` is the op it judges: a plugin names it first when it
+    gives its verdict later (a payment's entry, an attack whose window closed); otherwise the
+    runner puts the op being checked there."""
 
     rule: str  # rule id as in rules-catalogue.md, e.g. "DTR-FAVOR-CAP"
     severity: Severity
@@ -63,6 +71,41 @@ class Flag:
         if not self.ops:
             raise ValueError(f"flag {self.rule} has no triggering op yet")
         return flag_key(self.rule, self.ops[0])
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A verdict on the op `on` that waits on later ops: what the table shows so far (e.g.
+    "Ashen Colossus played, unpaid so far"). The panel shows it at once, muted; it is never
+    logged, counted or printed by `check`. The plugin finds it again in `ctx.pending` (by
+    `key`) at every later op it is asked about and settles it there: a `Flag` judging the same
+    op under the same rule, or `Settled`. A new `Pending` under the same key replaces it (the
+    payment so far changed); `shown=False` keeps it open with nothing to show (paid in full so
+    far). `data` is the plugin's own record of the move as it was made (what it judges later
+    without reading the table again)."""
+
+    rule: str
+    severity: Severity
+    message: str
+    section: str
+    on: OpRef
+    objects: tuple[str, ...] = ()
+    shown: bool = True
+    data: Any = field(default=None, compare=False)
+
+    @property
+    def key(self) -> str:
+        return flag_key(self.rule, self.on)
+
+
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """A pending verdict (by key) closed with nothing to flag."""
+
+    key: str
+
+
+Verdict = Flag | Pending | Settled
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +173,8 @@ class OpContext:
     history: History
     game: GameInfo
     excused: bool = False  # a card-effect declaration was made in this timing window
+    # the verdicts still open before this op, by key (read-only: the runner keeps them)
+    pending: Mapping[str, Pending] = field(default_factory=dict)
     _moves: list[tuple[str, str | None, str | None]] | None = field(default=None, repr=False)
 
     @property
@@ -178,8 +223,13 @@ class OpContext:
 
     def flag(self, rule: str, severity: Severity, message: str, section: str,
              objects: Sequence[str] = (), ops: Sequence[OpRef] = ()) -> Flag:
-        """Build a flag (the runner adds this op as ops[0])."""
+        """Build a flag (the runner adds this op as ops[0] when `ops` names none)."""
         return Flag(rule, severity, message, section, tuple(ops), tuple(objects))
+
+    def ref_at(self, index: int) -> OpRef:
+        """The (author, seq) of the record at `index` (an earlier op a verdict judges)."""
+        op = self.history.records[index].op
+        return (op.author, op.seq)
 
 
 def journal_moves(record: Record) -> list[tuple[str, str | None, str | None]]:
@@ -238,12 +288,25 @@ class Plugin(ABC):
         return []
 
     @abstractmethod
-    def check(self, ctx: OpContext) -> list[Flag]:
-        """Flags raised by the op in ctx (called after every applied op, void ones too)."""
+    def check(self, ctx: OpContext) -> Sequence[Verdict]:
+        """Verdicts on the op in ctx (called after every applied op, void ones too): flags,
+        pending verdicts, and the settling of earlier ones (`ctx.pending`)."""
 
     def check_setup(self, ctx: OpContext) -> list[Flag]:
         """Flags about deck construction and setup (called on the setup-complete marker)."""
         return []
+
+    def settle(self, ctx: OpContext) -> Sequence[Verdict]:
+        """The input ended right after the op in ctx (a log read to its end, a scenario's last
+        move, a table closed): every window still open closes now, as if a window marker came
+        next. Settle every verdict in `ctx.pending` and give the verdicts of the open windows
+        (flags name the op they judge first in `ops`; a flag naming none judges the last op).
+        A verdict left open here is dropped. An op that comes later takes all this back."""
+        return []
+
+    # rules whose verdict waits on later ops (a payment, a timing window): each has a rule
+    # scenario whose slip is its last move, and its nearest legal twin (docs/assist)
+    waits: frozenset[str] = frozenset()
 
     # op kinds whose `check` never flags anything, and whether a void op never does: the
     # runner does not ask about those at all (a plugin is a pure function: asking would only
@@ -284,9 +347,12 @@ __all__ = [
     "History",
     "OpContext",
     "OpRef",
+    "Pending",
     "Plugin",
     "RuleInfo",
+    "Settled",
     "Severity",
+    "Verdict",
     "counter_delta",
     "flag_key",
     "journal_moves",

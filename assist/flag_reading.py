@@ -10,6 +10,7 @@ from table.core.state import State
 
 from .api import Flag, OpRef
 from .conditions import Conditions, Which, which
+from .verdict_book import PendingEntry, VerdictBook
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +38,7 @@ class FlagReading:
     _refs: list[OpRef]
     _undos: list[tuple[int, str, OpRef, OpRef]]  # (index, kind, target, ref), in log order
     _conditions: Conditions
+    _book: VerdictBook
     _state: State | None
 
     def entries(self, *, include_acked: bool = False, since: int = 0,
@@ -58,6 +60,23 @@ class FlagReading:
                 if include_acked or flag.key not in acks:
                     out.append(FlagEntry(i, self._refs[i], flag))
         return out
+
+    def pending(self) -> list[PendingEntry]:
+        """The verdicts still open that have something to show (an entry unpaid so far), in
+        log order; never those of a move its player took back. The live panel shows them
+        muted; the log, `check`, the dataset and reports record only settled flags."""
+        shown = list(self._book.shown())
+        if not shown:
+            return shown
+        undone = self.undone()
+        return [e for e in shown if e.ref not in undone] if undone else shown
+
+    def older_lines_changed(self) -> int | None:
+        """The earliest op whose flags changed since this was last asked, when a verdict given
+        later landed on (or left) an older op's line; None when none did. The log panel
+        redraws from there."""
+        low, self._book.low = self._book.low, None
+        return low
 
     def resolved(self) -> dict[Which, int]:
         """Condition flags the table no longer shows (`conditions.which`) -> the op index

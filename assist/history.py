@@ -172,6 +172,58 @@ class History:
             n += 1
         return n, None
 
+    def setup_end(self) -> int | None:
+        """The index of the setup-complete marker (None: the setup is not complete up to this
+        op). Up to it is the module's setup: no rule about play judges it."""
+        if self.first_mark("setup", "complete") is None:
+            return None
+        kept = self._kept
+        return kept.firsts[("setup", "complete")][1] if kept is not None \
+            else self._first_from(0, "setup", "complete")[1]
+
+    def play_start(self) -> int | None:
+        """The index of the first turn, phase or step marker after the setup-complete marker
+        (None: none yet, up to this op): the first marker of play. A first-turn marker there,
+        naming the seat the setup gave the turn to, is the start of play, not a second turn."""
+        kept = self._kept
+        if kept is not None:
+            found = kept.firsts.get(("play-start", None), (0, None))[1]
+            if found is not None:  # once found it stays (until a rollback clears the cache)
+                return found if found <= self.index else None
+        setup = self.setup_end()
+        if setup is None:
+            return None
+        marks, records = self._marks, self._records
+        found = None
+        for n in range(bisect_right(marks, setup), len(marks)):
+            i = marks[n]
+            if i > self.index:
+                break
+            rec = records[i]
+            if rec.void is None and rec.op.args.get("what") in WINDOW_MARKS:
+                found = i
+                break
+        if found is not None and kept is not None:
+            kept.firsts[("play-start", None)] = (0, found)
+        return found
+
+    def starts_play(self) -> bool:
+        """Whether the current op is a first-turn marker: the first marker of play, a turn
+        marker naming the seat that already holds the turn (the setup gave it). It opens play;
+        it neither passes a turn nor closes a window."""
+        rec = self.current
+        if rec.void is not None or rec.op.kind != "mark" or rec.op.args.get("what") != "turn" \
+                or self.play_start() != self.index:
+            return False
+        records = self._records
+        for i in self.mark_indices():  # newest first
+            if i >= self.index:
+                continue
+            prior = records[i]
+            if prior.void is None and prior.op.args.get("what") == "turn":
+                return bool(prior.op.args.get("seat") == rec.op.args.get("seat"))
+        return False
+
     def last_mark(self, what: str) -> Record | None:
         i = next(self._marks_of(what), None)
         return None if i is None else self._records[i]

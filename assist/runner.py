@@ -1,10 +1,13 @@
 """The assist runner: follows the timeline op by op and keeps each op's flags.
 
 It is a `table.core.timeline.Observer`: after every applied op (in canonical order, void ones too,
-re-applies after a rollback included) it asks the game's plugin for flags and stores them under
-that op's index; when the timeline rolls back from index i, the flags from i on are dropped and
-come back, recomputed, as the ops are applied again. Acknowledged flags (an `ack` op naming the
-flag's key) are kept but filtered from `flags()`. A plugin that raises is disabled for the
+re-applies after a rollback included) it asks the game's plugin for verdicts and stores each flag
+under the index of the op it judges; a verdict that waits on later ops stays open (pending) in
+its book (assist/verdict_book.py) until the plugin settles it. When the timeline rolls back from
+index i, what the ops from i on raised, opened and settled is taken back and comes back,
+recomputed, as the ops are applied again. `finish()` says the input ended: every verdict still
+open is settled (Plugin.settle), until another op comes. Acknowledged flags (an `ack` op naming
+the flag's key) are kept but filtered from `flags()`. A plugin that raises is disabled for the
 session, with a notice.
 
 Qt-free: the UI hears flag changes through `runner.subscribe(callback)`.
@@ -12,7 +15,7 @@ Qt-free: the UI hears flag changes through `runner.subscribe(callback)`.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from table.core.events import EventHub, Unsubscribe
@@ -31,6 +34,7 @@ from .api import (
     GameInfo,
     OpRef,
     Plugin,
+    Verdict,
 )
 from .conditions import Conditions
 from .flag_reading import FlagEntry, FlagReading
@@ -38,6 +42,7 @@ from .judging import context_for, judge, setup_complete
 from .marks import MarkIndex
 from .occasions import OccasionCount, load_declared
 from .plugins import assist_declarations, load_plugin
+from .verdict_book import PendingEntry, VerdictBook
 
 if TYPE_CHECKING:
     from table.core.replica import Replica
@@ -47,8 +52,8 @@ log = logging.getLogger(__name__)
 
 # Loading a plugin is assist.plugins'; these names stay importable from here, where callers
 # that run one already look.
-__all__ = ["POSITION_MARKS", "AssistRunner", "FlagEntry", "assist_declarations", "load_plugin",
-           "run_over"]
+__all__ = ["POSITION_MARKS", "AssistRunner", "FlagEntry", "PendingEntry", "assist_declarations",
+           "load_plugin", "run_over"]
 
 # A table started from a position (table/games/position_table.py) lays its situation out
 # between these two setup markers; nothing between them is a move to judge.
@@ -98,6 +103,7 @@ class AssistRunner(FlagReading):
         self._undos: list[tuple[int, str, OpRef, OpRef]] = []
         self._position: list[int] = []  # indices of the position begin/end markers applied
         self._conditions = Conditions()  # flags about how the table is, and which cleared
+        self._book = VerdictBook()  # verdicts given later than the op they judge
         self._records: list[Record] | None = None
         self._state: State | None = None
         self._timeline: Timeline | None = None
@@ -155,6 +161,7 @@ class AssistRunner(FlagReading):
         self._position = []
         self._conditions.reset()
         self.occasions.reset()
+        self._book.reset()
 
     def _catch_up(self, timeline: Timeline) -> None:
         shadow = Timeline()
@@ -192,6 +199,8 @@ class AssistRunner(FlagReading):
             while len(self._per_op) < index:
                 self._per_op.append(())
                 self._refs.append(("?", 0))
+        elif self._book.last_at >= index and self._book.undo_from(index, self._per_op):
+            self.version += 1  # the input had been finished: its windows were open after all
         op = record.op
         kind = op.kind
         quiet = len(self._position) % 2  # inside a position's layout (its markers judged)
@@ -203,7 +212,11 @@ class AssistRunner(FlagReading):
         elif (kind == "undo" or kind == "redo") and record.void is None \
                 and len(op.args["target"]) == 2:
             target = op.args["target"]
-            self._undos.append((index, kind, (str(target[0]), int(target[1])), op.ref))
+            ref = (str(target[0]), int(target[1]))
+            self._undos.append((index, kind, ref, op.ref))
+            if kind == "undo" and self._book.entries and self._book.drop_on(index, ref):
+                self.version += 1  # a move taken back leaves nothing to judge
+                self._changed()
         flags: tuple[Flag, ...] = ()
         cleared = False
         plugin = self.plugin
@@ -211,7 +224,11 @@ class AssistRunner(FlagReading):
             if self._conditions.live:
                 cleared = self._follow_conditions(index, record, state)
             if kind not in self._ignored and (record.void is None or not plugin.ignores_void):
-                flags = self._check(index, record, state)
+                found = self._check(index, record, state)
+                if found:
+                    flags, settled = self._book.take(index, (op.author, op.seq), found,
+                                                     self._per_op, self._refs)
+                    cleared |= settled
             elif state.module is not self._module_seen:
                 self._follow_module(state)
             if flags:
@@ -258,25 +275,45 @@ class AssistRunner(FlagReading):
             self.game = GameInfo(module, self.game.seats)
             self._module_seen = recorded
 
-    def _check(self, index: int, record: Record, state: State) -> tuple[Flag, ...]:
+    def _check(self, index: int, record: Record, state: State, *,
+               end: bool = False) -> Sequence[Verdict]:
+        """The plugin's verdicts on the op at `index` (`end`: the input ends after it, so every
+        window closes: Plugin.settle)."""
         plugin = self.plugin
         assert plugin is not None
         if state.module is not self._module_seen:
             self._follow_module(state)
         marks, view = self._marks, self._view_of(state)
         try:
-            if self._idle is not None and self._idle(view) and not setup_complete(record):
+            if self._idle is not None and self._idle(view) and (end or not setup_complete(record)):
                 return ()
         except Exception as err:  # any plugin bug disables the plugin
             self._disable(err)
             return ()
         ctx = context_for(record, index, self._records, marks.indices, state, view, self.game,
-                          marks.excused, kept=marks)
+                          marks.excused, kept=marks, pending=self._book.open)
         try:
-            return judge(plugin, ctx)
+            return plugin.settle(ctx) if end else judge(plugin, ctx)
         except Exception as err:  # any plugin bug disables the plugin
             self._disable(err)
             return ()
+
+    def finish(self) -> None:
+        """The input ended: a log read to its end, a scenario's last move, a table closed.
+        Every timing window still open closes now (Plugin.settle), so a slip that is the last
+        move is judged like any other; verdicts the plugin leaves open are dropped. An op
+        applied later takes this back first (the windows were open after all)."""
+        n = len(self._per_op)
+        plugin, records, state = self.plugin, self._records, self._state
+        if not self.enabled or plugin is None or not n or records is None or state is None \
+                or len(records) != n or self._book.last_at >= n or len(self._position) % 2:
+            return
+        found = self._check(n - 1, records[n - 1], state, end=True)
+        _own, changed = self._book.take(n, None, found, self._per_op, self._refs)
+        self._book.drop_open(n)
+        self._book.mark_end(n)
+        if changed or found:
+            self._changed()
 
     def _disable(self, err: BaseException) -> None:
         name = type(self.plugin).__name__ if self.plugin is not None else "?"
@@ -309,6 +346,7 @@ class AssistRunner(FlagReading):
 
     def _forget_from(self, index: int) -> None:
         """Drop what was kept of the ops from `index` on (taken back, or out of step)."""
+        self._book.undo_from(index, self._per_op)
         del self._per_op[index:]
         del self._refs[index:]
         self._marks.cut(index, self._records if self._records is not None else [])
@@ -326,11 +364,15 @@ class AssistRunner(FlagReading):
 
 
 def run_over(records: Iterable[Op], module: GameModule, plugin: Plugin, *,
-             seats: int | None = None, knowledge: Knowledge | None = None) -> AssistRunner:
-    """Fold ops in order on a fresh timeline with a runner attached (for checks and benches)."""
+             seats: int | None = None, knowledge: Knowledge | None = None,
+             finish: bool = True) -> AssistRunner:
+    """Fold ops in order on a fresh timeline with a runner attached (for checks and benches);
+    the input ends with the last op (`finish`: its open verdicts are settled)."""
     runner = AssistRunner(module, plugin, seats=seats, knowledge=knowledge)
     timeline = Timeline()
     runner.attach(timeline)
     for op in records:
         timeline.insert(op)
+    if finish:
+        runner.finish()
     return runner

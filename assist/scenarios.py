@@ -7,12 +7,16 @@ A scenario file is a position file (docs/positions.md) with one more table:
     name = "Four cards in hand when the turn passes"
     rulebook = "Gauntlet v0.6.0, Cleanup Step"
     expect = [{ rule = "GAU-HAND-LIMIT", at = 1 }]     # at: the move's number; [] = no flag
+    twin = "hand-limit-discard.toml"                    # optional: its nearest legal play
     moves = '''
     {"seat": 1, "op": "mark", "what": "turn", "for_seat": 2}
     '''
 
 It passes when the flags raised after the position are exactly those expected (a flag without
-`at` may come at any move). Run against a draft module folder, it shows which rule situations
+`at` may come at any move). A flag's move is the move it judges: a verdict given later (a
+payment, a timing window) names the move it judges, and the scenario's last move ends the input
+(every window still open closes there), so a slip that is the last move is judged like any
+other. Run against a draft module folder, it shows which rule situations
 the draft judges differently.
 """
 from __future__ import annotations
@@ -35,7 +39,7 @@ from table.games.toml_reader import LineIndex
 from .api import CARD_EFFECT, Plugin
 from .runner import AssistRunner, load_plugin
 
-SCENARIO_KEYS = {"name", "rulebook", "expect", "moves", "note"}
+SCENARIO_KEYS = {"name", "rulebook", "expect", "moves", "note", "twin"}
 
 
 @dataclass(slots=True)
@@ -45,6 +49,7 @@ class ScenarioResult:
     rulebook: str = ""
     problems: list[str] = field(default_factory=list)  # why it failed (empty: passed)
     flags: list[tuple[str, int]] = field(default_factory=list)  # (rule, move) raised
+    twin: Path | None = None  # the nearest legal play's scenario, when the file names one
 
     @property
     def passed(self) -> bool:
@@ -86,6 +91,12 @@ class ScenarioRunner:
             return result
         result.name = str(head.get("name", path.stem))
         result.rulebook = str(head.get("rulebook", ""))
+        twin = head.get("twin")
+        if twin is not None:
+            result.twin = path.parent / str(twin)
+            if not isinstance(twin, str) or not result.twin.is_file():
+                result.problems.append(f"{path}:{index.line_of(('scenario', 'twin'))}: twin "
+                                       f"{twin!r} is not a scenario file beside this one")
         expected = self._expected(path, head, index, result)
         try:
             position = read_position(path, module=self.module, extra=("scenario",))
@@ -149,6 +160,7 @@ class ScenarioRunner:
                 result.problems.append(f"{where}: {err}")
                 return
             ranges.append((before, len(replica.records())))
+        runner.finish()  # the scenario's last move ends the input: every window closes
         for entry in runner.entries(include_undone=True, include_resolved=True, since=start):
             move = next((n for n, (a, b) in enumerate(ranges, 1) if a <= entry.index < b), 0)
             result.flags.append((entry.flag.rule, move))

@@ -15,6 +15,9 @@
 
 Ops are the JSON form of `table.core.jsonform` (cards by "ZONE:Card Name" selectors). By default
 `flags()` and `rules()` report what was raised after the setup; `setup_flags()` the setup's.
+A verdict that waits on later ops (a payment, a timing window) is in `pending()` until an op
+settles it; `end()` says the input ended there (every window closes, as when a log is read to
+its end), and the next op takes that back.
 """
 from __future__ import annotations
 
@@ -33,7 +36,7 @@ from table.games.module import GameModule
 from table.games.setup import new_table
 
 from .api import Flag, Plugin
-from .runner import AssistRunner, FlagEntry, load_plugin
+from .runner import AssistRunner, FlagEntry, PendingEntry, load_plugin
 
 
 class AssistTable:
@@ -90,6 +93,10 @@ class AssistTable:
     def declare(self, name: str, *, seat: int | None = None, **fields: Any) -> Op:
         return act.mark(self.replica, "declare", value=name, fields=fields or None, seat=seat)
 
+    def end(self) -> None:
+        """The input ends here: every verdict still open is settled (runner.finish)."""
+        self.runner.finish()
+
     def ack(self, flag: Flag | FlagEntry | str, reason: str = "house rule",
             seat: int | None = None) -> Op:
         key = flag if isinstance(flag, str) else flag.key
@@ -135,6 +142,10 @@ class AssistTable:
     def setup_flags(self) -> list[Flag]:
         return [e.flag for e in self.runner.entries() if e.index < self.start]
 
+    def pending(self) -> list[PendingEntry]:
+        """The verdicts still open that have something to show (the panel's muted rows)."""
+        return self.runner.pending()
+
     def describe(self, since: int | None = None) -> str:
         """Readable flags, for assertion messages."""
         return "\n".join(f"#{e.number} {e.flag.rule} [{e.flag.severity}] {e.flag.message}"
@@ -143,10 +154,44 @@ class AssistTable:
 
 def run_ops(game_id: str, ops: Iterable[Mapping[str, Any] | str], *, seats: int | None = None,
             seed: int = 7, plugin: Plugin | None = None) -> list[Flag]:
-    """Flags raised by JSON ops performed on a fresh seeded table of `game_id` (after setup)."""
+    """Flags raised by JSON ops performed on a fresh seeded table of `game_id` (after setup),
+    the input ending with the last of them."""
     table = AssistTable(game_id, seats, seed=seed, plugin=plugin)
     table.do(*ops)
+    table.end()
     return table.flags()
 
 
-__all__ = ["AssistTable", "run_ops"]
+
+
+
+def missing_names(flag: Flag, replica: Replica, namer: Any = None) -> list[str]:
+    """What a flag's message leaves unnamed that it is about: each card among its objects (by
+    name) and each player whose pieces it names (a seat's zone, counter, token or card, by
+    the seat's name at the table). A flag about no piece at all (the table's player count, a
+    supply) need name no one. Empty when the message names them all."""
+    import re
+
+    state, knowledge = replica.state, replica.knowledge
+    names = {n: s.name or f"Seat {n}" for n, s in state.seats.items()}
+    text = flag.message
+    missing: list[str] = []
+    seats: set[int] = set()
+    for oid in flag.objects:
+        obj = state.objs.get(oid)
+        head = re.match(r"^p(\d+)\.", oid)
+        if head is not None:
+            seats.add(int(head.group(1)))
+        if obj is None or obj.kind != "card":
+            continue
+        card = obj.card or knowledge.card_of(oid)
+        name = namer(card) if namer is not None and card else card
+        if name and name not in text:
+            missing.append(f"the card {name}")
+        if obj.owner is not None and obj.owner in names and head is None:
+            seats.add(obj.owner)
+    missing += [f"the player {names[s]}" for s in sorted(seats) if s in names
+                and names[s] not in text]
+    return missing
+
+__all__ = ["AssistTable", "missing_names", "run_ops"]

@@ -41,23 +41,66 @@ def z(seat: int, kind: str) -> str:
 class Dtr:
     """Dead to Rites reading helpers over one OpContext."""
 
-    __slots__ = ("ctx", "game", "history", "records", "seat_ids", "view")
+    __slots__ = ("ctx", "game", "history", "names", "records", "seat_ids", "stop", "view")
 
-    def __init__(self, ctx: OpContext) -> None:
+    def __init__(self, ctx: OpContext, *, at_end: bool = False) -> None:
         self.ctx = ctx
         self.view = ctx.view
         self.game = ctx.game
         self.history = ctx.history
         self.records = ctx.history.records
         self.seat_ids: list[int] | None = None  # the seats don't change while one op is judged
+        self.names: dict[int, str] | None = None
+        # where a window that closes now ends (exclusive): at the op being checked (a marker
+        # closes the window before it), or past it when the input ends after it
+        self.stop = ctx.index + 1 if at_end else ctx.index
 
     # -- cards -------------------------------------------------------------------------------
     @classmethod
     def of_table(cls, view: AssistView, game: GameInfo) -> Dtr:
         """The helpers that read only the table (a condition flag's re-check has no op)."""
         d = cls.__new__(cls)
-        d.view, d.game, d.seat_ids = view, game, None
+        d.view, d.game, d.seat_ids, d.names = view, game, None, None
         return d
+
+    def who(self, seat: int | None) -> str:
+        """A seat as the table calls it (its player's name), as every message names players."""
+        if seat is None:
+            return "someone"
+        if self.names is None:
+            self.names = self.view.seats
+        return self.names.get(seat) or f"Seat {seat}"
+
+    def whose(self, obj_id: str | None) -> str:
+        """A card as a message names it: its owner's name and its own ("Ember's Brand Guard")."""
+        if not obj_id:
+            return "a card"
+        owner = self.view.owner_of(obj_id)
+        name = self.name(obj_id)
+        return f"{self.who(owner)}'s {name}" if owner is not None else name
+
+    def owned(self, objs: list[str]) -> str:
+        """Cards grouped by owner: "Ember's Brand Guard and Cutpurse, Choir's Dirge Adept"."""
+        groups: dict[int | None, list[str]] = {}
+        for obj in objs:
+            groups.setdefault(self.view.owner_of(obj), []).append(self.name(obj))
+        return ", ".join((f"{self.who(owner)}'s " if owner is not None else "")
+                         + " and ".join(names) for owner, names in groups.items())
+
+    def place(self, zone_id: str | None) -> str:
+        """A zone as a message names it ("Market's discard pile", "the Altar")."""
+        if not zone_id:
+            return "nowhere"
+        seat = zone_seat(zone_id)
+        label = str(self.view.prop(zone_id, "name", zone_kind(zone_id) or zone_id)).lower()
+        if seat is None:
+            return f"the {label}" if label != "altar" else "the Altar"
+        return f"{self.who(seat)}'s {label}"
+
+    def ref(self, index: int) -> tuple[str, int]:
+        """The (author, seq) of the op at `index`: the op a verdict given later judges."""
+        op = self.records[index].op
+        return (op.author, op.seq)
 
     def card(self, obj_id: str) -> Card | None:
         return self.game.card(self.view.card_of(obj_id))

@@ -72,26 +72,26 @@ def check_rite_move(d: Dtr, obj_id: str, card: Card, src: str | None, dst: str) 
     if src == ALTAR and dst != ALTAR:
         return rite_leaves_altar(d, obj_id, card, dst)
     if dst != ALTAR and dst_kind not in ("rites", "completed"):
-        return [flag(ctx, "DTR-RITES-SEPARATE", f"{card.name} went to {dst}; Rites are only ever "
-                     "in the Rite stack, on the Altar or in the Completed pile.",
-                     objects=(obj_id,))]
+        return [flag(ctx, "DTR-RITES-SEPARATE", f"{d.whose(obj_id)} went to {d.place(dst)}; "
+                     "Rites are only ever in the Rite stack, on the Altar or in the Completed "
+                     "pile.", objects=(obj_id,))]
     if dst == ALTAR:
         if src != z(owner, "rites") or not _was_top(d, obj_id, src) or step != d.step(owner) + 1:
-            out.append(flag(ctx, "DTR-RITE-NEXT", f"{card.name} was placed on the Altar; only the "
-                            f"top of seat {owner}'s Rite stack (Step {d.step(owner) + 1}) can go.",
-                            objects=(obj_id,)))
+            out.append(flag(ctx, "DTR-RITE-NEXT", f"{d.who(ctx.seat)} placed {d.whose(obj_id)} "
+                            f"on the Altar; only the top of {d.who(owner)}'s Rite stack (Step "
+                            f"{d.step(owner) + 1}) can go.", objects=(obj_id,)))
         if ctx.seat != d.active or owner != d.active:
-            out.append(flag(ctx, "DTR-RITE-ACTIVE-PLAYER", f"A Rite was placed on the Altar "
-                            f"outside its owner's turn (seat {d.active} is active).",
-                            objects=(obj_id,)))
+            out.append(flag(ctx, "DTR-RITE-ACTIVE-PLAYER", f"{d.who(ctx.seat)} placed "
+                            f"{d.whose(obj_id)} on the Altar on {d.who(d.active)}'s turn; only "
+                            "the active player places a Rite, their own.", objects=(obj_id,)))
         rites = [c for c in d.view.child_ids(ALTAR, "card") if d.is_type(c, "Rite")]
         if len(rites) > 1:
-            out.append(flag(ctx, "DTR-ALTAR-ONE", f"{len(rites)} Rites are on the Altar; one "
-                            "waits there at a time.", objects=tuple(rites)))
+            out.append(flag(ctx, "DTR-ALTAR-ONE", f"{d.owned(rites)} are on the Altar together; "
+                            "one Rite waits there at a time.", objects=tuple(rites)))
         return out
     if dst_kind == "completed":
         if zone_kind(src) == "rites" and step > int(d.p("path_max_step", 3)):
-            out.append(flag(ctx, "DTR-PATH-LIMIT", f"{card.name} (Step {step}) reached the "
+            out.append(flag(ctx, "DTR-PATH-LIMIT", f"{d.whose(obj_id)} (Step {step}) reached the "
                             "Completed pile without the Altar; a Path only advances through "
                             f"Steps 1-{d.p('path_max_step', 3)}.", objects=(obj_id,)))
         out += _completed_ok(d, obj_id, card, dst, owner)
@@ -100,8 +100,9 @@ def check_rite_move(d: Dtr, obj_id: str, card: Card, src: str | None, dst: str) 
 
 def _completed_ok(d: Dtr, obj_id: str, card: Card, dst: str, owner: int) -> list[Flag]:
     if zone_seat(dst) != owner or not _is_top(d, obj_id, dst) or not d.view.is_up(obj_id):
-        return [flag(d.ctx, "DTR-RESOLVED-COMPLETED", f"{card.name} must go face up on top of "
-                     f"seat {owner}'s Completed pile.", objects=(obj_id,))]
+        return [flag(d.ctx, "DTR-RESOLVED-COMPLETED", f"{d.whose(obj_id)} went to "
+                     f"{d.place(dst)}, not face up on top of {d.who(owner)}'s Completed pile.",
+                     objects=(obj_id,))]
     return []
 
 
@@ -113,13 +114,14 @@ def rite_leaves_altar(d: Dtr, obj_id: str, card: Card, dst: str) -> list[Flag]:
     if dst == z(owner, "rites"):
         blocked = True
         if not _is_top(d, obj_id, dst):
-            out.append(flag(ctx, "DTR-BLOCKED-RETURN", f"{card.name} must go back on top of "
-                            "its Rite stack.", objects=(obj_id,)))
+            out.append(flag(ctx, "DTR-BLOCKED-RETURN", f"{d.whose(obj_id)} went back into "
+                            f"{d.who(owner)}'s Rite stack, not on top of it.", objects=(obj_id,)))
     elif dst == z(owner, "completed"):
         blocked = False
         out += _completed_ok(d, obj_id, card, dst, owner)
     else:
-        return [flag(ctx, "DTR-BLOCKED-RETURN", f"{card.name} left the Altar for {dst}; a "
+        return [flag(ctx, "DTR-BLOCKED-RETURN", f"{d.whose(obj_id)} left the Altar for "
+                     f"{d.place(dst)}; a "
                      "blocked Rite returns to the top of its owner's Rite stack (a resolved one "
                      "goes to their Completed pile).", objects=(obj_id,))]
     pool = commits(d, placed, ctx.index)
@@ -131,17 +133,19 @@ def rite_leaves_altar(d: Dtr, obj_id: str, card: Card, dst: str) -> list[Flag]:
         total = sum(c.number("block") for c in cards if c is not None)
         if (total >= ward) != blocked:
             should = "blocked" if total >= ward else "resolved"
-            out.append(flag(ctx, "DTR-POOL-FLIP-RESULT", f"The Defense Pool totals {total} "
-                            f"against a Ward of {ward}: {card.name} should have been {should}.",
-                            objects=(obj_id,)))
+            did = "blocked" if blocked else "resolved"
+            out.append(flag(ctx, "DTR-POOL-FLIP-RESULT", f"{d.whose(obj_id)} was {did}, but the "
+                            f"Defense Pool totals {total} against its Ward of {ward}: it is "
+                            f"{should}.", objects=(obj_id,)))
     # Crowning
     if card.number("step") >= 4:
         need = int(d.p("crowning_draw", 1))
         short = [s for s in d.seats() if s != owner and d.draws(s, placed, first_commit) != need]
         if short:
-            out.append(flag(ctx, "DTR-CROWNING", f"Step {card.number('step')} hit the Altar: "
-                            f"every other player draws {need} before responding (seat(s) "
-                            f"{', '.join(map(str, short))} did not).", objects=(obj_id,)))
+            out.append(flag(ctx, "DTR-CROWNING", f"{d.whose(obj_id)} (Step "
+                            f"{card.number('step')}) hit the Altar and "
+                            f"{', '.join(d.who(s) for s in short)} did not draw {need} before "
+                            "responding; every other player does.", objects=(obj_id,)))
     return out
 
 
@@ -153,13 +157,17 @@ def check_commit(d: Dtr, obj_id: str, src: str | None) -> list[Flag]:
     owner = d.view.owner_of(rite) if rite else None
     card_owner = d.view.owner_of(obj_id)
     if owner is not None and (actor == owner or card_owner == owner):
-        out.append(flag(ctx, "DTR-POOL-OPPONENTS-ONLY", f"Seat {owner} committed to the Defense "
-                        "Pool against their own Rite; only opponents commit.", objects=(obj_id,)))
+        out.append(flag(ctx, "DTR-POOL-OPPONENTS-ONLY", f"{d.who(owner)} committed "
+                        f"{d.name(obj_id)} to the Defense Pool against their own {d.whose(rite)}; "
+                        "only opponents commit.", objects=(obj_id,)))
     card = d.card(obj_id)
     if d.view.is_up(obj_id) or src != z(actor or 0, "hand") or (
             card is not None and card.type in ("Rite", "Crown")):
-        out.append(flag(ctx, "DTR-POOL-FACEDOWN", "Cards are committed from hand, face down, and "
-                        "only main-deck cards.", objects=(obj_id,)))
+        how = "face up" if d.view.is_up(obj_id) else f"from {d.place(src)}" \
+            if src != z(actor or 0, "hand") else f"(a {card.type if card else 'card'})"
+        out.append(flag(ctx, "DTR-POOL-FACEDOWN", f"{d.who(actor)} committed {d.whose(obj_id)} "
+                        f"to the Defense Pool {how}; cards are committed from hand, face down, "
+                        "and only main-deck cards.", objects=(obj_id,)))
     if rite is not None and d.active is not None and actor is not None:
         n = len(d.seats())
         order = {(d.active + k - 1) % n + 1: k for k in range(1, n)}
@@ -169,9 +177,10 @@ def check_commit(d: Dtr, obj_id: str, src: str | None) -> list[Flag]:
         later = [s for s in acted if s is not None and s != actor
                  and order.get(s, 0) > order.get(actor, 0)]
         if later:
-            out.append(flag(ctx, "DTR-POOL-ORDER", f"Seat {actor} committed after seat "
-                            f"{later[0]}; opponents commit in turn, clockwise from the left of "
-                            "the active player.", objects=(obj_id,)))
+            out.append(flag(ctx, "DTR-POOL-ORDER", f"{d.who(actor)} committed "
+                            f"{d.name(obj_id)} after {d.who(later[0])} had acted; opponents "
+                            "commit in turn, clockwise from the left of the active player.",
+                            objects=(obj_id,)))
     return out
 
 
@@ -186,9 +195,9 @@ def check_ward_declaration(d: Dtr) -> list[Flag]:
     ward = ward_of(d, rite) if rite else None
     if ward is not None and declared != ward:
         owner = d.view.owner_of(rite) if rite else 0
-        return [flag(ctx, "DTR-WARD-READY-CHAMPIONS", f"The Ward was declared as {declared}; it "
-                     f"is {ward}: the printed Ward plus 1 per ready Champion of seat {owner}.",
-                     objects=(rite,) if rite else ())]
+        return [flag(ctx, "DTR-WARD-READY-CHAMPIONS", f"{d.who(ctx.seat)} declared the Ward "
+                     f"of {d.whose(rite)} as {declared}; it is {ward}: the printed Ward plus 1 "
+                     f"per ready Champion of {d.who(owner)}.", objects=(rite,) if rite else ())]
     return []
 
 

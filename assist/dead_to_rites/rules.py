@@ -1,7 +1,7 @@
 """The Dead to Rites rules this plugin checks (ids and numbers as in rules-catalogue.md, Part C)."""
 from __future__ import annotations
 
-from assist.api import Flag, OpContext
+from assist.api import Flag, OpContext, OpRef
 from assist.rule_table import RuleTable
 
 # Rulebook sections (dead-to-rites-v0.2.txt headings)
@@ -106,6 +106,9 @@ RULES = RuleTable([
      "Interrupts."),
 ])
 
-def flag(ctx: OpContext, rule: str, message: str, *, objects: tuple[str, ...] = ()) -> Flag:
-    """A flag for `rule`; an E* rule becomes a warning when a card effect was declared."""
-    return RULES.flag(rule, message, excused=ctx.excused, objects=objects)
+def flag(ctx: OpContext, rule: str, message: str, *, objects: tuple[str, ...] = (),
+         at: OpRef | None = None) -> Flag:
+    """A flag for `rule`; an E* rule becomes a warning when a card effect was declared. `at`:
+    the op it judges when that is not the op being checked (a verdict given later)."""
+    return RULES.flag(rule, message, excused=ctx.excused, objects=objects,
+                      ops=(at,) if at is not None else ())

@@ -40,10 +40,11 @@ class Closing:
 
 
 def closing(d: Dtr) -> Closing:
-    """Same answers as Dtr.window_before, the windows' result check and mark_before("turn"),
-    in one scan of the markers (newest first)."""
+    """The window that ends at `d.stop` (the marker being checked, or past the last op when
+    the input ends): the same answers as Dtr.window_before, the windows' result check and
+    mark_before("turn"), in one scan of the markers (newest first)."""
     records = d.records
-    index = d.ctx.index
+    index = d.stop
     start: int | None = None
     phase = active = turn = None
     closed = False
@@ -71,6 +72,9 @@ def closing(d: Dtr) -> Closing:
             break
     if start is None:  # no window marker yet: the window is the log so far
         start = 0
+    setup = d.history.setup_end()
+    if setup is not None and start < setup:  # the first window of play opens after the setup
+        start = setup
     out = Closing(start, phase, active, turn, closed)
     if not closed:
         out.ops = list(d.range(start, index))

@@ -34,7 +34,7 @@ def check_close(f: Facts, out: list[Flag], b: Battle) -> None:
         if w == b.defender:
             want = b.pos + f.toward_home(b.attacker)
             if lp != want:
-                add(out, f, "GAU-LASTSTAND-LOSS", f"Seat {loser} lost the Last Stand and "
+                add(out, f, "GAU-LASTSTAND-LOSS", f"{f.who(loser)} lost the Last Stand and "
                     f"retreats to the final Territory.", [f"p{loser}.token"])
         return
     step = 2 if any(x.fields.get("order") == "Repel" for x in f.decl("order", since=b.open_i,
@@ -43,14 +43,14 @@ def check_close(f: Facts, out: list[Flag], b: Battle) -> None:
     final = b.pos == f.lay.final.get(loser)
     if lp != want:
         rule = "GAU-FORCED-BEYOND" if final else "GAU-RESULT-RETREAT"
-        add(out, f, rule, f"Seat {loser} lost and retreats to position {want} "
+        add(out, f, rule, f"{f.who(loser)} lost and retreats to position {want} "
             f"(is at {lp}).", [f"p{loser}.token"])
         flagged = True
     rout = any(x.fields.get("order") == "Rout" for x in f.decl("order", since=b.open_i, seat=w))
     if wp != b.pos and not rout:
         rule = "GAU-FORCED-BEYOND" if final and wp == f.lay.off.get(loser) \
             else "GAU-RESULT-RETREAT"
-        add(out, f, rule, f"Seat {w} won and occupies the contested position {b.pos} "
+        add(out, f, rule, f"{f.who(w)} won and occupies the contested position {b.pos} "
             f"(is at {wp}).", [f"p{w}.token"])
         flagged = True
     if not flagged and lp is not None and lp == wp:

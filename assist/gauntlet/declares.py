@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from assist.api import Flag
 
+from .battle_totals import battle_total, revealed
 from .faction_powers import FACTION_POWERS, Handler
 from .facts import Battle, Decl, Facts
 from .marks import AO_AFTER, AO_BEFORE, AO_USES, PREDICE, PREDICE_ORDERS
@@ -29,7 +30,7 @@ def _ao_use(f: Facts, out: list[Flag], d: Decl) -> None:
         return
     step = f.step
     if d.name == "action-card" and (d.seat != f.active or step not in (AO_BEFORE, AO_AFTER)):
-        add(out, f, "GAU-ACTION-TIMING", f"Seat {d.seat} played a card for its Action effect "
+        add(out, f, "GAU-ACTION-TIMING", f"{f.who(d.seat)} played a card for its Action effect "
             f"outside its own Action Opportunity.")
         return
     earlier = [x for x in f.decl(*AO_USES, before=d.index, seat=d.seat)
@@ -37,10 +38,10 @@ def _ao_use(f: Facts, out: list[Flag], d: Decl) -> None:
     allowed = int(f.p("actions_per_turn", 1))
     if len(earlier) >= allowed:
         if step == AO_AFTER and any(f.step_at(x.index) == AO_BEFORE for x in earlier):
-            add(out, f, "GAU-AO-AFTER-ONLY-IF-UNUSED", f"Seat {d.seat} already used its Action "
+            add(out, f, "GAU-AO-AFTER-ONLY-IF-UNUSED", f"{f.who(d.seat)} already used its Action "
                 f"Opportunity before movement; nothing may use it after movement ({d.name}).")
         else:
-            add(out, f, "GAU-ACTION-ONE-PER-TURN", f"Seat {d.seat} uses the Action Opportunity "
+            add(out, f, "GAU-ACTION-ONE-PER-TURN", f"{f.who(d.seat)} uses the Action Opportunity "
                 f"again this turn ({d.name}); the limit is {allowed}.")
 
 
@@ -178,7 +179,7 @@ def _battle_open(f: Facts, out: list[Flag], d: Decl) -> None:
         return
     pos = b.pos if b.pos is not None else f.token_pos(b.defender)
     if pos is not None and f.token_pos(b.attacker) != pos:
-        add(out, f, "GAU-ATTACKER-ENTERS", f"Seat {b.attacker} attacks, but its token is not "
+        add(out, f, "GAU-ATTACKER-ENTERS", f"{f.who(b.attacker)} attacks, but its token is not "
             f"in the contested position yet.", [f"p{b.attacker}.token"])
 
 
@@ -198,14 +199,30 @@ def _winner(f: Facts, out: list[Flag], d: Decl) -> None:
         else:
             right = b.attacker if at > dt else b.defender
             if w != right:
-                add(out, f, "GAU-WINNER", f"Seat {right} wins with totals {at} (attacker) to "
-                    f"{dt} (defender), not seat {w}.")
+                add(out, f, "GAU-WINNER", f"{f.who(right)} wins with totals {at} (attacker) to "
+                    f"{dt} (defender), not {f.who(w)}.")
     _dice_keep(f, out, b, d)
     if b.last_stand and isinstance(dt, int) and isinstance(fl.get("defender_die"), int):
-        bonus = int(f.p("last_stand_bonus", 1))
-        if dt < fl["defender_die"] + bonus:
-            add(out, f, "GAU-LASTSTAND-BONUS", f"The Last Stand defender adds +{bonus}: its "
-                f"total {dt} is below its die {fl['defender_die']} + {bonus}.")
+        _last_stand_total(f, out, b, d, dt, fl["defender_die"])
+
+
+def _last_stand_total(f: Facts, out: list[Flag], b: Battle, d: Decl, dt: int, die: int) -> None:
+    """The Last Stand defender's total, recomputed from its die, the cards it revealed for the
+    battle and its spends, with the Last Stand's bonus (§8); where a card's effect cannot be
+    told, at least the die and the bonus."""
+    seat = b.defender
+    if seat is None:
+        return
+    bonus = int(f.p("last_stand_bonus", 1))
+    total = battle_total(f, b, seat, die, d.index)
+    objects = [f"p{seat}.token", *revealed(f, seat)]
+    if total.value is None:
+        if dt < die + bonus:
+            add(out, f, "GAU-LASTSTAND-BONUS", f"{f.who(seat)}'s Last Stand total was declared "
+                f"{dt}, below its die {die} + {bonus} for the Last Stand.", objects)
+    elif dt != total.value:
+        add(out, f, "GAU-LASTSTAND-BONUS", f"{f.who(seat)}'s Last Stand total was declared "
+            f"{dt}; its die {die} with {total.said()} makes {total.value}.", objects)
 
 
 def _net(f: Facts, b: Battle, seat: int) -> int:
@@ -227,7 +244,7 @@ def _dice_keep(f: Facts, out: list[Flag], b: Battle, d: Decl) -> None:
         net = _net(f, b, seat)
         right = max(values) if net > 0 else min(values) if net < 0 else values[0]
         if (kept != right and len(values) > 1) or kept not in values:
-            add(out, f, "GAU-DICE-KEEP", f"Seat {seat} kept {kept} from {values}; with net "
+            add(out, f, "GAU-DICE-KEEP", f"{f.who(seat)} kept {kept} from {values}; with net "
                 f"{'advantage' if net > 0 else 'disadvantage'} keep the "
                 f"{'highest' if net > 0 else 'lowest'} ({right}).")
 
@@ -239,7 +256,7 @@ def _order(f: Facts, out: list[Flag], d: Decl) -> None:
     allowed = [str(o).split("(")[0].strip() for o in (lead.get("orders") if lead else ()) or ()]
     if seat is None or order not in allowed:
         add(out, f, "GAU-MIL-ORDERS-OWN-LEADER", f"{order or 'This Order'} is not an Order of "
-            f"seat {seat}'s Leader ({', '.join(allowed) or 'none'}).")
+            f"{f.who(seat)}'s Leader ({', '.join(allowed) or 'none'}).")
         return
     b = f.battle
     won = f.won_this_turn(seat)

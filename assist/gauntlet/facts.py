@@ -91,9 +91,12 @@ def moves_of(record: Record, index: int) -> list[MoveT]:
 class Facts:
     """Lazy, per-op view of the Gauntlet state for one check call."""
 
-    def __init__(self, ctx: OpContext, start: int | None = None) -> None:
+    def __init__(self, ctx: OpContext, start: int | None = None, *, at_end: bool = False) -> None:
         self.ctx = ctx
         self._start = start
+        # where a window that closes now ends (exclusive): at the marker being checked, or
+        # past the last op when the input ends after it
+        self.stop = ctx.history.index + 1 if at_end else ctx.history.index
         self.v = ctx.view
         self.h = ctx.history
         self.game = ctx.game
@@ -103,6 +106,7 @@ class Facts:
         self._battles: list[Battle] | None = None
         self._faction: dict[int, str | None] = {}
         self._step_nos: dict[str, int] | None = None  # phase name -> its first place
+        self._names: dict[int, str] | None = None
 
     # -- parameters -------------------------------------------------------------------------
     def p(self, name: str, default: Any) -> Any:
@@ -136,6 +140,19 @@ class Facts:
     @property
     def seat(self) -> int | None:
         return self.ctx.seat
+
+    @property
+    def names(self) -> dict[int, str]:
+        """Each seat as the table calls it (read once per check)."""
+        if self._names is None:
+            self._names = {n: name or f"Seat {n}" for n, name in self.v.seats.items()}
+        return self._names
+
+    def who(self, seat: int | None) -> str:
+        """A seat as the table calls it (its player's name), as every message names players."""
+        if seat is None:
+            return "someone"
+        return self.names.get(seat) or f"Seat {seat}"
 
     def other(self, seat: int | None) -> int | None:
         if seat is None:

@@ -5,6 +5,7 @@ from assist.api import Flag
 
 from .facts import Facts, moves_of
 from .rules import add
+from .wording import whose
 
 CAPTURE, DRAW, AO_BEFORE, MOVEMENT, AO_AFTER, CLEANUP = range(6)
 AO_USES = ("action-card", "asset-discard", "treasury", "deed-buy", "hostile-takeover", "market",
@@ -40,16 +41,36 @@ def _previous_turn(f: Facts) -> tuple[int, int | None] | None:
 
 
 def check_game_end(f: Facts, out: list[Flag]) -> None:
-    """The game's recorded result (an `end` op) ends the turn it falls in: a Cleanup that
-    kept too many cards is the same slip as when the turn passes."""
+    """The game's recorded result (an `end` op) ends the turn it falls in: the step it falls in
+    closes, and a Cleanup that kept too many cards is the same slip as when the turn passes."""
+    close_turn(f, out)
+
+
+def close_turn(f: Facts, out: list[Flag]) -> None:
+    """The turn ends where it stands (the `end` op, or the end of the input): the step it is in
+    closes as if the next step began, then the turn's own end (the hand limit, in Cleanup)."""
     seat = f.active
-    if seat is None or f.step != CLEANUP:
+    name = f.steps[-1][1] if f.steps else None
+    prev = f.step_no(name)
+    if seat is not None and prev is not None:
+        _leave_step(f, out, seat, prev, None)
+    if seat is None or prev != CLEANUP:
         return
+    _capital_limit(f, out)
     limit = f.p("hand_limit", 3)
     hand = f.v.count(f"p{seat}.hand")
     if hand > limit:
-        add(out, f, "GAU-HAND-LIMIT", f"Seat {seat} ended the game's last turn with {hand} "
-            f"cards in hand; discard down to {limit} in Cleanup.", [f"p{seat}.hand"])
+        add(out, f, "GAU-HAND-LIMIT", f"{f.who(seat)}'s Cleanup ended with {hand} cards in "
+            f"hand; discard down to {limit} in Cleanup.", [f"p{seat}.hand"])
+
+
+def settle(f: Facts, out: list[Flag]) -> None:
+    """The input ended after the op being checked: the step and the turn it is in close (an
+    `end` op already closed them)."""
+    if f.ctx.op.kind == "end" or f.h.last_mark("winner") is not None:
+        return
+    close_turn(f, out)
+    _window_end(f, out)
 
 
 def _turn(f: Facts, out: list[Flag]) -> None:
@@ -59,25 +80,30 @@ def _turn(f: Facts, out: list[Flag]) -> None:
         return
     prev_i, prev_seat = prev
     if prev_seat == new:
-        add(out, f, "GAU-TURN-ALTERNATE", f"Seat {new} takes a second turn in a row; turns "
-            f"alternate.")
+        add(out, f, "GAU-TURN-ALTERNATE", f"{f.who(new)} takes a second turn in a row; turns "
+            f"alternate.", [f"p{new}.token"])
     if prev_seat is None:
         return
+    prevf = Facts(f.ctx, start=prev_i)
     limit = f.p("hand_limit", 3)
     hand = f.v.count(f"p{prev_seat}.hand")
     if hand > limit:
-        add(out, f, "GAU-HAND-LIMIT", f"Seat {prev_seat} ended its turn with {hand} cards in "
+        add(out, f, "GAU-HAND-LIMIT", f"{f.who(prev_seat)} ended its turn with {hand} cards in "
             f"hand; discard down to {limit} in Cleanup.", [f"p{prev_seat}.hand"])
+    _capital_limit(f, out)
+    _game_over(f, out, prevf)
+
+
+def _capital_limit(f: Facts, out: list[Flag]) -> None:
+    """At the end of every turn, either player's: Capital within its limit."""
     for seat in (1, 2):
         if f.faction(seat) == "Financiers":
             cap = f.v.counter(f"p{seat}.capital") or 0
             limit_c = f.controlled(seat) + sum(f.value(c) for c in
                                                f.v.child_ids(f"p{seat}.treasury", "card"))
             if cap > limit_c:
-                add(out, f, "GAU-FIN-CAPITAL-LIMIT", f"Seat {seat} kept {cap} Capital past the "
-                    f"end of the turn; its limit is {limit_c}.", [f"p{seat}.capital"])
-    prevf = Facts(f.ctx, start=prev_i)
-    _game_over(f, out, prevf)
+                add(out, f, "GAU-FIN-CAPITAL-LIMIT", f"{f.who(seat)} kept {cap} Capital past "
+                    f"the end of the turn; its limit is {limit_c}.", [f"p{seat}.capital"])
 
 
 def _game_over(f: Facts, out: list[Flag], turn: Facts) -> None:
@@ -86,7 +112,7 @@ def _game_over(f: Facts, out: list[Flag], turn: Facts) -> None:
         return
     for b in turn.battles:
         if b.last_stand and b.winner is not None and b.winner == b.attacker:
-            add(out, f, "GAU-LASTSTAND-WIN", f"Seat {b.attacker} won the Last Stand and so ran "
+            add(out, f, "GAU-LASTSTAND-WIN", f"{f.who(b.attacker)} won the Last Stand and so ran "
                 f"the Gauntlet: the game is over.")
     for seat in (1, 2):
         fac = f.faction(seat)
@@ -94,12 +120,12 @@ def _game_over(f: Facts, out: list[Flag], turn: Facts) -> None:
             done = sum(1 for c in f.v.child_ids(f"p{seat}.rites", "card")
                        if f.v.prop(c, "side") == "Complete")
             if done >= f.p("rites_to_win", 3):
-                add(out, f, "GAU-MYS-RITUAL-WIN", f"Seat {seat} completed {done} Rites and won "
+                add(out, f, "GAU-MYS-RITUAL-WIN", f"{f.who(seat)} completed {done} Rites and won "
                     f"by Ritual: the game is over.")
         elif fac == "Financiers":
             owned = f.v.count(f"p{seat}.deeds")
             if owned and owned >= f.territories_in_gauntlet():
-                add(out, f, "GAU-FIN-CONTROLLING-INTEREST", f"Seat {seat} owns every Deed and "
+                add(out, f, "GAU-FIN-CONTROLLING-INTEREST", f"{f.who(seat)} owns every Deed and "
                     f"won by Controlling Interest: the game is over.")
 
 
@@ -114,11 +140,11 @@ def _winner(f: Facts, out: list[Flag]) -> None:
             b.last_stand for b in f.battles)):
         n = _ratified(f, seat)
         if n < f.p("peace_treaty_ratified", 5):
-            add(out, f, "GAU-DIP-PEACE-TREATY", f"Seat {seat} is declared the winner by Peace "
+            add(out, f, "GAU-DIP-PEACE-TREATY", f"{f.who(seat)} is declared the winner by Peace "
                 f"Treaty with only {n} ratified Proposals.")
     elif how in ("gauntlet", "last-stand") and not any(
             b.last_stand and b.winner == seat == b.attacker for b in f.battles):
-        add(out, f, "GAU-LASTSTAND-WIN", f"Seat {seat} is declared to have run the Gauntlet "
+        add(out, f, "GAU-LASTSTAND-WIN", f"{f.who(seat)} is declared to have run the Gauntlet "
             f"without winning a Last Stand this turn.")
 
 
@@ -134,28 +160,41 @@ def _step(f: Facts, out: list[Flag]) -> None:
     prev = f.step_no(prior[-1]) if prior else None
     active = f.active
     if new is not None and prev is not None and new <= prev:
-        add(out, f, "GAU-STEP-ORDER", f"Step {f.ctx.op.args.get('value')} comes after "
-            f"{prior[-1]}: steps run Capture, Draw, AO, Movement, AO, Cleanup, once each.")
+        add(out, f, "GAU-STEP-ORDER", f"{f.who(active)} moved to {f.ctx.op.args.get('value')} "
+            f"after {prior[-1]}: steps run Capture, Draw, AO, Movement, AO, Cleanup, once each.")
     if active is None or new is None:
         return
-    if new > CAPTURE and (prev is None or prev == CAPTURE):
+    _leave_step(f, out, active, prev, new)
+
+
+def _leave_step(f: Facts, out: list[Flag], active: int, prev: int | None,
+                new: int | None) -> None:
+    """What the step the active player leaves owes (`new`: the step they move to; None: the
+    turn ends there, at the `end` op or the end of the input)."""
+    past_capture = new is None or new > CAPTURE
+    if past_capture and (prev is None or prev == CAPTURE):
         pos = f.token_pos(active)
         if pos is not None and pos in f.lay.territory and f.controller(pos) not in (active, None):
-            add(out, f, "GAU-CAPTURE-MANDATORY", f"Seat {active} occupies a Territory it does "
-                f"not control at the start of its turn and must capture it (rotate it to face "
-                f"them) before the Draw step.", [f.territory_at(pos) or ""])
-    if new >= DRAW and (prev is None or prev < DRAW):
-        _after_capture(f, out, active)
-    if prev == DRAW and new > DRAW:
-        _draw_count(f, out, active, prior)
+            terr = f.territory_at(pos)
+            who = f.who(active)
+            add(out, f, "GAU-CAPTURE-MANDATORY", f"{who} occupies {whose(f, terr)} (position "
+                f"{pos}), which {who} does not control, and the Capture step ended without "
+                f"capturing it (turning it to face {who}).", [terr or "", f"p{active}.token"])
+    if (new is None or new >= DRAW) and (prev is None or prev < DRAW):
+        _after_capture(f, out, active, going_on=new is not None)
+    if prev == DRAW and (new is None or new > DRAW):
+        _draw_count(f, out, active)
 
 
-def _after_capture(f: Facts, out: list[Flag], active: int) -> None:
+def _after_capture(f: Facts, out: list[Flag], active: int, going_on: bool = True) -> None:
+    """After the Capture step: a Peace Treaty won (when play goes on to the Draw step without
+    the win declared), a Financier's income."""
     fac = f.faction(active)
-    if fac == "Diplomats" and _ratified(f, active) >= f.p("peace_treaty_ratified", 5) \
+    if going_on and fac == "Diplomats" and _ratified(f, active) >= f.p("peace_treaty_ratified", 5) \
             and f.h.last_mark("winner") is None:
-        add(out, f, "GAU-DIP-PEACE-TREATY", f"Seat {active} has {_ratified(f, active)} "
-            f"ratified Proposals after its Capture step: it wins by Peace Treaty.")
+        add(out, f, "GAU-DIP-PEACE-TREATY", f"{f.who(active)} has {_ratified(f, active)} "
+            f"ratified Proposals after its Capture step: it wins by Peace Treaty.",
+            [f"p{active}.proposals"])
     if fac == "Financiers":
         start = f.h.current_turn_start()
         cid = f"p{active}.capital"
@@ -163,35 +202,35 @@ def _after_capture(f: Facts, out: list[Flag], active: int) -> None:
         now = f.v.counter(cid) or 0
         deeds = f.v.count(f"p{active}.deeds")
         if before is not None and now - before != deeds:
-            add(out, f, "GAU-FIN-INCOME", f"Seat {active} owns {deeds} Deed(s) and gains that "
-                f"much Capital after Capture; it gained {now - before}.", [cid])
+            add(out, f, "GAU-FIN-INCOME", f"{f.who(active)} owns {deeds} Deed(s) and gains "
+                f"that much Capital after Capture; it gained {now - before}.", [cid])
 
 
-def _draw_count(f: Facts, out: list[Flag], active: int, prior: list[str]) -> None:
-    draw_i = next((i for i, s in reversed(f.steps) if i < f.h.index
+def _draw_count(f: Facts, out: list[Flag], active: int) -> None:
+    draw_i = next((i for i, s in reversed(f.steps) if i < f.stop
                    and f.step_no(s) == DRAW), None)
     if draw_i is None:
         return
     deck, hand = f"p{active}.deck", f"p{active}.hand"
     drawn = 0
     records = f.h.records
-    for i in range(draw_i, f.h.index):
+    for i in range(draw_i, f.stop):
         rec = records[i]
         if rec.void is None and rec.op.kind == "consume" and rec.op.args.get("to") == hand:
             drawn += sum(1 for _, _, frm, _ in moves_of(rec, i) if frm == deck)
     want = f.p("draw_per_turn", 1)
     empty = f.v.count(deck) == 0 and f.v.count(f"p{active}.discard") == 0
     if drawn != want and not (drawn < want and empty):
-        add(out, f, "GAU-DRAW-ONE", f"Seat {active} drew {drawn} card(s) in the Draw step; "
-            f"the rule is {want}.", [hand])
+        add(out, f, "GAU-DRAW-ONE", f"{f.who(active)} drew {drawn} card(s) in the Draw step; "
+            f"the rule is {want}.", [hand, deck])
 
 
 def _window_end(f: Facts, out: list[Flag]) -> None:
-    """Things that must be settled by the end of a timing window (the op before this marker)."""
+    """Things that must be settled by the end of a timing window (the ops before `f.stop`)."""
     start = None
     records = f.h.records
     for i in f.h.mark_indices():
-        if i >= f.h.index:
+        if i >= f.stop:
             continue
         rec = records[i]
         if rec.void is None and rec.op.args.get("what") in ("turn", "phase", "step"):
@@ -206,11 +245,11 @@ def _window_end(f: Facts, out: list[Flag]) -> None:
 
 def _overlay_facing(f: Facts, out: list[Flag], start: int) -> None:
     records = f.h.records
-    rotated: set[str] = set()
-    for i in range(start, f.h.index):
+    rotated: dict[str, int] = {}  # object -> the last op that rotated it
+    for i in range(start, f.stop):
         op = records[i].op
         if op.kind == "set" and op.args.get("field") == "rotation":
-            rotated.add(str(op.args.get("id")))
+            rotated[str(op.args.get("id"))] = i
     if not rotated:
         return
     for pos in f.lay.territory:
@@ -218,12 +257,13 @@ def _overlay_facing(f: Facts, out: list[Flag], start: int) -> None:
         if terr is None:
             continue
         overlays = f.overlays_at(pos)
-        if terr in rotated or rotated.intersection(overlays):
+        if terr in rotated or rotated.keys() & set(overlays):
             rot = f.v.rotation(terr)
             bad = [o for o in overlays if f.v.rotation(o) != rot]
             if bad:
-                add(out, f, "GAU-OVERLAY-FACING", "An Overlay does not face the way its "
-                    "Territory faces; it rotates with the Territory.", bad)
+                add(out, f, "GAU-OVERLAY-FACING", f"{', '.join(whose(f, o) for o in bad)} "
+                    f"does not face the way {whose(f, terr)} (position {pos}) faces; an "
+                    "Overlay rotates with its Territory.", [*bad, terr])
 
 
 def _shared_without_battle(f: Facts, out: list[Flag], start: int) -> None:
@@ -232,7 +272,7 @@ def _shared_without_battle(f: Facts, out: list[Flag], start: int) -> None:
         return
     records = f.h.records
     last_move = None
-    for i in range(f.h.index - 1, f.h.current_turn_start() - 1, -1):
+    for i in range(f.stop - 1, f.h.current_turn_start() - 1, -1):
         op = records[i].op
         if op.kind == "move" and str(op.args.get("id", "")).endswith(".token"):
             last_move = i
@@ -242,8 +282,8 @@ def _shared_without_battle(f: Facts, out: list[Flag], start: int) -> None:
     if any(b.open_i > last_move for b in f.battles):
         return
     mover = f.h.seat_of(records[last_move])
-    add(out, f, "GAU-BATTLE-ON-ENTRY", f"Seat {mover} entered the opponent's position but no "
-        f"battle was begun.", ["p1.token", "p2.token"])
+    add(out, f, "GAU-BATTLE-ON-ENTRY", f"{f.who(mover)} entered {f.who(f.other(mover))}'s "
+        f"position ({p1}) but no battle was begun.", ["p1.token", "p2.token"])
 
 
 def _rite_interrupted(f: Facts, out: list[Flag], start: int) -> None:
@@ -266,13 +306,14 @@ def _rite_interrupted(f: Facts, out: list[Flag], start: int) -> None:
             continue
         placed = _placed_after(f, marker, b.close_i)
         if not placed:
-            add(out, f, "GAU-MYS-LOSS-INTERRUPTS", f"Seat {loser} lost a battle while "
-                f"{card.name} was begun: the Rite is interrupted and resets.", [rite])
+            add(out, f, "GAU-MYS-LOSS-INTERRUPTS", f"{f.who(loser)} lost a battle while "
+                f"{card.name} was begun: the Rite is interrupted and resets.", [rite],
+                at=b.close_i)
 
 
 def _placed_after(f: Facts, obj: str, index: int) -> bool:
     records = f.h.records
-    for i in range(index, f.h.index):
+    for i in range(index, f.stop):
         op = records[i].op
         if op.kind == "move" and op.args.get("id") == obj:
             return True

@@ -11,6 +11,7 @@ from .facts import Facts
 from .marks import AO_AFTER, AO_BEFORE, AO_USES, CLEANUP
 from .rules import add
 from .token_moves import check_token_move
+from .wording import whose
 
 SUPPLEMENTAL = ("Leader", "Proposal", "Rite", "Deed", "Reference")
 CARD_ZONES = ("deck", "hand", "discard", "graveyard", "assets", "commit", "battle-choice",
@@ -218,7 +219,7 @@ def _entered_battle(f: Facts, out: list[Flag], to: str, ts: int | None, tk: str,
             want = int(f.p("battle_hand", 3))
             empty = not f.v.count(f"p{ts}.deck") and not f.v.count(f"p{ts}.discard")
             if drawn != want and not (drawn < want and empty):
-                add(out, f, "GAU-BATTLEHAND-DRAW", f"Seat {ts}'s Battle Hand had {drawn} "
+                add(out, f, "GAU-BATTLEHAND-DRAW", f"{f.who(ts)}'s Battle Hand had {drawn} "
                     f"cards; it is {want} cards from the Draw Pile.", [to])
 
 
@@ -249,11 +250,14 @@ def _asset_in(f: Facts, out: list[Flag], obj: str, fk: str, ts: int | None, card
     limit = f.controlled(ts)
     count = f.v.count(f"p{ts}.assets")
     if count > limit:
-        add(out, f, "GAU-ASSET-LIMIT", f"Seat {ts} now has {count} Assets but controls only "
+        add(out, f, "GAU-ASSET-LIMIT", f"{f.who(ts)} now has {count} Assets but controls only "
             f"{limit} Territories.", [obj])
     if fk == "hand" and (f.step not in (AO_BEFORE, AO_AFTER) or ts != f.active):
-        add(out, f, "GAU-ASSET-ENTRY", "A card is banked by its Action play, in its owner's "
-            "Action Opportunity.", [obj])
+        when = f"on {f.who(f.active)}'s turn" if ts != f.active else \
+            f"in the {f.phases[f.step] if f.step is not None else 'no'} step"
+        add(out, f, "GAU-ASSET-ENTRY", f"{f.who(f.seat)} banked {whose(f, obj)} from hand "
+            f"{when}; a card is banked by its Action play, in its owner's Action Opportunity.",
+            [obj])
 
 
 def _asset_discard(f: Facts, out: list[Flag], obj: str, seat: int | None) -> None:
@@ -313,10 +317,11 @@ def _refill_run(f: Facts, deck: str) -> list[Record]:
     return run
 
 
-def check_refill_end(f: Facts, out: list[Flag]) -> None:
-    """The op after a refill (the shuffle, a draw...): the Discard Pile must be empty by then."""
+def check_refill_end(f: Facts, out: list[Flag], *, at_end: bool = False) -> None:
+    """The op after a refill (the shuffle, a draw...), or the end of the input after one: the
+    Discard Pile must be empty by then."""
     records = f.h.records
-    i = f.h.index - 1
+    i = f.h.index if at_end else f.h.index - 1
     while i >= 0 and (records[i].op.kind in opkinds.QUIET or records[i].void is not None):
         i -= 1
     if i < 0:
@@ -325,9 +330,12 @@ def check_refill_end(f: Facts, out: list[Flag]) -> None:
     deck = prev.op.args.get("to") if prev.op.kind == "consume" else None
     if not isinstance(deck, str) or not deck.endswith(".deck") or not _refilled(prev, deck):
         return
-    if _refilled(f.ctx.record, deck):
+    if not at_end and _refilled(f.ctx.record, deck):
         return  # the refill goes on
-    left = f.v.count(deck[:-len("deck")] + "discard")
+    discard = deck[:-len("deck")] + "discard"
+    left = f.v.count(discard)
     if left:
-        add(out, f, "GAU-RESHUFFLE-TRIGGER", f"The Draw Pile was refilled with {left} card(s) "
-            "left in the Discard Pile: all of the Discard Pile forms the new Draw Pile.", [deck])
+        seat, _kind = zone(deck)
+        add(out, f, "GAU-RESHUFFLE-TRIGGER", f"{f.who(seat)}'s Draw Pile was refilled with "
+            f"{left} card(s) left in the Discard Pile: all of the Discard Pile forms the new "
+            "Draw Pile.", [deck, discard])

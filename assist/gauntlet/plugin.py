@@ -9,6 +9,7 @@ from assist.api import (
     OpContext,
     Plugin,
     RuleInfo,
+    Verdict,
 )
 from table.core import opkinds
 
@@ -75,6 +76,12 @@ class GauntletPlugin(Plugin):
     # `check` returns nothing for these (and for a void op): the runner need not ask
     ignores = opkinds.QUIET
     ignores_void = True
+    # verdicts given when a payment, a step, a turn or a refill is over
+    waits = frozenset({
+        "GAU-MIL-ONWARD", "GAU-MIL-RALLY", "GAU-MIL-ROUT", "GAU-MIL-ENTRENCH", "GAU-MIL-REPEL",
+        "GAU-MIL-FORTIFY", "GAU-CAPTURE-MANDATORY", "GAU-FIN-INCOME",
+        "GAU-DRAW-ONE", "GAU-HAND-LIMIT", "GAU-FIN-CAPITAL-LIMIT", "GAU-OVERLAY-FACING",
+        "GAU-BATTLE-ON-ENTRY", "GAU-MYS-LOSS-INTERRUPTS", "GAU-RESHUFFLE-TRIGGER"})
 
     def rules(self) -> list[RuleInfo]:
         return RULES.infos()
@@ -85,16 +92,20 @@ class GauntletPlugin(Plugin):
     def idle(self, view: AssistView) -> bool:
         return view.turn[1] == 0  # before the first turn is setup (check_setup judges it)
 
-    def check(self, ctx: OpContext) -> list[Flag]:
+    def check(self, ctx: OpContext) -> list[Verdict]:
         if ctx.record.void is not None or ctx.view.turn[1] == 0:
             return []  # void ops change nothing; before the first turn is setup
+        setup = ctx.history.setup_end()
+        if setup is None or setup >= ctx.index or ctx.history.starts_play():
+            return []  # the module's setup (judged at the setup-complete marker), or the
+            #            first-turn marker, which opens play (it passes no turn)
         kind = ctx.op.kind
         out: list[Flag] = []
         if kind in opkinds.QUIET:
-            return out
+            return []
         f = Facts(ctx)
         moves.check_refill_end(f, out)
-        order_costs.check_order_costs(f, out)
+        verdicts = order_costs.check_order_costs(f)
         if kind == "mark":
             if ctx.op.args.get("what") != "declare":
                 check_mark(f, out)
@@ -115,7 +126,17 @@ class GauntletPlugin(Plugin):
         elif kind == "end":
             marks.check_game_end(f, out)
         state_ops.check_asset_excess(f, out)
-        return out
+        return verdicts + list(out)
+
+    def settle(self, ctx: OpContext) -> list[Verdict]:
+        setup = ctx.history.setup_end()
+        if ctx.view.turn[1] == 0 or setup is None or setup >= ctx.index:
+            return []
+        f = Facts(ctx, at_end=True)
+        out: list[Flag] = []
+        moves.check_refill_end(f, out, at_end=True)
+        marks.settle(f, out)
+        return order_costs.settle_order_costs(f) + list(out)
 
     def check_setup(self, ctx: OpContext) -> list[Flag]:
         return check_setup(Facts(ctx))

@@ -11,6 +11,7 @@ from assist.api import Flag
 from assist.rule_table import RuleTable
 
 from .facts import Facts
+from .wording import worded
 
 RULES = RuleTable([
     # A.2.1 deck construction and setup
@@ -259,5 +260,13 @@ RULES = RuleTable([
 ])
 
 
-def add(out: list[Flag], f: Facts, rule: str, message: str, objects: Iterable[str] = ()) -> None:
-    out.append(RULES.flag(rule, message, excused=f.ctx.excused, objects=tuple(objects)))
+def add(out: list[Flag], f: Facts, rule: str, message: str, objects: Iterable[str] = (),
+        at: int | None = None) -> None:
+    """A flag for `rule`; `at`: the index of the op it judges, when that is an earlier op than
+    the one being checked (a verdict given when its window closed). A message that names no
+    player, or not a card it is about, starts with what the op did (wording.said)."""
+    ops = () if at is None or at == f.h.index else (f.ctx.ref_at(at),)
+    objs = tuple(o for o in objects if o)
+    if at is None or at == f.h.index:
+        message = worded(f, message, objs)
+    out.append(RULES.flag(rule, message, excused=f.ctx.excused, objects=objs, ops=ops))

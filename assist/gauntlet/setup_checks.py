@@ -31,7 +31,7 @@ def _deck(f: Facts, out: list[Flag], seat: int) -> None:
     ids = v.child_ids(f"p{seat}.deck", "card") + v.child_ids(f"p{seat}.hand", "card")
     min_cards = rules.min_cards if rules and rules.min_cards is not None else 30
     if len(ids) < min_cards:
-        add(out, f, "GAU-DECK-MIN-SIZE", f"Seat {seat}'s Playable Deck has {len(ids)} cards; "
+        add(out, f, "GAU-DECK-MIN-SIZE", f"{f.who(seat)}'s Playable Deck has {len(ids)} cards; "
             f"it needs at least {min_cards}.")
     cards = [g.card(v.card_of(i)) for i in ids]
     known = [c for c in cards if c is not None]
@@ -41,19 +41,19 @@ def _deck(f: Facts, out: list[Flag], seat: int) -> None:
     max_value = rules.max_value if rules and rules.max_value is not None else 60
     total = sum(c.number(field) for c in known)
     if total > max_value:
-        add(out, f, "GAU-DECK-MAX-VALUE", f"Seat {seat}'s Playable Deck is worth {total} "
+        add(out, f, "GAU-DECK-MAX-VALUE", f"{f.who(seat)}'s Playable Deck is worth {total} "
             f"deckbuilding value; the maximum is {max_value}.")
     faction = f.faction(seat)
     neutral = g.module.neutral
     wrong = sorted({c.name for c in known if c.group not in (faction, neutral)})
     if faction and wrong:
-        add(out, f, "GAU-DECK-FACTION", f"Seat {seat} plays {faction}, but its deck holds "
+        add(out, f, "GAU-DECK-FACTION", f"{f.who(seat)} plays {faction}, but its deck holds "
             f"{', '.join(wrong)} from another faction.")
     flag = rules.unique_flag if rules and rules.unique_flag else "unique"
     copies = Counter(c.name for c in known if c.flag(flag))
     dup = sorted(n for n, k in copies.items() if k > 1)
     if dup:
-        add(out, f, "GAU-DECK-UNIQUE", f"Seat {seat}'s deck has more than one copy of the "
+        add(out, f, "GAU-DECK-UNIQUE", f"{f.who(seat)}'s deck has more than one copy of the "
             f"Unique card(s) {', '.join(dup)}.")
     terr = sorted({c.name for c in known if c.type == TERRITORY})
     if terr:
@@ -62,7 +62,7 @@ def _deck(f: Facts, out: list[Flag], seat: int) -> None:
     supp = sorted({c.name for c in known if c.type in SUPPLEMENTAL})
     if supp:
         add(out, f, "GAU-SUPP-NOT-CARDS", f"Supplemental component(s) {', '.join(supp)} are "
-            f"shuffled into seat {seat}'s Playable Deck.")
+            f"shuffled into {f.who(seat)}'s Playable Deck.")
 
 
 def _territories(f: Facts, out: list[Flag], seat: int) -> None:
@@ -72,7 +72,7 @@ def _territories(f: Facts, out: list[Flag], seat: int) -> None:
     if len(leaders) != 1 or leaders[0] is None or leaders[0].type != "Leader" or (
             faction is not None and leaders[0].group != faction):
         has = ", ".join(c.name if c else "?" for c in leaders) or "none"
-        add(out, f, "GAU-DECK-LEADER", f"Seat {seat} plays {faction or '?'} and needs exactly "
+        add(out, f, "GAU-DECK-LEADER", f"{f.who(seat)} plays {faction or '?'} and needs exactly "
             f"one Leader of that faction (has: {has}).")
     placed: list[tuple[int, str]] = []
     for pos in f.lay.territory:
@@ -84,19 +84,19 @@ def _territories(f: Facts, out: list[Flag], seat: int) -> None:
     names = [c.name for c in cards if c is not None]
     want = f.p("territories_per_player", 3)
     if len(cards) != want or len(set(names)) != len(names):
-        add(out, f, "GAU-TERR-THREE-DIFFERENT", f"Seat {seat} needs exactly {want} Territories "
+        add(out, f, "GAU-TERR-THREE-DIFFERENT", f"{f.who(seat)} needs exactly {want} Territories "
             f"with different titles (has: {', '.join(names) or len(cards)}).")
     deck_rules = f.game.module.deck_rules.get("territories")
     arena_max = deck_rules.max_flagged.get("arena", 1) if deck_rules else 1
     arenas = [c.name for c in cards if c is not None and c.flag("arena")]
     if len(arenas) > arena_max:
-        add(out, f, "GAU-TERR-ONE-ARENA", f"Seat {seat} brings {len(arenas)} Arenas "
+        add(out, f, "GAU-TERR-ONE-ARENA", f"{f.who(seat)} brings {len(arenas)} Arenas "
             f"({', '.join(arenas)}); at most {arena_max} is allowed.")
     side = f.lay.side.get(seat, frozenset())
     bad = [cid for pos, cid in placed if pos not in side
            or f.seat_facing(v.rotation(cid)) != seat] + loose
     if bad or len(placed) != len(side):
-        add(out, f, "GAU-SETUP-TERR-FACING", f"Seat {seat}'s three Territories must lie at its "
+        add(out, f, "GAU-SETUP-TERR-FACING", f"{f.who(seat)}'s three Territories must lie at its "
             f"own end of the Gauntlet, facing it.", bad)
 
 
@@ -108,16 +108,16 @@ def _zones(f: Facts, out: list[Flag], seat: int) -> None:
     if up or filled:
         what = ", ".join(([f"{len(up)} face-up Draw Pile card(s)"] if up else [])
                          + [f"a non-empty {z}" for z in filled])
-        add(out, f, "GAU-SETUP-DRAWPILE", f"Seat {seat} starts with {what}: the Draw Pile is "
+        add(out, f, "GAU-SETUP-DRAWPILE", f"{f.who(seat)} starts with {what}: the Draw Pile is "
             f"face down and the other piles start empty.", up)
     token = f.token_pos(seat)
     if token != f.lay.off.get(seat):
-        add(out, f, "GAU-SETUP-TOKENS", f"Seat {seat}'s Player Token must start immediately "
+        add(out, f, "GAU-SETUP-TOKENS", f"{f.who(seat)}'s Player Token must start immediately "
             f"before its own end of the Gauntlet.", [f"p{seat}.token"])
     hand = v.count(f"p{seat}.hand")
     want = f.p("opening_hand", 3)
     if hand != want:
-        add(out, f, "GAU-SETUP-HAND-3", f"Seat {seat} starts with {hand} cards in hand; the "
+        add(out, f, "GAU-SETUP-HAND-3", f"{f.who(seat)} starts with {hand} cards in hand; the "
             f"opening hand is {want}.")
 
 
@@ -147,10 +147,10 @@ def _faction_start(f: Facts, out: list[Flag], seat: int) -> None:
     if faction is None:
         missing.append("a faction's trackers")
     if wrong:
-        add(out, f, "GAU-SETUP-FACTION-START", f"Seat {seat} ({faction}) does not start at the "
+        add(out, f, "GAU-SETUP-FACTION-START", f"{f.who(seat)} ({faction}) does not start at the "
             f"faction's set-up values.", wrong)
     if missing:
-        add(out, f, "GAU-SUPP-PRESENT", f"Seat {seat} ({faction or 'no faction'}) is missing "
+        add(out, f, "GAU-SUPP-PRESENT", f"{f.who(seat)} ({faction or 'no faction'}) is missing "
             f"{', '.join(missing)}.")
 
 
@@ -261,5 +261,5 @@ def _first_player(f: Facts, out: list[Flag], rolls: list[tuple[int, list[int]]])
         add(out, f, "GAU-SETUP-FIRST-PLAYER", f"The first-player rolls tied at {best} and were "
             f"not rerolled.")
     elif leaders[0] != first:
-        add(out, f, "GAU-SETUP-FIRST-PLAYER", f"Seat {leaders[0]} rolled higher ({best}) but "
-            f"seat {first} took the first turn.")
+        add(out, f, "GAU-SETUP-FIRST-PLAYER", f"{f.who(leaders[0])} rolled higher ({best}) but "
+            f"{f.who(first)} took the first turn.")

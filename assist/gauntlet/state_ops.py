@@ -6,6 +6,7 @@ from assist.api import Flag
 from .facts import Facts
 from .marks import CAPTURE
 from .rules import add
+from .wording import whose
 
 
 def check_set(f: Facts, out: list[Flag]) -> None:
@@ -52,8 +53,8 @@ def _rotate_territory(f: Facts, out: list[Flag], obj: str, pos: int) -> None:
     if old == rot:
         return
     if f.token_pos(seat) != pos:
-        add(out, f, "GAU-CAPTURE-REQUIRES-OCCUPATION", f"The Territory was turned to seat "
-            f"{seat}, who does not occupy it.", [obj])
+        add(out, f, "GAU-CAPTURE-REQUIRES-OCCUPATION", f"{whose(f, obj)} was turned to face "
+            f"{f.who(seat)}, who does not occupy it.", [obj])
     elif f.step != CAPTURE or f.active != seat:
         allowed = [d for d in f.decl("order", "hostile-takeover", seat=seat)
                    if d.name == "hostile-takeover" or d.fields.get("order") == "Fortify"]
@@ -77,7 +78,7 @@ def check_asset_excess(f: Facts, out: list[Flag]) -> None:
         if count > f.controlled(s):
             moves = f.ctx.moves()
             if not any(frm == f"p{s}.assets" for _, frm, _ in moves):
-                add(out, f, "GAU-ASSET-LIMIT-IMMEDIATE", f"Seat {s} has {count} Assets but "
+                add(out, f, "GAU-ASSET-LIMIT-IMMEDIATE", f"{f.who(s)} has {count} Assets but "
                     f"controls {f.controlled(s)} Territories: discard the excess at once.",
                     [f"p{s}.assets"])
 
@@ -271,5 +272,5 @@ def check_roll(f: Facts, out: list[Flag]) -> None:
         if d.fields.get("seat", d.seat) == seat and isinstance(d.fields.get("net"), int):
             net = d.fields["net"]
     if len(values) != 1 + abs(net):
-        add(out, f, "GAU-DICE-COUNT", f"Seat {seat} rolled {len(values)} dice; with net "
+        add(out, f, "GAU-DICE-COUNT", f"{f.who(seat)} rolled {len(values)} dice; with net "
             f"advantage {net} it rolls {1 + abs(net)}.")

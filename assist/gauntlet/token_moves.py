@@ -65,7 +65,7 @@ def _movement(f: Facts, out: list[Flag], seat: int, a: int, b: int) -> None:
                  if d.fields.get("order") == "Onward")
     if moved > 1 + onward:
         rule = "GAU-MIL-ONWARD" if f.leader(seat) == "general" else "GAU-MOVE-ONE-CHOICE"
-        add(out, f, rule, f"Seat {seat} moved {moved} positions this Movement step; each "
+        add(out, f, rule, f"{f.who(seat)} moved {moved} positions this Movement step; each "
             f"position beyond the first needs Onward (or an effect).", [tok])
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .board import ability_slot, chosen_card, seat_of_id
-from .common import Out, card_named, param, seat_name
+from .common import Out, card_named, param, piece, seat_name
 from .facts import ACTION, Facts, declared, fields
 from .geometry import adjacent, chebyshev, line_of_sight
 
@@ -49,7 +49,8 @@ def on_attack(ctx: OpContext, f: Facts, out: Out) -> None:
     else:
         t_cell = board.hazards.get(target)
     if a_cell is None or t_cell is None:
-        out.add("MAN-ATTACK-NEARBY", f"The attack from {attacker} on {target}: both must be on the "
+        out.add("MAN-ATTACK-NEARBY", f"The attack from {piece(ctx, attacker)} on "
+                f"{piece(ctx, target)}: both must be on the "
                 f"arena to Target a Nearby opponent.", [attacker, target])
         return
     owner = seat_of_id(attacker)
@@ -77,7 +78,8 @@ def _nearby(ctx: OpContext, out: Out, board: Any, attacker: str, target: str,
     if blocked is not None:
         what = (f"the diagonal pair at {blocked[0]} and {blocked[1]}"
                 if isinstance(blocked[0], tuple) else f"{blocked}")
-        out.add("MAN-LOS-BLOCKERS", f"No Line of Sight from {attacker} at {a_cell} to {target} at "
+        out.add("MAN-LOS-BLOCKERS", f"No Line of Sight from {piece(ctx, attacker)} at {a_cell} "
+                f"to {piece(ctx, target)} at "
                 f"{t_cell}: blocked by {what} (Obstructions, Breaches, characters and turrets "
                 f"block; so do two diagonally adjacent blockers).", [attacker, target])
         return False
@@ -85,11 +87,13 @@ def _nearby(ctx: OpContext, out: Out, board: Any, attacker: str, target: str,
         rifts = board.cells_of("rift")
         if a_cell in rifts and any(r != a_cell and (r == t_cell or adjacent(r, t_cell))
                                    for r in rifts):
-            out.add("MAN-RIFT-ATTACK", f"{target} is reached only through a Rift: Rifts may not "
+            out.add("MAN-RIFT-ATTACK", f"{piece(ctx, target)} is reached only through a Rift: "
+                    f"Rifts may not "
                     f"be attacked through to hit an opponent on or next to another Rift.",
                     [attacker, target])
         else:
-            out.add("MAN-RANGE", f"{target} is {chebyshev(a_cell, t_cell)} spaces from {attacker}; "
+            out.add("MAN-RANGE", f"{piece(ctx, target)} is {chebyshev(a_cell, t_cell)} spaces "
+                    f"from {piece(ctx, attacker)}; "
                     f"the Range is {reach}.", [attacker, target])
         return False
     return True

@@ -5,6 +5,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from assist import wording
 from assist.api import CARD_EFFECT, Flag
 
 from .facts import ACTION, END, INCOME, Facts, declared, fields, moved, norm_phase
@@ -17,20 +18,53 @@ if TYPE_CHECKING:
 
 
 class Out(list[Flag]):
+    """The flags of one check. `at`: the index of the op the flags added now judge, when a
+    window that closes lays its verdicts at an earlier op (its attack, its phase marker)."""
+
     def __init__(self, ctx: OpContext) -> None:
         super().__init__()
         self.ctx = ctx
+        self.at: int | None = None
 
     def add(self, rule: str, message: str, objects: Sequence[str] = (),
             ops: Sequence[tuple[str, int]] = (), excused: bool | None = None) -> None:
+        """A flag; a message that names no player (or not a card it is about) starts with
+        what the op did (assist.wording)."""
+        if not ops and self.at is not None and self.at != self.ctx.index:
+            ops = (self.ctx.ref_at(self.at),)
+        if not ops:
+            message = wording.worded(self.ctx, message, objects, lambda o: piece_name(self.ctx, o))
         self.append(RULES.flag(rule, message, objects=objects, ops=ops,
                                excused=self.ctx.excused if excused is None else excused))
+
+    def laid_at(self, index: int | None) -> int | None:
+        """Lay what is added next at the op `index` (None: the op checked); returns the
+        previous setting, to put back."""
+        previous, self.at = self.at, index
+        return previous
 
 
 def param(game: GameInfo, name: str, default: int) -> int:
     value = game.param(name, default)
     return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) \
         else default
+
+
+def piece_name(ctx: OpContext, obj_id: str | None) -> str:
+    """What a piece is called in a message: a card's name, "Chosen", "Arcane Turret"."""
+    if not obj_id:
+        return "a piece"
+    if obj_id.endswith(".standee"):
+        return "Chosen"
+    if ".turret" in obj_id:
+        return "Arcane Turret"
+    card = card_of_obj(ctx, obj_id)
+    return card.name if card is not None else str(ctx.view.prop(obj_id, "name", obj_id))
+
+
+def piece(ctx: OpContext, obj_id: str | None) -> str:
+    """A piece with its player: "Shem's player's Chosen", "Khaya's player's Arcane Turret"."""
+    return wording.whose(ctx, obj_id, lambda o: piece_name(ctx, o)) if obj_id else "a piece"
 
 
 def seat_name(ctx: OpContext, seat: int | None) -> str:

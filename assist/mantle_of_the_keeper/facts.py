@@ -198,9 +198,12 @@ class Step:
 class Facts:
     """Lazily computed facts about the current op's turn."""
 
-    def __init__(self, ctx: OpContext) -> None:
+    def __init__(self, ctx: OpContext, *, at_end: bool = False) -> None:
         self.ctx = ctx
         self.h = ctx.history
+        # the index of the op that closes a window now: the marker being checked, or one past
+        # the last op when the input ends after it (the windows then close after it)
+        self.now = ctx.history.index + 1 if at_end else ctx.history.index
         self.game = ctx.game
         self.view = ctx.view
         self._scanned = False
@@ -312,7 +315,7 @@ class Facts:
         phase or (non-inner) declaration mark before this op, within the turn."""
         records = self.h.records
         for i in self.h.mark_indices():
-            if i >= self.h.index:
+            if i >= self.now:
                 continue
             if i < self.turn_start:
                 return None
@@ -328,7 +331,7 @@ class Facts:
         """The newest turn/phase mark before this op (start of the span this marker closes)."""
         records = self.h.records
         for i in self.h.mark_indices():
-            if i >= self.h.index:
+            if i >= self.now:
                 continue
             if i < self.turn_start:
                 return self.turn_start if self.in_play else None
@@ -341,6 +344,7 @@ class Facts:
         return self.h.seat_of(rec)
 
     def hops(self, obj_id: str, start: int, stop: int | None = None) -> list[Hop]:
+        """The relocations of `obj_id` in records start..stop (inclusive; up to this op)."""
         stop = self.h.index if stop is None else stop
         now = self.view.place(obj_id) or (None, None)
         if stop != self.h.index:
@@ -357,7 +361,7 @@ class Facts:
         setup_at: int | None = None
         oldest: int | None = None
         for i in self.h.mark_indices():
-            if i >= self.h.index:
+            if i >= self.now:
                 continue
             rec = records[i]
             w = what(rec)
@@ -365,14 +369,14 @@ class Facts:
                 setup_at = i
                 break
             if w == "turn":
-                return i, self.h.index - 1, rec.op.args.get("seat")
+                return i, self.now - 1, rec.op.args.get("seat")
             if w in ("phase", "step"):
                 oldest = i
         if setup_at is None or oldest is None:
             return None
         for i in self.h.mark_indices():  # the turn marker before the setup-complete marker
             if i < setup_at and what(records[i]) == "turn":
-                return oldest, self.h.index - 1, records[i].op.args.get("seat")
+                return oldest, self.now - 1, records[i].op.args.get("seat")
         return None
 
     def cell(self, obj_id: str) -> tuple[int, int] | None:

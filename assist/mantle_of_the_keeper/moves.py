@@ -5,7 +5,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from .board import ARENA, chosen_card, may_hold, seat_of_id
-from .common import Out, param, seat_name, walk_turn
+from .common import Out, param, piece, seat_name, walk_turn
 from .facts import END, INCOME, Facts, counter_delta, fields, relocated
 from .geometry import chebyshev
 
@@ -137,7 +137,7 @@ def _forced(ctx: OpContext, f: Facts, out: Out, owner: int, before: tuple[int, i
 
 def close_span(ctx: OpContext, f: Facts, out: Out, start: int) -> None:
     """At a phase or turn marker: where the characters that moved since `start` ended up."""
-    stop = ctx.index - 1
+    stop = f.now - 1
     # only a standee or a piece on the arena that the span relocated can be flagged here:
     # most spans move none, and then neither the board nor any piece's trail is read
     touched = relocated(f.h.records, start, stop)
@@ -147,7 +147,7 @@ def close_span(ctx: OpContext, f: Facts, out: Out, start: int) -> None:
     board = f.board()
     if board is None:
         return
-    moved: set[str] = set()
+    moved: dict[str, int] = {}  # piece -> the index of its last move in the span
     tremors = board.cells_of("tremor")
     obstacles = board.obstacles
     for seat in sorted(board.standees) + [s for s in ctx.view.seats if s not in board.standees]:
@@ -157,7 +157,7 @@ def close_span(ctx: OpContext, f: Facts, out: Out, start: int) -> None:
         hops = [h for h in f.hops(standee, start, stop) if h.after is not None]
         if not hops:
             continue
-        moved.add(standee)
+        moved[standee] = hops[-1].index
         cell = board.standees.get(seat)
         if cell is not None and cell in obstacles:
             out.add("MAN-MOVE-END-OBSTRUCTION", f"{seat_name(ctx, seat)}'s Chosen ended its move "
@@ -172,8 +172,10 @@ def close_span(ctx: OpContext, f: Facts, out: Out, start: int) -> None:
                             f"Tremor at {h.after} without taking its 1 damage.",
                             [standee, f"p{seat}.health"])
     for turret in board.turrets:
-        if turret in touched and any(h.after is not None for h in f.hops(turret, start, stop)):
-            moved.add(turret)
+        hops = [h for h in f.hops(turret, start, stop) if h.after is not None] \
+            if turret in touched else []
+        if hops:
+            moved[turret] = hops[-1].index
     if moved:
         where: dict[tuple[int, int], list[str]] = {}
         for seat, cell in board.standees.items():
@@ -181,9 +183,9 @@ def close_span(ctx: OpContext, f: Facts, out: Out, start: int) -> None:
         for turret, cell in board.turrets.items():
             where.setdefault(cell, []).append(turret)
         for cell, ids in where.items():
-            if len(ids) > 1 and moved & set(ids):
-                out.add("MAN-ONE-PER-SPACE", f"{' and '.join(ids)} share the space {cell}: only "
-                        f"one Chosen or turret may occupy a space.", ids)
+            if len(ids) > 1 and moved.keys() & set(ids):
+                out.add("MAN-ONE-PER-SPACE", f"{' and '.join(piece(ctx, i) for i in ids)} share "
+                        f"the space {cell}: only one Chosen or turret may occupy a space.", ids)
 
 
 def tremor_stay(ctx: OpContext, f: Facts, out: Out, start: int, stop: int, seat: int) -> None:

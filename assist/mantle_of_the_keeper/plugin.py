@@ -1,7 +1,16 @@
 """The Mantle of the Keeper rules assist: dispatches each op to the checks that concern it."""
 from __future__ import annotations
 
-from assist.api import AssistView, DeclarationSpec, Flag, GameInfo, OpContext, Plugin, RuleInfo
+from assist.api import (
+    AssistView,
+    DeclarationSpec,
+    Flag,
+    GameInfo,
+    OpContext,
+    Plugin,
+    RuleInfo,
+    Verdict,
+)
 from table.core import opkinds
 
 from . import combat, moves, resolution, setup, turn
@@ -37,6 +46,16 @@ class MantlePlugin(Plugin):
     # what `check` looks at: every other kind (and a void op) gets nothing from it
     ignores = frozenset(opkinds.KINDS) - {"counter", "move", "consume", "mark", "end", "delete"}
     ignores_void = True
+    # verdicts given when the window an attack or an ability opened closes, when a span of
+    # movement or a phase ends, or at the end of a turn
+    waits = frozenset({
+        "MAN-ABILITY-LOCKED", "MAN-ABILITY-UNLOCK", "MAN-ATTACKER-UNHARMED", "MAN-DAMAGE",
+        "MAN-DEFENSE-ONLY-TARGET", "MAN-EXCHANGE-DISCARD", "MAN-EXCHANGE-DRAW",
+        "MAN-FAVOR-FOR-DAMAGE", "MAN-FULL-DEFENSE", "MAN-MODIFIER-ONE", "MAN-MODIFIER-TIMING",
+        "MAN-ONE-CARD-PER-ATTACK", "MAN-TURRET-ATTACK", "MAN-TURRET-DESTROY", "MAN-TURRET-FAVOR",
+        "MAN-TURRET-NO-FDB", "MAN-MOVE-END-OBSTRUCTION", "MAN-TREMOR-ENTER", "MAN-ONE-PER-SPACE",
+        "MAN-INCOME", "MAN-HAND-LIMIT", "MAN-HAND-LIMIT-FAVOR", "MAN-RESHUFFLE",
+        "MAN-TREMOR-STAY"})
 
     def still_shows(self, flag: Flag, view: AssistView, game: GameInfo) -> bool:
         piece = view.obj(flag.objects[0])
@@ -72,7 +91,7 @@ class MantlePlugin(Plugin):
         elif kind == "mark":
             self._mark(ctx, Facts(ctx), out)
         elif kind == "end":
-            turn.on_game_end(ctx, Facts(ctx), out)
+            self._close_all(ctx, Facts(ctx), out)
         elif kind in ("set", "undo", "delete"):
             target = op.args.get("id") or ""
             if kind == "delete" and target.startswith("breach"):
@@ -80,6 +99,25 @@ class MantlePlugin(Plugin):
                 if f.in_play:
                     moves.on_breach_removed(ctx, f, out, target)
         return out
+
+    def settle(self, ctx: OpContext) -> list[Verdict]:
+        if ctx.op.kind == "end":
+            return []  # the game's result already closed every window
+        out = Out(ctx)
+        self._close_all(ctx, Facts(ctx, at_end=True), out)
+        return list(out)
+
+    @staticmethod
+    def _close_all(ctx: OpContext, f: Facts, out: Out) -> None:
+        """The `end` op or the end of the input (`f.now`): the window, the span and the
+        phase in force close as a marker would close them, and the turn ends there."""
+        if not f.in_play:
+            return
+        resolution.close_window(ctx, f, out)
+        start = f.previous_phase_mark()
+        if start is not None:
+            moves.close_span(ctx, f, out, start)
+        turn.close_turn(ctx, f, out)
 
     def check_setup(self, ctx: OpContext) -> list[Flag]:
         out = Out(ctx)

@@ -7,7 +7,16 @@ from typing import TYPE_CHECKING, Any
 
 from .board import ability_slot, chosen_card, seat_of_id
 from .combat import attacker_of, object_ref
-from .common import Out, card_named, card_of_obj, excused_between, is_modifier, param, seat_name
+from .common import (
+    Out,
+    card_named,
+    card_of_obj,
+    excused_between,
+    is_modifier,
+    param,
+    piece,
+    seat_name,
+)
 from .facts import Facts, counter_delta, declared, drawn, fields, moved
 from .geometry import chebyshev, line_of_sight
 
@@ -17,11 +26,13 @@ if TYPE_CHECKING:
 
 
 def close_window(ctx: OpContext, f: Facts, out: Out) -> None:
+    """The window that closes now; its verdicts are laid at the declaration that opened it."""
     j = f.previous_opener()
     if j is None:
         return
     rec = f.h.records[j]
     name = declared(rec)
+    before = out.laid_at(j)
     if name == "attack":
         _resolve_attack(ctx, f, out, j, rec)
     elif name == "turret-activate":
@@ -30,6 +41,7 @@ def close_window(ctx: OpContext, f: Facts, out: Out) -> None:
         _resolve_exchange(ctx, f, out, j, rec)
     elif name in ("ability-unlock", "ability-use"):
         _resolve_ability(ctx, f, out, j, rec, name)
+    out.laid_at(before)
 
 
 def _gains(f: Facts, start: int, stop: int, obj_id: str) -> tuple[int, int]:
@@ -54,7 +66,7 @@ def _played(ctx: OpContext, f: Facts, start: int, stop: int, seat: int | None) -
 
 
 def _resolve_attack(ctx: OpContext, f: Facts, out: Out, j: int, rec: Record) -> None:
-    stop = ctx.index - 1
+    stop = f.now - 1
     a = fields(rec)
     attacker = attacker_of(f, rec) or ""
     a_seat = seat_of_id(attacker)
@@ -118,8 +130,11 @@ def _check_card_counts(ctx: OpContext, out: Out, seats: tuple[int | None, int | 
         out.add("MAN-ONE-CARD-PER-ATTACK", f"{seat_name(ctx, a_seat)} played {len(a_main)} cards "
                 f"for one attack: only one card (plus one Modifier) per attack.", excused=excused)
     if len(a_mods) > 1 or len(d_mods) > 1:
-        out.add("MAN-MODIFIER-ONE", "More than one Modifier was played on one side of an attack: "
-                "Modifiers may not be stacked.")
+        seat, mods = (a_seat, [c for _i, c in a_mods]) if len(a_mods) > 1 else (t_seat, d_mods)
+        names = ", ".join(c.name for c in mods if c is not None)
+        out.add("MAN-MODIFIER-ONE", f"{seat_name(ctx, seat)} played {len(mods)} Modifiers "
+                f"({names}) on one side of an attack: Modifiers may not be stacked.",
+                [f"p{seat}.discard"] if seat is not None else [])
     if any(i > defense_at for i, _ in a_mods):
         out.add("MAN-MODIFIER-TIMING", f"{seat_name(ctx, a_seat)} added a Modifier after the "
                 f"defense: Modifiers are played together with the attack card.")
@@ -181,7 +196,7 @@ def _check_turret_destroyed(ctx: OpContext, f: Facts, out: Out, blow: _Blow, tar
 
 
 def _resolve_turret(ctx: OpContext, f: Facts, out: Out, j: int, rec: Record) -> None:
-    stop = ctx.index - 1
+    stop = f.now - 1
     turret = object_ref(fields(rec).get("turret")) or ""
     owner = seat_of_id(turret) or f.seat_of(rec)
     board = f.board()
@@ -204,8 +219,9 @@ def _resolve_turret(ctx: OpContext, f: Facts, out: Out, j: int, rec: Record) -> 
             reach = param(ctx.game, "turret_range", 3)
             if line_of_sight(cell, t_cell, board.blockers()) is not None or \
                     chebyshev(cell, t_cell) > reach:
-                out.add("MAN-TURRET-ATTACK", f"The turret hit {seat_name(ctx, seat)}, who is not "
-                        f"Nearby to it (Range {reach} and Line of Sight).", [turret])
+                out.add("MAN-TURRET-ATTACK", f"{piece(ctx, turret)} hit "
+                        f"{seat_name(ctx, seat)}, who is not Nearby to it (Range {reach} and "
+                        "Line of Sight).", [turret, f"p{seat}.health"])
     got, _ = _gains(f, j, stop, f"p{owner}.favor")
     per = param(ctx.game, "favor_per_damage", 1)
     if got != total * per:
@@ -215,7 +231,7 @@ def _resolve_turret(ctx: OpContext, f: Facts, out: Out, j: int, rec: Record) -> 
 
 
 def _resolve_exchange(ctx: OpContext, f: Facts, out: Out, j: int, rec: Record) -> None:
-    stop = ctx.index - 1
+    stop = f.now - 1
     seat = f.seat_of(rec)
     if seat is None:
         return
@@ -248,7 +264,7 @@ def _resolve_exchange(ctx: OpContext, f: Facts, out: Out, j: int, rec: Record) -
 
 
 def _resolve_ability(ctx: OpContext, f: Facts, out: Out, j: int, rec: Record, name: str) -> None:
-    stop = ctx.index - 1
+    stop = f.now - 1
     seat = f.seat_of(rec)
     if seat is None:
         return

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any
 
 from .common import Out, card_of_obj, living_seats, param, seat_name, walk_turn
 from .facts import ACTION, END, INCOME, Facts, counter_delta, drawn, moved, norm_phase, phase_index, what
+from .moves import tremor_stay
 
 if TYPE_CHECKING:
     from assist.api import OpContext
@@ -164,19 +165,20 @@ def on_phase(ctx: OpContext, f: Facts, out: Out) -> None:
     prev = norm_phase(prev_rec.op.args.get("value")) if what(prev_rec) in ("phase", "step") \
         else None
     if prev is not None and phase_index(new) >= 0 and phase_index(new) < phase_index(prev):
-        out.add("MAN-PHASE-ORDER", f"Back from {prev_rec.op.args.get('value')} to "
-                f"{ctx.op.args.get('value')}: once a phase is declared finished you may not "
-                f"return to it.")
+        out.add("MAN-PHASE-ORDER", f"{seat_name(ctx, ctx.seat)} went back from "
+                f"{prev_rec.op.args.get('value')} to {ctx.op.args.get('value')}: once a phase is "
+                "declared finished you may not return to it.")
     if prev == INCOME:
         income_span(ctx, f, out, prev_i)
 
 
 def income_span(ctx: OpContext, f: Facts, out: Out, start: int) -> None:
+    """The Income phase that began at `start`, judged as it closes."""
     seat = f.h.seat_of(f.h.records[start]) if f.active is None else f.active
     if seat is None:
         return
     draws = favor = 0
-    for i in range(start, ctx.index):
+    for i in range(start, f.now):
         rec = f.h.records[i]
         draws += drawn(rec, seat)
         favor += counter_delta(rec, f"p{seat}.favor")
@@ -287,15 +289,29 @@ def _check_next_turn(ctx: OpContext, out: Out, prev: int, new: Any) -> None:
 def on_game_end(ctx: OpContext, f: Facts, out: Out) -> None:
     """The game's recorded result ends the turn it falls in: an End-of-Turn phase that kept
     too many cards is the same slip as when the turn passes."""
+    close_turn(ctx, f, out)
+
+
+def close_turn(ctx: OpContext, f: Facts, out: Out) -> None:
+    """The turn ends where it stands (the `end` op, or the end of the input, `f.now`): the
+    phase it is in closes, and in End-of-Turn the turn's end is judged as when it passes (the
+    hand limit, the Favor for its discards, the empty Draw Pile, a Tremor stayed on)."""
     seat = f.active
-    if seat is None or not f.in_play or f.phase != END:
+    if seat is None or not f.in_play:
         return
-    hand = ctx.view.count(f"p{seat}.hand")
-    limit = param(ctx.game, "hand_limit", 6)
-    if hand > limit:
-        out.add("MAN-HAND-LIMIT", f"{seat_name(ctx, seat)} ended the game's last turn with "
-                f"{hand} cards: discard down to {limit} in the End-of-Turn phase.",
-                [f"p{seat}.hand"])
+    start = f.previous_phase_mark()
+    phase = f.phase_at(f.now - 1)
+    if start is not None and phase == INCOME:
+        income_span(ctx, f, out, start)
+    if phase != END:
+        return
+    stop = f.now - 1
+    _check_end_of_turn(ctx, f, out, f.turn_start, stop, seat)
+    deck, discard = f"p{seat}.deck", f"p{seat}.discard"
+    if ctx.view.count(deck) == 0 and ctx.view.count(discard) > 0:
+        out.add("MAN-RESHUFFLE", f"{seat_name(ctx, seat)}'s Draw Pile is empty: shuffle the "
+                f"Discard Pile to form a new face-down Draw Pile.", [deck, discard])
+    tremor_stay(ctx, f, out, f.turn_start, stop, seat)
 
 
 def on_winner(ctx: OpContext, f: Facts, out: Out) -> None:

@@ -2,8 +2,9 @@
 holds (`Truth`), for the report's tests to recover (table.bench.legal_corpus)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,6 +22,10 @@ class Plan:
     income_slip_rate: float = 0.2
     dusk_slip_rate: float = 0.25
     last_dusk_share: float = 0.3  # of the Dusk slips, planted at the last Dusk before the end
+    play_slip_rate: float = 0.15  # a Dead to Rites Champion played once with nothing paid
+    last_play_slip_rate: float = 0.5  # of unfinished Dead to Rites sessions: ended by one
+    rite_slip_rate: float = 0.1  # of Rites placed: one Favor short
+    last_stand_slip_rate: float = 0.3  # of Last Stands: the defender's +1 left out
     unfinished_rate: float = 0.05
     concession_rate: float = 0.1
     # the designer's questions (all off unless set; `DESIGNER` sets them all):
@@ -56,6 +61,11 @@ DESIGNER = Plan(draft_game="gauntlet",
                        "Pacts never get played.", "Is the hand limit checked before drawing?",
                        "is the hand limit checked before drawing", "Dawn income unclear"),
                 note_rate=0.02)
+
+    def legal(self) -> Plan:
+        """The same plan with no slip planted: every seat plays by its rulebook."""
+        zero: dict[str, Any] = {f.name: 0.0 for f in fields(self) if f.name.endswith("slip_rate")}
+        return replace(self, **zero)
 
 
 @dataclass(slots=True)

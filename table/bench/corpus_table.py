@@ -51,6 +51,10 @@ class Table:
         # the fights, refills and slips draw from a generator of their own, so the choices
         # the older plantings make (and so their sessions' results) stay as they were
         self.extra = random.Random(seed ^ 0x5EED)
+        self.seed = seed
+        self.slips = random.Random(seed ^ 0x511D)  # the later slips' own choices
+        self.play_slip: int | None = None  # the turn a Dead to Rites Champion goes unpaid
+        self.run: Any = None  # a Gauntlet session's run (table.bench.corpus_gauntlet)
         self.group = group
         self.occasions: dict[str, int] = {}
         self.dead = frozenset(plan.dead_cards.get(module.id, ()))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from table.bench import corpus_gauntlet, corpus_ritual
 from table.bench.corpus_table import Table, cards_in
 from table.core import actions as act
 
@@ -12,9 +13,16 @@ Turn = Callable[[Table, int, int], None]  # (table, seat, turn number)
 
 def _gauntlet_turn(t: Table, seat: int, number: int) -> None:
     rules = t.module.rules
+    run = t.run
     for phase in rules["phases"]:
         act.mark(t.r, "phase", value=phase, seat=seat)
-        if phase == "Draw":
+        if run is not None and phase == "Capture":
+            corpus_gauntlet.capture(t, seat)
+        elif run is not None and phase == "Movement":
+            corpus_gauntlet.movement(t, run, seat, number)
+            if run.over is not None:
+                return  # the Last Stand won: the game is over
+        elif phase == "Draw":
             t.draw(seat, int(rules.get("draw_per_turn", 1)))
         elif phase == "Action (before)":
             actions = [h for h in t.hand(seat) if (c := t.card(h)) is not None
@@ -33,8 +41,12 @@ def _dtr_turn(t: Table, seat: int, number: int) -> None:
             for champion in _champions(t, seat):  # ready at your Dawn
                 if t.r.state.objs[champion].rotation % 360:
                     act.rotate(t.r, champion, 0, seat=seat)
-            if not t.forgets_dawn(seat):  # the planted slips: this Dawn's Favor forgotten
-                act.counter(t.r, f"p{seat}.favor", add=1, seat=seat)
+            at_cap = corpus_ritual.counter(t, f"p{seat}.favor") >= \
+                corpus_ritual.seat_number(t, seat, "favor_cap", 6)
+            if at_cap:  # a Dawn at the cap gains nothing: an occasion with nothing to forget
+                t.occasion("DTR-DAWN-INCOME")
+            elif not t.forgets_dawn(seat):  # the planted slips: this Dawn's Favor forgotten
+                act.counter(t.r, f"p{seat}.favor", add=1, seat=seat)  # up to the cap only
             t.draw(seat, 1)
         elif phase == "Combat":
             _dtr_fight(t, seat)
@@ -48,10 +60,17 @@ def _dtr_turn(t: Table, seat: int, number: int) -> None:
             if champions and t.rnd.random() < 0.8:
                 handle = t.rnd.choice(champions)
                 cost = t.card(handle).number("cost")
-                act.counter(t.r, f"p{seat}.favor", add=-cost, seat=seat)
+                if t.play_slip is not None and number >= t.play_slip \
+                        and not t.card(handle).flag("ace"):
+                    t.play_slip = None  # the planted slip: played with nothing paid
+                    t.plant("DTR-PLAY-COST")
+                else:
+                    act.counter(t.r, f"p{seat}.favor", add=-cost, seat=seat)
                 act.move(t.r, handle, f"p{seat}.play", face_up=True, seat=seat)
             if t.rnd.random() < 0.6:
                 t.roll(seat, "effect")
+        elif phase == "Rite":
+            corpus_ritual.rite_phase(t, seat, t.slips)
 
 
 def _champions(t: Table, seat: int) -> list[str]:

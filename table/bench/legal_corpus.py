@@ -40,6 +40,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+from table.bench import corpus_gauntlet, corpus_ritual
 from table.bench.corpus_plan import Plan, Truth
 from table.bench.corpus_table import Table
 from table.bench.corpus_turns import STARTS, TURNS
@@ -52,6 +53,7 @@ GAMES = ("gauntlet", "mantle-of-the-keeper", "dead-to-rites")
 
 _SLIP_RULES = {"gauntlet": "GAU-HAND-LIMIT", "mantle-of-the-keeper": "MAN-HAND-LIMIT",
                "dead-to-rites": "DTR-DAWN-INCOME"}
+_RUN_WON = "Ran the Gauntlet (won the Last Stand)"
 
 
 def play(module: Any, seats: int, seed: int, path: Path, plan: Plan,
@@ -79,6 +81,12 @@ def play(module: Any, seats: int, seed: int, path: Path, plan: Plan,
     if module.id == "dead-to-rites" and more.random() < plan.dusk_slip_rate:
         t.dusk_slip = turns - 1 if more.random() < plan.last_dusk_share else \
             more.randrange(turns)
+    if module.id == "dead-to-rites" and t.slips.random() < plan.play_slip_rate:
+        t.play_slip = t.slips.randrange(turns)
+    if module.id == "gauntlet":
+        t.run = corpus_gauntlet.plan_run(t)
+        if t.run is not None:  # a run takes the runner seven turns at least: a longer game
+            turns = max(turns, len(t.order) * (8 + t.run.rng.randint(0, 4)))
     noting = random.Random(seed ^ 0x0E7E)
     for number in range(turns):
         seat = t.order[number % len(t.order)]
@@ -87,13 +95,23 @@ def play(module: Any, seats: int, seed: int, path: Path, plan: Plan,
         turn(t, seat, number)
         if plan.notes and noting.random() < plan.note_rate:
             t.r.issue("note", {"text": noting.choice(plan.notes)}, seat=seat)
-    winner, how = _finish(t, plan, rnd, draft)
+        if t.run is not None and t.run.over is not None:
+            break
+    if t.run is not None and t.run.over is not None:
+        winner, how = t.run.over, "victory"  # the Last Stand won: the Gauntlet is run
+        act.end_game(t.r, [winner], how, condition=_RUN_WON, seat=winner,
+                     text="scripted corpus session")
+    else:
+        winner, how = _finish(t, plan, rnd, draft)
+    if how == "unfinished" and module.id == "dead-to-rites" and \
+            t.slips.random() < plan.last_play_slip_rate and \
+            corpus_ritual.unpaid_play(t, t.order[(turns - 1) % len(t.order)]) is not None:
+        t.plant("DTR-PLAY-COST")  # the session stops on a play nothing was paid for
     t.r.close()
     if slipped and t.slip_seat is None:
         t.plant(_SLIP_RULES[module.id])
-    if t.dusk_slipped_at is not None and not (how == "unfinished"
-                                              and t.dusk_slipped_at == turns - 1):
-        t.plant("DTR-DAMAGE-CLEAR-DUSK")  # a last Dusk that nothing ends is never closed
+    if t.dusk_slipped_at is not None:
+        t.plant("DTR-DAMAGE-CLEAR-DUSK")  # the last Dusk too: the end of the log closes it
     return Truth(path, module.id, seats, dict(t.groups), list(t.order), winner,
                  slipped and t.slip_seat is None, how, dict(t.planted), draft, group,
                  dict(t.occasions))

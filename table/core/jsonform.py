@@ -143,7 +143,10 @@ def _draw(r: Replica, e: dict[str, Any], seat: int | None, namer: CardNamer | No
 
 
 def _move(r: Replica, e: dict[str, Any], seat: int | None, namer: CardNamer | None) -> Op | None:
-    return act.move(r, _card(r, e, seat, namer), _req(e, "to"), seat=seat,
+    to = _req(e, "to")
+    if isinstance(to, str) and ":" in to:  # onto a card ("p2.rites:Rite of Echoes")
+        to = resolve_card(r, to, seat, namer)
+    return act.move(r, _card(r, e, seat, namer), to, seat=seat,
                     **_take(e, "at", "pos", "face_up", "rot"))
 
 

@@ -70,6 +70,7 @@ class AssistWatch:
         runner = self.runner
         by_index: dict[int, list[Any]] = {}
         try:
+            runner.finish()  # the session's log read to its end: every open window closes
             for entry in runner.entries(include_acked=True, include_undone=True,
                                          include_resolved=True):
                 by_index.setdefault(entry.index, []).append(entry.flag)

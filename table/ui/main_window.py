@@ -301,6 +301,9 @@ class TableWindow(QMainWindow):
             resolved = set(runner.resolved())
             lines = runner.resolved_lines(resolved - self._resolved_seen)
             self._resolved_seen = resolved
+            older = runner.older_lines_changed()  # a verdict laid at the move it judges
+            if older is not None:
+                lines.append(older)
             if lines:  # a flag the table no longer shows leaves its (older) line in the log
                 pending = self._pending_first
                 self._pending_first = min(lines) if pending is None else min(pending, *lines)
@@ -364,6 +367,7 @@ class TableWindow(QMainWindow):
         for unsubscribe in self._unsubscribe:
             unsubscribe()
         if self.assist_runner is not None:
+            self.assist_runner.finish()  # the table closed: every open window closes
             self.assist_runner.detach()
         self.scene.detach()
         self.ctl.detach()

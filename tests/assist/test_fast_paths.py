@@ -93,7 +93,8 @@ def test_the_kept_window_and_the_skipped_kinds_change_no_flag(
     fast = [_entries(module, ops, slow=False) for module, ops in sessions]
     context_for = judging.context_for
     monkeypatch.setattr(runner_module, "context_for",
-                        lambda *args, **_kept: context_for(*args[:7]))
+                        lambda *args, pending=None, **_kept: context_for(*args[:7],
+                                                                         pending=pending))
     slow = [_entries(module, ops, slow=True) for module, ops in sessions]
     assert fast == slow
     assert sum(len(e) for e in fast) > 50  # the sessions break rules: there is much to compare
@@ -113,9 +114,11 @@ def test_the_kept_window_is_the_scanned_window_at_every_op(
     context_for = judging.context_for
 
     def both(record: Any, index: int, records: Any, marks: Any, state: Any, view: Any,
-             game: Any, excused: bool | None = None, *, kept: Any = None) -> Any:
+             game: Any, excused: bool | None = None, *, kept: Any = None,
+             pending: Any = None) -> Any:
         scanned = History(records, index, marks, state)
-        ctx = context_for(record, index, records, marks, state, view, game, excused, kept=kept)
+        ctx = context_for(record, index, records, marks, state, view, game, excused, kept=kept,
+                          pending=pending)
         seen.append(excused == judging.excused_in_window(scanned)
                     and ctx.history.current_turn_start() == scanned.current_turn_start()
                     and ctx.history.window_start() == scanned.window_start()

@@ -42,8 +42,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     slipped = next(t for seed in range(40) for t in [
         play(find_module("gauntlet"), 2, seed, folder / f"g{seed}.sandlog", Plan(slip_rate=1.0))]
         if t.slipped)
-    legal = play(find_module("dead-to-rites"), 4, 5, folder / "dtr.sandlog",
-                 Plan(slip_rate=0.0, income_slip_rate=0.0, dusk_slip_rate=0.0))
+    legal = play(find_module("dead-to-rites"), 4, 5, folder / "dtr.sandlog", Plan().legal())
     return {"gauntlet": slipped.path, "dtr": legal.path}
 
 

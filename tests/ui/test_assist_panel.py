@@ -117,7 +117,7 @@ def test_undoing_a_flagged_move_clears_its_flag(qtbot) -> None:  # type: ignore[
     wrong_rite = replica.state.objs["p1.rites"].children[0]
     actions.move(replica, wrong_rite, "altar", seat=1)
     w.refresh_panels()
-    assert w.assist.tree.topLevelItemCount() == 1
+    assert [e.flag.rule for e in w.assist.entries] == ["DTR-RITE-NEXT"]  # its cost: pending
     w.ctl.undo()
     w.refresh_panels()
     assert w.assist.tree.topLevelItemCount() == 0

@@ -75,6 +75,7 @@ def check(args: argparse.Namespace) -> int:
         print(f"{args.log}: no rules assist for {module.name}", file=sys.stderr)
         return 0
     runner = AssistRunner.for_replica(replica, module, plugin, seat=-1)
+    runner.finish()  # the log read to its end: every window still open closes there
     for notice in runner.notices:
         print(f"note: {notice}", file=sys.stderr)
     _print_flags(runner, replica, include_acked=args.all, as_json=args.json)

@@ -25,9 +25,10 @@ def severity_of(flags: list[Any]) -> str | None:
 
 
 def tooltip_of(flags: list[Any], message: Callable[[Any], str] | None = None) -> str:
-    """The flags' lines; `message` words each for the viewing seat (privacy.flag_message)."""
-    return "\n".join(f"{'⛔' if f.severity == 'error' else '⚠'} {f.rule} ({f.section}): "
-                     f"{message(f) if message else f.message}" for f in flags)
+    """The flags' lines; `message` words each for the viewing seat (privacy.flag_message).
+    Plain words for the severity: no symbol the table's font may lack."""
+    return "\n".join(f"{'Error' if f.severity == 'error' else 'Warning'}: {f.rule} "
+                     f"({f.section}): {message(f) if message else f.message}" for f in flags)
 
 
 def paint_badge(p: QPainter, corner: QRectF, severity: str) -> None:

@@ -2,6 +2,9 @@
 
 The runner (assist.runner.AssistRunner, Qt-free) is wired by the main window; this panel only
 reads it. After a rollback the runner has already recomputed, so a refresh shows the result.
+A verdict still open (a card played and unpaid so far) shows at once as a muted "pending" row
+at the move it judges: no badge, no log mark, nothing to acknowledge; it turns into a flag, or
+goes, when its payment or window closes.
 """
 from __future__ import annotations
 
@@ -22,6 +25,8 @@ if TYPE_CHECKING:
     from .flag_list import FlagList
 
 COLOURS = {"error": "#e74c3c", "warning": "#f1c40f"}
+PENDING = "pending"
+MUTED = "#8c8c8c"  # a pending row: its headline and message
 
 
 def acknowledge(r: Replica, key: str, reason: str, *, seat: int | None = None) -> Op:
@@ -59,7 +64,8 @@ class AssistPanel(QWidget):
         box = self._box = QVBoxLayout(self)
         box.addWidget(self.notice)
         box.addLayout(row)
-        self.entries: list[Any] = []
+        self.entries: list[Any] = []  # the flags shown
+        self.rows: list[Any] = []  # every row in order: flags and pending verdicts
         self._seat: int | None = None  # the seat the messages were worded for
         self.refresh()
 
@@ -102,26 +108,34 @@ class AssistPanel(QWidget):
         self.notice.setText("\n".join(notes))
         self.notice.setVisible(bool(notes))
         entries = runner.entries()
+        pending = runner.pending() if hasattr(runner, "pending") else []
+        rows = sorted([*entries, *pending], key=lambda e: e.index)
         seat = self.ctl.seat if self.ctl is not None else None
-        if [(e.index, e.flag) for e in entries] == [(e.index, e.flag) for e in self.entries] \
+        if [(e.index, _verdict(e)) for e in rows] == [(e.index, _verdict(e)) for e in self.rows] \
                 and seat == self._seat:
             return
-        self.entries, self._seat = entries, seat
-        if self._tree is None and not entries:
+        self.entries, self.rows, self._seat = entries, rows, seat
+        if self._tree is None and not rows:
             self._buttons()
             return
         self.tree.clear()
-        for e in entries:
-            f = e.flag
+        for e in rows:
+            f = _verdict(e)
             message = flag_message(self.ctl, f) if self.ctl is not None else f.message
-            self.tree.add_flag([str(e.number), f.severity, f.rule, message, f.section],
-                               QColor(COLOURS.get(f.severity, "#cccccc")))
+            if hasattr(e, "pending"):
+                self.tree.add_flag([str(e.number), PENDING, f.rule, message, f.section],
+                                   QColor(MUTED), muted=True)
+            else:
+                self.tree.add_flag([str(e.number), f.severity, f.rule, message, f.section],
+                                   QColor(COLOURS.get(f.severity, "#cccccc")))
         self._buttons()
 
     def _selected(self) -> Any:
+        """The flag chosen in the list (a pending row has nothing to acknowledge: None)."""
         item = self._tree.currentItem() if self._tree is not None else None
         row = self.tree.indexOfTopLevelItem(item) if item is not None else -1
-        return self.entries[row] if 0 <= row < len(self.entries) else None
+        chosen = self.rows[row] if 0 <= row < len(self.rows) else None
+        return None if chosen is None or hasattr(chosen, "pending") else chosen
 
     def _buttons(self) -> None:
         on = self._selected() is not None and self.ctl is not None and not self.ctl.read_only
@@ -130,15 +144,21 @@ class AssistPanel(QWidget):
 
     def _chosen(self) -> None:
         self._buttons()
-        entry = self._selected()
-        if entry is not None:
-            self.flagChosen.emit(list(entry.flag.objects))
+        item = self._tree.currentItem() if self._tree is not None else None
+        row = self.tree.indexOfTopLevelItem(item) if item is not None else -1
+        if 0 <= row < len(self.rows):
+            self.flagChosen.emit(list(_verdict(self.rows[row]).objects))
 
     def acknowledge(self, reason: str, entry: Any = None) -> None:
         entry = entry or self._selected()
         if entry is None or self.ctl is None:
             return
         self.ctl.act(acknowledge, entry.flag.key, reason)
+
+
+def _verdict(row: Any) -> Any:
+    """A row's flag, or its pending verdict (both have rule, message, section, objects)."""
+    return row.pending if hasattr(row, "pending") else row.flag
 
 
 def flags_by_op(runner: Any) -> dict[int, list[Any]]:

@@ -38,6 +38,7 @@ from table.core.views import ALL
 from ..catalog import Catalog
 from ..controller import TableController
 from ..logtext import LogRenderer
+from ..privacy import flag_message
 from ..scene import TableScene
 from ..view import TableView
 from ..window_fit import fit_window
@@ -214,8 +215,9 @@ class ReplayWindow(QMainWindow):
         self.log_list.clicked.connect(lambda index: self.seek(index.row() + 1))
         self.flag_list = QListWidget()
         self.flag_list.setWordWrap(True)
-        for index, flag in self._flag_entries:
-            item = QListWidgetItem(f"#{index + 1}  {flag.rule} ({flag.severity}): {flag.message}")
+        for index, flag in self._flag_entries:  # worded as the live panel words them
+            item = QListWidgetItem(f"#{index + 1}  {flag.rule} ({flag.severity}): "
+                                   f"{flag_message(self.ctl, flag)}  [{flag.section}]")
             item.setData(Qt.ItemDataRole.UserRole, index)
             self.flag_list.addItem(item)
         if not self._flag_entries:

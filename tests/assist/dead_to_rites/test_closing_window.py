@@ -1,6 +1,7 @@
 """The closing window read in one marker scan (window.closing) gives what the separate lookups
-give: the window's start, phase and active seat (Dtr.window_before), the turn marker before
-the op (Dtr.mark_before), whether a result already closed it, and its ops."""
+give: the window's start, phase and active seat (Dtr.window_before; the first window of play
+opens after the setup-complete marker), the turn marker before the op (Dtr.mark_before),
+whether a result already closed it, and its ops."""
 from __future__ import annotations
 
 from assist.api import AssistView, GameInfo
@@ -40,6 +41,9 @@ def test_closing_matches_the_separate_lookups_at_every_op() -> None:
         d = Dtr(ctx)
         w = closing(d)
         start, phase, active = d.window_before(index)
+        setup = d.history.setup_end()
+        if setup is not None and start < setup:  # play's first window opens after the setup
+            start = setup
         assert (w.start, w.phase, w.active) == (start, phase, active), index
         assert w.turn == d.mark_before(index, ("turn",)), index
         assert w.closed == _closed_by_result(d, start), index

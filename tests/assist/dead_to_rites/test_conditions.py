@@ -14,6 +14,7 @@ def _live(t: AssistTable) -> list[str]:
 
 def test_favor_over_the_cap_clears_once_it_is_back_under_it() -> None:
     t = AssistTable("dead-to-rites", plugin=plugin)
+    t.phase("Dawn", seat=1)  # play starts
     t.do({"seat": 1, "op": "counter", "id": "p1.favor", "value": 9})
     assert _live(t) == ["DTR-FAVOR-CAP"]
     t.do({"seat": 1, "op": "counter", "id": "p1.favor", "value": 7})  # still over the cap
@@ -25,6 +26,7 @@ def test_favor_over_the_cap_clears_once_it_is_back_under_it() -> None:
 
 def test_negative_favor_clears_once_it_is_zero_again() -> None:
     t = AssistTable("dead-to-rites", plugin=plugin)
+    t.phase("Dawn", seat=1)  # play starts
     t.do({"seat": 2, "op": "counter", "id": "p2.favor", "value": -1})
     assert _live(t) == ["DTR-FAVOR-NONNEG"]
     t.do({"seat": 2, "op": "counter", "id": "p2.favor", "add": 1})

@@ -54,8 +54,9 @@ def test_the_flag_names_the_play_and_what_was_paid() -> None:
     t.do(phase("Combat"))
     (entry,) = t.entries(since)
     assert entry.flag.severity == "error"
-    assert entry.flag.message == "Seat 1 played Ashen Colossus and paid 0 Favor; it costs 4."
-    assert played is not None and played.ref in entry.flag.ops  # the play, not only the marker
+    assert entry.flag.message == "Player 1 played Ashen Colossus and paid 0 Favor; it costs 4."
+    assert played is not None and entry.flag.ops[0] == played.ref  # the play, not the marker
+    assert entry.ref == played.ref and entry.key == f"DTR-PLAY-COST@{played.ref[0]}:{played.ref[1]}"
 
 
 def test_pay_play_pay_play_is_two_payments_not_one() -> None:

@@ -37,6 +37,7 @@ def test_illegal_moves_raise_exactly_those() -> None:
 
 def test_acknowledged_flag_is_hidden() -> None:
     t = AssistTable("dead-to-rites", plugin=plugin)
+    t.phase("Dawn", seat=1)  # play starts
     t.do({"seat": 1, "op": "counter", "id": "p1.favor", "value": 9})
     [entry] = t.entries()
     t.ack(entry, "card effect", seat=1)
@@ -58,6 +59,7 @@ def test_card_effect_declaration_downgrades_e_star() -> None:
 def test_sandtable_check_reports_flags(tmp_path: Path) -> None:
     log = tmp_path / "game.sandlog"
     t = AssistTable("dead-to-rites", plugin=plugin, log_path=str(log))
+    t.phase("Main", seat=1)  # play starts
     t.do({"seat": 1, "op": "counter", "id": "p1.favor", "value": 9})
     t.replica.close()
     out = subprocess.run([sys.executable, "-m", "table.app.cli", "check", str(log), "--json"],

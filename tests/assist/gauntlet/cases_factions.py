@@ -576,8 +576,9 @@ def _(t: AssistTable, legal: bool) -> int:
 @case("GAU-MYS-LOSS-INTERRUPTS", *MYS)
 def _(t: AssistTable, legal: bool) -> int:
     mark_rite(t, 1)
-    full_battle(t, att=2, pos=4, winner=1)
-    c = cp(t)
+    full_battle(t, att=2, pos=4, winner=1, close=False)
+    c = cp(t)  # the flag is laid at the battle's close, when the Rite was interrupted
+    t.declare("battle-close", seat=2)
     if legal:
         mark_rite(t, None)
     t.phase(AO2, seat=2)

@@ -55,7 +55,9 @@ def test_an_unpaid_order_is_flagged_under_its_rule(name: str) -> None:
     rule = f"GAU-MIL-{name.upper()}"
     assert t.rules(since) == [rule], t.describe(since)
     (flag,) = t.flags(since)
-    assert flag.message == f"Seat 1 used {name} and paid 0 Command; it costs {ORDER_COSTS[name]}."
+    player = t.replica.state.seats[1].name  # players are named as the table names them
+    assert flag.message == f"{player} used {name} and paid 0 Command; it costs {ORDER_COSTS[name]}."
+    assert flag.ops[0] == t.replica.records()[since].op.ref  # laid at the Order it judges
 
 
 @pytest.mark.parametrize("name", [n for n, cost in ORDER_COSTS.items() if cost > 1])
