@@ -50,6 +50,12 @@ class Plan:
     notes: tuple[str, ...] = ()
     note_rate: float = 0.0
 
+    def legal(self) -> Plan:
+        """The same plan with no slip planted: every seat plays by its rulebook."""
+        zero: dict[str, Any] = {f.name: 0.0 for f in fields(self)
+                                if f.name.endswith("slip_rate") or f.name == "dawn_slips"}
+        return replace(self, **zero)
+
 
 DESIGNER = Plan(draft_game="gauntlet",
                 decks={"gauntlet": ("military", "diplomats", "mystics")},
@@ -61,11 +67,6 @@ DESIGNER = Plan(draft_game="gauntlet",
                        "Pacts never get played.", "Is the hand limit checked before drawing?",
                        "is the hand limit checked before drawing", "Dawn income unclear"),
                 note_rate=0.02)
-
-    def legal(self) -> Plan:
-        """The same plan with no slip planted: every seat plays by its rulebook."""
-        zero: dict[str, Any] = {f.name: 0.0 for f in fields(self) if f.name.endswith("slip_rate")}
-        return replace(self, **zero)
 
 
 @dataclass(slots=True)
