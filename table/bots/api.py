@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from table.core.views import known_card
 
 if TYPE_CHECKING:
+    from assist.view import AssistView
     from table.core.replica import Replica
     from table.games.model import Card
     from table.games.module import GameModule
@@ -192,6 +193,13 @@ class SeatView:
                  if (rec := records[i]).void is None and rec.op.kind in ("mark", "roll", "end")]
         self._marks = (len(records), marks)
         return marks
+
+    def assist_view(self) -> AssistView:
+        """The same seat's view in the rules assist's reading API (its board and geometry
+        helpers take one): built on table.core.views like this one."""
+        from assist.view import AssistView
+
+        return AssistView(self._r.state, self._r.knowledge, self.seat)
 
     def verdicts(self) -> list[Verdict]:
         """The rules assist's flags on this seat's own moves (none when no assist runs)."""
