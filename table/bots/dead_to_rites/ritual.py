@@ -24,6 +24,12 @@ class Ritual:
     effects: Any
     heuristic: bool
 
+    def _rule(self, action: str, **names: float) -> bool | None:
+        """What the strategy file says of an action here (None: no rule, the bot decides)."""
+        strategy = getattr(self, "strategy", None)
+        return strategy.allows(action, **names) if strategy is not None and self.heuristic \
+            else None
+
     # -- the active player's Rite ------------------------------------------------------------
     def rite_reserve(self, view: SeatView) -> int:
         """Favor the heuristic keeps in Main for this turn's Rite."""
@@ -45,7 +51,9 @@ class Ritual:
         cost = tr.rite_cost(view, me, rite)
         if tr.favor(view, me) < cost:
             return
-        if self.choose.maybe([nxt], lambda o: 1.0) is None:
+        rule = self._rule("rite", favor=tr.favor(view, me), cost=cost, step=tr.step(view, me),
+                          ward=tr.ward(view, me, rite), hand=view.count(f"p{me}.hand"))
+        if rule is False or self.choose.maybe([nxt], lambda o: 1.0) is None:
             return
         yield {"op": "counter", "id": f"p{me}.favor", "add": -cost}
         yield {"op": "move", "id": handle, "to": ALTAR}
@@ -103,6 +111,10 @@ class Ritual:
                 yield {"op": "move", "card": handle, "to": POOL}
             return
         need = self._need(view, r)
+        rule = self._rule("block", rite_step=r.card.number("step"), step=tr.step(view, me),
+                          ward=r.ward, hand=len(hand), owner_step=tr.step(view, r.owner))
+        if rule is not None:
+            need = r.ward if rule and need <= 0 else need if rule else 0
         if need <= 0:
             return
         # the cheapest cards to give up first: high Block, low use in this seat's own plans
