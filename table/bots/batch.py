@@ -6,6 +6,7 @@ seats come from the batch seed and k alone). Each game's log is then judged by t
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 import time
 from collections.abc import Callable, Iterator
@@ -86,9 +87,25 @@ def play_one(job: tuple[Plan, int]) -> dict[str, Any]:
     out = asdict(result)
     out.update(k=k, seconds=seconds, groups={s: module.deck_group(d) or "" for s, d in
                                              decks.items()},
-               digest=hashlib.sha256(path.read_bytes()).hexdigest(),
+               digest=session_digest(path),
                flags=flag_counts(path, module) if plan.check else {})
     return out
+
+
+def session_digest(path: Path) -> str:
+    """A digest of the session a log holds: every op (author, number, time, seat, kind,
+    arguments) in order, so two runs of a game compare equal however they ran (the log file's
+    bytes also hold each run's own signing key and signatures)."""
+    from table.core.replica import Replica
+
+    replica = Replica.from_log(path)
+    h = hashlib.sha256()
+    for rec in replica.records():
+        op = rec.op
+        h.update(json.dumps([op.author, op.seq, op.time, op.seat, op.kind, op.args],
+                            sort_keys=True, default=str).encode())
+    replica.close()
+    return h.hexdigest()
 
 
 def flag_counts(path: Path, module: GameModule) -> dict[str, int]:
