@@ -29,6 +29,7 @@ WHENS = ("action", "battle", "play", "interrupt", "defend", "attack", "destroys"
 VERBS = ("draw", "discard", "expel", "gain", "lose", "damage", "heal", "move", "ready",
          "engage", "bonus", "advantage", "peek")
 NEEDS_WORD = ("gain", "lose")
+NO_NUMBER = ("ready", "engage")  # every other action says how many
 CONDITIONS = ("attacker", "defender", "initiated", "controlled", "enemy", "adjacent")
 
 _CLAUSE = re.compile(r"^(?P<when>[a-z]+)\s*:\s*(?P<verb>[a-z]+)(?:\s+(?P<n>[+-]?\d+))?"
@@ -70,6 +71,9 @@ def parse(cell: str) -> list[Effect]:
         if verb not in VERBS:
             raise EffectError(f"effect {raw.strip()!r}: unknown action {verb!r} (one of "
                               f"{', '.join(VERBS)})")
+        if verb not in NO_NUMBER and not m["n"]:
+            raise EffectError(f"effect {raw.strip()!r}: {verb} needs a number "
+                              f"(e.g. '{when}: {verb} 1')")
         if verb in NEEDS_WORD and not word:
             raise EffectError(f"effect {raw.strip()!r}: {verb} needs what to {verb} "
                               f"(e.g. '{verb} 1 favor')")

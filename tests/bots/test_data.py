@@ -17,7 +17,7 @@ def test_effects_parse_and_add_up() -> None:
 @pytest.mark.parametrize(("cell", "says"), [
     ("battle bonus 1", "cannot read"), ("later: draw 1", "unknown moment"),
     ("action: fly 2", "unknown action"), ("action: gain 2", "needs what"),
-    ("battle: bonus 1 if lucky", "unknown condition")])
+    ("battle: bonus 1 if lucky", "unknown condition"), ("battle: bonus one", "needs a number")])
 def test_effect_errors_name_the_clause(cell: str, says: str) -> None:
     with pytest.raises(EffectError, match=says):
         parse(cell)
