@@ -17,7 +17,7 @@ def run(games: int = 40, game: str = "gauntlet", seed: int = 1) -> dict[str, obj
     module = batch.load(game, None)
     seats = max(int(module.players.min), min(4, int(module.players.max)))
     heuristic = registry.strongest(game)
-    bots = (heuristic,) + tuple(registry.find("random", game).name for _ in range(seats - 1))
+    bots = (heuristic, *tuple(registry.find("random", game).name for _ in range(seats - 1)))
     with tempfile.TemporaryDirectory() as tmp:
         plan = batch.Plan(game, None, seats, bots, games, seed, tmp, check=False)
         started = time.perf_counter()

@@ -26,7 +26,8 @@ def _client(address: str) -> Any:
         raise ClusterError("--cluster needs Dask distributed: pip install 'sandtable[cluster]'"
                            ) from None
     try:
-        return Client(address, timeout=20, set_as_default=False)
+        return Client(address, timeout=20,  # type: ignore[no-untyped-call]
+                      set_as_default=False)
     except (OSError, TimeoutError) as err:
         raise ClusterError(f"cannot reach the Dask scheduler at {address}: {err}") from None
 

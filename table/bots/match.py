@@ -84,6 +84,7 @@ class Match:
         judge = verdicts(self.replica) if verdicts is not None else None
         self.views = {seat: SeatView(self.replica, module, seat, judge) for seat in self.bots}
         self.decks = {s: d.name for s, d in (decks or {}).items()}
+        self.log_path = str(log_path) if log_path is not None else None
         self.clock_seconds = 0.0
 
     def step(self) -> bool:
@@ -138,7 +139,7 @@ class Match:
         return Result(self.seed, len(self.bots), {s: b.name for s, b in self.bots.items()},
                       self.decks, winners, how, condition,
                       int(r.state.turn.get("number", 0)), len(r.records()),
-                      str(r.log_path) if getattr(r, "log_path", None) else None, unresolved)
+                      self.log_path, unresolved)
 
     def close(self) -> None:
         self.replica.close()

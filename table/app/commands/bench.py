@@ -65,8 +65,12 @@ def register(sub: Subcommands) -> None:
     p.add_argument("--jobs", type=int, help="worker processes (default: every core)")
     p.add_argument("--keep", metavar="DIR", help="generate the logs here and keep them")
     p.set_defaults(handler=bench_dataset)
-    p = target("simulate", "bot games per second, and the bots' play against the fold of the "
-                           "logs they wrote replayed by the core alone")
+    _register_simulate(target("simulate", "bot games per second, and the bots' play against "
+                                          "the fold of the logs they wrote replayed by the "
+                                          "core alone"))
+
+
+def _register_simulate(p: argparse.ArgumentParser) -> None:
     p.add_argument("--games", type=int, default=40, help="games (default: %(default)s)")
     p.add_argument("--game", default="gauntlet", help="game id (default: %(default)s)")
     p.set_defaults(handler=bench_simulate)

@@ -76,7 +76,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         print(f"sandtable: {err}", file=sys.stderr)
         return 1
     if not problems and Path(args.path).is_dir():
-        problems = bot_data_problems(Path(args.path))
+        problems = bot_data_problems(Path(args.path))  # type: ignore[assignment]
     for problem in problems:
         print(problem)
     if problems:
@@ -99,7 +99,7 @@ def bot_data_problems(folder: Path) -> list[str]:
     try:
         module = load_module(folder)
     except ModuleError as err:
-        return list(err.problems)
+        return [str(p) for p in err.problems]
     problems = []
     for card in module.cards.values():
         cell = card.fields.get(COLUMN)

@@ -9,8 +9,12 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from table.app.commands import Subcommands
+
+if TYPE_CHECKING:
+    from table.bots.batch import Plan
 
 
 def register(sub: Subcommands) -> None:
@@ -107,14 +111,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _plan(args: argparse.Namespace) -> object:
+def _plan(args: argparse.Namespace) -> Plan | str:
     from table.bots import batch, registry
 
     if not args.game and not args.module:
         return "simulate needs --game or --module"
     try:
         module = batch.load(args.game or "", args.module)
-    except Exception as err:  # noqa: BLE001 - a missing game or a broken draft: one line
+    except Exception as err:
         return str(err)
     if args.game and args.module and module.id != args.game:
         return f"--module {args.module} is {module.id}, not {args.game}"

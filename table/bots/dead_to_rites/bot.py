@@ -134,10 +134,9 @@ class DeadToRitesBot(Fights, Ritual, Bot):
 
     def _playable(self, view: SeatView, card: Any) -> bool:
         if card.type == "Champion":
-            if card.flag("ace") and any(c.name == card.name
-                                        for _, c in tr.champions(view, view.seat)):
-                return False  # one Ace of a name in play
-            return True
+            # one Ace of a name in play
+            return not (card.flag("ace") and any(c.name == card.name
+                                                 for _, c in tr.champions(view, view.seat)))
         if card.type == "Ritual":
             effects = [e for e in self.effects.get(card.id, ()) if e.when == "play"]
             if not effects or any(e.verb != "gain" for e in effects):
@@ -150,7 +149,7 @@ class DeadToRitesBot(Fights, Ritual, Bot):
         if card.type == "Ritual":
             net = total(self.effects.get(card.id, ()), "play", "gain") - card.number("cost")
             return float(net)
-        return 1.0 + card.number("power") * 0.5 + card.number("guard") * 0.5
+        return 1.0 + float(card.number("power") + card.number("guard")) * 0.5
 
     def _to_clear(self, view: SeatView, seat: int) -> bool:
         """Whether a seat's Champions still carry damage that clears at Dusk."""

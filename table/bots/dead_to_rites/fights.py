@@ -61,7 +61,10 @@ class Fights:
             return
         plan: list[tuple[str, Any, str, Any]] = []
         for handle, card in attackers:
-            pick = self.choose.maybe(targets, lambda t, c=card: self._attack_value(view, c, t))
+            def value(t: tuple[str, Any], c: Any = card) -> float:
+                return self._attack_value(view, c, t)
+
+            pick = self.choose.maybe(targets, value)
             if pick is not None:
                 plan.append((handle, card, pick[0], pick[1]))
         for handle, _, target, _ in plan:

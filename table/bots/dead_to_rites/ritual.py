@@ -157,7 +157,7 @@ class Ritual:
 
     def _keep(self, view: SeatView, card: Any) -> float:
         if card.type == "Champion":
-            return 1.0 + 0.3 * (card.number("power") + card.number("guard"))
+            return 1.0 + 0.3 * float(card.number("power") + card.number("guard"))
         return 0.5
 
     # -- the owner resolves ------------------------------------------------------------------

@@ -165,6 +165,23 @@ def side(view: SeatView, b: Battle, seat: int, used: list[str],
     return Side(bonus, adv)
 
 
-__all__ = ["Battle", "Side", "battle_facts", "controller", "faction", "final", "forward", "leader", "is_territory",
-           "open_battle", "other", "position", "positions", "side", "slot", "start",
-           "territory", "territory_id"]
+__all__ = [
+    "Battle",
+    "Side",
+    "battle_facts",
+    "controller",
+    "faction",
+    "final",
+    "forward",
+    "is_territory",
+    "leader",
+    "open_battle",
+    "other",
+    "position",
+    "positions",
+    "side",
+    "slot",
+    "start",
+    "territory",
+    "territory_id",
+]

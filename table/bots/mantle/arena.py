@@ -43,7 +43,8 @@ class Arena:
         if here is None or card is None or here in self.board.obstacles:
             return []
         reach = card.number("range")
-        blockers = self.board.blockers(skip=(self.cell(seat),) if cell else ())
+        mine = self.cell(seat)
+        blockers = self.board.blockers(skip=(mine,) if cell and mine else ())
         if cell:
             blockers.add(cell)
         out = []

@@ -160,7 +160,7 @@ class Combat:
                     yield {"op": "move_all", "from": f"p{me}.discard", "to": f"p{me}.deck",
                            "shuffle": True}
             elif kind == "heal":
-                handle, card, amount = what
+                handle, _card, amount = what
                 yield {"op": "move", "card": handle, "to": f"p{me}.discard", "face_up": True}
                 room = int(view.rule("health_start", 20)) - view.counter(f"p{me}.health")
                 if min(amount, room) > 0:
@@ -209,10 +209,9 @@ class Combat:
         """A card whose text says more than its numbers and the vocabulary: played for its
         numbers, listed as not resolved."""
         plain = card.text.strip().rstrip(".")
-        if plain and not plain.startswith(("Attack for", "Defend for")) or ";" in card.text \
-                or " then " in card.text:
-            if card.id not in self.effects:
-                self._unresolved.add(card.id)
+        if ((plain and not plain.startswith(("Attack for", "Defend for"))) or ";" in card.text \
+                or " then " in card.text) and card.id not in self.effects:
+            self._unresolved.add(card.id)
 
     def _moves(self, view: SeatView, arena: ar.Arena) -> list[tuple[str, Any, float]]:
         me = view.seat

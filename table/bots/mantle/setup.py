@@ -30,7 +30,7 @@ class Placing:
     def _order(self, view: SeatView) -> list[int]:
         seats = view.seats
         first = view.turn_seat if view.turn_seat in seats else seats[0]
-        i = seats.index(first)  # type: ignore[arg-type]
+        i = seats.index(first) if first is not None else 0
         return seats[i:] + seats[:i]
 
     def _hazards_placed(self, view: SeatView) -> int:
@@ -73,7 +73,7 @@ class Placing:
         centre = (arena.board.cols / 2 - 0.5, arena.board.rows / 2 - 0.5)
 
         def near_centre(c: Any) -> float:
-            return -abs(c[0] - centre[0]) - abs(c[1] - centre[1])
+            return -float(abs(c[0] - centre[0]) + abs(c[1] - centre[1]))
 
         cell = self.choose.pick(spots, near_centre)
         yield {"op": "move", "id": f"p{view.seat}.standee", "to": ar.ARENA, "pos": list(cell)}
