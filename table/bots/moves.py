@@ -31,7 +31,15 @@ def gain(view: SeatView, counter: str, amount: int) -> Decision:
         yield {"op": "counter", "id": counter, "add": target - now}
 
 
-def draw(view: SeatView, count: int, to: str | None = None, *, refill: bool = True) -> Decision:
+def refill(view: SeatView) -> Decision:
+    """The Discard Pile becomes the Draw Pile, shuffled: moved over, then shuffled as its own
+    op (at a LAN table every peer draws the shuffle's seed jointly)."""
+    me = view.seat
+    yield {"op": "move_all", "from": f"p{me}.discard", "to": f"p{me}.deck"}
+    yield {"op": "shuffle", "pile": f"p{me}.deck"}
+
+
+def draw(view: SeatView, count: int, to: str | None = None, *, reform: bool = True) -> Decision:
     """Draw `count` from the seat's Draw Pile; when it runs out, its Discard Pile is shuffled
     into a new one and the draw goes on (as far as cards remain)."""
     me = view.seat
@@ -40,13 +48,13 @@ def draw(view: SeatView, count: int, to: str | None = None, *, refill: bool = Tr
     while left > 0:
         have = view.count(deck)
         if have == 0:
-            if not refill or not view.count(discard):
+            if not reform or not view.count(discard):
                 return
-            yield {"op": "move_all", "from": discard, "to": deck, "shuffle": True}
+            yield from refill(view)
             continue
         take = min(have, left)
         yield {"op": "draw", "from": deck, "to": to or f"p{me}.hand", "count": take}
         left -= take
 
 
-__all__ = ["declare", "draw", "gain", "mark_phase"]
+__all__ = ["declare", "draw", "gain", "mark_phase", "refill"]

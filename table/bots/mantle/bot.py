@@ -9,7 +9,7 @@ from typing import Any
 
 from table.bots.api import Bot, Decision, SeatView
 from table.bots.choosing import Chooser
-from table.bots.moves import declare, gain, mark_phase
+from table.bots.moves import declare, gain, mark_phase, refill
 
 from . import arena as ar
 from .combat import Combat
@@ -113,8 +113,7 @@ class MantleBot(Combat, Placing, Bot):
         me = view.seat
         if not view.count(f"p{me}.deck") and view.count(f"p{me}.discard") and \
                 view.counter(f"p{me}.health") > 0:
-            yield {"op": "move_all", "from": f"p{me}.discard", "to": f"p{me}.deck",
-                   "shuffle": True}
+            yield from refill(view)
 
     def _discard_to_limit(self, view: SeatView) -> Decision:
         me = view.seat

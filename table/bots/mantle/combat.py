@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from table.bots.api import Entry, LogEntry, SeatView
 from table.bots.effects import total
-from table.bots.moves import declare, gain
+from table.bots.moves import declare, gain, refill
 
 from . import arena as ar
 
@@ -157,8 +157,7 @@ class Combat:
             elif kind == "draw":
                 yield {"op": "draw", "from": f"p{me}.deck", "to": f"p{me}.hand", "count": 1}
                 if not view.count(f"p{me}.deck") and view.count(f"p{me}.discard"):
-                    yield {"op": "move_all", "from": f"p{me}.discard", "to": f"p{me}.deck",
-                           "shuffle": True}
+                    yield from refill(view)
             elif kind == "heal":
                 handle, _card, amount = what
                 yield {"op": "move", "card": handle, "to": f"p{me}.discard", "face_up": True}
