@@ -15,7 +15,7 @@ distributed = pytest.importorskip("distributed")
 
 def _simulate(out: str, *extra: str) -> list[str]:
     run = subprocess.run([sys.executable, "-m", "table.app.cli", "simulate", "--game",
-                          "gauntlet", "--bots", "heuristic,random", "--games", "4", "--seed",
+                          "gauntlet", "--bots", "heuristic,random", "--games", "2", "--seed",
                           "9", "--out", out, "--quiet", "--no-check", *extra],
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
