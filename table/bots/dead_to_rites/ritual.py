@@ -78,6 +78,9 @@ class Ritual:
         return r.card.number("step") >= 4
 
     def _crowned(self, view: SeatView, r: RiteRound, seat: int) -> bool:
+        """Whether a seat drew its Crowning card (or has none left to draw)."""
+        if not view.count(f"p{seat}.deck") and not view.count(f"p{seat}.discard"):
+            return True
         hand = f"p{seat}.hand"
         return any(e.seat == seat and e.args.get("to") == hand and e.kind != "mark"
                    for e in view.log(r.placed))
