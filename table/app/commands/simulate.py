@@ -50,7 +50,7 @@ def register(sub: Subcommands) -> None:
                    help="also write the games' dataset to OUT/dataset (on the cluster too)")
     p.add_argument("--against", metavar="DIR",
                    help="compare with another batch's summary (a draft against the base): "
-                        "each bot's win rate and the game length, with 95%% intervals")
+                        "each bot's win rate and the game length, with 95 percent intervals")
     p.add_argument("--list", action="store_true", help="list the installed bots and stop")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(handler=cmd_simulate)
