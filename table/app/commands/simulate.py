@@ -23,7 +23,7 @@ def register(sub: Subcommands) -> None:
         description="Play K games of a game module with bots in its seats, each game a real "
                     "session log under OUT/games (seeded: the same seed gives the same games, "
                     "log for log, on one process, several or a cluster); print and write "
-                    "OUT/summary.json: each bot's wins against its seat share with 95%% "
+                    "OUT/summary.json: each bot's wins against its seat share with 95 percent "
                     "intervals, per seat, how the games ended, the rules assist's flags on the "
                     "bots' moves and the cards whose text the bots did not resolve.")
     p.add_argument("--game", help="a built-in game's id (default: the --module's game)")
