@@ -33,3 +33,30 @@ def test_strategy_rules(tmp_path) -> None:
     assert got["default"].allows("block", favor=1) is None
     with pytest.raises(StrategyError, match="only numbers"):
         compile_rule("rite", "__import__('os')")
+
+
+def test_a_strategy_file_beside_a_draft_steers_the_heuristic_bot(tmp_path) -> None:
+    import shutil
+
+    from table.bots import batch, registry
+    from table.bots.effects import module_effects
+    from table.bots.match import Match
+    from table.bots.strategy import strategies_for
+    from table.games import find_module, load_module
+
+    draft = tmp_path / "dead-to-rites"
+    shutil.copytree(find_module("dead-to-rites").path, draft)
+    (draft / "strategy.toml").write_text('[default]\nrules = [{ do = "rite", when = "0" }]\n')
+    module = load_module(draft)
+    strategy = strategies_for(module).get("any")
+    assert strategy is not None and strategy.allows("rite", favor=6, cost=2) is False
+    effects = module_effects(module.cards)
+    bots = {1: registry.find("heuristic", module.id)(seed=1, effects=effects, strategy=strategy)}
+    bots.update({s: registry.find("random", module.id)(seed=s, effects=effects) for s in (2, 3, 4)})
+    match = Match(module, bots, 3, max_turns=16)
+    match.play()
+    placed = [rec for rec in match.replica.records()
+              if rec.op.kind == "move" and rec.op.args.get("to") == "altar"]
+    match.close()
+    assert placed and all(rec.op.seat != 1 for rec in placed)
+    assert batch.load("dead-to-rites", None).id == "dead-to-rites"
