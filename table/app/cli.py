@@ -23,6 +23,7 @@ COMMAND_MODULES = [
     "table.app.commands.report",
     "table.app.commands.printing",
     "table.app.commands.dataset",
+    "table.app.commands.simulate",
     "table.app.commands.bench",
 ]
 

@@ -39,10 +39,10 @@ def test_a_dozen_breakages_reported_together(copy_module):
          'id = "p{seat}.graveyard"\nname = "Graveyard"\n')                       # missing field
     # cards.csv
     text = csv.read_text()
-    csv.write_text(text + "scout,Scout Again,Unit,Neutral,1,false,false,false,false,,,,,,,,,,,true\n"
+    csv.write_text(text + "scout,Scout Again,Unit,Neutral,1,false,false,false,false,,,,,,,,,,,true,\n"
                    "broken,Broken,Unit,Neutral\n"
-                   "bad-value,Bad Value,Unit,Neutral,two,false,false,false,false,,,,,,,,,,,true\n"
-                   "odd-type,Odd Type,Spell,Neutral,1,false,false,false,false,,,,,,,,,,,true\n")
+                   "bad-value,Bad Value,Unit,Neutral,two,false,false,false,false,,,,,,,,,,,true,\n"
+                   "odd-type,Odd Type,Spell,Neutral,1,false,false,false,false,,,,,,,,,,,true,\n")
     # deck lists
     edit(decks / "military.txt", "[main]\n", "[main]\n2 Iron Wall\n")           # missing card
     edit(decks / "diplomats.txt", "3 Scout\n", "0 Scout\n")                      # bad count
@@ -73,7 +73,7 @@ def test_a_dozen_breakages_reported_together(copy_module):
         "create_deck, create_cards, shuffle, draw, set_counter, set_counters, place, place_tile, "
         "set_side, reveal, hide, rotate, first_player, prompt, not 'shufle'",
         f"{c}:{n_csv + 1}: duplicate card id 'scout' (first on line {line_of(csv, 'scout,Scout,')})",
-        f"{c}:{n_csv + 2}: row has 4 fields but the header has 20",
+        f"{c}:{n_csv + 2}: row has 4 fields but the header has 21",
         f"{c}:{n_csv + 3}: card 'bad-value': 'value' must be a whole number, not 'two'",
         f"{c}:{n_csv + 4}: card 'odd-type': unknown type 'Spell' (declare it in [card_types])",
         f"{g}:{proposal}: setup step 14 (create_cards): no zone "

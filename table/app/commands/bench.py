@@ -1,4 +1,4 @@
-"""`sandtable bench core|replay|ui|net|assist|fair|print|dataset`: benchmarks that print
+"""`sandtable bench core|replay|ui|net|assist|fair|print|dataset|simulate`: benchmarks that print
 figures, last line one JSON object."""
 from __future__ import annotations
 
@@ -65,6 +65,15 @@ def register(sub: Subcommands) -> None:
     p.add_argument("--jobs", type=int, help="worker processes (default: every core)")
     p.add_argument("--keep", metavar="DIR", help="generate the logs here and keep them")
     p.set_defaults(handler=bench_dataset)
+    _register_simulate(target("simulate", "bot games per second, and the bots' play against "
+                                          "the fold of the logs they wrote replayed by the "
+                                          "core alone"))
+
+
+def _register_simulate(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--games", type=int, default=40, help="games (default: %(default)s)")
+    p.add_argument("--game", default="gauntlet", help="game id (default: %(default)s)")
+    p.set_defaults(handler=bench_simulate)
 
 
 def bench_core(args: argparse.Namespace) -> int:
@@ -131,6 +140,13 @@ def bench_dataset(args: argparse.Namespace) -> int:
     argv += ["--jobs", str(args.jobs)] if args.jobs else []
     argv += ["--keep", args.keep] if args.keep else []
     return main(argv)
+
+
+def bench_simulate(args: argparse.Namespace) -> int:
+    from table.bench.simulate import run
+
+    run(args.games, args.game)
+    return 0
 
 
 def bench_fair(args: argparse.Namespace) -> int:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from .data_tools import check_data_tools
 
@@ -21,6 +22,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--shard", metavar="I/N",
                    help="take only the I-th of N slices of the tables (1-based), so N machines "
                         "or jobs can each write their part into one folder")
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="read the logs on a Dask cluster (tcp://HOST:PORT): one shard per "
+                        "worker, every part written into DIR (a folder the workers share)")
     p.add_argument("--no-flags", action="store_true", help="skip the rules assist (no flags)")
     p.add_argument("--dismiss", action="append", default=[], metavar="RULE[@SESSION#OP]",
                    help="a rule (or one flag) dismissed as a false alarm, written to the "
@@ -44,6 +48,36 @@ def parse_shard(text: str | None) -> tuple[int, int] | None:
     return i, n
 
 
+def _shard_job(job: tuple[list[str], str, int, int, bool]) -> list[str]:
+    from table.dataset.build import build_dataset
+
+    inputs, out, i, n, assist = job
+    return build_dataset(inputs, out, jobs=1, shard=(i, n), assist=assist).lines()
+
+
+def build_on(inputs: list[Any], out: Any, cluster: str | None, *, assist: bool = True
+             ) -> list[str]:
+    """The dataset of `inputs` in `out`: here, or on a Dask cluster as one shard per worker
+    (each shard writes its own parts into the shared folder, so together they are the
+    dataset)."""
+    from pathlib import Path
+
+    folders = [str(Path(i).resolve()) for i in inputs]
+    target = str(Path(out).resolve())
+    if cluster is None:
+        from table.dataset.build import build_dataset
+
+        return build_dataset(folders, target, assist=assist).lines()
+    from table.bots.cluster import run, workers
+
+    n = workers(cluster)
+    lines: list[str] = []
+    for part in run(cluster, _shard_job, [(folders, target, i, n, assist)
+                                          for i in range(1, n + 1)]):
+        lines += part
+    return lines
+
+
 def cmd_dataset(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -57,7 +91,16 @@ def cmd_dataset(args: argparse.Namespace) -> int:
         return 2
     if not check_data_tools("dataset"):
         return 2
-    if args.inputs:
+    if args.inputs and args.cluster:
+        from table.bots.cluster import ClusterError
+
+        try:
+            for line in build_on(args.inputs, args.out, args.cluster, assist=not args.no_flags):
+                print(line)
+        except ClusterError as err:
+            print(f"sandtable: {err}", file=sys.stderr)
+            return 2
+    elif args.inputs:
         from table.dataset.build import build_dataset
 
         def progress(done: int, total: int) -> None:

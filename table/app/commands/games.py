@@ -77,6 +77,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
     except (LookupError, OSError) as err:
         print(f"sandtable: {err}", file=sys.stderr)
         return 1
+    if not problems and Path(args.path).is_dir():
+        problems = bot_data_problems(Path(args.path))  # type: ignore[assignment]
     for problem in problems:
         print(problem)
     if problems:
@@ -87,6 +89,33 @@ def cmd_validate(args: argparse.Namespace) -> int:
         print(warning)
     print(f"{args.path}: ok" + (f" ({len(warnings)} warning(s))" if warnings else ""))
     return 0
+
+
+def bot_data_problems(folder: Path) -> list[str]:
+    """The bots' data in a module folder: each card's `effect` cell in the vocabulary
+    (file:line), and the strategy file's rules."""
+    from table.bots.effects import COLUMN, EffectError, parse
+    from table.bots.strategy import FILE, StrategyError, read
+    from table.games import ModuleError, load_module
+
+    try:
+        module = load_module(folder)
+    except ModuleError as err:
+        return [str(p) for p in err.problems]
+    problems = []
+    for card in module.cards.values():
+        cell = card.fields.get(COLUMN)
+        if isinstance(cell, str) and cell.strip():
+            try:
+                parse(cell)
+            except EffectError as err:
+                problems.append(f"{folder / 'cards.csv'}:{card.line}: {card.id}: {err}")
+    if (folder / FILE).is_file():
+        try:
+            read(folder / FILE)
+        except StrategyError as err:
+            problems.append(str(err))
+    return problems
 
 
 def cmd_new(args: argparse.Namespace) -> int:

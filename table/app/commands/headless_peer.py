@@ -182,6 +182,9 @@ async def _play(t: Any, args: argparse.Namespace, stop: asyncio.Event) -> None:
             deck = load_deck(t.module, Path(args.deck))
         await lan.take_seat(t, args.seat, deck, name=args.name)
         out(f"SEATED {args.seat}")
+    if getattr(args, "bot", None) and args.seat:
+        await _play_bot(t, args, stop)
+        return
     if args.script:
         # Play once every seat is set up (the script may touch any player's objects).
         # polled: the replica offers nothing to await for it
@@ -202,6 +205,18 @@ async def _play(t: Any, args: argparse.Namespace, stop: asyncio.Event) -> None:
         else:
             script_task.cancel()
     await stop.wait()
+
+
+async def _play_bot(t: Any, args: argparse.Namespace, stop: asyncio.Event) -> None:
+    """The seat played by a bot, once every seat is set up; then leave when the game ends."""
+    from table import lan
+    from table.app.commands.bot_peer import play_bot
+
+    while not lan.setup_complete(t.replica) and not stop.is_set():  # noqa: ASYNC110
+        await asyncio.sleep(0.05)
+    how = await play_bot(t, args.bot, args.seat, stop)
+    out(f"BOT DONE {how}")
+    await _settle(t, stop)
 
 
 def _print_report(message: str) -> None:
@@ -309,7 +324,7 @@ async def _play_script(t: Any, path: Path, my_seat: int | None) -> int:
             await asyncio.sleep(float(after))
         if my_seat is not None:
             entry.setdefault("seat", my_seat)
-        ok, error = await _perform(t, entry, namer)
+        ok, error = await perform_entry(t, entry, namer)
         if not ok:
             failures += 1
             print(f"{path}:{number}: {error}", file=sys.stderr)
@@ -317,7 +332,7 @@ async def _play_script(t: Any, path: Path, my_seat: int | None) -> int:
     return failures
 
 
-async def _perform(t: Any, entry: dict[str, Any], namer: Any) -> tuple[bool, str]:
+async def perform_entry(t: Any, entry: dict[str, Any], namer: Any) -> tuple[bool, str]:
     """Perform one entry here, or ask the owner of the hidden pile it takes from."""
     from table.core import actions, jsonform
 

@@ -84,6 +84,9 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help="start the table from this position (host); every player joins with "
                         "the same file, from which their peer makes their own hidden cards")
     p.add_argument("--script", help="JSON Lines of ops to play (optional 'after': seconds)")
+    p.add_argument("--bot", metavar="NAME",
+                   help="play --seat with this bot (`sandtable simulate --list`) until the "
+                        "game ends, then leave")
     p.add_argument("--print-hash-on-exit", action="store_true",
                    help="print the public state hash as the last line when leaving")
     p.add_argument("--status", action="store_true", help="print STATUS lines on change")

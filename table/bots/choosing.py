@@ -1,0 +1,42 @@
+"""How a bot chooses among its legal options: at random (the random strength) or by a score
+(the heuristic strength), the same game code asking either. A strategy file's priorities
+(table/bots/strategy.py) reorder the heuristic's options."""
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+class Chooser:
+    """Picks one option; `heuristic` False picks uniformly at random (ties, too, at random)."""
+
+    def __init__(self, rnd: random.Random, heuristic: bool) -> None:
+        self.rnd = rnd
+        self.heuristic = heuristic
+
+    def pick(self, options: Sequence[T], score: Callable[[T], float]) -> T:
+        if not options:
+            raise ValueError("no option to choose from")
+        if not self.heuristic or len(options) == 1:
+            return options[self.rnd.randrange(len(options))]
+        best = max(score(o) for o in options)
+        top = [o for o in options if score(o) == best]
+        return top[self.rnd.randrange(len(top))]
+
+    def maybe(self, options: Sequence[T], score: Callable[[T], float],
+              skip_score: float = 0.0) -> T | None:
+        """One option or none: at random, "none" is one more option; by score, an option is
+        taken only when it scores above `skip_score`."""
+        if not options:
+            return None
+        if not self.heuristic:
+            i = self.rnd.randrange(len(options) + 1)
+            return options[i] if i < len(options) else None
+        choice = self.pick(options, score)
+        return choice if score(choice) > skip_score else None
+
+
+__all__ = ["Chooser"]
