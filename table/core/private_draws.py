@@ -42,8 +42,13 @@ def flag(replica: Any, op: Op, why: str) -> None:
         return
     replica.flags[op.ref] = why
     if replica.log is not None:
-        replica.log.append({"flag": {"op": [op.author, op.seq], "seat": op.seat, "why": why}})
+        replica.log.append(flag_record(op.author, op.seq, op.seat, why))
     replica.report(why)
+
+
+def flag_record(author: str, seq: int, seat: int | None, why: str) -> dict[str, Any]:
+    """A flag as the log keeps it."""
+    return {"flag": {"op": [author, seq], "seat": seat, "why": why}}
 
 
 def read_flag(record: Any) -> tuple[tuple[str, int], str] | None:
