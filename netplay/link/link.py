@@ -81,6 +81,7 @@ class Link:
         self.remote_host: str | None = None
         self.via: str | None = None  # "quic:<endpoint>" for a link over the QUIC transport
         self.close_reason: str | None = None
+        self.close_error: Exception | None = None  # the handshake's typed error, if it failed
 
         self._reader: asyncio.StreamReader | None = None
         self._writer: Any = None  # the stream's writer, or a DirectWriter once taken over
@@ -178,6 +179,7 @@ class Link:
             raise
         if isinstance(result, Rejected):
             writer.close()
+            self.close_error = result.error
             self._fail_before_open(result.reason)
             return False
         self.peer_id, self.peer_key = result.peer_id, result.peer_key

@@ -18,9 +18,14 @@ from collections.abc import Callable
 from netplay.link.framing import write_frame
 from netplay.link.streams import READ_CHUNK
 from netplay.mesh.admission import BUSY_LOG_EVERY, BUSY_REASON, Admission, AdmissionLimits, Ticket
-from netplay.protocol.wire import pack
+from netplay.protocol.handshake import PROTOCOL_VERSION
+from netplay.protocol.wire import encode_frame, pack
 
 log = logging.getLogger("netplay.mesh.mesh")  # where the busy warning always was
+# what a dialler that never spoke reads before the connection closes (protocol 1's dialler
+# waited for the responder's hello)
+SILENT_REASON = (f"this table speaks protocol {PROTOCOL_VERSION}, where the dialler sends its "
+                 "hello first")
 
 
 class HeardReader:
@@ -60,13 +65,22 @@ async def admit(admission: Admission, address: str, reader: asyncio.StreamReader
     if ticket is None:
         await _busy(admission, address, writer, now(), me)
         return None
+    silent = False
     try:
         first = await asyncio.wait_for(reader.read(READ_CHUNK), hello_timeout)
-    except (TimeoutError, OSError, ConnectionError):
+    except TimeoutError:
+        first, silent = b"", True
+    except (OSError, ConnectionError):
         first = b""
     if not first or ticket.done:
+        evicted = ticket.done  # closed for a newcomer already
         admission.release(ticket)
-        transport.abort()
+        if silent and not evicted:  # perhaps a peer of protocol 1, waiting for our hello
+            with contextlib.suppress(Exception):
+                writer.write(encode_frame(pack({"t": "reject", "reason": SILENT_REASON})))
+            writer.close()
+        else:
+            transport.abort()
         return None
     if not admission.started(ticket, now()):
         admission.release(ticket)

@@ -41,4 +41,13 @@ class MessagesDone:
     peer_id: str
 
 
-MeshEvent = PeerJoined | PeerLeft | MessageReceived | MessagesDone
+@dataclass(frozen=True, slots=True)
+class PeerRefused:
+    """A handshake ended because the other side speaks another protocol version (dialled or
+    accepted): ``reason`` says both versions, for the person to read."""
+
+    address: str
+    reason: str
+
+
+MeshEvent = PeerJoined | PeerLeft | MessageReceived | MessagesDone | PeerRefused

@@ -33,12 +33,20 @@ from netplay.mesh.accepting import admit, room_for_connections
 from netplay.mesh.admission import Admission, duplicate_verdict
 from netplay.mesh.config import MeshConfig as MeshConfig
 from netplay.mesh.config import PeerAddress
-from netplay.mesh.events import MeshEvent, MessageReceived, MessagesDone, PeerJoined, PeerLeft
+from netplay.mesh.events import (
+    MeshEvent,
+    MessageReceived,
+    MessagesDone,
+    PeerJoined,
+    PeerLeft,
+    PeerRefused,
+)
 from netplay.mesh.gossip import hearsay_keys, peers_message, read_peers
 from netplay.mesh.leaving import let_go
 from netplay.mesh.peerbook import KnownPeer, PeerBook
 from netplay.mesh.redial import dial_later, redial_loop
 from netplay.protocol.channel import Received
+from netplay.protocol.handshake import VersionMismatch
 from netplay.protocol.identity import PUBLIC_KEY_BYTES, Identity, is_valid_peer_id
 from netplay.protocol.messages import Message, Peers
 from netplay.protocol.wire import ProtocolError
@@ -248,6 +256,7 @@ class Mesh:
                 peer_id = link.peer_id
             else:
                 self.dial_failures[key] = link.close_reason or "failed"
+                self._refused(link, f"{host}:{port}" if port else host[:24] + "...")
             return peer_id
         finally:
             del self._dialing[key]
@@ -272,8 +281,10 @@ class Mesh:
             ticket, heard = admitted
             try:
                 link = self._new_link()
-                if not await link.accept(cast(asyncio.StreamReader, heard), writer) \
-                        and link.via and not link.peer_id:
+                if await link.accept(cast(asyncio.StreamReader, heard), writer):
+                    pass
+                elif not self._refused(link, link.via or address) and link.via \
+                        and not link.peer_id:
                     # a failed handshake (no probes come over the internet): worth a warning
                     log.warning("mesh %s: refused %s: %s", self.peer_id, link.via, link.close_reason)
             finally:
@@ -283,6 +294,15 @@ class Mesh:
         except Exception:  # never let one connection take the listener down
             log.exception("mesh %s: unexpected error on an incoming connection", self.peer_id)
             writer.close()
+
+    def _refused(self, link: Link, address: str) -> bool:
+        """A handshake that failed on a protocol version: said loudly (PeerRefused)."""
+        if not isinstance(link.close_error, VersionMismatch):
+            return False
+        reason = link.close_reason or "another protocol version"
+        log.warning("mesh %s: %s: %s", self.peer_id, address, reason)
+        self.events.emit(PeerRefused(address, reason))
+        return True
 
     def _on_link_open(self, link: Link) -> bool:
         pid = link.peer_id

@@ -35,7 +35,7 @@ from netplay.draws.joint_draws import LanDraws
 from netplay.draws.round_driver import ROUTED as FAIR_MESSAGES
 from netplay.draws.round_driver import FairDriver
 from netplay.draws.watching import RECORD, EndOfGame, watchers_allowed
-from netplay.mesh.events import MeshEvent, MessageReceived, PeerJoined, PeerLeft
+from netplay.mesh.events import MeshEvent, MessageReceived, PeerJoined, PeerLeft, PeerRefused
 from netplay.mesh.mesh import Mesh
 from netplay.protocol.identity import Identity
 from netplay.protocol.messages import OpBatch, StateHash, vv_equal
@@ -311,6 +311,8 @@ class LanSession:
                 asyncio.get_running_loop().call_later(
                     BACK_FOR + 0.1, lambda: self.events.emit(PeersChanged()) if self.started
                     else None)
+        elif isinstance(event, PeerRefused):  # another protocol version: say so here too
+            self.replica.report(f"{event.address}: {event.reason}")
         elif isinstance(event, PeerLeft):
             self._synced.pop(event.peer_id, None)
             self.fair.peer_gone(event.peer_id)
