@@ -13,9 +13,8 @@ Ed25519 key (a later link with another key is refused). Gossip carries the keys 
 met, departed ones too, as "hearsay" (first heard wins, a handshake overrides), so ops relayed
 during catch-up can be verified.
 Events (:attr:`Mesh.events`, netplay.mesh.events): a peer joined (or relinked), left, and each
-message of a kind above the mesh, decoded, with the bytes it came as."""
-
-
+message of a kind above the mesh, decoded, with the bytes it came as; and whom it can reach
+(directly, or through a linked peer linked to it: netplay.mesh.routing)."""
 from __future__ import annotations
 
 import asyncio
@@ -253,6 +252,7 @@ class Mesh:
             config=self.config.link, listen_port=self._port,
             on_message=self._on_link_message, on_open=self._on_link_open,
             on_closed=self._on_link_closed, on_run_end=self._on_link_run_end,
+            on_closing=self._on_link_closing,
         )
 
     async def connect(self, host: str, port: int, connect_timeout: float | None = None
@@ -345,6 +345,11 @@ class Mesh:
                     other.send(msg)
         return True
 
+    def _on_link_closing(self, link: Link) -> None:
+        """The others learn at once that this peer no longer links that one (routing)."""
+        if self._running and link.peer_id is not None and self._links.get(link.peer_id) is link:
+            self.broadcast(self.gossip_message())
+
     def _on_link_closed(self, link: Link) -> None:
         pid = link.peer_id
         if pid is None or self._links.get(pid) is not link:
@@ -356,8 +361,6 @@ class Mesh:
         log.info("mesh %s: peer %s left (%s)", self.peer_id, pid, reason)
         self.events.emit(PeerLeft(pid, reason))
         self.reach_may_change()
-        if self._running and self._links:  # the others learn at once whom it links to now
-            self.broadcast(self.gossip_message())
 
     def _on_link_message(self, link: Link, received: Received) -> None:
         pid = link.peer_id
@@ -376,8 +379,7 @@ class Mesh:
         if link.peer_id is not None:  # (a link replaced meanwhile: what it told, done too)
             self._emit_from(link.peer_id, MessagesDone(link.peer_id))
 
-    def tell(self, event: MeshEvent) -> None:
-        """Tell the listeners; a ProtocolError one raises comes back to the caller."""
+    def tell(self, event: MeshEvent) -> None:  # a ProtocolError comes back to the caller
         self.events.emit(event, propagate=(ProtocolError,))
 
     def _emit_from(self, pid: str, event: MeshEvent) -> None:

@@ -54,7 +54,7 @@ class MemoryNet:
     def run(self) -> None:
         while self.queue:
             sender, to, msg = self.queue.popleft()
-            if self.drop is not None and self.drop(sender, to, msg) or {sender, to} & self.left:
+            if (self.drop is not None and self.drop(sender, to, msg)) or {sender, to} & self.left:
                 continue
             if self.tamper is not None:
                 msg = self.tamper(sender, to, msg)

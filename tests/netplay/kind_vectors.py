@@ -136,9 +136,8 @@ def op_kind_vectors() -> dict[str, Any]:
 def _samples(op_wires: list[bytes]) -> list[dict[str, Any]]:
     """A sample of every message type, fields in the documented order (t first), nested maps
     with their keys sorted."""
-    from netplay.protocol.wire import unpack
-
     from netplay.protocol.handshake import PROTOCOL_VERSION
+    from netplay.protocol.wire import unpack
 
     op = unpack(op_wires[0])
     a, b = "000000000000000a", "000000000000000b"
