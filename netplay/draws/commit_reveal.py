@@ -150,6 +150,7 @@ class FairRounds:
         self.commit_timeout, self.reveal_timeout = commit_timeout, reveal_timeout
         self.settle_timeout = settle_timeout
         self.rounds: dict[str, Round] = {}
+        self.started = clock()  # what this peer cannot have forgotten is since then
         self.early: list[tuple[str, InRound]] = []
         # the rounds others started that this peer took part in, open or not (latest last)
         self.took_part: OrderedDict[str, Round] = OrderedDict()

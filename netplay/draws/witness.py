@@ -65,24 +65,27 @@ class DrawWitness:
     def link_settled(self, peer: str) -> None:
         """The link to ``peer`` now says which of its ops came before it: judge those held."""
         for op in self._waiting.pop(peer, []):
-            self.judge(op)
+            self.judge(op, again=True)
 
     def link_closed(self, peer: str) -> None:
         self._waiting.pop(peer, None)
 
     # --- judging -------------------------------------------------------------------------
-    def judge(self, op: Op) -> None:
+    def judge(self, op: Op, *, again: bool = False) -> None:
+        """``again``: a draw that waited for its author's link (its round already checked)."""
         state, me = self.replica.state, self.replica.peer_id
         if is_watcher(state, me) or is_watcher(state, op.author):
             return
         record = op.args.get("fair")
         commits = record.get("commits") if isinstance(record, dict) else None
         if isinstance(record, dict) and isinstance(commits, dict):
-            fault = self._round_fault(op, record, commits)
+            fault = None if again else self._round_fault(op, record, commits)
             if fault is not None:
                 return flag(self.replica, op, self._say(op, fault))
             if me in commits:
-                return  # this peer's part is in it, as it made it
+                if record.get("round") not in self.rounds.took_part:  # not one it was in
+                    self._forged(op)
+                return  # else this peer's part is in it, as it made it
         if local_draws_allowed(table_fields(self.replica)):
             return
         alone = not isinstance(commits, dict) or set(commits) - set(
@@ -100,8 +103,6 @@ class DrawWitness:
         me, rid = self.replica.peer_id, record.get("round")
         rnd = self.rounds.used(rid) if isinstance(rid, str) else None
         if rnd is None:
-            if me in commits and self._reached(op, joint=True):
-                return f"recorded a commitment in player {me}'s name that it never made"
             return None
         if rnd.used:
             return f"used joint draw {rid} a second time"
@@ -118,6 +119,26 @@ class DrawWitness:
             self.replica.report(f"peer {op.author}: left this peer's share out of joint draw "
                                 f"{rid} although it was revealed (late, or dropped)")
         return None
+
+    def _forged(self, op: Op) -> None:
+        """A commitment in this peer's name, in a round it did not take part in: a forgery,
+        once this peer would remember every round the op could be of."""
+        remembers = self._remembers_rounds_of(op)
+        if remembers is None:
+            self._waiting.setdefault(op.author, []).append(op)
+        elif remembers:
+            me = self.replica.peer_id
+            flag(self.replica, op, self._say(
+                op, f"recorded a commitment in player {me}'s name that it never made"))
+
+    def _remembers_rounds_of(self, op: Op) -> bool | None:
+        """Whether every round ``op`` could be of would be remembered here: made while its
+        author could reach this peer, which was up a round's span before that (a round it
+        took part in before a restart is forgotten)."""
+        since = self.reach.since.get(op.author)
+        if since is None or since.at - self.rounds.started < self.round_span:
+            return False
+        return self._reached(op, joint=False)
 
     def _reached(self, op: Op, *, joint: bool) -> bool | None:
         """Whether ``op`` was made while its author could reach this peer (None: not known

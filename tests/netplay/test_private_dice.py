@@ -114,19 +114,20 @@ def _joint(other: Replica, commits: dict[str, str], missing: list[str], n: int) 
 
 def test_a_joint_roll_without_this_player_or_with_a_forged_commitment_is_flagged(tmp_path):
     me, other, reach, witness, clock = _pair(tmp_path)
+    clock.now += 8  # this peer has been up a while: it remembers every round it was in
     _linked(reach, witness, other.store.delivered(OTHER))
     third = "c" * 16
     alone = _joint(other, {}, [], 1)  # a "joint" record of its author alone: private dice
     early = _joint(other, {third: ""}, [], 2)  # with a third peer, not this one
-    me.receive_many([alone, early])
+    forged = _joint(other, {ME: "ab" * 32}, [ME], 3)  # "missing", a made-up commitment
+    me.receive_many([alone, early, forged])
     assert "alone while linked" in me.flags[alone.ref]
     assert early.ref not in me.flags  # within a round's span of the link: it may predate it
-    clock.now += 8
-    later = _joint(other, {third: ""}, [], 3)
-    forged = _joint(other, {ME: "ab" * 32}, [ME], 4)  # "missing", a made-up commitment
-    me.receive_many([later, forged])
-    assert "made a joint draw without player" in me.flags[later.ref]
     assert "a commitment in player" in me.flags[forged.ref]
+    clock.now += 8
+    later = _joint(other, {third: ""}, [], 4)
+    me.receive_many([later])
+    assert "made a joint draw without player" in me.flags[later.ref]
     assert [f.number for f in audit_replica(me).failures] == [4, 6, 7]
 
 
