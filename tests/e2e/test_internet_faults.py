@@ -126,8 +126,14 @@ def test_where_a_pair_has_no_path_its_ops_go_through_the_mesh(tmp_path: Path) ->
         ticket = host.wait_line("TICKET", 30)[1]
         peers = [host] + [lab.start(WHERE[i], *_join(lab, i, tmp_path, ticket, scripts[i]))
                           for i in (1, 2)]
-        for p in peers:
-            assert p.wait_line("SCRIPT DONE", 180)[2] == "0", p.errors[-10:]
+        try:
+            for p in peers:
+                assert p.wait_line("SCRIPT DONE", 180)[2] == "0", p.errors[-10:]
+        except AssertionError:
+            for p in peers:  # what each peer said, to see why
+                print(f"--- {' '.join(p.args[:3])}:", *p.texts()[-5:], *p.errors[-15:],
+                      sep="\n")
+            raise
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
             states = [p.status() for p in peers]
