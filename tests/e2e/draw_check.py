@@ -79,5 +79,7 @@ def check_draws(logs: list[Path], faults: list[Fault]) -> Counter[str]:
                 seen["joint, its side"] += 1
         result = audit_replica(replica)
         assert not result.failures, [f.line() for f in result.failures]
+        if result.degraded and not any(key.startswith("audit says") for key in seen):
+            seen[f"audit says: {result.degraded[0].line()}"] += 1  # how one reads
         replica.close()
     return seen
