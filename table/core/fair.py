@@ -167,14 +167,25 @@ WHY_OUT = {"left": "who left", "late": "who did not reveal in time",
 
 
 def degraded_text(record: Any, seats_of: Callable[[str], list[int]]) -> str:
-    """How a degraded joint draw reads ("joint except seat 3, who left"); empty when nobody
-    was left out. ``seats_of`` gives a peer's seats (none: it is named by its peer id)."""
-    parts = []
-    for peer, why in sorted(left_out(record).items()):
+    """How a degraded joint draw reads ("joint except seat 3, who left"; "joint except seats 1
+    and 2, who did not commit in time"); empty when nobody was left out. ``seats_of`` gives a
+    peer's seats (none: it is named by its peer id)."""
+    by_why: dict[str, list[int]] = {}
+    named: dict[str, list[str]] = {}
+    for peer, why in left_out(record).items():
         seats = seats_of(peer)
-        who = (f"seat {seats[0]}" if len(seats) == 1 else
-               "seats " + ", ".join(map(str, seats)) if seats else f"peer {peer}")
-        parts.append(f"{who}, {WHY_OUT[why]}")
+        if seats:
+            by_why.setdefault(why, []).extend(seats)
+        else:
+            named.setdefault(why, []).append(f"peer {peer}")
+    parts = []
+    for why in WHY_OUT:
+        seats = sorted(set(by_why.get(why, [])))
+        who = ([f"seat {seats[0]}"] if len(seats) == 1 else
+               [f"seats {', '.join(map(str, seats[:-1]))} and {seats[-1]}"] if seats else [])
+        who += sorted(named.get(why, []))
+        if who:
+            parts.append(f"{', '.join(who)}, {WHY_OUT[why]}")
     return "joint except " + "; and ".join(parts) if parts else ""
 
 
