@@ -32,6 +32,7 @@ from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZerocon
 
 from netplay.discovery.listing import TableAnnouncement, TableListing, TablePeer, read_listing, txt_record
 from netplay.link.framing import read_frame, write_frame
+from netplay.protocol.handshake import PROTOCOL_VERSION, version_reason
 from netplay.protocol.wire import DEFAULT_LIMITS, ProtocolError, pack, unpack
 
 log = logging.getLogger(__name__)
@@ -325,6 +326,8 @@ async def probe_table_id(host: str, port: int, timeout: float = 5.0) -> str:
         if not isinstance(hello, dict) or hello.get("t") != "hello" \
                 or not isinstance(hello.get("table"), str):
             raise ProtocolError("the peer did not answer with a hello")
+        if hello.get("v") != PROTOCOL_VERSION:
+            raise ProtocolError(version_reason(PROTOCOL_VERSION, hello.get("v"), False))
         return str(hello["table"])
     finally:
         writer.close()

@@ -9,19 +9,23 @@ clock of its own; the session sends what it returns and calls `tick()` a few tim
                                     token) for a "roll" or a "shuffle" among
                                     `peers` (itself included) with its own commitment c
     fair_commit {r, c}              every other participant's commitment, to every participant
-    fair_open   {r, commits}        the initiator fixes the set of commitments when some did not
-                                    arrive in time; participants in it then reveal
+    fair_open   {r, commits}        the initiator fixes the set of commitments (all arrived, or
+                                    some did not in time, or a participant left); participants
+                                    in it then reveal
     fair_reveal {r, s}              a share: to every participant for a roll, to the initiator
                                     only for a shuffle (so only the pile's owner learns the seed)
     fair_pub    {body}              the end-of-game publication (table.core.fair_ops)
 
 A participant reveals only once the set of commitments is fixed (it holds every participant's
 commitment, or the initiator's `fair_open`), so nobody can choose a share after seeing others'.
-A peer that does not commit or reveal in time, or whose reveal does not match its commitment,
-is named (`Named`) and left out; the round completes with the others' shares (`Drawn`, to the
-initiator, which issues the op with table.core.fair_ops). Each participant checks the op
-that uses the round (`on_op`) against what it saw, and names an initiator that never issues
-one (it may have thrown away a result it did not like).
+The initiator sends `fair_open` whenever it fixes the set, so a participant that lacks a
+commitment (lost with a peer that left mid-round) still reveals. A peer that does not commit or
+reveal in time, leaves, or whose reveal does not match its commitment, is named (`Named`) and
+left out; the round completes with every remaining share (`Drawn`, to the initiator, which
+issues the op with table.core.fair_ops; the op names who was left out and why: a degraded
+draw). Each participant remembers the rounds it took part in (`took_part`), so the op that uses
+one can be checked against what it saw (netplay.draws.witness), and names an initiator that
+never issues one (it may have thrown away a result it did not like).
 
 netplay.draws.round_driver.FairDriver wires this to a replica (ops, reports, the publication); a
 session only routes the messages, ticks a timer and says who is connected.
@@ -30,18 +34,20 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from netplay.protocol.messages import Message, message_kind
 from table.core import fair
-from table.core.ops import Op
 
 USES = ("roll", "shuffle")
 MAX_PEERS = 16
 MAX_EARLY = 256  # messages held for rounds whose start has not arrived yet
 MAX_OPEN = 64  # rounds open at once: a peer cannot make the others hold unbounded state
+REMEMBERED = 4096  # rounds a participant keeps to check the ops that use them
+LEFT = "left before revealing its share"
 
 
 
@@ -111,7 +117,7 @@ Event = Send | Drawn | Named
 
 
 @dataclass
-class _Round:
+class Round:
     rid: str
     use: str
     initiator: str
@@ -126,6 +132,9 @@ class _Round:
     revealed_at: float | None = None
     deadline: float = 0.0
     done: bool = False
+    invited: list[str] = field(default_factory=list)  # the peers it started with
+    gone: set[str] = field(default_factory=set)  # participants that left during it
+    used: bool = False  # an op used it (a participant's view)
 
 
 class FairRounds:
@@ -140,8 +149,11 @@ class FairRounds:
         self.new_share, self.new_round_id = new_share, new_round_id
         self.commit_timeout, self.reveal_timeout = commit_timeout, reveal_timeout
         self.settle_timeout = settle_timeout
-        self.rounds: dict[str, _Round] = {}
+        self.rounds: dict[str, Round] = {}
+        self.started = clock()  # what this peer cannot have forgotten is since then
         self.early: list[tuple[str, InRound]] = []
+        # the rounds others started that this peer took part in, open or not (latest last)
+        self.took_part: OrderedDict[str, Round] = OrderedDict()
         self._handlers: dict[type[Message], Callable[[str, Any], list[Event]]] = {
             FairStart: self._on_start, FairCommit: self._on_commit, FairOpen: self._on_open,
             FairReveal: self._on_reveal}
@@ -161,7 +173,8 @@ class FairRounds:
         if len(members) > MAX_PEERS:
             raise ValueError(f"a joint draw takes at most {MAX_PEERS} peers")
         rid = f"{self.me}.{self.new_round_id()}"  # named by its initiator: nobody can take it
-        rnd = _Round(rid, use, self.me, members, self.new_share(), self.clock(), meta)
+        rnd = Round(rid, use, self.me, members, self.new_share(), self.clock(), meta,
+                    invited=list(members))
         rnd.commits[self.me] = fair.share_commit(rid, self.me, rnd.share)
         rnd.deadline = rnd.started + self.commit_timeout
         self.rounds[rid] = rnd
@@ -172,7 +185,7 @@ class FairRounds:
         handler = self._handlers.get(type(msg))
         return handler(peer, msg) if handler is not None else []
 
-    def _round_for(self, peer: str, msg: InRound) -> _Round | None:
+    def _round_for(self, peer: str, msg: InRound) -> Round | None:
         """The round a message is about, if this peer takes part in it with ``peer``."""
         rnd = self.rounds.get(msg.r)
         if rnd is None:  # its start may still be on its way
@@ -193,12 +206,16 @@ class FairRounds:
                 or not all(isinstance(p, str) and len(p) <= fair.MAX_ID for p in peers)
                 or len(peers) > MAX_PEERS or not fair.is_hex(msg.c)):
             return [Named(rid, peer, "sent a malformed joint draw start")]
-        rnd = _Round(rid, use, peer, sorted(set(peers)), self.new_share(), self.clock())
+        members = sorted(set(peers))
+        rnd = Round(rid, use, peer, members, self.new_share(), self.clock(), invited=members)
         rnd.commits[peer] = msg.c
         rnd.commits[self.me] = fair.share_commit(rid, self.me, rnd.share)
         rnd.deadline = rnd.started + self.commit_timeout + self.reveal_timeout + \
             self.settle_timeout
         self.rounds[rid] = rnd
+        self.took_part[rid] = rnd
+        if len(self.took_part) > REMEMBERED:
+            self.took_part.popitem(last=False)
         events: list[Event] = [Send(self._others(rnd), FairCommit(rid, rnd.commits[self.me]))]
         early, self.early = [e for e in self.early if e[1].r == rid], \
             [e for e in self.early if e[1].r != rid]
@@ -240,23 +257,29 @@ class FairRounds:
         return self._maybe_finish(rnd)
 
     # --- phases --------------------------------------------------------------------------
-    def _maybe_reveal(self, rnd: _Round) -> list[Event]:
+    def _maybe_reveal(self, rnd: Round) -> list[Event]:
         if rnd.fixed or set(rnd.peers) - rnd.commits.keys():
             return []
         return self._reveal(rnd)
 
-    def _reveal(self, rnd: _Round) -> list[Event]:
-        """The set of commitments is final: reveal this peer's share (if it is in the set)."""
+    def _reveal(self, rnd: Round) -> list[Event]:
+        """The set of commitments is final: reveal this peer's share (if it is in the set).
+        The initiator tells the others the set first (``fair_open``): one may lack a
+        commitment that reached the initiator (its sender left), and it must reveal too."""
         rnd.fixed = True
         now = self.clock()
+        events: list[Event] = []
         if rnd.initiator == self.me:
             rnd.deadline = now + self.reveal_timeout
+            for peer in sorted(rnd.gone & rnd.commits.keys()):  # it will never reveal
+                rnd.bad.setdefault(peer, LEFT)
+                events.append(Named(rnd.rid, peer, LEFT))
+            events.append(Send(self._others(rnd), FairOpen(rnd.rid, dict(rnd.commits))))
         if self.me not in rnd.commits:
-            return []
+            return events
         rnd.shares[self.me] = rnd.share
         rnd.revealed_at = now
         msg = FairReveal(rnd.rid, rnd.share)
-        events: list[Event] = []
         if rnd.initiator != self.me:
             if rnd.use == "shuffle":
                 self.my_shares[rnd.rid] = rnd.share
@@ -267,14 +290,14 @@ class FairRounds:
             events.append(Send(self._others(rnd), msg))
         return events + self._maybe_finish(rnd)
 
-    def _maybe_finish(self, rnd: _Round) -> list[Event]:
+    def _maybe_finish(self, rnd: Round) -> list[Event]:
         if rnd.initiator != self.me or not rnd.fixed or rnd.done:
             return []
         if rnd.commits.keys() - rnd.shares.keys() - rnd.bad.keys():
             return []
         return self._finish(rnd)
 
-    def _finish(self, rnd: _Round) -> list[Event]:
+    def _finish(self, rnd: Round) -> list[Event]:
         rnd.done = True
         events: list[Event] = []
         missing = sorted(rnd.commits.keys() - rnd.shares.keys())
@@ -283,7 +306,9 @@ class FairRounds:
                 events.append(Named(rnd.rid, peer, "did not reveal its share in time; the draw "
                                                    "used the others' shares"))
         shares = {p: rnd.shares[p] for p in rnd.commits if p in rnd.shares}
-        draw = fair.JointDraw(rnd.rid, dict(rnd.commits), shares, missing)
+        absent = sorted(set(rnd.invited) - rnd.commits.keys())
+        left = sorted(rnd.gone & (set(missing) | set(absent)))
+        draw = fair.JointDraw(rnd.rid, dict(rnd.commits), shares, missing, absent, left)
         del self.rounds[rnd.rid]
         return [*events, Drawn(rnd.use, draw, rnd.meta)]
 
@@ -303,14 +328,15 @@ class FairRounds:
                 for peer in sorted(set(rnd.peers) - rnd.commits.keys()):
                     events.append(Named(rnd.rid, peer, "did not commit in time; left out of "
                                                        "the draw"))
-                events.append(Send(self._others(rnd), FairOpen(rnd.rid, dict(rnd.commits))))
                 events += self._reveal(rnd)
             else:
                 events += self._finish(rnd)
         return events
 
     def peer_gone(self, peer: str) -> list[Event]:
-        """A link dropped: stop waiting for that peer (or for a round it started)."""
+        """A peer can no longer be reached: stop waiting for it (or drop a round it started).
+        As the initiator, its commitment (if it made one) stays in the set and its share is
+        left out, named: the round goes on with every remaining share."""
         events: list[Event] = []
         for rnd in list(self.rounds.values()):
             if peer not in rnd.peers or rnd.done:
@@ -318,39 +344,24 @@ class FairRounds:
             if rnd.initiator == peer:
                 del self.rounds[rnd.rid]
             elif rnd.initiator == self.me:
-                rnd.peers = [p for p in rnd.peers if p != peer or p in rnd.commits]
-                if peer in rnd.commits and peer not in rnd.shares and rnd.fixed:
-                    rnd.bad[peer] = "left before revealing its share"
-                    events.append(Named(rnd.rid, peer, rnd.bad[peer]))
-                    events += self._maybe_finish(rnd)
-                else:
+                rnd.gone.add(peer)
+                if peer not in rnd.commits:
+                    rnd.peers = [p for p in rnd.peers if p != peer]
                     events += self._maybe_reveal(rnd)
+                elif rnd.fixed and peer not in rnd.shares and peer not in rnd.bad:
+                    rnd.bad[peer] = LEFT
+                    events.append(Named(rnd.rid, peer, LEFT))
+                    events += self._maybe_finish(rnd)
         return events
 
-    # --- the op that used a round --------------------------------------------------------
-    def on_op(self, op: Op) -> list[Event]:
-        """A participant's check of the op that used its round: its own share must be in it
-        unless it never revealed, and the commitments it saw must be the ones recorded."""
-        record = op.args.get("fair")
-        if not isinstance(record, dict) or not isinstance(record.get("round"), str):
-            return []
-        rnd = self.rounds.pop(record["round"], None)
-        if rnd is None or rnd.initiator == self.me:
-            return []
-        rnd.done = True
-        commits: dict[Any, Any] = record["commits"] if isinstance(record.get("commits"),
-                                                                  dict) else {}
-        missing: list[Any] = record["missing"] if isinstance(record.get("missing"), list) else []
-        if op.author != rnd.initiator:
-            return [Named(rnd.rid, op.author, f"used joint draw {rnd.rid}, which "
-                                              f"{rnd.initiator} started")]
-        if commits.get(self.me, rnd.commits.get(self.me)) != rnd.commits.get(self.me):
-            return [Named(rnd.rid, op.author, "recorded a commitment in this peer's name that "
-                                              "it never made")]
-        if rnd.revealed_at is not None and (self.me not in commits or self.me in missing):
-            return [Named(rnd.rid, op.author, "left this peer's share out of the draw although "
-                                              "it was revealed")]
-        return []
+    def used(self, rid: str) -> Round | None:
+        """An op used round ``rid``: the round as this peer took part in it (None: it did not),
+        no longer open (the initiator is not named for never using it)."""
+        rnd = self.rounds.get(rid)
+        if rnd is not None and rnd.initiator != self.me:
+            del self.rounds[rid]
+            rnd.done = True
+        return self.took_part.get(rid)
 
-    def _others(self, rnd: _Round) -> list[str]:
+    def _others(self, rnd: Round) -> list[str]:
         return [p for p in rnd.peers if p != self.me]

@@ -2,7 +2,7 @@
 
 `FairDriver` owns a `FairRounds` and turns its events into ops (`fair_ops.fair_roll` /
 `fair_shuffle`), messages (through the `send` callable it is given) and reports (named peers go
-to `replica.report`). It checks every joint op other peers issue against what this peer saw.
+to `replica.report`). The joint ops other peers issue are checked by netplay.draws.witness.
 No sockets, no clock of its own: a session plugs it in with a few lines:
 
     fair = FairDriver(replica, send=lambda peer, msg: mesh.send(peer, msg), clock=loop.time)
@@ -29,7 +29,6 @@ from table.core.errors import CoreError
 from table.core.fair_ops import fair_roll, fair_shuffle, publish, receive_publication
 from table.core.ops import Op
 from table.core.replica import Replica
-from table.core.timeline import Change
 
 ROUTED: tuple[type[Message], ...] = (*ROUND_KINDS, FairPublication)  # what a session routes here
 Sender = Callable[[str, Message], Any]
@@ -43,7 +42,6 @@ class FairDriver:
         self.issued: list[Op] = []  # the joint ops this peer issued (for the UI to follow)
         self.closed = False
         self._settled: list[Callable[[], None]] = []  # called once no round is open
-        self._unsubscribe = replica.subscribe(self._on_change)
 
     @property
     def open_rounds(self) -> int:
@@ -120,15 +118,7 @@ class FairDriver:
         other peers drop a round whose initiator left."""
         self.closed = True
         self.rounds.rounds.clear()
-        self._unsubscribe()
         self._notify_settled()
-
-    def _on_change(self, change: Change) -> None:
-        for record in change.records:
-            op = record.op
-            if op.author != self.replica.peer_id and op.kind in ("roll", "consume") \
-                    and op.args.get("fair") is not None:
-                self._handle(self.rounds.on_op(op))
 
     def _handle(self, events: list[Event]) -> None:
         if self.closed:

@@ -23,6 +23,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any
 
 from netplay.link.direct import take_over
+from netplay.link.heartbeat import keep_alive
 from netplay.link.inbound import Inbound
 from netplay.link.link_state import TRANSITIONS, LinkConfig, LinkState
 from netplay.link.outbox import Outbox, PackedMessage
@@ -61,6 +62,7 @@ class Link:
         on_open: OpenHandler | None = None,
         on_closed: LinkHandler | None = None,
         on_run_end: LinkHandler | None = None,
+        on_closing: LinkHandler | None = None,
     ) -> None:
         self.identity = identity
         self.table_id = table_id
@@ -71,6 +73,7 @@ class Link:
         self.on_open = on_open
         self.on_closed = on_closed
         self.on_run_end = on_run_end  # after messages that arrived together (Received.more)
+        self.on_closing = on_closing  # an open link begins to close (before it has closed)
 
         self._state = LinkState.CONNECTING
         self.initiator = False
@@ -81,6 +84,7 @@ class Link:
         self.remote_host: str | None = None
         self.via: str | None = None  # "quic:<endpoint>" for a link over the QUIC transport
         self.close_reason: str | None = None
+        self.close_error: Exception | None = None  # the handshake's typed error, if it failed
 
         self._reader: asyncio.StreamReader | None = None
         self._writer: Any = None  # the stream's writer, or a DirectWriter once taken over
@@ -178,6 +182,7 @@ class Link:
             raise
         if isinstance(result, Rejected):
             writer.close()
+            self.close_error = result.error
             self._fail_before_open(result.reason)
             return False
         self.peer_id, self.peer_key = result.peer_id, result.peer_key
@@ -235,7 +240,7 @@ class Link:
     def _start_pumps(self) -> None:
         assert self._outbox is not None
         self._writer_task = asyncio.ensure_future(self._outbox.run())
-        self._tasks = [self._writer_task, asyncio.ensure_future(self._heartbeat_loop())]
+        self._tasks = [self._writer_task, asyncio.ensure_future(keep_alive(self))]
         assert self._inbound is not None and self._reader is not None
         if self._direct:  # bytes that came with the handshake, next turn (as a read task would)
             asyncio.get_running_loop().call_soon(self._inbound.take, b"")
@@ -305,22 +310,10 @@ class Link:
                 return
             yield msg
 
-    # ------------------------------------------------------------- heartbeat
-    async def _heartbeat_loop(self) -> None:
-        loop = asyncio.get_running_loop()
-        cfg = self.config
-        tick = min(cfg.heartbeat_interval, cfg.dead_after / 2)
-        next_beat = loop.time()
-        while self._state is LinkState.OPEN and self._inbound is not None:
-            now = loop.time()
-            silent = now - self._inbound.last_recv
-            if silent > cfg.dead_after:
-                self._begin_close(f"heartbeat timeout ({silent:.1f} s without a frame)", graceful=False)
-                return
-            if now >= next_beat:
-                self.send({"t": "hb"})
-                next_beat = now + cfg.heartbeat_interval
-            await asyncio.sleep(tick)
+    @property
+    def last_heard(self) -> float:
+        """When the last frame came (the link's clock); -inf before the link opened."""
+        return self._inbound.last_recv if self._inbound is not None else float("-inf")
 
     # ------------------------------------------------------------- close
     def close(self, reason: str = "closed") -> None:
@@ -362,6 +355,8 @@ class Link:
             log.warning("link %s dropped: %s", self.label, reason)
         was_open = self._state is LinkState.OPEN
         self._set_state(LinkState.CLOSING)
+        if was_open and self.on_closing is not None:
+            self.on_closing(self)
         if self._outbox is not None:
             self._outbox.close({"t": "bye", "reason": reason[:200]} if graceful and was_open
                                else None)

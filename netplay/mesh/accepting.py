@@ -14,13 +14,72 @@ import contextlib
 import logging
 import socket
 from collections.abc import Callable
+from typing import Any, Protocol, cast
 
 from netplay.link.framing import write_frame
+from netplay.link.link import Link
 from netplay.link.streams import READ_CHUNK
 from netplay.mesh.admission import BUSY_LOG_EVERY, BUSY_REASON, Admission, AdmissionLimits, Ticket
-from netplay.protocol.wire import pack
+from netplay.mesh.config import MeshConfig
+from netplay.protocol.handshake import PROTOCOL_VERSION
+from netplay.protocol.wire import encode_frame, pack
 
 log = logging.getLogger("netplay.mesh.mesh")  # where the busy warning always was
+# what a dialler that never spoke reads before the connection closes (protocol 1's dialler
+# waited for the responder's hello)
+SILENT_REASON = (f"this table speaks protocol {PROTOCOL_VERSION}, where the dialler sends its "
+                 "hello first")
+
+
+class AcceptingMesh(Protocol):
+    """What taking an accepted connection uses of its mesh."""
+
+    admission: Admission
+    config: MeshConfig
+
+    @property
+    def peer_id(self) -> str: ...
+    @property
+    def running(self) -> bool: ...
+    def now(self) -> float: ...
+    def track(self, task: asyncio.Task[Any]) -> asyncio.Task[Any]: ...
+    def new_link(self) -> Link: ...
+    def refused(self, link: Link, address: str) -> bool: ...
+
+
+async def take_connection(mesh: AcceptingMesh, reader: Any, writer: Any,
+                          address: str | None) -> None:
+    """An accepted stream (TCP, or QUIC with the remote endpoint as ``address``): admitted,
+    then handed to a link for its handshake. Nothing it does takes the listener down."""
+    handler = asyncio.current_task()  # the server's task for this connection
+    if handler is not None:
+        mesh.track(handler)
+    peer = writer.get_extra_info("peername")
+    if address is None:
+        address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+    try:
+        if not mesh.running:
+            writer.close()
+            return
+        admitted = await admit(mesh.admission, address, reader, writer, mesh.now,
+                               mesh.config.link.hello_timeout, mesh.peer_id)
+        if admitted is None:
+            return  # busy (and told so), or silent, gone, or closed for a newcomer
+        ticket, heard = admitted
+        try:
+            link = mesh.new_link()
+            if await link.accept(cast(asyncio.StreamReader, heard), writer):
+                pass
+            elif not mesh.refused(link, link.via or address) and link.via and not link.peer_id:
+                # a failed handshake (no probes come over the internet): worth a warning
+                log.warning("mesh %s: refused %s: %s", mesh.peer_id, link.via, link.close_reason)
+        finally:
+            mesh.admission.release(ticket)
+    except asyncio.CancelledError:
+        writer.close()
+    except Exception:  # never let one connection take the listener down
+        log.exception("mesh %s: unexpected error on an incoming connection", mesh.peer_id)
+        writer.close()
 
 
 class HeardReader:
@@ -60,13 +119,22 @@ async def admit(admission: Admission, address: str, reader: asyncio.StreamReader
     if ticket is None:
         await _busy(admission, address, writer, now(), me)
         return None
+    silent = False
     try:
         first = await asyncio.wait_for(reader.read(READ_CHUNK), hello_timeout)
-    except (TimeoutError, OSError, ConnectionError):
+    except TimeoutError:
+        first, silent = b"", True
+    except (OSError, ConnectionError):
         first = b""
     if not first or ticket.done:
+        evicted = ticket.done  # closed for a newcomer already
         admission.release(ticket)
-        transport.abort()
+        if silent and not evicted:  # perhaps a peer of protocol 1, waiting for our hello
+            with contextlib.suppress(Exception):
+                writer.write(encode_frame(pack({"t": "reject", "reason": SILENT_REASON})))
+            writer.close()
+        else:
+            transport.abort()
         return None
     if not admission.started(ticket, now()):
         admission.release(ticket)

@@ -31,6 +31,7 @@ class MessageReceived:
     # the next message from this peer, already here, is of the same kind: a listener may hold
     # this one to handle them together, until the one without ``more`` or MessagesDone
     more: bool = False
+    via: str | None = None  # sealed by peer_id and carried by this peer (netplay.mesh.routing)
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,4 +42,21 @@ class MessagesDone:
     peer_id: str
 
 
-MeshEvent = PeerJoined | PeerLeft | MessageReceived | MessagesDone
+@dataclass(frozen=True, slots=True)
+class PeerRefused:
+    """A handshake ended because the other side speaks another protocol version (dialled or
+    accepted): ``reason`` says both versions, for the person to read."""
+
+    address: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReachChanged:
+    """The peers this one can reach, over its links or through a linked peer linked to them,
+    are now ``reachable`` (netplay.mesh.routing)."""
+
+    reachable: frozenset[str]
+
+
+MeshEvent = PeerJoined | PeerLeft | MessageReceived | MessagesDone | PeerRefused | ReachChanged

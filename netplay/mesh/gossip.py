@@ -29,15 +29,27 @@ def hearsay_keys(entries: list[Any], me: str, pinned: Mapping[str, bytes],
 
 
 def peers_message(linked: Iterable[LinkedPeer], keys: Mapping[str, bytes],
-                  quic: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    """``quic``: the signed endpoint claims (netplay.link.endpoint_claims), when any."""
+                  quic: list[dict[str, Any]] | None = None,
+                  links: Iterable[str] = ()) -> dict[str, Any]:
+    """``quic``: the signed endpoint claims (netplay.link.endpoint_claims), when any; ``links``:
+    every peer the sender is linked to (with or without an address to give)."""
     entries = [{"id": pid, "host": host, "port": port, "key": key}
                for pid, host, port, key in linked]
     known = [{"id": pid, "key": key} for pid, key in sorted(keys.items())]
     msg = {"t": "peers", "peers": entries[:MAX_GOSSIP_ENTRIES], "keys": known[:MAX_KNOWN_KEYS]}
     if quic:
         msg["quic"] = quic
+    msg["links"] = sorted(links)[:MAX_GOSSIP_ENTRIES]
     return msg
+
+
+def read_links(entries: list[Any] | None) -> list[str] | None:
+    """The peer ids a ``peers`` message's ``links`` lists (None: it has none, an older peer)."""
+    if entries is None:
+        return None
+    if len(entries) > MAX_GOSSIP_ENTRIES or not all(is_valid_peer_id(p) for p in entries):
+        raise ProtocolError("peers: bad links")
+    return [str(p) for p in entries]
 
 
 def read_peers(entries: list[Any]) -> list[LinkedPeer]:

@@ -13,9 +13,8 @@ Ed25519 key (a later link with another key is refused). Gossip carries the keys 
 met, departed ones too, as "hearsay" (first heard wins, a handshake overrides), so ops relayed
 during catch-up can be verified.
 Events (:attr:`Mesh.events`, netplay.mesh.events): a peer joined (or relinked), left, and each
-message of a kind above the mesh, decoded, with the bytes it came as."""
-
-
+message of a kind above the mesh, decoded, with the bytes it came as; and whom it can reach
+(directly, or through a linked peer linked to it: netplay.mesh.routing)."""
 from __future__ import annotations
 
 import asyncio
@@ -23,24 +22,35 @@ import contextlib
 import logging
 import time
 from dataclasses import replace
-from typing import Any, cast
+from typing import Any
 
 from netplay.link.endpoint_claims import EndpointClaims
 from netplay.link.link import Link
 from netplay.link.outbox import pack_message
 from netplay.link.quic import QuicSettings, QuicTransport, stream_opener
-from netplay.mesh.accepting import admit, room_for_connections
+from netplay.mesh.accepting import room_for_connections, take_connection
 from netplay.mesh.admission import Admission, duplicate_verdict
 from netplay.mesh.config import MeshConfig as MeshConfig
 from netplay.mesh.config import PeerAddress
-from netplay.mesh.events import MeshEvent, MessageReceived, MessagesDone, PeerJoined, PeerLeft
-from netplay.mesh.gossip import hearsay_keys, peers_message, read_peers
+from netplay.mesh.events import (
+    MeshEvent,
+    MessageReceived,
+    MessagesDone,
+    PeerJoined,
+    PeerLeft,
+    PeerRefused,
+    ReachChanged,
+)
+from netplay.mesh.gossiping import gossip_message, on_peers
 from netplay.mesh.leaving import let_go
 from netplay.mesh.peerbook import KnownPeer, PeerBook
-from netplay.mesh.redial import dial_later, redial_loop
+from netplay.mesh.redial import redial_loop
+from netplay.mesh.routing import Routes
 from netplay.protocol.channel import Received
+from netplay.protocol.handshake import VersionMismatch
 from netplay.protocol.identity import PUBLIC_KEY_BYTES, Identity, is_valid_peer_id
 from netplay.protocol.messages import Message, Peers
+from netplay.protocol.sealed import Relayed
 from netplay.protocol.wire import ProtocolError
 from table.core.events import EventHub
 
@@ -64,8 +74,8 @@ class Mesh:
         self._server: asyncio.base_events.Server | None = None
         self._port = 0
         self._links: dict[str, Link] = {}
-        self._pinned_keys: dict[str, bytes] = {}
-        self._hearsay_keys: dict[str, bytes] = {}
+        self.pins: dict[str, bytes] = {}
+        self.hearsay: dict[str, bytes] = {}
         self._addresses: dict[str, PeerAddress] = {}
         self._dialing: dict[tuple[str, int], asyncio.Future[str | None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -76,6 +86,7 @@ class Mesh:
         self._running = False
         self.quic: QuicTransport | None = None  # the internet endpoint, when configured
         self.claims = EndpointClaims(identity, table_id, self.peer_key)
+        self.routes = Routes(identity, table_id)  # peers reached through a common peer
 
     # ------------------------------------------------------------------ lifecycle
     @property
@@ -127,7 +138,7 @@ class Mesh:
             self.claims.claim_own(self.quic.ticket())
             self.quic.serve(self._on_accept)
             if self._links:
-                self.broadcast(self._gossip_message())
+                self.broadcast(self.gossip_message())
         return self.quic
 
     @property
@@ -140,9 +151,9 @@ class Mesh:
 
     def spawn(self, coro: Any) -> asyncio.Task[Any]:
         """Run `coro` until the mesh stops."""
-        return self._track(asyncio.ensure_future(coro))
+        return self.track(asyncio.ensure_future(coro))
 
-    def _track(self, task: asyncio.Task[Any]) -> asyncio.Task[Any]:
+    def track(self, task: asyncio.Task[Any]) -> asyncio.Task[Any]:
         """Count `task` among the mesh's own: stop() cancels it and waits for it."""
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -160,13 +171,13 @@ class Mesh:
         """The peer's Ed25519 key: pinned from a direct handshake, else as gossiped."""
         if peer_id == self.peer_id:
             return self.identity.public_key
-        return self._pinned_keys.get(peer_id) or self._hearsay_keys.get(peer_id)
+        return self.pins.get(peer_id) or self.hearsay.get(peer_id)
 
     def pinned_key(self, peer_id: str) -> bytes | None:
         """The key a direct handshake proved for this peer id (never hearsay)."""
         if peer_id == self.peer_id:
             return self.identity.public_key
-        return self._pinned_keys.get(peer_id)
+        return self.pins.get(peer_id)
 
     def remember(self, peer_id: str, host: str, port: int, key: bytes | None = None,
                  linked_before: bool = False) -> None:
@@ -177,7 +188,7 @@ class Mesh:
         if not is_valid_peer_id(peer_id) or peer_id == self.peer_id:
             return
         if key is not None and len(key) == PUBLIC_KEY_BYTES:
-            self._pinned_keys.setdefault(peer_id, key)
+            self.pins.setdefault(peer_id, key)
         known = self.book.remember(peer_id, host, port, self.now())
         if known is not None and linked_before:
             known.ever_linked = True
@@ -207,6 +218,24 @@ class Mesh:
         link = self._links.get(peer_id)
         return link.send(msg) if link is not None else False
 
+    def send_to(self, peer_id: str, msg: Message) -> bool:
+        """Send to a peer over its link, or, with none, sealed through a linked peer linked to
+        it (netplay.mesh.routing). False if it cannot be reached."""
+        return self.send(peer_id, msg) or self.routes.send_through(self, peer_id, msg)
+
+    def reachable(self) -> list[str]:
+        """The peers linked to this one and those linked to one of them, sorted."""
+        return sorted(self.routes.reachable(self.peers()))
+
+    def linked_to(self, peer_id: str, other: str) -> bool:
+        """Whether linked peer ``peer_id`` says it is linked to ``other``."""
+        return self.routes.linked_to(peer_id, other)
+
+    def reach_may_change(self) -> None:
+        reachable = self.routes.changed(self.peers())
+        if reachable is not None:
+            self.events.emit(ReachChanged(reachable))
+
     def broadcast(self, msg: Message | dict[str, Any]) -> int:
         """Send to every linked peer; returns how many links took it. The message is checked
         and packed once, then sealed for each link."""
@@ -217,12 +246,13 @@ class Mesh:
         return sum(1 for link in links if link.send_packed(packed))
 
     # ------------------------------------------------------------------ links
-    def _new_link(self) -> Link:
+    def new_link(self) -> Link:
         return Link(
             self.identity, self.table_id, self._passphrase,
             config=self.config.link, listen_port=self._port,
             on_message=self._on_link_message, on_open=self._on_link_open,
             on_closed=self._on_link_closed, on_run_end=self._on_link_run_end,
+            on_closing=self._on_link_closing,
         )
 
     async def connect(self, host: str, port: int, connect_timeout: float | None = None
@@ -239,7 +269,7 @@ class Mesh:
         self._dialing[key] = result
         peer_id: str | None = None
         try:
-            link = self._new_link()
+            link = self.new_link()
             if connect_timeout is not None:
                 link.config = replace(link.config, connect_timeout=connect_timeout)
             opener = stream_opener(self.quic, host, self.config.link.connect_timeout)
@@ -248,6 +278,7 @@ class Mesh:
                 peer_id = link.peer_id
             else:
                 self.dial_failures[key] = link.close_reason or "failed"
+                self.refused(link, f"{host}:{port}" if port else host[:24] + "...")
             return peer_id
         finally:
             del self._dialing[key]
@@ -255,34 +286,16 @@ class Mesh:
 
     async def _on_accept(self, reader: Any, writer: Any, address: str | None = None) -> None:
         """An accepted stream (TCP, or QUIC with the remote endpoint as ``address``)."""
-        handler = asyncio.current_task()  # the server's task for this connection
-        if handler is not None:
-            self._track(handler)
-        peer = writer.get_extra_info("peername")
-        if address is None:
-            address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
-        try:
-            if not self._running:
-                writer.close()
-                return
-            admitted = await admit(self.admission, address, reader, writer, self.now,
-                                   self.config.link.hello_timeout, self.peer_id)
-            if admitted is None:
-                return  # busy (and told so), or silent, gone, or closed for a newcomer
-            ticket, heard = admitted
-            try:
-                link = self._new_link()
-                if not await link.accept(cast(asyncio.StreamReader, heard), writer) \
-                        and link.via and not link.peer_id:
-                    # a failed handshake (no probes come over the internet): worth a warning
-                    log.warning("mesh %s: refused %s: %s", self.peer_id, link.via, link.close_reason)
-            finally:
-                self.admission.release(ticket)
-        except asyncio.CancelledError:
-            writer.close()
-        except Exception:  # never let one connection take the listener down
-            log.exception("mesh %s: unexpected error on an incoming connection", self.peer_id)
-            writer.close()
+        await take_connection(self, reader, writer, address)
+
+    def refused(self, link: Link, address: str) -> bool:
+        """A handshake that failed on a protocol version: said loudly (PeerRefused)."""
+        if not isinstance(link.close_error, VersionMismatch):
+            return False
+        reason = link.close_reason or "another protocol version"
+        log.warning("mesh %s: %s: %s", self.peer_id, address, reason)
+        self.events.emit(PeerRefused(address, reason))
+        return True
 
     def _on_link_open(self, link: Link) -> bool:
         pid = link.peer_id
@@ -290,7 +303,7 @@ class Mesh:
         if not self._running:
             link.close_reason = "mesh is stopping"
             return False
-        pinned = self._pinned_keys.get(pid)
+        pinned = self.pins.get(pid)
         if pinned is not None and pinned != link.peer_key:
             link.close_reason = "identity key differs from the key pinned for this peer id"
             log.warning("mesh %s: peer %s presented a different identity key; refused", self.peer_id, pid)
@@ -302,8 +315,8 @@ class Mesh:
         if existing is None and len(self._links) >= self.config.max_peers:
             link.close_reason = "table full"
             return False
-        self._pinned_keys[pid] = link.peer_key
-        hearsay = self._hearsay_keys.pop(pid, None)
+        self.pins[pid] = link.peer_key
+        hearsay = self.hearsay.pop(pid, None)
         if hearsay is not None and hearsay != link.peer_key:
             log.warning("mesh %s: gossiped key for %s was wrong; using the handshake's", self.peer_id, pid)
         if link.remote_host is not None and (link.peer_port or link.initiator):  # a ticket: port 0
@@ -322,24 +335,32 @@ class Mesh:
             self._links[pid] = link
         self.book.linked(pid, self.now())
         self.events.emit(PeerJoined(pid, relinked=relinked))
-        link.send(self._gossip_message())
+        self.reach_may_change()
+        link.send(self.gossip_message())
         if not relinked:
             # Tell everyone else about the newcomer so the mesh closes quickly.
-            msg = self._gossip_message()
+            msg = self.gossip_message()
             for other_id, other in list(self._links.items()):
                 if other_id != pid:
                     other.send(msg)
         return True
+
+    def _on_link_closing(self, link: Link) -> None:
+        """The others learn at once that this peer no longer links that one (routing)."""
+        if self._running and link.peer_id is not None and self._links.get(link.peer_id) is link:
+            self.broadcast(self.gossip_message())
 
     def _on_link_closed(self, link: Link) -> None:
         pid = link.peer_id
         if pid is None or self._links.get(pid) is not link:
             return
         del self._links[pid]
+        self.routes.forget(pid)
         reason = link.close_reason or "closed"
         self.book.unlinked(pid, self.now(), left="leaving the table" in reason)
         log.info("mesh %s: peer %s left (%s)", self.peer_id, pid, reason)
         self.events.emit(PeerLeft(pid, reason))
+        self.reach_may_change()
 
     def _on_link_message(self, link: Link, received: Received) -> None:
         pid = link.peer_id
@@ -347,18 +368,19 @@ class Mesh:
             return  # a duplicate link on its way out
         msg = received.message
         if isinstance(msg, Peers):
-            hearsay_keys(msg.keys or [], self.peer_id, self._pinned_keys, self._hearsay_keys)
-            self._handle_peers(link, msg.peers)
-            for peer_id, ticket in self.claims.receive(msg.quic):
-                self.book.remember(peer_id, ticket, 0, self.now())
-                if self.quic is not None and not self.is_linked(peer_id):
-                    self.spawn(dial_later(self, peer_id, ticket, 0))
+            on_peers(self, pid, msg)
+            return
+        if isinstance(msg, Relayed):
+            self.routes.on_relayed(self, pid, msg)
             return
         self._emit_from(pid, MessageReceived(pid, msg, received.payload, received.more))
 
     def _on_link_run_end(self, link: Link) -> None:
         if link.peer_id is not None:  # (a link replaced meanwhile: what it told, done too)
             self._emit_from(link.peer_id, MessagesDone(link.peer_id))
+
+    def tell(self, event: MeshEvent) -> None:  # a ProtocolError comes back to the caller
+        self.events.emit(event, propagate=(ProtocolError,))
 
     def _emit_from(self, pid: str, event: MeshEvent) -> None:
         try:
@@ -368,32 +390,11 @@ class Mesh:
             raise
 
     # ------------------------------------------------------------------ gossip
-    def _gossip_message(self) -> dict[str, Any]:
-        linked = []
-        for pid, link in self._links.items():
-            addr = self._addresses.get(pid)
-            key = self._pinned_keys.get(pid)
-            if link.is_open and addr is not None and key is not None:
-                linked.append((pid, addr.host, addr.port, key))
-        return peers_message(linked, {**self._hearsay_keys, **self._pinned_keys},
-                             self.claims.entries())
-
-    def _handle_peers(self, link: Link, entries: list[Any]) -> None:
-        for pid, host, port, key in read_peers(entries):
-            if pid == self.peer_id:
-                continue
-            if pid not in self._pinned_keys:
-                self._hearsay_keys.setdefault(pid, key)
-            self.book.remember(pid, host, port, self.now())
-            if self.is_linked(pid) or self.book.shunned(pid, self.now()):
-                continue
-            if self.peer_id < pid:
-                self.spawn(self.connect(host, port))
-            else:
-                self.spawn(dial_later(self, pid, host, port))
+    def gossip_message(self) -> dict[str, Any]:
+        return gossip_message(self, self._links.values(), self._addresses)
 
     async def _gossip_loop(self) -> None:
         while self._running:
             await asyncio.sleep(self.config.gossip_interval)
             if self._links:
-                self.broadcast(self._gossip_message())
+                self.broadcast(self.gossip_message())

@@ -10,9 +10,11 @@ Both sides act alike:
 
 1. send ``hello`` (plaintext frame): protocol version, table id, peer id, Ed25519 public key,
    whether a passphrase is used, the key-exchange message, a 16-byte random nonce and the TCP
-   port the sender listens on (0 if none);
+   port the sender listens on (0 if none). The initiator sends it at once; the responder only
+   once it has read the initiator's (protocol 2; see ``RESPONDER_WAITS``);
 2. read the other ``hello``; check version, table, peer id and passphrase mode (on a version
-   or table mismatch send ``reject`` with the reason and stop);
+   or table mismatch send ``reject`` with the reason and stop: a responder then sends the
+   ``reject`` in place of its hello, so a dialler of another version reads why at once);
 3. compute the shared secret (SPAKE2 or X25519, see ``netplay.protocol.secure``) and the transcript
    hash ``TH = BLAKE2b-256(b"sandtable-handshake-v1" || len32(hello_I) || hello_I ||
    len32(hello_R) || hello_R)`` over the exact bytes of both hellos (initiator's first);
@@ -53,13 +55,19 @@ from netplay.protocol.wire import (
     unpack,
 )
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
+# What changed from protocol 1 (docs/protocol.md, "Versions"): the responder reads the
+# initiator's first frame before it sends anything (its hello answers a hello of this version,
+# or a table ``probe``; a hello of another version gets a ``reject`` instead), a version
+# mismatch is told in words both sides show, and the messages that reach a peer through a
+# common peer (``relay``, ops relayed live, ``links`` in ``peers``) are new.
 NONCE_BYTES = 16
 DEFAULT_TIMEOUT = 10.0
 WRONG_PASSPHRASE = "handshake failed: wrong table passphrase (or the connection was tampered with)"
 BAD_SIGNATURE = "handshake failed: the peer's identity signature is invalid"
 CLOSED_EARLY = "connection closed during the handshake"
 TIMED_OUT = "handshake timed out"
+PROBE_ANSWERED = "answered a table probe"
 
 
 class HandshakeError(ProtocolError):
@@ -70,8 +78,47 @@ class AuthError(HandshakeError):
     """Authentication failed: wrong passphrase, or a forged identity (man in the middle)."""
 
 
+class _Answered(HandshakeError):
+    """The handshake ends with ``error`` once ``send`` (a responder's hello) is sent: the answer
+    to a table probe, or a passphrase mode that differs (the initiator must see it in our
+    hello, to fail with the same words)."""
+
+    def __init__(self, error: HandshakeError, send: bytes) -> None:
+        super().__init__(error.reason)
+        self.error, self.send = error, send
+
+
+class VersionMismatch(HandshakeError):
+    """The peer speaks another protocol version (its hello's ``v``, or its refusal of ours)."""
+
+
 class _Refusal(HandshakeError):
-    """A hello we refuse with a ``reject`` frame telling the peer why."""
+    """A hello we refuse with a ``reject`` frame telling the peer why (``told``; ``reason`` is
+    what we report here)."""
+
+    def __init__(self, reason: str, told: str | None = None, *, version: bool = False) -> None:
+        super().__init__(reason)
+        self.told = told or reason
+        self.version = version
+
+
+def version_told(ours: int, theirs: Any, responder: bool) -> str:
+    """The words a peer of another version reads in our ``reject``."""
+    if responder:
+        return f"this table speaks protocol {ours}; you have {theirs}"
+    return f"this peer speaks protocol {ours}; the table has {theirs}"
+
+
+def version_reason(ours: int, theirs: Any, responder: bool) -> str:
+    """What we report when we refuse a peer of another version."""
+    if responder:
+        return f"refused a peer of protocol {theirs} (this table speaks protocol {ours})"
+    return f"the table speaks protocol {theirs}; this program speaks protocol {ours}"
+
+
+def is_version_refusal(reason: str) -> bool:
+    """Whether a handshake's reason (ours, or a peer's reject) is a version mismatch."""
+    return " speaks protocol " in reason or "protocol version mismatch" in reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +173,12 @@ def auth_payload(role_initiator: bool, th: bytes) -> bytes:
     return b"sandtable-auth-v1" + (b"I" if role_initiator else b"R") + th
 
 
+def _refused(reason: str) -> HandshakeError:
+    """The peer's ``reject``: a version mismatch keeps its type."""
+    text = f"peer refused the handshake: {reason[:200]}"
+    return VersionMismatch(text) if is_version_refusal(reason) else HandshakeError(text)
+
+
 def _plain_reject(raw: bytes, limits: WireLimits) -> HandshakeError | None:
     """A plaintext ``reject`` sent in place of the ``auth`` (the peer refused our hello after
     sending its own, e.g. a version it does not speak), or None."""
@@ -135,7 +188,7 @@ def _plain_reject(raw: bytes, limits: WireLimits) -> HandshakeError | None:
         return None
     if msg["t"] != "reject":
         return None
-    return HandshakeError(f"peer refused the handshake: {msg['reason'][:200]}")
+    return _refused(msg["reason"])
 
 
 def _reject_frame(reason: str) -> bytes:
@@ -146,7 +199,8 @@ class Handshake:
     """One side of one handshake. Feed it bytes; it returns bytes to send and the outcome.
 
     ``clock`` (seconds, monotonic) and ``timeout`` set the deadline :meth:`poll` enforces;
-    ``key_exchange`` and ``nonce`` replace the random ones (test vectors only).
+    ``key_exchange`` and ``nonce`` replace the random ones, ``version`` the hello's protocol
+    version (test vectors of an earlier version only).
     """
 
     def __init__(
@@ -163,6 +217,7 @@ class Handshake:
         hello_timeout: float | None = None,
         key_exchange: KeyExchange | None = None,
         nonce: bytes | None = None,
+        version: int = PROTOCOL_VERSION,
     ) -> None:
         self.identity = identity
         self.table_id = table_id
@@ -170,6 +225,7 @@ class Handshake:
         self.initiator = initiator
         self.listen_port = listen_port
         self.limits = limits
+        self.version = version
         self._clock = clock
         self._timeout = timeout
         # a responder's first bytes must come sooner: an idle connection frees its slot
@@ -197,7 +253,7 @@ class Handshake:
             self.deadline = min(self.deadline, self._clock() + self._hello_timeout)
         hello = {
             "t": "hello",
-            "v": PROTOCOL_VERSION,
+            "v": self.version,
             "table": self.table_id,
             "peer": self.identity.peer_id,
             "key": self.identity.public_key,
@@ -208,6 +264,11 @@ class Handshake:
         }
         self.hello_bytes = pack(hello)
         self.phase = Phase.AWAIT_HELLO
+        if not self.initiator:  # the responder answers the initiator's first frame
+            return b""
+        return self._hello_frame()
+
+    def _hello_frame(self) -> bytes:
         return encode_frame(self.hello_bytes, self.limits)
 
     def feed(self, data: bytes) -> Step:
@@ -230,8 +291,11 @@ class Handshake:
                     else:
                         return Step(out, self._on_auth(frame, frames[i + 1:]))
                 frames = self._decoder.feed(b"")
+        except _Answered as exc:
+            return self._fail(exc.error, out + exc.send)
         except _Refusal as exc:  # tell the peer why before hanging up
-            return self._fail(HandshakeError(exc.reason), out + _reject_frame(exc.reason))
+            error = VersionMismatch(exc.reason) if exc.version else HandshakeError(exc.reason)
+            return self._fail(error, out + _reject_frame(exc.told))
         except HandshakeError as exc:
             return self._fail(exc, out)
         except ProtocolError as exc:
@@ -267,11 +331,13 @@ class Handshake:
         """Raise HandshakeError for a hello we cannot go on with; :class:`_Refusal` (a
         version or table mismatch) also sends the peer a ``reject`` saying why."""
         if theirs["t"] == "reject":
-            raise HandshakeError(f"peer refused the handshake: {theirs['reason'][:200]}")
+            raise _refused(theirs["reason"])
         if theirs["t"] != "hello":
             raise HandshakeError(f"expected hello, got {theirs['t']}")
-        if theirs["v"] != PROTOCOL_VERSION:
-            raise _Refusal(f"protocol version mismatch (ours {PROTOCOL_VERSION}, theirs {theirs['v']})")
+        if theirs["v"] != self.version:
+            responder = not self.initiator
+            raise _Refusal(version_reason(self.version, theirs["v"], responder),
+                           version_told(self.version, theirs["v"], responder), version=True)
         if theirs["table"] != self.table_id:
             raise _Refusal("different table id")
         if not is_valid_peer_id(theirs["peer"]):
@@ -286,9 +352,19 @@ class Handshake:
             raise AuthError(WRONG_PASSPHRASE)
 
     def _on_hello(self, raw: bytes) -> bytes:
-        """The peer's hello: check it, agree on keys, return our auth frame."""
-        theirs = check_message(unpack(raw, self.limits))
-        self._check_hello(theirs)
+        """The peer's hello: check it, agree on keys, return our auth frame (a responder: its
+        hello, then its auth)."""
+        first = unpack(raw, self.limits)
+        if not self.initiator and isinstance(first, dict) and first.get("t") == "probe":
+            # a dialler that only wants the table id (docs/protocol.md, "Manual connect")
+            raise _Answered(HandshakeError(PROBE_ANSWERED), self._hello_frame())
+        theirs = check_message(first)
+        try:
+            self._check_hello(theirs)
+        except AuthError as exc:
+            if self.initiator:
+                raise
+            raise _Answered(exc, self._hello_frame()) from None
         try:
             shared = self._kx.finish(theirs["kx"])
         except ProtocolError as exc:
@@ -300,7 +376,8 @@ class Handshake:
         self._th, self._peer_hello = th, theirs
         self.phase = Phase.AWAIT_AUTH
         auth = {"t": "auth", "sig": self.identity.sign(auth_payload(self.initiator, th))}
-        return encode_frame(self._cipher.seal(pack(auth)), self.limits)
+        hello = b"" if self.initiator else self._hello_frame()
+        return hello + encode_frame(self._cipher.seal(pack(auth)), self.limits)
 
     def _on_auth(self, sealed: bytes, later: list[bytes]) -> Established:
         """The peer's auth: it proves the same keys and the identity in its hello."""

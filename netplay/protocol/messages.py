@@ -1,4 +1,4 @@
-"""The message catalogue: one frozen dataclass per message type of protocol version 1.
+"""The message catalogue: one frozen dataclass per message type of the protocol.
 
 Each message on the wire is a map with a string field ``t`` (its type) and the fields of its
 kind. :func:`message_kind` registers a dataclass as the kind of a ``t``; rooms above the
@@ -244,6 +244,7 @@ class Peers(Message):
     peers: list[Any]
     keys: list[Any] | None = None
     quic: Any = None  # endpoint claims (netplay.link.endpoint_claims), checked there
+    links: list[Any] | None = None  # every peer the sender is linked to (netplay.mesh.routing)
 
 
 # --- replication (netplay.replication.replication) ----------------------------------------

@@ -1,17 +1,35 @@
 """Ops in batches, both ways: the ``ops`` messages a list of ops is sent in (within the batch
 limits), and the live ops that arrived together from one peer, held until the last of them so
 that they are verified back to back and applied with one fold (a burst costs less per op than
-the same ops one by one; every op is still checked, and in the order it came)."""
+the same ops one by one; every op is still checked, and in the order it came). Live ops are
+handed on to the peers that have no link to their author (:func:`relay_live`)."""
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Protocol
 
 from netplay.protocol.messages import OpBatch
 from netplay.protocol.wire import pack
 from netplay.replication.seam import ReplicationConfig
 
 log = logging.getLogger("netplay.replication.replication")  # where these lines always were
+
+
+class LinkedPeers(Protocol):
+    def peers(self) -> list[str]: ...
+    def linked_to(self, peer_id: str, other: str) -> bool: ...
+    def send(self, peer_id: str, msg: OpBatch) -> bool: ...
+
+
+def relay_live(mesh: LinkedPeers, author: str, ops: list[list[Any]]) -> None:
+    """Hand an author's live ops on, as they came, to each linked peer that has no link to it
+    (its gossip says so): a peer reached only through this one gets them live, not at the next
+    hash exchange. Only first-hand ops are handed on: one hop."""
+    targets = [p for p in mesh.peers() if p != author and not mesh.linked_to(p, author)]
+    if targets:
+        relayed = OpBatch(ops)
+        for peer in targets:
+            mesh.send(peer, relayed)
 
 
 def op_batches(wires: list[list[Any]], config: ReplicationConfig) -> list[OpBatch]:

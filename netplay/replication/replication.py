@@ -22,8 +22,9 @@ exactly the ops it verified, stored and will relay.
 * Every ``hash_interval`` each peer sends ``hash`` (its version vector and public state hash).
   A receiver whose version vector is equal compares hashes; a mismatch is logged as an error
   and emitted as :class:`Divergence`. A receiver that has ops the sender lacks sends them.
-* ``send_private(peer_id, body)`` travels on the direct link only (``priv``) and arrives as
-  :class:`PrivateReceived`; it is never relayed or logged by this module.
+* ``send_private(peer_id, body)`` goes to that peer only (``priv``: on its link, or sealed end
+  to end through a common peer), arrives as :class:`PrivateReceived`, and is never logged here.
+* A live op is handed on (``ops``) to the linked peers with no link to its author.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ from netplay.protocol.messages import (
     vv_merge,
 )
 from netplay.protocol.wire import ProtocolError
-from netplay.replication.batches import HeldLive, op_batches
+from netplay.replication.batches import HeldLive, op_batches, relay_live
 from netplay.replication.canonical import check_canonical, raw_ops
 from netplay.replication.catchup import AuthorChains, CatchUp
 from netplay.replication.events import (
@@ -123,8 +124,9 @@ class Replication:
         self.mesh.broadcast(LiveOp(op))
 
     def send_private(self, peer_id: str, body: dict[str, Any]) -> bool:
-        """Send ``body`` to one peer over the direct link only; False if not linked."""
-        return self.mesh.send(peer_id, Private(body))
+        """Send ``body`` to one peer only: over its link, or sealed end to end through a peer
+        linked to it (netplay.mesh.routing); False if it cannot be reached."""
+        return self.mesh.send_to(peer_id, Private(body))
 
     def check_now(self) -> None:
         """Send our version vector and state hash to every peer now."""
@@ -172,6 +174,7 @@ class Replication:
         ops, raws = self._checked_ops(peer_id, msg, payload)
         if not more and not self._live:  # alone: at once
             self._accept_ops(ops, raws, peer_id)
+            relay_live(self.mesh, peer_id, ops)
             return
         self._live.hold(peer_id, ops, raws)
         if not more:
@@ -181,6 +184,7 @@ class Replication:
         if self._live:
             peer_id, ops, raws = self._live.take()
             self._accept_ops(ops, raws, peer_id)
+            relay_live(self.mesh, peer_id, ops)
 
     def _on_ops(self, peer_id: str, msg: Message, payload: bytes) -> None:
         """``op`` (one live op, from its author) or ``ops`` (a batch, from anyone)."""

@@ -9,7 +9,8 @@
 * local ops are published as soon as the replica has logged and applied them (a replica
   listener), so any caller of ``replica.issue`` / ``table.core.actions`` is networked;
 * an optional :class:`~netplay.discovery.mdns.TableAnnouncer` listing the table (and its seats);
-* private messages on the direct link only (``priv``): secrets (a private ``show``, handed by
+* private messages to one peer only (``priv``, sealed through a common peer when there is no
+  link): secrets (a private ``show``, handed by
   ``replica.private_out``) and *requests* to the owner of a hidden pile (``request``), which
   the owner's peer performs and answers;
 * divergence at equal version vectors is reported loudly (log error, ``replica.report``, a
@@ -31,11 +32,8 @@ from netplay.discovery.listing import TableAnnouncement
 from netplay.discovery.mdns import TableAnnouncer, TableBrowser
 from netplay.discovery.peer_sources import browse_for_peers, remember_saved_peers, save_known_peers
 from netplay.discovery.table_search import interface_choice
-from netplay.draws.joint_draws import LanDraws
-from netplay.draws.round_driver import ROUTED as FAIR_MESSAGES
-from netplay.draws.round_driver import FairDriver
 from netplay.draws.watching import RECORD, EndOfGame, watchers_allowed
-from netplay.mesh.events import MeshEvent, MessageReceived, PeerJoined, PeerLeft
+from netplay.mesh.events import MeshEvent, MessageReceived, PeerJoined, PeerLeft, PeerRefused
 from netplay.mesh.mesh import Mesh
 from netplay.protocol.identity import Identity
 from netplay.protocol.messages import OpBatch, StateHash, vv_equal
@@ -44,6 +42,7 @@ from netplay.replication.events import Divergence, PrivateReceived, ReplicationE
 from netplay.replication.opsign import OpVerifier, op_signer
 from netplay.replication.replication import Replication
 from netplay.session.consent import REQUEST_TIMEOUT, ConsentAsker
+from netplay.session.draws import SessionDraws
 from netplay.session.events import (
     BACK_FOR,
     DivergenceReported,
@@ -82,11 +81,11 @@ class LanSession:
         # the table's module and art, by hash (the table layer widens what is served)
         self.blobs = BlobExchange(self.mesh, replica.blobs.get)
         # the complete record for the watchers at the end of the game
-        self.end_of_game = EndOfGame(replica, self.replication.send_private, self.mesh.peers)
-        # dice and shuffles drawn jointly with the linked players (docs/protocol.md)
-        self.fair = FairDriver(replica, send=self.mesh.send)
-        self.draws = LanDraws(replica, self.fair, self.mesh.peers, self.replication.catch_up.caught_up_with)
-        replica.joint_draws = self.draws
+        self.end_of_game = EndOfGame(replica, self.replication.send_private, self.mesh.reachable)
+        # dice and shuffles drawn jointly with the reachable players (docs/protocol.md); the
+        # others' draws judged as they arrive, dated by when each peer could be reached
+        self.table_draws = SessionDraws(replica, self.mesh)
+        self.fair, self.draws = self.table_draws.fair, self.table_draws.draws
         self.events: EventHub[SessionEvent] = EventHub()
         self.announcer: TableAnnouncer | None = None
         self.browser: TableBrowser | None = None
@@ -293,6 +292,8 @@ class LanSession:
         return taken, max(0, total - taken)
 
     def _on_mesh_event(self, event: MeshEvent) -> None:
+        if self.table_draws.on_mesh_event(event):
+            return
         if isinstance(event, PeerJoined):
             self._synced[event.peer_id] = False
             link = self.mesh.link(event.peer_id)
@@ -311,15 +312,14 @@ class LanSession:
                 asyncio.get_running_loop().call_later(
                     BACK_FOR + 0.1, lambda: self.events.emit(PeersChanged()) if self.started
                     else None)
+        elif isinstance(event, PeerRefused):  # another protocol version: say so here too
+            self.replica.report(f"{event.address}: {event.reason}")
         elif isinstance(event, PeerLeft):
             self._synced.pop(event.peer_id, None)
-            self.fair.peer_gone(event.peer_id)
             self.events.emit(PeersChanged())
         elif isinstance(event, MessageReceived):
             msg = event.message
-            if isinstance(msg, FAIR_MESSAGES):
-                self.fair.on_message(event.peer_id, msg)
-            elif isinstance(msg, OpBatch):
+            if isinstance(msg, OpBatch):
                 self._schedule_check(0.2)
             elif isinstance(msg, StateHash):
                 synced = vv_equal(self.replica.version_vector(), msg.vv)

@@ -37,6 +37,7 @@ class MemoryNet:
         self.named: list[tuple[str, Named]] = []  # (the peer that named, the event)
         self.sent: list[tuple[str, str, str]] = []  # (from, to, message type)
         self.drop: Hook | None = None  # (from, to, msg) -> True: the message is lost
+        self.left: set[str] = set()  # peers gone from the table (their messages are lost)
         self.tamper: Hook | None = None  # (from, to, msg) -> the message to deliver instead
 
     def feed(self, sender: str, events: list[Event]) -> None:
@@ -53,7 +54,7 @@ class MemoryNet:
     def run(self) -> None:
         while self.queue:
             sender, to, msg = self.queue.popleft()
-            if self.drop is not None and self.drop(sender, to, msg):
+            if (self.drop is not None and self.drop(sender, to, msg)) or {sender, to} & self.left:
                 continue
             if self.tamper is not None:
                 msg = self.tamper(sender, to, msg)
@@ -65,6 +66,14 @@ class MemoryNet:
         self.feed(initiator, events)
         self.run()
         return rid
+
+    def leave(self, peer: str) -> None:
+        """``peer`` leaves (its links drop): every other peer hears it gone."""
+        self.left.add(peer)
+        for other, rounds in self.rounds.items():
+            if other not in self.left:
+                self.feed(other, rounds.peer_gone(peer))
+        self.run()
 
     def advance(self, seconds: float) -> None:
         """Let time pass (a FakeClock) and run every peer's timeouts."""

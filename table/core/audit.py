@@ -12,9 +12,12 @@ has published), it replays the ops in canonical order and checks, at each op's p
   into one included;
 * each published deck order is the pile's order at the end.
 
-Rolls and shuffles made with one peer's randomness (hot-seat, a lone peer, older logs) are
-counted as local, except those the log's peer flagged as private dice (drawn alone while
-another player was linked, ``table.core.private_draws``): each of those fails, named.
+Rolls and shuffles made with one peer's randomness (hot-seat, a lone peer, older logs, a
+"joint" record of its author alone) are counted as local; a joint one that names peers left
+out (a participant that left, or did not reveal in time) is *degraded*, said as such ("joint
+except seat 3, who left") and never counted as verified joint. Every draw the log's peer
+flagged (``table.core.private_draws``: drawn without a player the author could reach, or with
+a commitment forged in another's name) fails, named.
 `sandtable check --audit` prints the result; the report marks sessions with `audit_summary`.
 """
 from __future__ import annotations
@@ -49,6 +52,7 @@ class Finding:
 class Audit:
     rolls: int = 0  # joint rolls verified
     shuffles: int = 0  # joint shuffles verified
+    degraded: list[Finding] = field(default_factory=list)  # joint, but some peer left out
     draws: int = 0  # draws and pile re-handles whose order was checked
     local: int = 0  # rolls and shuffles from one peer's randomness, once play began
     setup_local: int = 0  # the same during the setup (each seat's peer deals its own cards)
@@ -57,15 +61,18 @@ class Audit:
 
     @property
     def status(self) -> str:
-        """`failed`, `unverifiable`, `local`, `play audited` (every roll and shuffle of the play
-        was joint and verified; some of the setup's were one peer's own: a hot-seat setup, a
-        position start, a shared setup step), `audited` or `none` (no randomness)."""
+        """`failed`, `unverifiable`, `local`, `degraded` (joint, but some draws left a peer
+        out), `play audited` (every roll and shuffle of the play was joint with everyone and
+        verified; some of the setup's were one peer's own: a hot-seat setup, a position start,
+        a shared setup step), `audited` or `none` (no randomness)."""
         if self.failures:
             return "failed"
         if self.unverifiable:
             return "unverifiable"
         if self.local:
             return "local"
+        if self.degraded:
+            return "degraded"
         if not (self.rolls or self.shuffles):
             return "local" if self.setup_local else "none"
         return "play audited" if self.setup_local else "audited"
@@ -75,6 +82,8 @@ class Audit:
                 f"{self.local} local")
         if self.setup_local:
             text += f" (and {self.setup_local} local during the setup)"
+        if self.degraded:
+            text += f"; {len(self.degraded)} degraded (joint, a peer left out)"
         if self.draws:
             text += f"; {self.draws} draws and re-handles kept the order"
         if self.unverifiable:
@@ -125,6 +134,24 @@ class _Auditor:
         else:
             self.result.local += 1
 
+    def _joint(self, number: int, op: Op, state: State) -> bool:
+        """A joint draw's standing before its shares are checked: False when it is settled
+        here (flagged, or one peer's own), True to go on; a degraded one is noted."""
+        flagged = self.flags.get(op.ref)
+        if flagged is not None:  # a forged or one-sided "joint" draw, as its receiver saw it
+            self.fail(number, op, flagged)
+            return False
+        record = op.args["fair"]
+        out = fair.left_out(record)
+        commits = record.get("commits") if isinstance(record, dict) else None
+        if isinstance(commits, dict) and set(commits) - set(out) == {op.author} and not out:
+            self._local(number, op)  # a "joint" record of its author alone
+            return False
+        if out:
+            text = fair.degraded_text(record, lambda peer: sorted(state.seats_of(peer)))
+            self.result.degraded.append(Finding(number, op.author, op.seat, text))
+        return True
+
     def check(self, number: int, op: Op, state: State, void: bool = False,
               timeline: Timeline | None = None) -> None:
         if op.kind == "mark" and not void and op.args.get("what") == "setup" \
@@ -134,16 +161,19 @@ class _Auditor:
             if op.args.get("fair") is None:
                 self._local(number, op)
                 return
+            if not self._joint(number, op, state):
+                return
             problem = fair.roll_problem(op.args, op.author)
             if problem is None:
-                self.result.rolls += 1
+                if not fair.left_out(op.args["fair"]):  # a degraded one is counted apart
+                    self.result.rolls += 1
             else:
                 self.fail(number, op, f"joint roll {op.args['values']}: {problem}")
         elif op.kind == "consume" and not void:  # a void consume changed nothing
             if op.args.get("why") == "shuffle":
                 if op.args.get("fair") is None:
                     self._local(number, op)
-                else:
+                elif self._joint(number, op, state):
                     self.shuffle(number, op, state)
             else:
                 self.kept_order(number, op, state)
@@ -236,7 +266,8 @@ class _Auditor:
                 return self.fail(number, op, f"joint shuffle {rid}: position {position} holds "
                                              f"{got}, the joint seed puts {expected[position]} "
                                              f"there")
-        self.result.shuffles += 1
+        if not fair.left_out(record):  # a degraded one is counted apart
+            self.result.shuffles += 1
 
     def kept_order(self, number: int, op: Op, state: State) -> None:
         """A draw takes a hidden pile's top cards; a re-handle of a hidden pile keeps its order

@@ -12,6 +12,7 @@ import hashlib
 import hmac
 import re
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -110,27 +111,82 @@ def permuted(seed_bytes: bytes, items: list[T]) -> list[T]:
 
 @dataclass(frozen=True)
 class JointDraw:
-    """The outcome of one commit-reveal round: who committed, whose shares are used, and who
+    """The outcome of one commit-reveal round: who committed, whose shares are used, who
     committed but did not reveal (or revealed a share that does not match; their share is left
-    out, so they are named rather than able to stall the table)."""
+    out, so they are named rather than able to stall the table), who was asked but never
+    committed (``absent``), and which of those two kinds left the table during the round
+    (``left``). A draw with anyone missing or absent is *degraded*: joint, but not with every
+    peer that was there when it began (:func:`left_out`)."""
 
     round: str
     commits: dict[str, str]
     shares: dict[str, str]
     missing: list[str] = field(default_factory=list)
+    absent: list[str] = field(default_factory=list)
+    left: list[str] = field(default_factory=list)
 
     def seed(self) -> bytes:
         return seed(self.round, self.shares)
 
+    def _out(self) -> dict[str, Any]:
+        """The record's account of who is left out (only what there is to say)."""
+        out: dict[str, Any] = {"missing": sorted(self.missing)}
+        if self.absent:
+            out["absent"] = sorted(self.absent)
+        if self.left:
+            out["left"] = sorted(self.left)
+        return out
+
     def roll_record(self) -> dict[str, Any]:
         """What a fair roll op carries: everything needed to check it."""
         return {"round": self.round, "commits": dict(self.commits), "shares": dict(self.shares),
-                "missing": sorted(self.missing)}
+                **self._out()}
 
     def shuffle_record(self) -> dict[str, Any]:
         """What a fair shuffle op carries publicly: the shares stay with the pile's owner."""
-        return {"round": self.round, "commits": dict(self.commits),
-                "missing": sorted(self.missing)}
+        return {"round": self.round, "commits": dict(self.commits), **self._out()}
+
+
+def left_out(record: Any) -> dict[str, str]:
+    """Who a joint draw's record says was left out, and why: ``left`` (left the table during
+    the round), ``late`` (committed, no valid share in time) or ``absent`` (asked, never
+    committed). Empty: every peer asked took part. A malformed record gives {}."""
+    if not isinstance(record, dict):
+        return {}
+    left = {p for p in record.get("left") or [] if isinstance(p, str)}
+    out: dict[str, str] = {}
+    for key, why in (("missing", "late"), ("absent", "absent")):
+        for peer in record.get(key) or []:
+            if isinstance(peer, str):
+                out[peer] = "left" if peer in left else why
+    return out
+
+
+WHY_OUT = {"left": "who left", "late": "who did not reveal in time",
+           "absent": "who did not commit in time"}
+
+
+def degraded_text(record: Any, seats_of: Callable[[str], list[int]]) -> str:
+    """How a degraded joint draw reads ("joint except seat 3, who left"; "joint except seats 1
+    and 2, who did not commit in time"); empty when nobody was left out. ``seats_of`` gives a
+    peer's seats (none: it is named by its peer id)."""
+    by_why: dict[str, list[int]] = {}
+    named: dict[str, list[str]] = {}
+    for peer, why in left_out(record).items():
+        seats = seats_of(peer)
+        if seats:
+            by_why.setdefault(why, []).extend(seats)
+        else:
+            named.setdefault(why, []).append(f"peer {peer}")
+    parts = []
+    for why in WHY_OUT:
+        seats = sorted(set(by_why.get(why, [])))
+        who = ([f"seat {seats[0]}"] if len(seats) == 1 else
+               [f"seats {', '.join(map(str, seats[:-1]))} and {seats[-1]}"] if seats else [])
+        who += sorted(named.get(why, []))
+        if who:
+            parts.append(f"{', '.join(who)}, {WHY_OUT[why]}")
+    return "joint except " + "; and ".join(parts) if parts else ""
 
 
 def check_round(record: Any, *, with_shares: bool) -> str | None:
@@ -147,6 +203,13 @@ def check_round(record: Any, *, with_shares: bool) -> str | None:
         return "its list of missing peers is malformed"
     if not set(missing) <= commits.keys():
         return "it names a missing peer that never committed"
+    absent, left = record.get("absent", []), record.get("left", [])
+    if not isinstance(absent, list) or not all(isinstance(p, str) for p in absent) \
+            or set(absent) & commits.keys():
+        return "its list of absent peers is malformed (or names one that committed)"
+    if not isinstance(left, list) or not all(isinstance(p, str) for p in left) \
+            or not set(left) <= set(missing) | set(absent):
+        return "its list of peers that left names one neither missing nor absent"
     if with_shares:
         shares = record.get("shares")
         if not isinstance(shares, dict) or not all(isinstance(p, str) for p in shares):

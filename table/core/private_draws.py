@@ -1,26 +1,22 @@
-"""Private dice at a shared table: a roll or shuffle a peer drew alone while another player
-was linked to it.
+"""Private dice at a shared table: a roll or shuffle a peer drew without a player it could
+reach, alone or in a "joint" draw that leaves that player out, or with a commitment forged in
+another's name.
 
-At a LAN table every roll and hidden-pile shuffle is drawn jointly with the linked players
-(``netplay.draws.joint_draws``); a peer's software draws alone only when no other player is linked,
-or when the table was opened allowing local draws (``local_draws`` in its layout mark). So a
-player's peer that receives a local draw live from an author linked to it (after that author's
-catch-up) has seen the author draw privately where others were present: it flags the op. The
-flag is written to its log as ``{"flag": {"op": [author, seq], "seat": s, "why": text}}``, so
-``sandtable check --audit`` of that log fails, naming the op and its seat, and a merged log
-carries the flag too.
+At a LAN table every roll and hidden-pile shuffle is drawn jointly with every player the peer
+can reach (``netplay.draws.joint_draws``); a peer's software draws alone only when no other
+player can be reached, or when the table was opened allowing local draws (``local_draws`` in
+its layout mark). So a player's peer that receives a draw made while its author could reach
+it, without its own commitment, has seen the author draw privately where others were present;
+one that records a commitment in its name that it never made has seen a forgery
+(``netplay.draws.witness`` judges both). It flags the op. The flag is written to its log as
+``{"flag": {"op": [author, seq], "seat": s, "why": text}}``, so ``sandtable check --audit`` of
+that log fails, naming the op and its seat, and a merged log carries the flag too.
 """
 from __future__ import annotations
 
 from typing import Any
 
 from .ops import Op
-
-
-def is_local_draw(op: Op) -> bool:
-    """A roll or shuffle drawn from one peer's own randomness (no joint record)."""
-    drawn = op.kind == "roll" or (op.kind == "consume" and op.args.get("why") == "shuffle")
-    return drawn and op.args.get("fair") is None
 
 
 def local_draws_allowed(layout_fields: dict[str, Any]) -> bool:
@@ -42,8 +38,13 @@ def flag(replica: Any, op: Op, why: str) -> None:
         return
     replica.flags[op.ref] = why
     if replica.log is not None:
-        replica.log.append({"flag": {"op": [op.author, op.seq], "seat": op.seat, "why": why}})
+        replica.log.append(flag_record(op.author, op.seq, op.seat, why))
     replica.report(why)
+
+
+def flag_record(author: str, seq: int, seat: int | None, why: str) -> dict[str, Any]:
+    """A flag as the log keeps it."""
+    return {"flag": {"op": [author, seq], "seat": seat, "why": why}}
 
 
 def read_flag(record: Any) -> tuple[tuple[str, int], str] | None:

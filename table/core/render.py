@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from . import fair
 from .knowledge import Knowledge
 from .objects import OWNER, ROOT
 from .state import State
@@ -105,7 +106,7 @@ class Renderer:
         if kind == "roll":
             values = ", ".join(str(v) for v in a["values"])
             why = f" for {a['why']}" if a.get("why") else ""
-            return f"{who} rolled {len(a['values'])}d{a['sides']}{why}: {values}" + _joint(a)
+            return f"{who} rolled {len(a['values'])}d{a['sides']}{why}: {values}" + self._joint(a)
         if kind == "mark":
             return self._mark(record, who)
         if kind == "note":
@@ -265,7 +266,7 @@ class Renderer:
             return f"{who} put {n_out} card(s) face down into {self.place(a['to'])}"
         expect = a.get("expect") or [None] * len(a["in"])
         if why == "shuffle" and all(where == a["to"] for where in expect):
-            return f"{who} shuffled {self.place(a['to'])}" + _joint(a)
+            return f"{who} shuffled {self.place(a['to'])}" + self._joint(a)
         if why == "receive":  # the re-handle after a gift: nobody can follow the card now
             return f"{who} took the gift into {self.place(a['to'])} (handles renewed)"
         # a void op may name fewer places than inputs: read as far as both go
@@ -284,6 +285,15 @@ class Renderer:
         verb = {"draw": "drew", "shuffle": "shuffled"}.get(why, "put")
         return f"{who} {verb} {what} from {src} into {self.place(a['to'])}"
 
+    def _joint(self, args: dict[str, Any]) -> str:
+        """How a roll or shuffle was drawn: jointly, and who was left out of it (a degraded
+        draw: "joint except seat 3, who left"), or not said."""
+        record = args.get("fair")
+        if not isinstance(record, dict) or not isinstance(record.get("commits"), dict):
+            return ""
+        degraded = fair.degraded_text(record, lambda peer: sorted(self.state.seats_of(peer)))
+        return f" ({degraded})" if degraded else f" (joint draw of {len(record['commits'])} peers)"
+
     def _incoming_name(self, handle: str, may_see: bool) -> str | None:
         obj = self.state.objs.get(handle)
         if obj is not None and obj.card is not None:
@@ -291,18 +301,6 @@ class Renderer:
         if may_see and self.knowledge is not None:
             return self.knowledge.card_of(handle)
         return None
-
-
-def _joint(args: dict[str, Any]) -> str:
-    """How a roll or shuffle was drawn: jointly (and who did not reveal), or not said."""
-    record = args.get("fair")
-    if not isinstance(record, dict) or not isinstance(record.get("commits"), dict):
-        return ""
-    missing = [p for p in record.get("missing") or [] if isinstance(p, str)]
-    text = f" (joint draw of {len(record['commits'])} peers"
-    if missing:
-        text += f"; {', '.join(missing)} gave no valid share in time, the others' were used"
-    return text + ")"
 
 
 def _tagged(a: dict[str, Any]) -> str:

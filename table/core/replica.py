@@ -23,6 +23,7 @@ from .knowledge import Knowledge
 from .loading import LogLoading, Verifier
 from .logfile import LogReader, LogWriter, make_header
 from .ops import Op, canonical_value, check_args, from_wire
+from .private_draws import flag_record
 from .rng import Rng
 from .state import State
 from .statehash import public_state_hash
@@ -198,6 +199,20 @@ class Replica(LogLoading):
             if delivered:
                 self._fold(delivered)
         return delivered
+
+    def start_log(self, writer: LogWriter) -> None:
+        """Log into ``writer`` from now on, starting with what this replica already holds (a
+        joiner opens its log once it knows the game, after its catch-up): every op, then the
+        equivocation proofs and private-dice flags learned meanwhile, so the log read again
+        folds the live state."""
+        for op in self.store.all_ops():
+            writer.append(op.to_wire())
+        for proof in self.equivocations.values():
+            writer.append({"equivocation": proof})
+        for (author, seq), why in self.flags.items():
+            held = self.store.get(author, seq)
+            writer.append(flag_record(author, seq, held.seat if held else None, why))
+        self.log = writer
 
     def add_blob(self, kind: str, digest: str, data: bytes) -> None:
         """Keep a content-addressed file in this table's log (once per hash). The caller has

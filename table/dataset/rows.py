@@ -216,7 +216,9 @@ class _Draws:
             from table.core.audit import audit_replica
 
             audit = audit_replica(replica)  # replays the log: only when a draw was joint
-            self.failed = {f.number for f in audit.failures + audit.unverifiable}
+            # a degraded draw is joint, not audited as joint with everyone
+            self.failed = {f.number for f in audit.failures + audit.unverifiable
+                           + audit.degraded}
             self.status = audit.status
         else:  # as table.core.audit.audit_summary says it, without replaying
             local = any(op.kind == "roll" or (op.kind == "consume" and op.args.get("why")

@@ -205,11 +205,8 @@ def _open_log(replica: Replica, path: Path, module: GameModule, seats: int) -> N
     """Start the joiner's log with everything caught up so far (no await in between)."""
     replica.game, replica.game_hash = module.id, module.content_hash
     replica.header_extra = {"seats": seats, "module_version": module.version, "lan": True}
-    writer = LogWriter(path, make_header(replica.table_id, replica.peer_id, module.id,
-                                         module.content_hash, **replica.header_extra))
-    for op in replica.store.all_ops():
-        writer.append(op.to_wire())
-    replica.log = writer
+    replica.start_log(LogWriter(path, make_header(replica.table_id, replica.peer_id, module.id,
+                                                  module.content_hash, **replica.header_extra)))
 
 
 async def _wait_table_info(t: LanTable, timeout: float) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from netplay.discovery.table_search import find_table
 from netplay.link.quic import TicketError
 from netplay.link.table_ticket import read_table_ticket
 from netplay.mesh.admission import BUSY_REASON
-from netplay.protocol.handshake import CLOSED_EARLY
+from netplay.protocol.handshake import CLOSED_EARLY, is_version_refusal
 from table.lan.table import LanError, LanTable
 
 log = logging.getLogger(__name__)
@@ -63,6 +63,8 @@ async def _probe_retrying(host_: str, port: int, timeout: float) -> str:
                 continue
             if busy(str(err)):
                 raise LanError(f"the table at {host_}:{port} stayed busy; try again") from None
+            if is_version_refusal(str(err)):
+                raise LanError(f"cannot join the table at {host_}:{port}: {err}") from None
             raise LanError(f"no table answers at {host_}:{port}: {err}") from None
 
 
@@ -93,6 +95,9 @@ async def dial(t: LanTable, addresses: list[tuple[str, int]], timeout: float) ->
         log.warning("the table is busy, retrying")
         await asyncio.sleep(delay)
         delay = min(2.0, delay * 2)
+    refused = next((f for f in failures if f and is_version_refusal(f)), None)
+    if refused is not None:  # another protocol version: no retry, no passphrase to blame
+        raise LanError(f"could not join the table: {refused}")
     if all(port == 0 for _, port in addresses):  # internet: the link's own reason says why
         reason = next((f for f in failures if f), "no answer")
         raise LanError(f"could not join the table over the internet: {reason}")

@@ -94,7 +94,7 @@ class Session:
     # a draft changed during play: (op number, the version it changed to, its hash)
     module_changes: list[tuple[int, str, str]] = field(default_factory=list)
     # how far its dice and shuffles can be trusted (table.core.audit.audit_summary):
-    # "audited", "local", "unverifiable", "failed" or "none"
+    # "audited", "play audited", "local", "degraded", "unverifiable", "failed" or "none"
     randomness: str = "none"
     # the logs read as this session: one, or several peers' logs of one table merged
     logs: list[str] = field(default_factory=list)

@@ -208,5 +208,6 @@ def _sessions(ss: list[Session]) -> str:
 _RANDOMNESS = {"audited": "audited ✓",  # at a LAN table, the seats' setup shuffles included
                "play audited": "audited in play ✓ (some of the setup: one peer's)",
                "local": "one peer's (not auditable)",
+               "degraded": "joint, a peer left out of some",
                "unverifiable": "joint, secrets not published", "failed": "AUDIT FAILED",
                "none": "—"}

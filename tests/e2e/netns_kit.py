@@ -41,9 +41,13 @@ def netns_unavailable() -> str | None:
 
 
 def _ip(*args: str) -> None:
-    done = subprocess.run(["ip", *args], capture_output=True, text=True)
+    _run("ip", *args)
+
+
+def _run(*args: str) -> None:
+    done = subprocess.run(list(args), capture_output=True, text=True)
     if done.returncode != 0:
-        raise RuntimeError(f"ip {' '.join(args)}: {done.stderr.strip()}")
+        raise RuntimeError(f"{' '.join(args)}: {done.stderr.strip()}")
 
 
 class NetLab:
@@ -100,6 +104,20 @@ class NetLab:
 
     def heal(self, i: int) -> None:
         _ip("-n", self.bridge_ns, "link", "set", self._port(i), "up")
+
+    def split(self, *groups: list[int]) -> None:
+        """Each group reaches only its own peers (packets to and from the others vanish)."""
+        for group in groups:
+            for i in group:
+                for j in range(self.n):
+                    if j not in group:
+                        for rule in (["INPUT", "-s", self.addr(j)], ["OUTPUT", "-d", self.addr(j)]):
+                            _run("ip", "netns", "exec", self.ns(i), "iptables", "-A", rule[0],
+                                 *rule[1:], "-j", "DROP")
+
+    def unsplit(self) -> None:
+        for i in range(self.n):
+            _run("ip", "netns", "exec", self.ns(i), "iptables", "-F")
 
     def start(self, i: int, *args: str) -> Peer:
         peer = Peer(self.ns(i), args)
@@ -172,11 +190,12 @@ class Peer:
 
 
 def paced_script(path: Path, seat: int, ops: int, interval: float) -> Path:
-    """``ops`` public ops, one every ``interval`` seconds (die rolls, a counter, chat)."""
+    """``ops`` public ops, one every ``interval`` seconds: every other one a die roll (four
+    peers at one op a second make two joint rolls a second), then a counter or a chat."""
     lines = []
     for i in range(ops):
-        kind = i % 3
-        if kind == 0:
+        kind = i % 4
+        if kind in (0, 2):
             entry = {"op": "roll", "sides": 6}
         elif kind == 1:
             entry = {"op": "counter", "id": f"p{seat}.favor", "add": 1}

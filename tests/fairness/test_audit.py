@@ -257,7 +257,9 @@ def test_a_file_that_is_not_a_log_gets_a_clear_error(tmp_path: Path,
     assert f"{junk}: not a Sandtable log" in capsys.readouterr().err
 
 
-def test_a_shuffle_that_went_on_without_a_silent_peer_audits_clean(tmp_path: Path) -> None:
+def test_a_shuffle_that_went_on_without_a_silent_peer_reads_as_degraded(tmp_path: Path) -> None:
+    """Its shares check out, yet it is not joint with every peer: said so in the log and in
+    the audit, naming the seat left out, and never counted as verified joint."""
     session = Session(tmp_path)
     net = session.net
     net.drop = lambda sender, to, msg: sender == "peer3" and msg["t"] == "fair_reveal"
@@ -268,9 +270,14 @@ def test_a_shuffle_that_went_on_without_a_silent_peer_audits_clean(tmp_path: Pat
     op = fair_shuffle(session.replicas[0], "p1.deck", done.draw, seat=1)
     assert op.args["fair"]["missing"] == ["peer3"]
     session.sync()
-    assert "peer3 gave no valid share in time" in log_text(session.replicas[1], op)
+    assert log_text(session.replicas[1], op).endswith(
+        "(joint except seat 3, who did not reveal in time)")
     result = audit_log(session.finish())
-    assert result.failures == [] and result.unverifiable == [] and result.shuffles == 1
+    assert result.failures == [] and result.unverifiable == [] and result.shuffles == 0
+    [degraded] = result.degraded
+    assert degraded.message == "joint except seat 3, who did not reveal in time"
+    assert degraded.seat == 1 and result.status == "degraded"
+    assert "1 degraded (joint, a peer left out)" in result.summary()
 
 
 def log_text(replica: Replica, op: Op) -> str:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from netplay.protocol.channel import MessageChannel
-from netplay.protocol.handshake import Established, Handshake, auth_payload
+from netplay.protocol.handshake import PROTOCOL_VERSION, Established, Handshake, auth_payload
 from netplay.protocol.identity import Identity
 from netplay.protocol.secure import PakeExchange, X25519Exchange, derive_keys, pake_identity
 from netplay.protocol.wire import pack
@@ -57,19 +57,23 @@ def _key_exchange(mode: str, role: str) -> PakeExchange | X25519Exchange:
     return PakeExchange(PASSPHRASE, TABLE_ID, entropy=lambda n: entropy[:n])
 
 
-def _handshake(mode: str, role: str) -> Handshake:
+def _handshake(mode: str, role: str, version: int) -> Handshake:
     side, inputs = SIDES[role], _side_inputs(role)
     identity = Identity.from_seed(side["peer_id"], inputs["ed25519_seed"])
     return Handshake(identity, TABLE_ID, PASSPHRASE if mode == "spake2" else None,
                      initiator=role == "initiator", listen_port=side["port"],
-                     key_exchange=_key_exchange(mode, role), nonce=inputs["nonce"])
+                     key_exchange=_key_exchange(mode, role), nonce=inputs["nonce"],
+                     version=version)
 
 
-def _run(mode: str) -> dict[str, Any]:
-    init, resp = _handshake(mode, "initiator"), _handshake(mode, "responder")
-    hello_i, hello_r = init.start(), resp.start()
-    auth_r = resp.feed(hello_i).send
-    auth_i = init.feed(hello_r).send
+def _run(mode: str, version: int) -> dict[str, Any]:
+    init, resp = _handshake(mode, "initiator", version), _handshake(mode, "responder", version)
+    hello_i = init.start()
+    resp.start()  # the responder speaks once it has read the initiator's hello
+    answer = resp.feed(hello_i).send
+    cut = 4 + int.from_bytes(answer[:4], "big")
+    hello_r, auth_r = answer[:cut], answer[cut:]  # (protocol 1 sent its hello at once: the
+    auth_i = init.feed(hello_r).send              # bytes are the same)
     est_r, est_i = resp.feed(auth_i).event, init.feed(auth_r).event
     assert isinstance(est_i, Established) and isinstance(est_r, Established)
     assert est_i.transcript_hash == est_r.transcript_hash
@@ -112,7 +116,7 @@ def _spake2_details() -> dict[str, Any]:
     }
 
 
-def compute_vectors() -> dict[str, Any]:
+def compute_vectors(version: int = PROTOCOL_VERSION) -> dict[str, Any]:
     inputs = {
         "table_id": TABLE_ID,
         "passphrase": PASSPHRASE,
@@ -123,19 +127,25 @@ def compute_vectors() -> dict[str, Any]:
         "first_link_message": FIRST_LINK_MESSAGE,
     }
     return {
-        "about": "One handshake per key exchange from fixed secrets (docs/protocol.md, "
-                 "Handshake). Frames are whole wire frames (4-byte length + payload), in hex; "
-                 "scalars are 32-byte little-endian. spake2_entropy is the 64 bytes the SPAKE2 "
-                 "side draws for its secret scalar x (read big-endian, mod L).",
+        "about": f"One handshake of protocol {version} per key exchange from fixed secrets "
+                 "(docs/protocol.md, Handshake). Frames are whole wire frames (4-byte length + "
+                 "payload), in hex; scalars are 32-byte little-endian. spake2_entropy is the 64 "
+                 "bytes the SPAKE2 side draws for its secret scalar x (read big-endian, mod L).",
+        "version": version,
         "inputs": inputs,
-        "x25519": _run("x25519"),
-        "spake2": {**_run("spake2"), **_spake2_details()},
+        "x25519": _run("x25519", version),
+        "spake2": {**_run("spake2", version), **_spake2_details()},
     }
+
+
+# the key of each version's vectors in docs/protocol-vectors.json (earlier ones are kept)
+KEYS = {PROTOCOL_VERSION: "handshake", 1: "handshake_v1"}
 
 
 def main() -> None:
     data = json.loads(VECTORS_FILE.read_text()) if VECTORS_FILE.exists() else {}
-    data["handshake"] = compute_vectors()
+    for version, key in KEYS.items():
+        data[key] = compute_vectors(version)
     VECTORS_FILE.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     print(f"wrote the handshake vectors to {VECTORS_FILE}")
 

@@ -138,20 +138,22 @@ def op_kind_vectors() -> dict[str, Any]:
 def _samples(op_wires: list[bytes]) -> list[dict[str, Any]]:
     """A sample of every message type, fields in the documented order (t first), nested maps
     with their keys sorted."""
+    from netplay.protocol.handshake import PROTOCOL_VERSION
     from netplay.protocol.wire import unpack
 
     op = unpack(op_wires[0])
     a, b = "000000000000000a", "000000000000000b"
     key = bytes(range(32))
     return [
-        {"t": "hello", "v": 1, "table": "3f0c5a9e12ab34cd", "peer": a, "key": key, "pake": True,
-         "kx": bytes(range(33)), "nonce": bytes(range(16)), "port": 47000},
+        {"t": "hello", "v": PROTOCOL_VERSION, "table": "3f0c5a9e12ab34cd", "peer": a, "key": key,
+         "pake": True, "kx": bytes(range(33)), "nonce": bytes(range(16)), "port": 47000},
         {"t": "auth", "sig": bytes(range(64))},
         {"t": "reject", "reason": "different table id"},
         {"t": "hb"},
         {"t": "bye", "reason": "left the table"},
         {"t": "peers", "peers": [{"host": "192.168.1.20", "id": b, "key": key, "port": 47001}],
-         "keys": [{"id": b, "key": bytes(range(32, 64))}]},
+         "keys": [{"id": b, "key": bytes(range(32, 64))}], "links": [b]},
+        relay_vector()["message"],
         {"t": "vv", "vv": {a: 3, b: 70000}},
         {"t": "op", "op": op},
         {"t": "ops", "ops": [unpack(w) for w in op_wires[:3]]},
@@ -175,6 +177,24 @@ def _samples(op_wires: list[bytes]) -> list[dict[str, Any]]:
     ]
 
 
+def relay_vector() -> dict[str, Any]:
+    """A ``relay`` message sealed from the first vector identity to the second, for table
+    "vectors", holding a ``fair_commit`` (fixed nonce), and what goes into it."""
+    from netplay.protocol.identity import Identity
+    from netplay.protocol.sealed import Sealer, signed_bytes
+    from netplay.protocol.wire import pack
+
+    ids = [Identity.from_seed(f"{i + 10:016x}", seed) for i, seed in enumerate(SEEDS)]
+    inner = pack({"t": "fair_commit", "r": f"{ids[0].peer_id}.0123456789abcdef", "c": "dd" * 32})
+    nonce = hashlib.sha256(b"sandtable relay nonce").digest()[:24]
+    sealed = Sealer(ids[0], "vectors").seal(ids[1].peer_id, ids[1].public_key, inner, nonce)
+    return {"table": "vectors", "src_seed": SEEDS[0].hex(), "dst_seed": SEEDS[1].hex(),
+            "src": ids[0].peer_id, "dst": ids[1].peer_id, "nonce": nonce.hex(),
+            "inner": inner.hex(),
+            "signed": signed_bytes("vectors", ids[0].peer_id, ids[1].peer_id, nonce, inner).hex(),
+            "message": {"t": "relay", "src": sealed.src, "dst": sealed.dst, "box": sealed.box}}
+
+
 def message_vectors(op_wires: list[bytes]) -> dict[str, Any]:
     import netplay.session.lan_session  # noqa: F401 - registers every message type
     from netplay.protocol.messages import SCHEMAS, check_message
@@ -185,9 +205,12 @@ def message_vectors(op_wires: list[bytes]) -> dict[str, Any]:
         check_message(msg)
         out.append({"t": msg["t"], "message": to_json(msg), "msgpack": pack(msg).hex()})
     assert {v["t"] for v in out} == set(SCHEMAS), set(SCHEMAS) - {v["t"] for v in out}
+    relay = relay_vector()
+    relay["message"] = to_json(relay["message"])
     return {"about": "one sample of every message type, as the project writes it: the map "
                      "with t first, then the fields in the documented order; nested maps with "
-                     "sorted keys; bytes as {\"bin\": hex}", "vectors": out}
+                     "sorted keys; bytes as {\"bin\": hex}", "vectors": out,
+            "relay": relay}
 
 
 def write() -> None:

@@ -9,6 +9,7 @@ from netplay_testkit import LOOPBACK, run
 
 from netplay.discovery.listing import TableAnnouncement
 from netplay.discovery.mdns import TableAnnouncer, TableBrowser
+from netplay.protocol.handshake import PROTOCOL_VERSION
 from netplay.protocol.identity import new_peer_id
 
 pytestmark = pytest.mark.socket
@@ -45,7 +46,7 @@ def test_table_listed_quickly_updated_and_dropped():
         (table,) = [t for t in browser.tables() if t.table_id == "tid-" + pid]
         assert (table.name, table.game, table.players, table.free_seats) == \
             ("Friday playtest", "gauntlet", 1, 1)
-        assert table.passphrase_needed and table.version == 1
+        assert table.passphrase_needed and table.version == PROTOCOL_VERSION
         assert [(p.peer_id, p.host, p.port) for p in table.peers] == [(pid, LOOPBACK, port)]
 
         # A second peer of the same table is grouped under the same table id.

@@ -12,6 +12,7 @@ from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 
 from netplay.discovery.listing import safe_text
 from netplay.discovery.mdns import SERVICE_TYPE, TableBrowser
+from netplay.protocol.handshake import PROTOCOL_VERSION
 from netplay.protocol.identity import new_peer_id
 from netplay.session.lan_session import SessionOptions
 from table import lan
@@ -21,8 +22,8 @@ EVIL_NAME = "Evil\x1b[2J\x1b[H\x1b]0;pwned\x07 table\r\n"
 
 
 def _txt(tid, pid, **over):
-    props = {"v": "1", "tid": tid, "name": "Fine", "game": "gauntlet", "pl": "1", "free": "1",
-             "pw": "0", "pid": pid}
+    props = {"v": str(PROTOCOL_VERSION), "tid": tid, "name": "Fine", "game": "gauntlet",
+             "pl": "1", "free": "1", "pw": "0", "pid": pid}
     props.update(over)
     return props
 

@@ -97,6 +97,7 @@ def test_every_honest_log_hashes_to_the_live_state_after_an_equivocation(case, t
         meshes = await start_meshes(2, config=MESH)
         paths = [tmp_path / "target.sandlog", tmp_path / "other.sandlog"]
         target, other = (ReplicaPeer(m, REPL, log_path=p) for m, p in zip(meshes, paths, strict=True))
+        peers = [target, other]
         await other.mesh.connect(LOOPBACK, target.mesh.port)
         assert await wait_until(lambda: target.total() == 2 and other.total() == 2, 5)
         proc, hid, _ = await _spawn(case, [target.mesh.port, other.mesh.port])
@@ -107,25 +108,50 @@ def test_every_honest_log_hashes_to_the_live_state_after_an_equivocation(case, t
             other.play("after it, too")
             assert await wait_until(lambda: target.vv() == other.vv()
                                     and target.hash() == other.hash(), 10)
+            late = await _late_joiner_with_log(other, tmp_path / "late.sandlog")
+            meshes.append(late.mesh)
+            peers.append(late)
+            assert await wait_until(lambda: late.vv() == target.vv() == other.vv()
+                                    and late.hash() == target.hash() == other.hash(), 10)
             return target.hash(), other.hash(), hid
         finally:
             assert proc.stdin is not None
             proc.stdin.close()
             await asyncio.wait_for(proc.wait(), 10)
-            for peer in (target, other):
+            for peer in peers:
                 await peer.repl.stop()
             await stop_all(meshes)
-            for peer in (target, other):
+            for peer in peers:
                 peer.replica.close()
 
     live, other_live, hid = run(scenario(), 120)
     assert live == other_live
     from table.core.replica import Replica
-    for name in ("target", "other"):  # the proof is in each log: replay voids the same ops
+    names = ("target", "other", "late")  # the late joiner learned of it in its catch-up
+    for name in names:  # the proof is in each log: replay voids the same ops
         assert Replica.from_log(tmp_path / f"{name}.sandlog").voided_from == {hid: 3}
-    hashes = [_log_hash(p) for p in (tmp_path / "target.sandlog", tmp_path / "other.sandlog")]
+    hashes = [_log_hash(tmp_path / f"{name}.sandlog") for name in names]
     merge_logs([tmp_path / "target.sandlog", tmp_path / "other.sandlog"],
                tmp_path / "merged.sandlog")
     hashes.append(_log_hash(tmp_path / "merged.sandlog"))
-    print(f"{case}: live {live[:16]}, logs {[h[:16] for h in hashes]}")
-    assert hashes == [live, live, live]
+    print(f"{case}: live {live[:16]}, logs (target, other, late joiner, merged) "
+          f"{[h[:16] for h in hashes]}")
+    assert hashes == [live, live, live, live]
+
+
+async def _late_joiner_with_log(peer, path):
+    """A peer that joins after the equivocation and opens its log only once caught up, as a
+    joiner does once it knows the game (table.lan.hosting)."""
+    from test_hostile_peer import MESH, REPL
+
+    from table.core.logfile import LogWriter, make_header
+
+    (mesh,) = await start_meshes(1, config=MESH)
+    late = ReplicaPeer(mesh, REPL)
+    await mesh.connect(LOOPBACK, peer.mesh.port)
+    assert await wait_until(lambda: late.repl.catch_up.caught_up_with(peer.mesh.peer_id)
+                            and late.vv() == peer.vv(), 20), late.repl.waiting_for()
+    late.replica.start_log(LogWriter(path, make_header(late.replica.table_id, mesh.peer_id,
+                                                       "", "")))
+    late.play("the late joiner plays")
+    return late

@@ -20,14 +20,15 @@ pytestmark = pytest.mark.socket
 def test_a_reset_after_our_auth_reads_as_the_wrong_passphrase() -> None:
     async def scenario() -> str:
         async def host(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-            # another implementation, with another passphrase: it sends its hello, reads the
-            # joiner's hello and auth, cannot decrypt that and resets without an auth of its own
+            # another implementation, with another passphrase: it reads the joiner's hello,
+            # answers with its own, reads the joiner's auth, cannot decrypt that and resets
+            # without an auth of its own
             shake = Handshake(Identity.generate(), "t", "right", initiator=False,
                               clock=asyncio.get_running_loop().time)
-            writer.write(shake.start())
+            shake.start()
+            answer = shake.feed(await reader.read(65536)).send  # its hello, then its auth
+            writer.write(answer[:4 + int.from_bytes(answer[:4], "big")])
             await writer.drain()
-            await reader.read(65536)
-            await asyncio.sleep(0.05)  # the auth follows the hello
             await reader.read(65536)
             sock = writer.get_extra_info("socket")
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from independent_msgpack import Unsorted, decode, encode
 from kind_vectors import DOMAIN, VECTORS, from_json
 from nacl.signing import SigningKey
@@ -54,6 +55,7 @@ def _ordered(msg: dict[str, Any]) -> Unsorted:
     return Unsorted(dict(msg))
 
 
+@pytest.mark.processes  # the first import of zeroconf's ifaddr (the session's) runs `ldconfig -p`
 def test_every_message_type_has_a_vector_written_as_documented():
     import netplay.session.lan_session  # noqa: F401 - registers every message type
     from netplay.protocol.messages import SCHEMAS, check_message, decode_message, encode_message
@@ -72,3 +74,27 @@ def test_every_message_type_has_a_vector_written_as_documented():
         kind = decode_message(unpack(raw, DEFAULT_LIMITS))  # its frozen dataclass, and back
         assert v["t"] == kind.T and pack(encode_message(kind)).hex() == v["msgpack"], v["t"]
         assert pack(msg).hex() == v["msgpack"], v["t"]  # the project writes the same bytes
+
+
+def test_the_relay_vector_opens_with_libsodium_as_the_page_says():
+    """docs/protocol.md, "Through a common peer": the box opens with the receiver's key (the
+    Ed25519 keys turned into X25519 ones), its body holds the inner message and the sender's
+    signature of the documented bytes."""
+    import nacl.bindings as sodium
+    from nacl.signing import VerifyKey
+
+    v = _vectors()["messages"]["relay"]
+    box = from_json(v["message"])["box"]
+    nonce = bytes.fromhex(v["nonce"])
+    assert box[:24] == nonce
+    src_pk, _ = sodium.crypto_sign_seed_keypair(bytes.fromhex(v["src_seed"]))
+    _, dst_sk = sodium.crypto_sign_seed_keypair(bytes.fromhex(v["dst_seed"]))
+    plain = sodium.crypto_box_open_easy(box[24:], nonce,
+                                        sodium.crypto_sign_ed25519_pk_to_curve25519(src_pk),
+                                        sodium.crypto_sign_ed25519_sk_to_curve25519(dst_sk))
+    body = decode(plain)
+    assert body["m"].hex() == v["inner"] and decode(body["m"])["t"] == "fair_commit"
+    signed = b"\0".join([b"sandtable-relay-v2", v["table"].encode(), v["src"].encode(),
+                         v["dst"].encode(), nonce + body["m"]])
+    assert signed.hex() == v["signed"]
+    VerifyKey(src_pk).verify(signed, body["sig"])

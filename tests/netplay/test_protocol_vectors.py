@@ -1,6 +1,7 @@
-"""The handshake test vectors in docs/protocol-vectors.json: recomputed by the code, and
-re-derived step by step from docs/protocol.md with other libraries (hashlib's BLAKE2b and
-SHA-256, libsodium's X25519/Ed25519/AEAD, an independent SPAKE2) as another peer would."""
+"""The handshake test vectors in docs/protocol-vectors.json, of this protocol version and the
+earlier one: recomputed by the code, and re-derived step by step from docs/protocol.md with
+other libraries (hashlib's BLAKE2b and SHA-256, libsodium's X25519/Ed25519/AEAD, an independent
+SPAKE2) as another peer would."""
 
 import hashlib
 import json
@@ -9,10 +10,11 @@ import msgpack
 import nacl.bindings as sodium
 import pytest
 import spake2_reference as ref
-from handshake_vectors import VECTORS_FILE, compute_vectors
+from handshake_vectors import KEYS, VECTORS_FILE, compute_vectors
 from nacl.signing import VerifyKey
 
-VECTORS = json.loads(VECTORS_FILE.read_text())["handshake"]
+ALL = json.loads(VECTORS_FILE.read_text())
+VECTORS = ALL["handshake"]
 INPUTS = VECTORS["inputs"]
 SIDE = {"I": INPUTS["sides"]["initiator"], "R": INPUTS["sides"]["responder"]}
 
@@ -32,8 +34,11 @@ def _open(frame_hex, key, counter):
     return sodium.crypto_aead_xchacha20poly1305_ietf_decrypt(_payload(frame_hex), None, nonce, key)
 
 
-def test_the_code_reproduces_the_vectors():
-    assert compute_vectors() == VECTORS
+@pytest.mark.parametrize("version", sorted(KEYS))
+def test_the_code_reproduces_the_vectors(version):
+    vectors = ALL[KEYS[version]]
+    assert vectors["version"] == version and vectors["inputs"] == INPUTS
+    assert compute_vectors(version) == vectors
 
 
 def test_spake2_blinding_point_and_scalars():
@@ -65,14 +70,15 @@ def _shared_secret(mode):
     return ref.shared_key(pw, ident, _h(v["kx_I"]), _h(v["kx_R"]), k_elem)
 
 
+@pytest.mark.parametrize("version", sorted(KEYS))
 @pytest.mark.parametrize("mode", ["x25519", "spake2"])
-def test_handshake_rederived_from_the_spec(mode):
-    v = VECTORS[mode]
+def test_handshake_rederived_from_the_spec(mode, version):
+    v = ALL[KEYS[version]][mode]
     frames = v["frames"]
     hello_i, hello_r = _payload(frames["hello_I"]), _payload(frames["hello_R"])
     for role, raw in (("I", hello_i), ("R", hello_r)):
         hello = msgpack.unpackb(raw)
-        assert hello == {"t": "hello", "v": 1, "table": INPUTS["table_id"],
+        assert hello == {"t": "hello", "v": version, "table": INPUTS["table_id"],
                          "peer": SIDE[role]["peer_id"], "key": _h(SIDE[role]["ed25519_public"]),
                          "pake": mode == "spake2", "kx": _h(v[f"kx_{role}"]),
                          "nonce": _h(SIDE[role]["nonce"]), "port": SIDE[role]["port"]}

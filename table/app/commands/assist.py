@@ -169,6 +169,8 @@ def audit(args: argparse.Namespace) -> int:
         print(f"FAILED {finding.line()}")
     for finding in result.unverifiable:
         print(f"cannot verify {finding.line()}")
+    for finding in result.degraded:
+        print(f"degraded {finding.line()}")
     print(result.summary())
     if result.failures:
         return 1

@@ -89,6 +89,8 @@ async def _main(args: argparse.Namespace, hosting: bool) -> int:
     if t.ticket is not None:
         out(f"TICKET {t.ticket}")
     t.replica.subscribe_reports(_print_report)
+    if getattr(args, "print_ops", False):
+        _print_ops(t.replica)
     if lan.draws_note(t.replica):
         print(f"note: {lan.draws_note(t.replica)}", file=sys.stderr)
     if not opts.watch and lan.record_note(t.replica):
@@ -217,6 +219,19 @@ async def _play_bot(t: Any, args: argparse.Namespace, stop: asyncio.Event) -> No
     how = await play_bot(t, args.bot, args.seat, stop)
     out(f"BOT DONE {how}")
     await _settle(t, stop)
+
+
+def _print_ops(replica: Any) -> None:
+    """OP lines: each op once, when it is first applied here (a rollback applies again)."""
+    seen: set[tuple[str, int]] = {rec.op.ref for rec in replica.records()}
+
+    def on_change(change: Any) -> None:
+        for record in change.records:
+            if record.op.ref not in seen:
+                seen.add(record.op.ref)
+                out(f"OP {record.op.author} {record.op.seq} {record.op.kind}")
+
+    replica.subscribe(on_change)
 
 
 def _print_report(message: str) -> None:

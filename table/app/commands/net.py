@@ -90,6 +90,8 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--print-hash-on-exit", action="store_true",
                    help="print the public state hash as the last line when leaving")
     p.add_argument("--status", action="store_true", help="print STATUS lines on change")
+    p.add_argument("--print-ops", action="store_true",
+                   help="print a line OP <author> <seq> <kind> as each op is first applied here")
     p.add_argument("--exit-after-script", type=float, metavar="S", default=None,
                    help="leave S seconds after the script is done and the table has settled")
     p.add_argument("--port", type=int, default=0, help="TCP port to listen on (default: any)")
