@@ -215,9 +215,9 @@ class Menus:
             self.ctl.act(actions.show, card, seat)
 
     def _send(self, ids: list[str], zone_id: str, at: str | None) -> None:
-        for cid in ids:
-            entry = {"op": "move", "id": cid, "to": zone_id}
-            self.ctl.perform(entry if at is None else {**entry, "at": at})
+        """The moves a drop of these cards on that zone makes (face up into play from a hand,
+        as a drag plays it): one move, whatever the route (dragdrop.DropHandler.send)."""
+        self.scene.drops.send(ids, self.scene.zones.get(zone_id), end=at)
 
     def _select_all(self, zone_id: str) -> None:
         self.scene.clearSelection()

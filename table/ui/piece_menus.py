@@ -96,9 +96,13 @@ class PieceMenus:
                                                                self.scene.die_sides(obj)))
         moves = menu.addMenu("Move to")
         for zid, name in self._free_places():
-            add_action(moves, name, partial(self.ctl.act, actions.move, die_id, zid))
+            add_action(moves, name, partial(self._move, die_id, zid))
         if obj.props.get("added"):
             add_action(menu, "Remove from the table", lambda: self._delete([die_id]))
+
+    def _move(self, piece_id: str, zone_id: str) -> None:
+        """The move a drag of the piece there makes (its next free place)."""
+        self.scene.drops.send([piece_id], self.scene.zones.get(zone_id))
 
     def tracker(self, menu: QMenu, tracker_id: str) -> None:
         obj = self.ctl.replica.state.objs[tracker_id]
