@@ -22,6 +22,7 @@ from table.core.replica import Replica
 from table.core.timeline import Change
 
 from . import theme
+from .access_wiring import install_access
 from .ask import ask_text
 from .catalog import Catalog
 from .controller import TableController
@@ -45,10 +46,13 @@ from .window_docks import build_docks
 from .window_fit import fit_window, restore_geometry, save_geometry
 
 if TYPE_CHECKING:
+    from .announcer import Announcer
+    from .key_routes import KeyRoutes
     from .panels.assist_panel import AssistPanel
     from .panels.chat_panel import ChatPanel
     from .panels.checklist_panel import ChecklistPanel
     from .panels.log_panel import LogPanel
+    from .panels.outline_panel import OutlinePanel
     from .panels.seats_panel import SeatsPanel
     from .panels.turn_panel import TurnPanel
     from .preview import CardPreview
@@ -69,6 +73,10 @@ class TableWindow(QMainWindow):
     assist: AssistPanel
     docks: dict[str, QDockWidget]
     dock_layout: DockLayout
+    # the keyboard's and screen readers' faces (access_wiring.py)
+    keys: KeyRoutes
+    outline: OutlinePanel
+    announcer: Announcer
 
     def __init__(self, replica: Replica, catalog: Catalog, *, settings: Settings | None = None,
                  read_only: bool = False, title: str = "", peers: QWidget | None = None,
@@ -207,6 +215,7 @@ class TableWindow(QMainWindow):
         self.pointer = self.declaring.pointer
         self.declare_menu = self.declaring.build_menu(bar, self.start_assist_later)
         self.game_menu = build_game_menu(self, bar)
+        install_access(self, bar)  # the keys on the table, its outline, announcements, View
         self.addToolBar(bar)
         back = QAction("Start screen", self)
         back.setToolTip("Leave this table (it stays saved) and return to the start screen")
@@ -217,6 +226,9 @@ class TableWindow(QMainWindow):
     # --- commands ----------------------------------------------------------------------------
     def _targets(self) -> list[str]:
         ids = self.scene.selected_ids()
+        keyed = self.keys.targets() if not ids else None
+        if keyed is not None:  # nothing selected, the keys in use: the piece they are on
+            return keyed
         if not ids:  # nothing selected: act on the card under the cursor
             at = self.view.mapToScene(self.view.viewport().mapFromGlobal(self.cursor().pos()))
             item = self.scene.piece_at(at)
@@ -298,6 +310,7 @@ class TableWindow(QMainWindow):
         runner = self.assist_runner
         if runner is not None:
             self.log_panel.flags_at = runner.flags_at
+            self.announcer.flags(e.flag for e in runner.entries())
             self.scene.show_flags(runner.flags_by_object())
             resolved = set(runner.resolved())
             lines = runner.resolved_lines(resolved - self._resolved_seen)
@@ -366,6 +379,7 @@ class TableWindow(QMainWindow):
         if self.assist_runner is not None:
             self.assist_runner.detach()
         self.scene.detach()
+        self.announcer.detach()
         self.ctl.detach()
         if self.on_leave is not None:  # LAN: leave the table (bye), then close the log
             leave, self.on_leave = self.on_leave, None

@@ -44,7 +44,21 @@ class Menus:
             targets = [obj_id] + [i for i in self.scene.selected_ids() if i != obj_id]
         elif item is not None and not item.isSelected():
             self.scene.clearSelection()  # the menu acts on what was clicked, as it shows
-        menu = self.build(obj_id, targets, scene_pos)
+        return self._popup_menu(self.build(obj_id, targets, scene_pos), global_pos)
+
+    def popup_for(self, obj_id: str, global_pos: QPoint,
+                  scene_pos: QPointF | None = None) -> QMenu | None:
+        """The menu of this piece or zone (where the keyboard is), shown; on a selected piece
+        it acts on the whole selection, as a right-click on it does."""
+        item = self.scene.item_for(obj_id)
+        targets = [obj_id]
+        if isinstance(item, (CardItem, TokenItem)) and item.isSelected():
+            targets = [obj_id] + [i for i in self.scene.selected_ids() if i != obj_id]
+        elif item is not None and not item.isSelected():
+            self.scene.clearSelection()
+        return self._popup_menu(self.build(obj_id, targets, scene_pos), global_pos)
+
+    def _popup_menu(self, menu: QMenu | None, global_pos: QPoint) -> QMenu | None:
         if menu is None:
             return None
         if self.last is not None:

@@ -49,15 +49,15 @@ class PieceMenus:
     def counters(self, menu: QMenu, ids: list[str]) -> None:
         sub = menu.addMenu("Counters")
         for key, name in self.counter_keys():
-            add_action(sub, f"Add {name}", partial(self._bump, ids, key, 1))
-            add_action(sub, f"Remove {name}", partial(self._bump, ids, key, -1))
+            add_action(sub, f"Add {name}", partial(self.bump_counters, ids, key, 1))
+            add_action(sub, f"Remove {name}", partial(self.bump_counters, ids, key, -1))
             add_action(sub, f"Set {name}…", partial(self._set, ids, key, name))
             sub.addSeparator()
         state = self.ctl.replica.state
         if any(v for c in ids if state.live(c) is not None for v in state.objs[c].counters.values()):
             add_action(sub, "Clear all counters", lambda: self._clear(ids))
 
-    def _bump(self, ids: list[str], key: str, delta: int) -> None:
+    def bump_counters(self, ids: list[str], key: str, delta: int) -> None:
         for oid in ids:
             self.ctl.act(actions.counter, oid, add=delta, key=key)
 

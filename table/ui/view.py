@@ -144,11 +144,11 @@ class TableView(QGraphicsView):
     # --- context menus: right-click, the menu key, Shift+F10 ------------------------------------
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:
         at = event.pos() if event.reason() == QContextMenuEvent.Reason.Mouse else \
-            self._keyboard_menu_point()
+            self.keyboard_menu_point()
         self.menuWanted.emit(self.mapToScene(at), self.viewport().mapToGlobal(at))
         event.accept()
 
-    def _keyboard_menu_point(self) -> QPoint:
+    def keyboard_menu_point(self) -> QPoint:
         """The selection's topmost piece, else the piece under the cursor, else the middle."""
         selected = sorted(self.scene().selectedItems(), key=lambda i: -i.zValue())
         if selected:
@@ -241,7 +241,7 @@ class TableView(QGraphicsView):
             return
         if key == Qt.Key.Key_Menu or (key == Qt.Key.Key_F10 and
                                       mods == Qt.KeyboardModifier.ShiftModifier):
-            at = self._keyboard_menu_point()
+            at = self.keyboard_menu_point()
             self.menuWanted.emit(self.mapToScene(at), self.viewport().mapToGlobal(at))
             event.accept()
             return

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWi
 from table.core.ops import Op
 from table.core.replica import Replica
 
+from .. import theme
 from ..catalog import Catalog
 from ..controller import TableController
 from ..privacy import flag_message
@@ -21,7 +22,12 @@ from ..privacy import flag_message
 if TYPE_CHECKING:
     from .flag_list import FlagList
 
-COLOURS = {"error": "#e74c3c", "warning": "#f1c40f"}
+
+
+def severity_colour(severity: str) -> QColor:
+    """The palette's colour for a flag's severity (its word is always beside it)."""
+    return {"error": theme.FLAG_ERROR, "warning": theme.FLAG_WARNING}.get(
+        severity, QColor("#cccccc"))
 
 
 def acknowledge(r: Replica, key: str, reason: str, *, seat: int | None = None) -> Op:
@@ -115,7 +121,7 @@ class AssistPanel(QWidget):
             f = e.flag
             message = flag_message(self.ctl, f) if self.ctl is not None else f.message
             self.tree.add_flag([str(e.number), f.severity, f.rule, message, f.section],
-                               QColor(COLOURS.get(f.severity, "#cccccc")))
+                               severity_colour(f.severity))
         self._buttons()
 
     def _selected(self) -> Any:
@@ -150,7 +156,7 @@ def flags_by_op(runner: Any) -> dict[int, list[Any]]:
     return out
 
 
-__all__ = ["AssistPanel", "acknowledge", "declare", "flags_by_op"]
+__all__ = ["AssistPanel", "acknowledge", "declare", "flags_by_op", "severity_colour"]
 _ = Qt
 
 

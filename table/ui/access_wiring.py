@@ -1,0 +1,134 @@
+"""The table window's faces for the keyboard and for screen readers, wired into it: the keys
+(key_routes.py), the outline panel (panels/outline_panel.py), the announcer (announcer.py),
+and the toolbar's View menu: the outline, the keys' help, the colour palette and how much is
+announced (both remembered in the settings)."""
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QActionGroup, QBrush
+from PySide6.QtWidgets import QApplication, QDockWidget, QMenu, QToolBar, QToolButton
+
+from . import theme
+from .announcer import DEFAULT_LEVEL, LEVELS, Announcer
+from .key_routes import KeyRoutes
+from .palettes import DEFAULT, PALETTES
+from .panels.outline_panel import OutlinePanel
+from .style import apply_style
+
+
+def install_access(w: Any, bar: QToolBar) -> None:
+    """Give the table window `w` (a TableWindow) its keys, outline, announcer and View menu."""
+    w.keys = KeyRoutes(w)
+    w.outline = OutlinePanel(w.keys)
+    dock = QDockWidget("Table outline", w)
+    dock.setObjectName("dock-Table outline")
+    dock.setWidget(w.outline)
+    w.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
+    w.tabifyDockWidget(w.docks["seats"], dock)
+    w.docks["checklist"].raise_()
+    w.docks["outline"] = dock
+    w.keys.show_outline = partial(show_outline, w)
+    w.keys.show_table = w.view.setFocus
+    w.outline.addActions(w.view.actions())  # F, R, D, N... from the outline too
+    extra = w.settings.extra if w.settings is not None else {}
+    if extra.get("palette", DEFAULT) != theme.PALETTE.id:
+        use_palette(extra.get("palette"))
+    w.announcer = Announcer(w.ctl, w.outline, str(extra.get("announce", DEFAULT_LEVEL)))
+    w.view_menu = _view_menu(w, bar)
+
+
+def show_outline(w: Any) -> None:
+    """F6: the outline, with the keyboard in it (on the piece the keys are on)."""
+    dock = w.docks["outline"]
+    dock.show()
+    dock.raise_()
+    w.keys.focus.shown = True
+    w.outline.follow()
+    w.outline.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+
+def _view_menu(w: Any, bar: QToolBar) -> QMenu:
+    menu = QMenu("View", w)
+    outline = menu.addAction("Table outline")
+    outline.setShortcut("F6")
+    outline.setShortcutVisibleInContextMenu(True)
+    outline.triggered.connect(lambda _=False: show_outline(w))
+    keys = menu.addAction("Keys and mouse…")
+    keys.triggered.connect(lambda _=False: w.help.toggle())
+    extra = w.settings.extra if w.settings is not None else {}
+    colours = _choices(menu.addMenu("Colours"), {p.id: p.name for p in PALETTES.values()},
+                       theme.PALETTE.id, partial(_palette_chosen, w))
+    said = _choices(menu.addMenu("Announcements (screen readers)"), LEVELS,
+                    str(extra.get("announce", DEFAULT_LEVEL)), partial(_level_chosen, w))
+    menu.setProperty("choices", (colours, said))  # kept with the menu
+    button = QToolButton()
+    button.setObjectName("view-menu")
+    button.setText("&View")
+    button.setToolTip("The table outline (F6), the keys, colours for every eye or high "
+                      "contrast, what a screen reader announces (Alt+V)")
+    button.setMenu(menu)
+    button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+    bar.addSeparator()
+    bar.addWidget(button)
+    return menu
+
+
+def _choices(menu: QMenu, options: dict[str, str], current: str, chosen: Any) -> QActionGroup:
+    group = QActionGroup(menu)
+    for key, text in options.items():
+        act = QAction(text, menu)
+        act.setCheckable(True)
+        act.setChecked(key == current)
+        act.triggered.connect(lambda _=False, k=key: chosen(k))
+        group.addAction(act)
+        menu.addAction(act)
+    return group
+
+
+def _remember(w: Any, key: str, value: str) -> None:
+    if w.settings is not None:
+        w.settings.extra[key] = value
+        w.settings.save()
+
+
+def _palette_chosen(w: Any, palette_id: str) -> None:
+    _remember(w, "palette", palette_id)
+    use_palette(palette_id)
+    w.ctl.status.emit(f"Colours: {PALETTES[palette_id].name}")
+
+
+def _level_chosen(w: Any, level: str) -> None:
+    _remember(w, "announce", level)
+    w.announcer.level = level
+    w.ctl.status.emit(f"Announcements: {LEVELS[level]}")
+
+
+def use_palette(palette_id: str | None) -> None:
+    """Paint every table window, its panels and dialogs in this palette from now on."""
+    theme.use_palette(palette_id)
+    app = QApplication.instance()
+    if not isinstance(app, QApplication):
+        return
+    apply_style(app)
+    for widget in app.topLevelWidgets():
+        scene = getattr(widget, "scene", None)
+        if scene is not None and hasattr(scene, "refresh_view"):
+            repaint_table(widget)
+
+
+def repaint_table(w: Any) -> None:
+    """The window's table and panels in the palette now in use."""
+    scene = w.scene
+    scene.setBackgroundBrush(QBrush(theme.TABLE_BG))
+    scene.refresh_view()
+    for card in scene.cards.values():
+        card.marks.refresh()
+    for i, seat in enumerate(w.ctl.seats[:w.seat_bar.count()]):
+        w.seat_bar.setTabTextColor(i, theme.seat_colour(seat, w.ctl.seat_colour(seat)))
+    w.log_panel.rebuild()
+    w.seats.refresh()
+    w.turn.refresh()
+    scene.update()
