@@ -57,7 +57,7 @@ class Announcer(QObject):
         self._stop()
 
     def changed(self, change: Change) -> None:
-        if self.level == "off" or not self.ctl.replica.state.turn:
+        if self.level == "off" or self.ctl.replica.state.turn.get("seat") is None:
             # nothing said before the first turn: setup puts dozens of cards on the table
             self._done.update(rec.op.ref for rec in change.records)
             return
@@ -70,6 +70,8 @@ class Announcer(QObject):
                 continue
             if op.kind == "mark" and op.args.get("what") in QUIET_MARKS:
                 continue
+            if op.seat is None and not (op.kind == "mark" and op.args.get("what") == "turn"):
+                continue  # the table's own (a host laying out), not a player's move
             if self.level == "others" and op.seat == self.ctl.seat and \
                     op.author == self.ctl.replica.peer_id:
                 continue  # one's own move: one knows it
