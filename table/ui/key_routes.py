@@ -16,8 +16,8 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QKeyEvent, QMouseEvent
-from PySide6.QtWidgets import QGraphicsItem, QStatusBar
+from PySide6.QtGui import QContextMenuEvent, QKeyEvent, QMouseEvent
+from PySide6.QtWidgets import QApplication, QGraphicsItem, QStatusBar
 
 from table.core.objects import ROOT
 
@@ -86,6 +86,14 @@ class KeyRoutes(QObject):
     # --- events --------------------------------------------------------------------------------
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         kind = event.type()
+        if kind == QEvent.Type.ContextMenu and isinstance(event, QContextMenuEvent) \
+                and event.reason() != QContextMenuEvent.Reason.Mouse:
+            # the menu key, as the window system sends it too (after its key press, or
+            # instead of it): one menu, the focused piece's
+            if QApplication.activePopupWidget() is None:
+                self.open_menu()
+            event.accept()
+            return True
         if watched is self._viewport:
             if kind == QEvent.Type.MouseButtonPress:
                 self._clicked(event)
@@ -323,9 +331,9 @@ class KeyRoutes(QObject):
         if target is None:
             self.host.ctl.status.emit("Put pieces down in a zone (Tab to one)")
             return
-        carried = list(self.carried)
+        carried, cell = list(self.carried), self.focus.cell
         self.cancel_carry(quiet=True)
-        self.scene.drops.send(carried, target, cell=self.focus.cell)
+        self.scene.drops.send(carried, target, cell=cell)
         self.focus.go_to_object(carried[0])
 
     def cancel_carry(self, quiet: bool = False) -> None:
@@ -339,11 +347,19 @@ class KeyRoutes(QObject):
         self.focus.cell = None
         self._light_target()
 
+    def _cell_in(self, grid_id: str) -> tuple[int, int]:
+        """Where the cell cursor starts on a grid: the carried piece's cell, if it lies there."""
+        for oid in self.carried:
+            obj = self.scene.state.live(oid)
+            if obj is not None and obj.container == grid_id and obj.pos and len(obj.pos) >= 2:
+                return int(obj.pos[0]), int(obj.pos[1])
+        return (0, 0)
+
     def _light_target(self) -> None:
         """While carrying, the zone the keys are on is lit as a drop target is."""
         zone = self.scene.zones.get(self.focus.zone_id or "") if self.carried else None
         if zone is not None and self.focus.cell is None and zone.role == "grid":
-            self.focus.cell = (0, 0)
+            self.focus.cell = self._cell_in(zone.obj_id)
         if zone is not self._target:
             if self._target is not None:
                 self._target.set_highlight(False)

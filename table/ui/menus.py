@@ -128,7 +128,7 @@ class Menus:
         _add(menu, "Reveal the top card", lambda: self.reveal_top(pile_id))
         moves = menu.addMenu("Move all cards to")
         into = menu.addMenu("Shuffle all cards into")
-        for zid, item in self.scene.zones.items():
+        for zid, item in self.pieces.zones_in_order():
             zobj = self.ctl.replica.state.objs[zid]
             if zid == pile_id or item.role not in ("pile", "hand", "zone", "slot"):
                 continue
@@ -207,7 +207,7 @@ class Menus:
 
     def _send_to(self, menu: QMenu, ids: list[str]) -> None:
         dests = menu.addMenu("Send to")
-        for zid, item in self.scene.zones.items():
+        for zid, item in self.pieces.zones_in_order():
             zobj = self.ctl.replica.state.objs[zid]
             if item.role not in ("hand", "pile", "zone") or zid == ROOT:
                 continue

@@ -124,10 +124,22 @@ class PieceMenus:
         for oid in ids:
             self.ctl.act(lambda r, o, seat=None: r.issue("delete", {"id": o}, seat=seat), oid)
 
+    def zones_in_order(self) -> list[tuple[str, Any]]:
+        """The table's zones as a menu lists them, the same every time: one's own first, then
+        the shared ones, then the others', each by name."""
+        objs, seat = self.ctl.replica.state.objs, self.ctl.seat
+
+        def key(entry: tuple[str, Any]) -> tuple[int, str, str]:
+            obj = objs[entry[0]]
+            whose = lay.seat_of(obj)
+            rank = 0 if whose == seat else 1 if whose is None else 2
+            return rank, str(obj.props.get("name", entry[0])).lower(), entry[0]
+        return sorted(self.scene.zones.items(), key=key)
+
     def _free_places(self) -> list[tuple[str, str]]:
         """Zones a die may lie in: one's own free zones, the shared ones, the open table."""
         out = []
-        for zid, item in self.scene.zones.items():
+        for zid, item in self.zones_in_order():
             zobj = self.ctl.replica.state.objs[zid]
             if item.role == "zone" and lay.seat_of(zobj) in (None, self.ctl.seat):
                 out.append((zid, str(zobj.props.get("name", zid))))
