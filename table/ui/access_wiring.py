@@ -8,7 +8,7 @@ from functools import partial
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QActionGroup, QBrush
+from PySide6.QtGui import QAction, QActionGroup, QBrush, QKeySequence, QShortcut
 from PySide6.QtWidgets import QApplication, QDockWidget, QMenu, QToolBar, QToolButton
 
 from . import theme
@@ -38,6 +38,13 @@ def install_access(w: Any, bar: QToolBar) -> None:
         use_palette(extra.get("palette"))
     w.announcer = Announcer(w.ctl, w.outline, str(extra.get("announce", DEFAULT_LEVEL)))
     w.view_menu = _view_menu(w, bar)
+    # the toolbar's menus by keys: Alt+V, Alt+G, Alt+D
+    for keys, button in (("Alt+V", bar.findChild(QToolButton, "view-menu")),
+                         ("Alt+G", bar.findChild(QToolButton, "game-menu")),
+                         ("Alt+D", getattr(w.declaring, "button", None))):
+        if isinstance(button, QToolButton):
+            shortcut = QShortcut(QKeySequence(keys), w)
+            shortcut.activated.connect(button.showMenu)
 
 
 def show_outline(w: Any) -> None:
@@ -66,7 +73,7 @@ def _view_menu(w: Any, bar: QToolBar) -> QMenu:
     menu.setProperty("choices", (colours, said))  # kept with the menu
     button = QToolButton()
     button.setObjectName("view-menu")
-    button.setText("&View")
+    button.setText("View")
     button.setToolTip("The table outline (F6), the keys, colours for every eye or high "
                       "contrast, what a screen reader announces (Alt+V)")
     button.setMenu(menu)

@@ -30,6 +30,7 @@ DEFAULT_LEVEL = "others"
 SPOKEN = ACTIONS | {"mark", "chat", "end"}
 QUIET_MARKS = ("setup",)  # setup's steps: the checklist shows them
 HEARD = 50  # the last announcements kept (the panel's history, tests)
+BURST = 4  # more ops than this in one change (a catch-up) are said in one sentence
 
 try:  # Qt 6.8 and later
     from PySide6.QtGui import QAccessibleAnnouncementEvent
@@ -61,21 +62,29 @@ class Announcer(QObject):
             # nothing said before the first turn: setup puts dozens of cards on the table
             self._done.update(rec.op.ref for rec in change.records)
             return
-        for rec in change.records:
-            op = rec.op
-            if op.ref in self._done:
-                continue
-            self._done.add(op.ref)
-            if rec.void or op.kind not in SPOKEN:
-                continue
-            if op.kind == "mark" and op.args.get("what") in QUIET_MARKS:
-                continue
-            if op.seat is None and not (op.kind == "mark" and op.args.get("what") == "turn"):
-                continue  # the table's own (a host laying out), not a player's move
-            if self.level == "others" and op.seat == self.ctl.seat and \
-                    op.author == self.ctl.replica.peer_id:
-                continue  # one's own move: one knows it
-            self.say(self.renderer.line(rec, self.ctl.seat))
+        lines = [self.renderer.line(rec, self.ctl.seat) for rec in change.records
+                 if self._news(rec)]
+        if len(lines) > BURST:  # a catch-up: one sentence, not dozens
+            self.say(f"{len(lines)} moves at the table; the last: {lines[-1]}")
+        else:
+            for line in lines:
+                self.say(line)
+
+    def _news(self, rec: Any) -> bool:
+        """An op to announce at this level, not said before."""
+        op = rec.op
+        if op.ref in self._done:
+            return False
+        self._done.add(op.ref)
+        if rec.void or op.kind not in SPOKEN:
+            return False
+        if op.kind == "mark" and op.args.get("what") in QUIET_MARKS:
+            return False
+        if op.seat is None and not (op.kind == "mark" and op.args.get("what") == "turn"):
+            return False  # the table's own (a host laying out), not a player's move
+        # one's own move (this seat, from this peer): one knows it
+        return not (self.level == "others" and op.seat == self.ctl.seat
+                    and op.author == self.ctl.replica.peer_id)
 
     def flags(self, flags: Iterable[Any]) -> None:
         """The assist's flags now standing: each new one is said once."""

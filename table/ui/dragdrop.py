@@ -169,8 +169,8 @@ class DropHandler:
             if spot is None:
                 return None
             entry["pos"] = list(spot)
-        elif role in ("hand", "pile") and obj.container == dest_id:
-            return None  # dropped back where it was
+        elif role in ("hand", "pile") and obj.container == dest_id and end is None:
+            return None  # dropped back where it was (a pile's top or bottom: a move in it)
         if obj.kind == "die" and "pos" not in entry:
             return None  # a die lies on the table or in a free zone, not in a hand or pile
         if obj.kind == "card" and dest.visibility == PUBLIC:

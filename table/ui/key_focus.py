@@ -9,7 +9,7 @@ table hides it and moves the place to what was clicked.
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, QRectF, Signal
+from PySide6.QtCore import QObject, QRectF, QTimer, Signal
 
 from .items.card_item import CardItem
 from .items.card_marks import CARD_RECT
@@ -31,7 +31,13 @@ class KeyFocus(QObject):
         self.cell: tuple[int, int] | None = None  # a grid's cell, while carrying over it
         self.shown = False
         self._zones: list[ZoneLine] | None = None
+        self._stale = False
         self._at = (0, -1)  # the last place by index: where to land when it goes away
+        # the outline is read again once per burst of changes (a catch-up brings hundreds)
+        self._later = QTimer(self)
+        self._later.setSingleShot(True)
+        self._later.setInterval(0)
+        self._later.timeout.connect(self.settle)
         scene.changed_by_ops.connect(self.table_changed)
         self.ctl.seatChanged.connect(self._seat_changed)
 
@@ -136,8 +142,17 @@ class KeyFocus(QObject):
 
     # --- following the table -------------------------------------------------------------------
     def table_changed(self) -> None:
-        """Read the outline again; keep the place (or land next to it)."""
+        """The table changed: the outline is read again soon (settle)."""
         self._zones = None
+        self._stale = True
+        self._later.start()
+
+    def settle(self) -> None:
+        """Read the outline again; keep the place (or land next to it)."""
+        if not self._stale:
+            return
+        self._stale = False
+        self._later.stop()
         zones = self.zones
         if self.zone_id is not None and zones:
             zi = next((i for i, z in enumerate(zones) if z.id == self.zone_id), -1)

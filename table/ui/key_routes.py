@@ -115,6 +115,7 @@ class KeyRoutes(QObject):
 
     def key(self, event: QKeyEvent) -> bool:
         """Act on a key pressed on the table; False: not a table key (the view's own)."""
+        self.focus.settle()  # a change just made: the place as it now is
         key, mods = event.key(), event.modifiers() & ~KEYPAD
         handled = self._moves(key, mods) or self._acts(key, mods, event)
         return bool(handled)

@@ -113,6 +113,10 @@ class Menus:
         return item is None or bool(item.flags() & CardItem.GraphicsItemFlag.ItemIsMovable) \
             or self.ctl.read_only
 
+    def _where(self, obj_id: str) -> str | None:
+        obj = self.ctl.replica.state.live(obj_id)
+        return obj.container if obj is not None else None
+
     def _kind(self, obj_id: str) -> str:
         obj = self.ctl.replica.state.live(obj_id)
         return obj.kind if obj is not None else ""
@@ -214,6 +218,8 @@ class Menus:
             if lay.seat_of(zobj) not in (self.ctl.seat, None) or \
                     (item.role == "hand" and lay.seat_of(zobj) != self.ctl.seat):
                 continue
+            if item.role == "hand" and all(self._where(c) == zid for c in ids):
+                continue  # already there
             name = str(zobj.props.get("name", zid))
             if lay.seat_of(zobj) is None:
                 name += " (shared)"

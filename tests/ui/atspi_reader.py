@@ -12,6 +12,7 @@ Commands on stdin, one a line: "dump" (the whole accessible tree of the applicat
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import time
@@ -72,11 +73,9 @@ def main() -> int:
 
     def on_focus(event) -> None:  # type: ignore[no-untyped-def]
         if event.detail1 and mine(event):
-            try:
+            with contextlib.suppress(Exception):  # a source gone while asked
                 say({"event": "focus", "role": event.source.getRoleName(),
                      "name": event.source.name or ""})
-            except Exception:
-                pass
 
     def on_announce(event) -> None:  # type: ignore[no-untyped-def]
         if mine(event):

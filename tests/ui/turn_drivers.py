@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
+from PySide6.QtGui import QMouseEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMenu, QWidget
 
@@ -38,6 +39,18 @@ def card_named(w: Any, zone_id: str, name: str) -> str:
     raise AssertionError(f"no {name!r} in {zone_id}")
 
 
+def _click_at(widget: QWidget, at: QPoint) -> None:
+    """A left click as the window system sends it (QTest's would turn two quick clicks, in two
+    windows, into a double-click)."""
+    left, none = Qt.MouseButton.LeftButton, Qt.MouseButton.NoButton
+    where, glob = QPointF(at), QPointF(widget.mapToGlobal(at))
+    for kind, button, buttons in ((QEvent.Type.MouseMove, none, none),
+                                  (QEvent.Type.MouseButtonPress, left, left),
+                                  (QEvent.Type.MouseButtonRelease, left, none)):
+        QApplication.sendEvent(widget, QMouseEvent(kind, where, glob, button, buttons,
+                                                   Qt.KeyboardModifier.NoModifier))
+
+
 class Keys:
     def __init__(self, w: Any) -> None:
         self.w = w
@@ -49,7 +62,6 @@ class Keys:
         target: QWidget = QApplication.activePopupWidget() or QApplication.focusWidget() or \
             self.w.view
         QTest.keyClick(target, key, mods)
-        QApplication.processEvents()
         self.pressed.append(name or XNAMES[key])
 
     def to_zone(self, zone_id: str) -> None:
@@ -145,19 +157,16 @@ class Mouse:
         item = self.w.scene.item_for(piece_id)
         return item.sceneBoundingRect().center()
 
-    def _click_menu(self, *path: str) -> None:
+    def click_menu(self, *path: str) -> None:
         for text in path:
             menu = QApplication.activePopupWidget()
             assert isinstance(menu, QMenu), "no menu open"
             wanted = next(a for a in menu.actions() if a.text() == text)
-            at = menu.actionGeometry(wanted).center()
-            QTest.mouseMove(menu, at)
-            QTest.mouseClick(menu, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at)
+            _click_at(menu, menu.actionGeometry(wanted).center())
             QApplication.processEvents()
 
     def _button(self, widget: QWidget) -> None:
-        QTest.mouseClick(widget, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
-                         QPoint(widget.width() // 2, widget.height() // 2))
+        _click_at(widget, QPoint(widget.width() // 2, widget.height() // 2))
 
     def bump(self, piece_id: str, delta: int) -> None:
         tracker = self.w.scene.trackers[piece_id]
@@ -177,7 +186,7 @@ class Mouse:
 
     def turn_card(self, card_id: str, menu_text: str) -> None:
         right_click(self.w.view, self._at(card_id))
-        self._click_menu(menu_text)
+        self.click_menu(menu_text)
 
     def move(self, piece_id: str, zone_id: str, cell: tuple[int, int] | None = None) -> None:
         zone = self.w.scene.zones[zone_id]
@@ -192,7 +201,7 @@ class Mouse:
 
     def send(self, card_id: str, *path: str) -> None:
         right_click(self.w.view, self._at(card_id))
-        self._click_menu(*path)
+        self.click_menu(*path)
 
     def end_turn(self) -> None:
         self._button(self.w.turn.end_turn)
