@@ -19,7 +19,7 @@ SHORTCUTS: list[tuple[str, str]] = [
      "Enter, Esc"),
     ("T, then P or Enter", "take the piece (or the selection), move to a zone, put it down: "
      "the move a drag makes · over a grid the arrows choose the cell · Esc: put back"),
-    ("+ · −", "a counter: the tracker's value, or the card's first counter"),
+    ("+ · -", "a counter: the tracker's value, or the card's first counter"),
     ("F6", "the table outline (zones and pieces in words; the same keys work there) and back"),
     ("Alt+V · Alt+G · Alt+D", "the View menu (outline, colours, announcements) · the Game "
      "menu · the Declare menu"),
@@ -40,7 +40,7 @@ SHORTCUTS: list[tuple[str, str]] = [
     ("Ctrl+Shift+N · Ctrl+Shift+E", "a designer note · end the game"),
     ("Ctrl+1 … Ctrl+6", "play as seat 1 … 6 (hot-seat: through the curtain)"),
     ("Mouse wheel", "zoom about the cursor · on a tracker: change it"),
-    ("Ctrl+= · Ctrl+−", "zoom in · zoom out"),
+    ("Ctrl+= or Ctrl++ · Ctrl+-", "zoom in · zoom out"),
     ("Middle drag / Space+drag", "pan the table"),
     ("Ctrl+0 · Ctrl+9", "fit the whole table, your area readable · show the whole table"),
     ("Esc", "clear the selection · in the chat or any text field: back to the table"),
