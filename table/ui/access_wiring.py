@@ -9,7 +9,20 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QBrush, QKeySequence, QShortcut
-from PySide6.QtWidgets import QApplication, QDockWidget, QMenu, QToolBar, QToolButton
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QAbstractSpinBox,
+    QApplication,
+    QComboBox,
+    QDockWidget,
+    QLineEdit,
+    QMenu,
+    QPlainTextEdit,
+    QTextEdit,
+    QToolBar,
+    QToolButton,
+    QWidget,
+)
 
 from . import theme
 from .announcer import DEFAULT_LEVEL, LEVELS, Announcer
@@ -17,6 +30,8 @@ from .key_routes import KeyRoutes
 from .palettes import DEFAULT, PALETTES
 from .panels.outline_panel import OutlinePanel
 from .style import apply_style
+
+FIELDS = (QLineEdit, QAbstractSpinBox, QComboBox, QAbstractItemView, QTextEdit, QPlainTextEdit)
 
 
 def install_access(w: Any, bar: QToolBar) -> None:
@@ -30,6 +45,7 @@ def install_access(w: Any, bar: QToolBar) -> None:
     w.tabifyDockWidget(w.docks["seats"], dock)
     w.docks["checklist"].raise_()
     w.docks["outline"] = dock
+    name_fields(w)
     w.keys.show_outline = partial(show_outline, w)
     w.keys.show_table = w.view.setFocus
     w.outline.addActions(w.view.actions())  # F, R, D, N... from the outline too
@@ -45,6 +61,17 @@ def install_access(w: Any, bar: QToolBar) -> None:
         if isinstance(button, QToolButton):
             shortcut = QShortcut(QKeySequence(keys), w)
             shortcut.activated.connect(button.showMenu)
+
+
+def name_fields(w: Any) -> None:
+    """Every field and list of the side panels named for screen readers: a field by what it
+    asks for (its placeholder), a list by its panel's title."""
+    for dock in w.docks.values():
+        for child in dock.widget().findChildren(QWidget):
+            if child.accessibleName() or not isinstance(child, FIELDS):
+                continue
+            hint = child.placeholderText() if isinstance(child, QLineEdit) else ""
+            child.setAccessibleName(hint.rstrip("…. ") or dock.windowTitle())
 
 
 def show_outline(w: Any) -> None:
