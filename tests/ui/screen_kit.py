@@ -136,7 +136,9 @@ class Screen:
             found = self.xdotool("search", "--onlyvisible", "--name", title).split()
             if found:
                 self.xdotool("windowfocus", "--sync", found[-1])
-                return found[-1]
+                if self.xdotool("getwindowfocus").strip() == found[-1]:
+                    time.sleep(0.3)  # the program sees the focus come in before the keys
+                    return found[-1]
             time.sleep(0.2)
         raise AssertionError(f"no window titled {title!r}")
 
