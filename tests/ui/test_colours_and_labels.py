@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import shiboken6
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QAccessible, QColor, QImage, QPainter
 from PySide6.QtWidgets import (
@@ -176,6 +177,8 @@ def test_every_field_of_every_dialog_and_panel_has_a_name(qtbot) -> None:  # typ
                PileDialog(w.ctl, "p1.deck", deck, "Search: Deck", "p1.hand", w),
                StartScreen(Settings())]
     unnamed = [line for d in dialogs for line in _unnamed(d)]
+    for d in dialogs:  # gone now, while their Python halves (their event filters) still are
+        shiboken6.delete(d)
     unnamed += _unnamed(w)
     assert not unnamed, unnamed
     w.shutdown()
