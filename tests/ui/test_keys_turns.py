@@ -28,7 +28,7 @@ TURNS_DIR = Path(__file__).parent / "turns"
 def _played(game: str, driver: type, qtbot: Any) -> tuple[str, int, Any]:
     """The turn played on a table window by `driver`: the saved position, the number of ops
     in the log, and the driver (the keys it pressed)."""
-    from PySide6.QtWidgets import QApplication
+    from PySide6.QtWidgets import QApplication, QGraphicsView
 
     from table.games.position import read_position
     from table.games.position_table import start_position
@@ -47,6 +47,8 @@ def _played(game: str, driver: type, qtbot: Any) -> tuple[str, int, Any]:
     qtbot.waitUntil(lambda: QApplication.activeWindow() is w)
     w.view.fit_legible()
     w.view.setFocus()
+    # the keys and the ops are the question here, not how the table looks: no repaints
+    w.view.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.NoViewportUpdate)
     d = driver(w)
     TURNS[game](w, d)
     saved = replica_position(replica, position.module), len(replica.records()), d
