@@ -217,3 +217,40 @@ def test_announcements_say_the_others_moves_never_a_hidden_card(window, qtbot): 
     w.announcer.level = "off"
     actions.draw(r, "p2.deck", "p2.hand", 1, seat=2)
     assert heard[-1].startswith("North changed Favor")
+
+
+def test_a_declaration_takes_its_pieces_by_enter_on_the_focused_one(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from table.core.rng import Rng
+    from table.games import find_module
+    from table.games.setup import new_table
+    from table.ui.catalog import Catalog
+    from table.ui.main_window import TableWindow
+    from tests.ui.helpers import choose_when_open
+    from tests.ui.turn_drivers import Keys
+
+    module = find_module("dead-to-rites")
+    replica = new_table(module, 4, rng=Rng(3))
+    w = TableWindow(replica, Catalog.from_module(module))
+    qtbot.addWidget(w)
+    w.resize(1400, 900)
+    w.show()
+    qtbot.waitExposed(w)
+    w.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is w)
+    w.ctl.set_seat(1)
+    w.curtain.hide()
+    w.view.setFocus()
+    mine = replica.state.objs["p1.crown"].children[0]
+    theirs = replica.state.objs["p2.crown"].children[0]
+    choose_when_open("Attack (attacker -> target)")  # the menu runs its own loop while open
+    _keys(qtbot, w, (K.Key_D, Qt.KeyboardModifier.AltModifier))
+    qtbot.waitUntil(lambda: w.pointer.active)
+    keys = Keys(w)
+    keys.to_piece(mine)
+    keys.press(K.Key_Return)
+    assert "target" in w.statusBar().currentMessage()
+    keys.to_piece(theirs)
+    keys.press(K.Key_Return)
+    op = replica.records()[-1].op
+    assert op.kind == "mark" and op.args["fields"] == {"attacker": mine, "target": theirs}
+    w.shutdown()

@@ -103,6 +103,8 @@ class OutlinePanel(QTreeView):
                 item.setText(piece.text)
                 item.setData(piece.detail, DESCRIPTION)
                 item.setToolTip(piece.detail)
+                if item.index() == self.currentIndex():  # the focused piece changed: read it
+                    self._tell(item.index(), QAccessible.Event.NameChanged)
 
     def _piece_row(self, piece: PieceLine) -> QStandardItem:
         return self._row(piece.id, piece.text, piece.detail)
@@ -133,6 +135,10 @@ class OutlinePanel(QTreeView):
     def announce_focus(self, index: QModelIndex) -> None:
         """Make the row the accessible focus while the keys are on the table itself (Qt does
         this on its own while the outline has the keyboard)."""
+        self._tell(index, QAccessible.Event.Focus)
+
+    def _tell(self, index: QModelIndex, what: QAccessible.Event) -> None:
+        """An accessibility event about the row (its cell, as AT-SPI clients see it)."""
         if not QAccessible.isActive():
             return
         tree = QAccessible.queryAccessibleInterface(self)
@@ -141,7 +147,7 @@ class OutlinePanel(QTreeView):
             return
         cell = tree.child((child + 1) * max(1, self.model_.columnCount()))  # after the header
         if cell is not None and cell.text(QAccessible.Text.Name) == index.data():
-            QAccessible.updateAccessibility(QAccessibleEvent(cell, QAccessible.Event.Focus))
+            QAccessible.updateAccessibility(QAccessibleEvent(cell, what))
 
     def _visual_row(self, index: QModelIndex) -> int:
         """The row's place among the rows shown (zones expanded, as the outline keeps them)."""
