@@ -1,6 +1,6 @@
 """The view onto the table: wheel zoom about the cursor, pan, rubber-band selection, context
-menus (right-click, the menu key, Shift+F10), hover zoom (hold Alt or Z), and a fit that follows
-the window's size until the player zooms by hand."""
+menus (right-click; the menu key and Shift+F10 are the table's keys, key_routes.py), hover zoom
+(hold Alt or Z), and a fit that follows the window's size until the player zooms by hand."""
 from __future__ import annotations
 
 from PySide6.QtCore import QPoint, QPointF, Qt, QTimer, Signal
@@ -141,7 +141,7 @@ class TableView(QGraphicsView):
         if self.fitting:  # the window or a dock changed size: use the room there is now
             self.refit()
 
-    # --- context menus: right-click, the menu key, Shift+F10 ------------------------------------
+    # --- context menus: right-click (the menu key and Shift+F10: key_routes.py) ----------------
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:
         at = event.pos() if event.reason() == QContextMenuEvent.Reason.Mouse else \
             self.keyboard_menu_point()
@@ -239,13 +239,7 @@ class TableView(QGraphicsView):
                 self._show_zoom()
             event.accept()
             return
-        if key == Qt.Key.Key_Menu or (key == Qt.Key.Key_F10 and
-                                      mods == Qt.KeyboardModifier.ShiftModifier):
-            at = self.keyboard_menu_point()
-            self.menuWanted.emit(self.mapToScene(at), self.viewport().mapToGlobal(at))
-            event.accept()
-            return
-        super().keyPressEvent(event)
+        super().keyPressEvent(event)  # the table's own keys (menu key...): key_routes.py
 
     def keyReleaseEvent(self, event: QKeyEvent) -> None:
         if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
