@@ -34,16 +34,18 @@ from .style import apply_style
 FIELDS = (QLineEdit, QAbstractSpinBox, QComboBox, QAbstractItemView, QTextEdit, QPlainTextEdit)
 
 
-def install_access(w: Any, bar: QToolBar) -> None:
-    """Give the table window `w` (a TableWindow) its keys, outline, announcer and View menu."""
+def install_access(w: Any) -> None:
+    """Give the table window `w` (a TableWindow, its docks and toolbar made) its keys,
+    outline, announcer and View menu."""
     w.keys = KeyRoutes(w)
     w.outline = OutlinePanel(w.keys)
     dock = QDockWidget("Table outline", w)
     dock.setObjectName("dock-Table outline")
     dock.setWidget(w.outline)
-    w.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
-    w.tabifyDockWidget(w.docks["seats"], dock)
-    w.docks["checklist"].raise_()
+    dock.setFeatures(w.docks["log"].features())
+    w.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+    w.tabifyDockWidget(w.docks["log"], dock)  # a tab beside the log: no room of its own
+    w.docks["log"].raise_()
     w.docks["outline"] = dock
     name_fields(w)
     w.keys.show_outline = partial(show_outline, w)
@@ -53,6 +55,7 @@ def install_access(w: Any, bar: QToolBar) -> None:
     if extra.get("palette", DEFAULT) != theme.PALETTE.id:
         use_palette(extra.get("palette"))
     w.announcer = Announcer(w.ctl, w.outline, str(extra.get("announce", DEFAULT_LEVEL)))
+    bar = w.findChild(QToolBar, "toolbar-table")
     w.view_menu = _view_menu(w, bar)
     # the toolbar's menus by keys: Alt+V, Alt+G, Alt+D
     for keys, button in (("Alt+V", bar.findChild(QToolButton, "view-menu")),
@@ -105,8 +108,12 @@ def _view_menu(w: Any, bar: QToolBar) -> QMenu:
                       "contrast, what a screen reader announces (Alt+V)")
     button.setMenu(menu)
     button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-    bar.addSeparator()
-    bar.addWidget(button)
+    # after the toolbar's other menus, before its way back to the start screen
+    back = next((a for a in bar.actions() if a.text() == "Start screen"), None)
+    if back is not None:
+        bar.insertWidget(back, button)
+    else:
+        bar.addWidget(button)
     return menu
 
 

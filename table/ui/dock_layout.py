@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDockWidget, QMainWindow
 
 NARROW_BELOW = 1100  # window width (px) under which the panels share one column
-LEFT = ("turn", "checklist", "seats", "outline")
+LEFT = ("turn", "checklist", "seats")
 
 
 class DockLayout:
@@ -34,7 +34,5 @@ class DockLayout:
                 self.window.addDockWidget(left, dock)
         if not narrow:
             self.window.tabifyDockWidget(self.docks["seats"], self.docks["checklist"])
-            if "outline" in self.docks:
-                self.window.tabifyDockWidget(self.docks["seats"], self.docks["outline"])
             self.window.resizeDocks([self.docks["turn"]], [200], Qt.Orientation.Horizontal)
         self.docks["turn" if narrow else "checklist"].raise_()

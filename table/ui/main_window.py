@@ -101,6 +101,7 @@ class TableWindow(QMainWindow):
         self._build_central()
         build_docks(self)
         self._build_actions()
+        install_access(self)  # the keys on the table, its outline, announcements, View menu
         grey_out_moves(self)  # a watcher's table refuses moves: say so up front
         self.statusBar().showMessage("Right-click anything for its menu · hold Alt over a card "
                                      "to read it · F1: every shortcut", 10000)
@@ -215,7 +216,6 @@ class TableWindow(QMainWindow):
         self.pointer = self.declaring.pointer
         self.declare_menu = self.declaring.build_menu(bar, self.start_assist_later)
         self.game_menu = build_game_menu(self, bar)
-        install_access(self, bar)  # the keys on the table, its outline, announcements, View
         self.addToolBar(bar)
         back = QAction("Start screen", self)
         back.setToolTip("Leave this table (it stays saved) and return to the start screen")

@@ -26,6 +26,7 @@ FOCUS_EDGE: QColor
 FLAG_ERROR: QColor
 FLAG_WARNING: QColor
 SEAT_COLOURS: list[str]
+SEVERITY_COLOURS: dict[str, str] = {}  # "#rrggbb" by severity; one dict, updated in place
 PALETTE: palettes.Palette
 TEXT_DARK = QColor("#1b1b1b")
 CARD_PAPER = QColor("#f7f3e8")
@@ -43,8 +44,15 @@ def use_palette(palette_id: str | None) -> palettes.Palette:
     PRIVATE, FOCUS = QColor(p.highlights["private"]), QColor(p.highlights["focus"])
     FOCUS_EDGE = QColor(p.focus_edge)
     FLAG_ERROR, FLAG_WARNING = QColor(p.severities["error"]), QColor(p.severities["warning"])
+    SEVERITY_COLOURS.clear()
+    SEVERITY_COLOURS.update(p.severities)
     SEAT_COLOURS = list(p.seats)
     return p
+
+
+def severity_colour(severity: str) -> QColor:
+    """A rules-assist flag's severity in the palette's colour (its word is always beside it)."""
+    return QColor(SEVERITY_COLOURS.get(severity, "#cccccc"))
 
 
 def seat_colour(seat: int | None, given: str = "") -> QColor:

@@ -22,12 +22,7 @@ from ..privacy import flag_message
 if TYPE_CHECKING:
     from .flag_list import FlagList
 
-
-
-def severity_colour(severity: str) -> QColor:
-    """The palette's colour for a flag's severity (its word is always beside it)."""
-    return {"error": theme.FLAG_ERROR, "warning": theme.FLAG_WARNING}.get(
-        severity, QColor("#cccccc"))
+COLOURS = theme.SEVERITY_COLOURS  # the palette's, kept up to date in place (palettes.py)
 
 
 def acknowledge(r: Replica, key: str, reason: str, *, seat: int | None = None) -> Op:
@@ -121,7 +116,7 @@ class AssistPanel(QWidget):
             f = e.flag
             message = flag_message(self.ctl, f) if self.ctl is not None else f.message
             self.tree.add_flag([str(e.number), f.severity, f.rule, message, f.section],
-                               severity_colour(f.severity))
+                               QColor(COLOURS.get(f.severity, "#cccccc")))
         self._buttons()
 
     def _selected(self) -> Any:
@@ -156,7 +151,7 @@ def flags_by_op(runner: Any) -> dict[int, list[Any]]:
     return out
 
 
-__all__ = ["AssistPanel", "acknowledge", "declare", "flags_by_op", "severity_colour"]
+__all__ = ["AssistPanel", "acknowledge", "declare", "flags_by_op"]
 _ = Qt
 
 

@@ -10,10 +10,10 @@ from PySide6.QtWidgets import QLineEdit, QListWidget, QListWidgetItem, QVBoxLayo
 from table.core.replica import Replica
 from table.core.timeline import Change
 
+from .. import theme
 from ..controller import TableController
 from ..logtext import LogRenderer
 from ..privacy import flag_message
-from .assist_panel import severity_colour
 
 
 class LogPanel(QWidget):
@@ -62,7 +62,7 @@ class LogPanel(QWidget):
             item = QListWidgetItem(text)
             if flags:
                 error = any(f.severity == "error" for f in flags)
-                item.setForeground(severity_colour("error" if error else "warning"))
+                item.setForeground(theme.severity_colour("error" if error else "warning"))
                 item.setToolTip("\n".join(f"{f.rule} ({f.section}): {flag_message(self.ctl, f)}"
                                           for f in flags))
             elif rec.void:
