@@ -14,7 +14,7 @@ from functools import partial
 from typing import Any
 
 from PySide6.QtCore import QRectF, Signal
-from PySide6.QtGui import QBrush, QPixmapCache
+from PySide6.QtGui import QBrush, QColor, QPixmapCache
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsSceneMouseEvent
 
 from table.core.objects import HIDDEN, PUBLIC, ROOT, Obj
@@ -205,10 +205,13 @@ class TableScene(QGraphicsScene, SceneArrange, SceneGestures, ScenePieces, Scene
             if tok is None:
                 tok = self.tokens[obj.id] = TokenItem(obj.id)
                 self.addItem(tok)
-            colour = obj.props.get("colour") or self.ctl.seat_colour(obj.owner)
-            tok.set_look(theme.seat_colour(obj.owner, str(colour or "")),
-                         str(obj.props.get("shape", "disc")), str(obj.props.get("label", "")),
-                         str(obj.props.get("name", obj.id)), dict(obj.counters))
+            own = QColor(str(obj.props.get("colour") or ""))  # a piece's own (a hazard's)
+            name = str(obj.props.get("name", obj.id))
+            # a seat's piece says whose it is, not by its colour alone: "P1", "T2"
+            whose = f"{name[:1]}{obj.owner}" if obj.owner is not None else ""
+            tok.set_look(own if own.isValid() else theme.seat_colour(
+                obj.owner, self.ctl.seat_colour(obj.owner)), str(obj.props.get("shape", "disc")),
+                str(obj.props.get("label", "")) or whose, name, dict(obj.counters))
             tok.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsMovable, not self.ctl.read_only)
         else:
             return

@@ -182,3 +182,10 @@ def test_every_field_of_every_dialog_and_panel_has_a_name(qtbot) -> None:  # typ
     unnamed += _unnamed(w)
     assert not unnamed, unnamed
     w.shutdown()
+
+
+def test_seats_pieces_say_whose_they_are_not_by_colour_alone(window) -> None:  # type: ignore[no-untyped-def]
+    pawns = [window.scene.tokens[f"p{s}.pawn"] for s in (1, 2)]
+    assert [p.label for p in pawns] == ["N1", "E2"]  # North's and East's pawns
+    hazard = window.scene.tokens["hazard"]
+    assert hazard.label == "!" and hazard.colour == QColor("#ff6f00")  # its own, not a seat's
