@@ -192,6 +192,11 @@ def test_f6_goes_to_the_outline_where_the_same_keys_work_and_back(window, qtbot)
     _keys(qtbot, w, K.Key_Right)
     assert outline.currentIndex().data() == w.keys.focus.piece().text
     assert w.keys.focus.zone_id == "p1.hand"
+    _keys(qtbot, w, K.Key_Space)
+    assert w.scene.selected_ids() == [w.keys.focus.piece_id]
+    _keys(qtbot, w, K.Key_Menu)
+    assert "Send to" in menu_texts(open_menu())
+    _keys(qtbot, w, K.Key_Escape)
     _keys(qtbot, w, K.Key_Tab)
     assert outline.currentIndex().data() == w.keys.focus.zone().text
     _keys(qtbot, w, K.Key_Escape)

@@ -14,12 +14,13 @@ from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt
 from PySide6.QtGui import (
     QAccessible,
     QAccessibleEvent,
+    QContextMenuEvent,
     QKeyEvent,
     QMouseEvent,
     QStandardItem,
     QStandardItemModel,
 )
-from PySide6.QtWidgets import QAbstractItemView, QTreeView, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QApplication, QTreeView, QWidget
 
 from ..key_focus import KeyFocus
 from ..seat_outline import PieceLine, ZoneLine
@@ -33,6 +34,8 @@ class OutlineKeys(Protocol):
     focus: KeyFocus
 
     def key(self, event: QKeyEvent) -> bool: ...
+    def open_menu(self) -> None: ...
+    def toggle_selected(self) -> None: ...
     def show_table(self) -> None: ...
 
 
@@ -166,6 +169,12 @@ class OutlinePanel(QTreeView):
 
     # --- the keys and the mouse here -----------------------------------------------------------
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self and isinstance(event, QContextMenuEvent) and \
+                event.reason() != QContextMenuEvent.Reason.Mouse:
+            if QApplication.activePopupWidget() is None:  # the menu key, sent this way too
+                self.keys.open_menu()
+            event.accept()
+            return True
         if watched is self and isinstance(event, QKeyEvent):
             if event.type() == QEvent.Type.ShortcutOverride and event.key() == Qt.Key.Key_Escape:
                 event.accept()
@@ -176,6 +185,9 @@ class OutlinePanel(QTreeView):
                     self.keys.show_table()
                     return True
                 self.focus.shown = True
+                if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
+                    self.keys.toggle_selected()  # on the table it waits for the release (pan)
+                    return True
                 return self.keys.key(event)
         return False
 
