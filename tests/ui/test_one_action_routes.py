@@ -264,7 +264,8 @@ def test_every_menu_action_by_every_route_makes_the_same_ops(windows, qtbot):  #
     # two cards in play to act on (a double-click plays a hand card, Enter does the same)
     step.take("play a hand card", _hand, ("Send to", "Play area"),
               {"mouse": _double, "keys": _key(K.Key_Return)})
-    step.take("play a hand card", _hand, ("Send to", "Play area"))
+    step.take("play a hand card", _hand, ("Send to", "Play area"),
+              {"mouse": _drag_to("p1.play"), "keys": _carry_to("p1.play")})
     targets: list[tuple[str, Callable[[Any], str]]] = [
         ("a card in play", _in_play), ("a card in your hand", _hand),
         ("the die", lambda w: "d6"), ("your Favor", lambda w: "p1.favor"),
