@@ -48,7 +48,6 @@ def install_access(w: Any) -> None:
     w.docks["log"].raise_()
     w.docks["outline"] = dock
     name_fields(w)
-    w.keys.show_outline = partial(show_outline, w)
     w.keys.show_table = w.view.setFocus
     w.outline.addActions(w.view.actions())  # F, R, D, N... from the outline too
     extra = w.settings.extra if w.settings is not None else {}
@@ -57,6 +56,9 @@ def install_access(w: Any) -> None:
     w.announcer = Announcer(w.ctl, w.outline, str(extra.get("announce", DEFAULT_LEVEL)))
     bar = w.findChild(QToolBar, "toolbar-table")
     w.view_menu = _view_menu(w, bar)
+    for keys, step in (("F6", 1), ("Shift+F6", -1)):  # the panes, wherever the keys are
+        pane = QShortcut(QKeySequence(keys), w)
+        pane.activated.connect(partial(next_pane, w, step))
     # the toolbar's menus by keys: Alt+V, Alt+G, Alt+D
     for keys, button in (("Alt+V", bar.findChild(QToolButton, "view-menu")),
                          ("Alt+G", bar.findChild(QToolButton, "game-menu")),
@@ -78,7 +80,7 @@ def name_fields(w: Any) -> None:
 
 
 def show_outline(w: Any) -> None:
-    """F6: the outline, with the keyboard in it (on the piece the keys are on)."""
+    """The outline, with the keyboard in it (on the piece the keys are on)."""
     dock = w.docks["outline"]
     dock.show()
     dock.raise_()
@@ -87,11 +89,25 @@ def show_outline(w: Any) -> None:
     w.outline.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
 
+def next_pane(w: Any, step: int) -> None:
+    """F6 (Shift+F6 back): the table, its outline, the chat's field, round again."""
+    panes = ["table", "outline", "chat"]
+    here = QApplication.focusWidget()
+    at = 1 if here is w.outline else 2 if here is w.chat.entry else 0
+    pane = panes[(at + step) % len(panes)]
+    if pane == "outline":
+        show_outline(w)
+    elif pane == "chat":
+        w.docks["chat"].show()
+        w.docks["chat"].raise_()
+        w.chat.entry.setFocus(Qt.FocusReason.ShortcutFocusReason)
+    else:
+        w.view.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+
 def _view_menu(w: Any, bar: QToolBar) -> QMenu:
     menu = QMenu("View", w)
-    outline = menu.addAction("Table outline")
-    outline.setShortcut("F6")
-    outline.setShortcutVisibleInContextMenu(True)
+    outline = menu.addAction("Table outline\tF6")  # F6 itself: the window's (next_pane)
     outline.triggered.connect(lambda _=False: show_outline(w))
     keys = menu.addAction("Keys and mouse…")
     keys.triggered.connect(lambda _=False: w.help.toggle())

@@ -20,7 +20,8 @@ SHORTCUTS: list[tuple[str, str]] = [
     ("T, then P or Enter", "take the piece (or the selection), move to a zone, put it down: "
      "the move a drag makes · over a grid the arrows choose the cell · Esc: put back"),
     ("+ · -", "a counter: the tracker's value, or the card's first counter"),
-    ("F6", "the table outline (zones and pieces in words; the same keys work there) and back"),
+    ("F6 · Shift+F6", "the next pane: the table outline (zones and pieces in words; the same "
+     "keys work there), the chat's field, the table · Esc: back to the table"),
     ("Alt+V · Alt+G · Alt+D", "the View menu (outline, colours, announcements) · the Game "
      "menu · the Declare menu"),
     ("Drag", "move cards, tokens, dice and stacks between zones (Shift: face down)"),

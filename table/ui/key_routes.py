@@ -8,7 +8,7 @@ double-click's: play a hand card, draw from a pile, flip a card on the table; ro
 counter); Space: select or unselect; the menu key, Shift+F10: the focused piece's menu; T: take
 the piece (or the selection), then P or Enter where it goes: put it down (the move a drop there
 makes; over a grid the arrows choose the cell), Esc: keep it where it was; + and -: a counter;
-Ctrl+A: select the zone's pieces; F6: the outline of the table (panels/outline_panel.py).
+Ctrl+A: select the zone's pieces. (F6, the window's: the outline of the table, the chat.)
 """
 from __future__ import annotations
 
@@ -63,8 +63,7 @@ class KeyRoutes(QObject):
         self.scene.addItem(self.ring)
         self.carried: list[str] = []
         self._target: Any = None  # the zone lit as where the carried pieces would go
-        # the window's outline panel and its way back (access_wiring.py sets them)
-        self.show_outline: Callable[[], None] = lambda: None
+        # the outline panel's way back to the table (access_wiring.py sets it)
         self.show_table: Callable[[], None] = self.view.setFocus
         self.focus.moved.connect(self._moved)
         self.scene.changed.connect(lambda _r: self._follow())
@@ -162,8 +161,6 @@ class KeyRoutes(QObject):
         elif key == K.Key_A and mods == Qt.KeyboardModifier.ControlModifier:
             self._show()
             self.select_zone()
-        elif key == K.Key_F6 and mods == NO_MODS:
-            self.show_outline()
         elif key == K.Key_Space and mods == NO_MODS and not event.isAutoRepeat():
             return False  # the view's pan (Space+drag) sees it; the release selects
         else:

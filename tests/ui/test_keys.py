@@ -183,7 +183,7 @@ def test_f1_lists_every_key_of_the_table(window, qtbot):  # type: ignore[no-unty
     assert not w.help.isVisible() and w.view.hasFocus()
 
 
-def test_f6_goes_to_the_outline_where_the_same_keys_work_and_back(window, qtbot):  # type: ignore[no-untyped-def]
+def test_f6_goes_to_the_outline_where_the_same_keys_work_then_the_chat_and_back(window, qtbot):  # type: ignore[no-untyped-def]
     w = window
     _keys(qtbot, w, K.Key_Tab, K.Key_Right, K.Key_F6)
     outline = w.outline
@@ -199,7 +199,15 @@ def test_f6_goes_to_the_outline_where_the_same_keys_work_and_back(window, qtbot)
     _keys(qtbot, w, K.Key_Escape)
     _keys(qtbot, w, K.Key_Tab)
     assert outline.currentIndex().data() == w.keys.focus.zone().text
-    _keys(qtbot, w, K.Key_Escape)
+    _keys(qtbot, w, K.Key_F6)  # the next pane: the chat's field, then the table again
+    assert w.chat.entry.hasFocus()
+    _keys(qtbot, w, K.Key_F6)
+    assert w.view.hasFocus()
+    _keys(qtbot, w, (K.Key_F6, Qt.KeyboardModifier.ShiftModifier))  # back: the chat
+    assert w.chat.entry.hasFocus()
+    _keys(qtbot, w, K.Key_Escape)  # as from any field: back to the table
+    assert w.view.hasFocus()
+    _keys(qtbot, w, K.Key_F6, K.Key_Escape)
     assert w.view.hasFocus()
 
 

@@ -4,7 +4,7 @@ the viewing seat may know them (seat_outline.py), in the order the keys go throu
 It is the table's face for screen readers (an item view is what Qt's accessibility exposes, on
 Linux through AT-SPI): the piece the keyboard is on is the outline's current row, and each move
 of the keys on the table makes that row the accessible focus. Sighted keyboard players get the
-same outline as a panel (F6 goes to it and back); its keys are the table's (key_routes.py).
+same outline as a panel (F6 goes to it, Esc back); its keys are the table's (key_routes.py).
 """
 from __future__ import annotations
 
@@ -180,8 +180,7 @@ class OutlinePanel(QTreeView):
                 event.accept()
                 return True
             if event.type() == QEvent.Type.KeyPress:
-                if event.key() in (Qt.Key.Key_F6, Qt.Key.Key_Escape) and \
-                        not getattr(self.keys, "carried", None):
+                if event.key() == Qt.Key.Key_Escape and not getattr(self.keys, "carried", None):
                     self.keys.show_table()
                     return True
                 self.focus.shown = True
