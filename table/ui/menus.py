@@ -208,6 +208,17 @@ class Menus:
                  lambda: [self.ctl.act(actions.reveal, c) for c in ids
                           if state.live(c) is not None and state.objs[c].is_secret])
         self._send_to(menu, ids)
+        self._flags(menu, ids[0])
+
+    def _flags(self, menu: QMenu, obj_id: str) -> None:
+        """The rules assist's flags on the piece, acknowledged as the assist panel does (so a
+        player without a mouse acknowledges them too)."""
+        from .panels.assist_panel import acknowledge  # the panel's own action
+
+        for flag in self.scene.flags_on(obj_id):
+            sub = menu.addMenu(f"Acknowledge {flag.rule}")
+            for reason in ("card effect", "house rule"):
+                _add(sub, f"OK: {reason}", partial(self.ctl.act, acknowledge, flag.key, reason))
 
     def _send_to(self, menu: QMenu, ids: list[str]) -> None:
         dests = menu.addMenu("Send to")

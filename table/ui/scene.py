@@ -231,6 +231,10 @@ class TableScene(QGraphicsScene, SceneArrange, SceneGestures, ScenePieces, Scene
             return any(objs[c].pos is None for c in objs[container_id].children)
         return True
 
+    def flags_on(self, obj_id: str) -> list[Any]:
+        """The rules-assist flags this piece wears (its badge)."""
+        return list(self._flagged.get(obj_id, ()))
+
     def show_flags(self, by_object: dict[str, list[Any]]) -> None:
         """Badge the cards and tokens the rules assist flagged (and unbadge the rest); the
         tooltips are worded for the viewing seat."""

@@ -232,7 +232,7 @@ def test_announcements_say_the_others_moves_never_a_hidden_card(window, qtbot): 
     assert heard[-1].startswith("North changed Favor")
 
 
-def test_a_declaration_takes_its_pieces_by_enter_on_the_focused_one(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_a_declaration_by_enter_on_the_pieces_and_a_flag_acknowledged_by_keys(qtbot) -> None:  # type: ignore[no-untyped-def]
     from table.core.rng import Rng
     from table.games import find_module
     from table.games.setup import new_table
@@ -266,4 +266,15 @@ def test_a_declaration_takes_its_pieces_by_enter_on_the_focused_one(qtbot) -> No
     keys.press(K.Key_Return)
     op = replica.records()[-1].op
     assert op.kind == "mark" and op.args["fields"] == {"attacker": mine, "target": theirs}
+    # a flag on a card is acknowledged from the card's menu, by keys
+    wrong_rite = replica.state.objs["p1.rites"].children[0]  # the bottom Rite, not the next
+    actions.move(replica, wrong_rite, "altar", seat=1)
+    w.refresh_panels()
+    assert w.scene.cards[wrong_rite].flag_severity == "error"
+    keys.to_piece(wrong_rite)
+    keys.menu("Acknowledge DTR-RITE-NEXT", "OK: card effect")
+    op = replica.records()[-1].op
+    assert op.kind == "ack" and op.args["reason"] == "card effect"
+    w.refresh_panels()
+    assert w.scene.cards[wrong_rite].flag_severity is None
     w.shutdown()
