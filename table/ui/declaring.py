@@ -87,7 +87,7 @@ class Declaring:
         if not to_point:
             self._declare_rest(spec, values)
             return
-        prompts = [f"{spec.label}: click the {name}" for name in to_point]
+        prompts = [f"{spec.label}: click the {name} (or Enter on it)" for name in to_point]
         self.pointer.ask(prompts, lambda ids: self._declare_rest(
             spec, {**values, **dict(zip(to_point, ids, strict=False))}))
 

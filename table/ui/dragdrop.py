@@ -117,41 +117,61 @@ class DropHandler:
     # --- turning a drop into actions ------------------------------------------------------------
     def drop(self, items: list[CardItem | TokenItem | DieItem], target: ZoneItem | None, *,
              face_down: bool = False) -> None:
-        state = self.scene.state
+        """Pieces carried by the mouse and let go over `target`, each where it was let go."""
         dest_id = target.obj_id if target is not None else ROOT
-        if state.live(dest_id) is None:
+        if self.scene.state.live(dest_id) is None:
             return
-        placed: set[str] = set()
-        for item in items:
-            entry = self._entry(item, target, dest_id, face_down)
-            if entry is not None:
-                placed |= self.scene.ctl.perform(entry).touched
+        entries = [self.entry(i.obj_id, target, at=i.pos(), face_down=face_down) for i in items]
+        placed = self._perform(entries)
         # what no op placed goes back where the state says (Qt's drag moved it by hand)
         self.scene.restore(i.obj_id for i in items if i.obj_id not in placed)
 
-    def _entry(self, item: CardItem | TokenItem | DieItem, target: ZoneItem | None,
-               dest_id: str, face_down: bool) -> dict[str, Any] | None:
-        """The move (JSON op form) that dropping `item` on `target` means; None: no move."""
+    def send(self, ids: list[str], target: ZoneItem | None, *, end: str | None = None,
+             cell: tuple[int, int] | None = None) -> set[str]:
+        """Pieces sent to `target` without being carried over a spot of it (a menu's Send to,
+        a double-click, the keys' put down): the same moves a drop there makes, each piece in
+        the next free place (`cell`: a grid's cell; `end`: a pile's top or bottom)."""
+        dest_id = target.obj_id if target is not None else ROOT
+        if self.scene.state.live(dest_id) is None:
+            return set()
+        placed = self._perform([self.entry(i, target, end=end, cell=cell) for i in ids])
+        self.scene.restore(i for i in ids if i not in placed)
+        return placed
+
+    def _perform(self, entries: list[dict[str, Any] | None]) -> set[str]:
+        placed: set[str] = set()
+        for entry in entries:
+            if entry is not None:
+                placed |= self.scene.ctl.perform(entry).touched
+        return placed
+
+    def entry(self, obj_id: str, target: ZoneItem | None, *, at: QPointF | None = None,
+              face_down: bool = False, end: str | None = None,
+              cell: tuple[int, int] | None = None) -> dict[str, Any] | None:
+        """The move (JSON op form) that putting `obj_id` in `target` means; None: no move.
+        `at`: where on the table it was let go (a drag), else the next free place."""
         state = self.scene.state
-        obj, dest = state.live(item.obj_id), state.objs[dest_id]
+        dest_id = target.obj_id if target is not None else ROOT
+        obj, dest = state.live(obj_id), state.objs[dest_id]
         if obj is None:
             return None
         rect, k = self.scene.frame_of(dest_id)
         role = target.role if target is not None else "table"
         entry: dict[str, Any] = {"op": "move", "id": obj.id, "to": dest_id}
         if role in ("zone", "table", "board") and rect is not None:
-            if rect.contains(item.pos()) or role == "table":  # in full-size units
-                entry["pos"] = placement.free_pos(lay.local(rect, k),
-                                                  lay.to_local(item.pos(), rect, k))
+            if at is not None and (rect.contains(at) or role == "table"):  # full-size units
+                entry["pos"] = placement.free_pos(lay.local(rect, k), lay.to_local(at, rect, k))
+            elif obj.kind == "die":  # a die lies at a spot of its own: the next free one
+                entry["pos"] = self._free_spot(dest_id, lay.local(rect, k))
             # else: sent here without being carried over it: take the next free place
         elif role == "grid" and target is not None:
-            cell = target.cell_at(item.pos())
-            if cell is None:
+            spot = cell if cell is not None else target.cell_at(at) if at is not None else None
+            if spot is None:
                 return None
-            entry["pos"] = list(cell)
-        elif role in ("hand", "pile") and obj.container == dest_id:
-            return None  # dropped back where it was
-        if isinstance(item, DieItem) and "pos" not in entry:
+            entry["pos"] = list(spot)
+        elif role in ("hand", "pile") and obj.container == dest_id and end is None:
+            return None  # dropped back where it was (a pile's top or bottom: a move in it)
+        if obj.kind == "die" and "pos" not in entry:
             return None  # a die lies on the table or in a free zone, not in a hand or pile
         if obj.kind == "card" and dest.visibility == PUBLIC:
             source = state.objs.get(obj.container or ROOT)
@@ -162,5 +182,13 @@ class DropHandler:
             elif from_hidden:  # played from a hand or deck: as the zone says (face up)
                 entry["face_up"] = lies_up
         if role == "pile":
-            entry["at"] = "top"
+            entry["at"] = end or "top"
         return entry
+
+    def _free_spot(self, zone_id: str, box: QRectF) -> list[float]:
+        """The stored position of the next free place in a free zone (after the pieces laid
+        out in a row there)."""
+        objs = self.scene.state.objs
+        auto = sum(1 for c in objs[zone_id].children
+                   if objs[c].alive and objs[c].kind in ("card", "token") and objs[c].pos is None)
+        return placement.free_pos(box, placement.free_spot(box, None, auto, auto).pos)

@@ -8,30 +8,46 @@ from PySide6.QtWidgets import QWidget
 from . import theme
 
 SHORTCUTS: list[tuple[str, str]] = [
+    ("Tab · Shift+Tab", "the next (previous) zone: your hand first, your places, the shared "
+     "ones, the others'"),
+    ("Arrows · Home · End", "the pieces of the zone (a ring shows where the keys are)"),
+    ("Enter", "the piece's usual action: play a hand card, draw from a pile, flip a card, "
+     "roll a die, +1 on a counter; on a zone: its menu"),
+    ("Space", "select or unselect the piece · Ctrl+A: select the zone's pieces"),
+    ("Menu key, Shift+F10", "the menu of the piece the keys are on (every action: flip, "
+     "engage, counters, draw N, shuffle, peek, send to a zone, roll...); in a menu: arrows, "
+     "Enter, Esc"),
+    ("T, then P or Enter", "take the piece (or the selection), move to a zone, put it down: "
+     "the move a drag makes · over a grid the arrows choose the cell · Esc: put back"),
+    ("+ · -", "a counter: the tracker's value, or the card's first counter"),
+    ("F6 · Shift+F6", "the next pane: the table outline (zones and pieces in words; the same "
+     "keys work there), the chat's field, the table · Esc: back to the table"),
+    ("Alt+V · Alt+G · Alt+D", "the View menu (outline, colours, announcements) · the Game "
+     "menu · the Declare menu"),
     ("Drag", "move cards, tokens, dice and stacks between zones (Shift: face down)"),
     ("Drag on the table", "select several pieces (rubber band)"),
     ("Double-click a card", "flip it · in your hand: play it"),
     ("Double-click a pile", "draw a card into your hand"),
-    ("Right-click, Menu key, Shift+F10",
-     "the menu of what is under the cursor: card, pile, die, tracker, token, or the table "
-     "(add a die, a token, a counter)"),
+    ("Right-click", "the menu of what is under the cursor: card, pile, die, tracker, token, "
+     "or the table (add a die, a token, a counter)"),
     ("Hold Alt or Z", "a large view of the card under the cursor"),
-    ("F", "flip the selected cards"),
+    ("F", "flip the selected cards (none selected: the one the keys are on)"),
     ("R", "engage / ready (turn sideways) the selected cards"),
     ("D", "draw a card from your deck"),
     ("N", "next phase"),
     ("Ctrl+Enter", "end the turn"),
     ("Ctrl+Z", "undo the last action; again: the one before (hot-seat: whoever made it)"),
     ("Ctrl+Shift+Z · Ctrl+Y", "redo what Undo took back"),
+    ("Ctrl+Shift+N · Ctrl+Shift+E", "a designer note · end the game"),
     ("Ctrl+1 … Ctrl+6", "play as seat 1 … 6 (hot-seat: through the curtain)"),
-    ("Ctrl+= · Ctrl+-", "larger / smaller text: the table is laid out again for it"),
+    ("Ctrl+= or Ctrl++ · Ctrl+-", "larger / smaller text: the table is laid out again for it"),
     ("Alt+1 … Alt+6, or click a name plate", "read that seat's area large (again: back) · "
      "Alt+0: the middle"),
     ("Mouse wheel", "zoom about the cursor · on a tracker: change it"),
     ("Middle drag / Space+drag", "pan the table"),
     ("Ctrl+0 · Ctrl+9", "fit the whole table, your area readable · show the whole table"),
     ("Esc", "clear the selection · in the chat or any text field: back to the table"),
-    ("F1 or ?", "this help"),
+    ("F1 or ?", "this help (any key closes it)"),
 ]
 _WRAP = int(Qt.TextFlag.TextWordWrap) | int(Qt.AlignmentFlag.AlignLeft) | \
     int(Qt.AlignmentFlag.AlignTop)
@@ -42,6 +58,8 @@ class HelpOverlay(QWidget):
         super().__init__(parent)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setProperty("keeps_focus", True)  # it reads keys itself (any key closes it)
+        self.setAccessibleName("Keys and mouse")
+        self.setAccessibleDescription("; ".join(f"{key}: {what}" for key, what in SHORTCUTS))
         self.hide()
 
     def toggle(self) -> None:

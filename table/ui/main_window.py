@@ -19,6 +19,7 @@ from table.core.replica import Replica
 from table.core.timeline import Change
 
 from . import theme
+from .access_wiring import install_access
 from .ask import ask_text
 from .catalog import Catalog
 from .controller import TableController
@@ -45,11 +46,14 @@ from .window_toolbar import build_toolbar
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QLabel
 
+    from .announcer import Announcer
     from .declaring import Declaring
+    from .key_routes import KeyRoutes
     from .panels.assist_panel import AssistPanel
     from .panels.chat_panel import ChatPanel
     from .panels.checklist_panel import ChecklistPanel
     from .panels.log_panel import LogPanel
+    from .panels.outline_panel import OutlinePanel
     from .panels.seats_panel import SeatsPanel
     from .panels.turn_panel import TurnPanel
     from .preview import CardPreview
@@ -77,6 +81,10 @@ class TableWindow(QMainWindow):
     assist: AssistPanel
     docks: dict[str, QDockWidget]
     dock_layout: DockLayout
+    # the keyboard's and screen readers' faces (access_wiring.py)
+    keys: KeyRoutes
+    outline: OutlinePanel
+    announcer: Announcer
 
     def __init__(self, replica: Replica, catalog: Catalog, *, settings: Settings | None = None,
                  read_only: bool = False, title: str = "", peers: QWidget | None = None,
@@ -102,6 +110,7 @@ class TableWindow(QMainWindow):
         self._build_central()
         build_docks(self)
         self._build_actions()
+        install_access(self)  # the keys on the table, its outline, announcements, View menu
         grey_out_moves(self)  # a watcher's table refuses moves: say so up front
         self.statusBar().showMessage("Right-click anything for its menu · the Card panel reads "
                                      "the card under the pointer · F1: every shortcut", 10000)
@@ -204,6 +213,9 @@ class TableWindow(QMainWindow):
     # --- commands ----------------------------------------------------------------------------
     def _targets(self) -> list[str]:
         ids = self.scene.selected_ids()
+        keyed = self.keys.targets() if not ids else None
+        if keyed is not None:  # nothing selected, the keys in use: the piece they are on
+            return keyed
         if not ids:  # nothing selected: act on the card under the cursor
             at = self.view.mapToScene(self.view.viewport().mapFromGlobal(self.cursor().pos()))
             item = self.scene.piece_at(at)
@@ -297,6 +309,7 @@ class TableWindow(QMainWindow):
         runner = self.assist_runner
         if runner is not None:
             self.log_panel.flags_at = runner.flags_at
+            self.announcer.flags(e.flag for e in runner.entries())
             self.scene.show_flags(runner.flags_by_object())
             resolved = set(runner.resolved())
             lines = runner.resolved_lines(resolved - self._resolved_seen)
@@ -370,6 +383,7 @@ class TableWindow(QMainWindow):
             self.assist_runner.finish()  # the table closed: every open window closes
             self.assist_runner.detach()
         self.scene.detach()
+        self.announcer.detach()
         self.ctl.detach()
         if self.on_leave is not None:  # LAN: leave the table (bye), then close the log
             leave, self.on_leave = self.on_leave, None

@@ -44,7 +44,21 @@ class Menus:
             targets = [obj_id] + [i for i in self.scene.selected_ids() if i != obj_id]
         elif item is not None and not item.isSelected():
             self.scene.clearSelection()  # the menu acts on what was clicked, as it shows
-        menu = self.build(obj_id, targets, scene_pos)
+        return self._popup_menu(self.build(obj_id, targets, scene_pos), global_pos)
+
+    def popup_for(self, obj_id: str, global_pos: QPoint,
+                  scene_pos: QPointF | None = None) -> QMenu | None:
+        """The menu of this piece or zone (where the keyboard is), shown; on a selected piece
+        it acts on the whole selection, as a right-click on it does."""
+        item = self.scene.item_for(obj_id)
+        targets = [obj_id]
+        if isinstance(item, (CardItem, TokenItem)) and item.isSelected():
+            targets = [obj_id] + [i for i in self.scene.selected_ids() if i != obj_id]
+        elif item is not None and not item.isSelected():
+            self.scene.clearSelection()
+        return self._popup_menu(self.build(obj_id, targets, scene_pos), global_pos)
+
+    def _popup_menu(self, menu: QMenu | None, global_pos: QPoint) -> QMenu | None:
         if menu is None:
             return None
         if self.last is not None:
@@ -99,6 +113,10 @@ class Menus:
         return item is None or bool(item.flags() & CardItem.GraphicsItemFlag.ItemIsMovable) \
             or self.ctl.read_only
 
+    def _where(self, obj_id: str) -> str | None:
+        obj = self.ctl.replica.state.live(obj_id)
+        return obj.container if obj is not None else None
+
     def _kind(self, obj_id: str) -> str:
         obj = self.ctl.replica.state.live(obj_id)
         return obj.kind if obj is not None else ""
@@ -114,7 +132,7 @@ class Menus:
         _add(menu, "Reveal the top card", lambda: self.reveal_top(pile_id))
         moves = menu.addMenu("Move all cards to")
         into = menu.addMenu("Shuffle all cards into")
-        for zid, item in self.scene.zones.items():
+        for zid, item in self.pieces.zones_in_order():
             zobj = self.ctl.replica.state.objs[zid]
             if zid == pile_id or item.role not in ("pile", "hand", "zone", "slot"):
                 continue
@@ -190,16 +208,29 @@ class Menus:
                  lambda: [self.ctl.act(actions.reveal, c) for c in ids
                           if state.live(c) is not None and state.objs[c].is_secret])
         self._send_to(menu, ids)
+        self._flags(menu, ids[0])
+
+    def _flags(self, menu: QMenu, obj_id: str) -> None:
+        """The rules assist's flags on the piece, acknowledged as the assist panel does (so a
+        player without a mouse acknowledges them too)."""
+        from .panels.assist_panel import acknowledge  # the panel's own action
+
+        for flag in self.scene.flags_on(obj_id):
+            sub = menu.addMenu(f"Acknowledge {flag.rule}")
+            for reason in ("card effect", "house rule"):
+                _add(sub, f"OK: {reason}", partial(self.ctl.act, acknowledge, flag.key, reason))
 
     def _send_to(self, menu: QMenu, ids: list[str]) -> None:
         dests = menu.addMenu("Send to")
-        for zid, item in self.scene.zones.items():
+        for zid, item in self.pieces.zones_in_order():
             zobj = self.ctl.replica.state.objs[zid]
             if item.role not in ("hand", "pile", "zone") or zid == ROOT:
                 continue
             if lay.seat_of(zobj) not in (self.ctl.seat, None) or \
                     (item.role == "hand" and lay.seat_of(zobj) != self.ctl.seat):
                 continue
+            if item.role == "hand" and all(self._where(c) == zid for c in ids):
+                continue  # already there
             name = str(zobj.props.get("name", zid))
             if lay.seat_of(zobj) is None:
                 name += " (shared)"
@@ -215,9 +246,9 @@ class Menus:
             self.ctl.act(actions.show, card, seat)
 
     def _send(self, ids: list[str], zone_id: str, at: str | None) -> None:
-        for cid in ids:
-            entry = {"op": "move", "id": cid, "to": zone_id}
-            self.ctl.perform(entry if at is None else {**entry, "at": at})
+        """The moves a drop of these cards on that zone makes (face up into play from a hand,
+        as a drag plays it): one move, whatever the route (dragdrop.DropHandler.send)."""
+        self.scene.drops.send(ids, self.scene.zones.get(zone_id), end=at)
 
     def _select_all(self, zone_id: str) -> None:
         self.scene.clearSelection()

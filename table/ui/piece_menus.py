@@ -49,15 +49,15 @@ class PieceMenus:
     def counters(self, menu: QMenu, ids: list[str]) -> None:
         sub = menu.addMenu("Counters")
         for key, name in self.counter_keys():
-            add_action(sub, f"Add {name}", partial(self._bump, ids, key, 1))
-            add_action(sub, f"Remove {name}", partial(self._bump, ids, key, -1))
+            add_action(sub, f"Add {name}", partial(self.bump_counters, ids, key, 1))
+            add_action(sub, f"Remove {name}", partial(self.bump_counters, ids, key, -1))
             add_action(sub, f"Set {name}…", partial(self._set, ids, key, name))
             sub.addSeparator()
         state = self.ctl.replica.state
         if any(v for c in ids if state.live(c) is not None for v in state.objs[c].counters.values()):
             add_action(sub, "Clear all counters", lambda: self._clear(ids))
 
-    def _bump(self, ids: list[str], key: str, delta: int) -> None:
+    def bump_counters(self, ids: list[str], key: str, delta: int) -> None:
         for oid in ids:
             self.ctl.act(actions.counter, oid, add=delta, key=key)
 
@@ -96,9 +96,13 @@ class PieceMenus:
                                                                self.scene.die_sides(obj)))
         moves = menu.addMenu("Move to")
         for zid, name in self._free_places():
-            add_action(moves, name, partial(self.ctl.act, actions.move, die_id, zid))
+            add_action(moves, name, partial(self._move, die_id, zid))
         if obj.props.get("added"):
             add_action(menu, "Remove from the table", lambda: self._delete([die_id]))
+
+    def _move(self, piece_id: str, zone_id: str) -> None:
+        """The move a drag of the piece there makes (its next free place)."""
+        self.scene.drops.send([piece_id], self.scene.zones.get(zone_id))
 
     def tracker(self, menu: QMenu, tracker_id: str) -> None:
         obj = self.ctl.replica.state.objs[tracker_id]
@@ -120,10 +124,22 @@ class PieceMenus:
         for oid in ids:
             self.ctl.act(lambda r, o, seat=None: r.issue("delete", {"id": o}, seat=seat), oid)
 
+    def zones_in_order(self) -> list[tuple[str, Any]]:
+        """The table's zones as a menu lists them, the same every time: one's own first, then
+        the shared ones, then the others', each by name."""
+        objs, seat = self.ctl.replica.state.objs, self.ctl.seat
+
+        def key(entry: tuple[str, Any]) -> tuple[int, str, str]:
+            obj = objs[entry[0]]
+            whose = lay.seat_of(obj)
+            rank = 0 if whose == seat else 1 if whose is None else 2
+            return rank, str(obj.props.get("name", entry[0])).lower(), entry[0]
+        return sorted(self.scene.zones.items(), key=key)
+
     def _free_places(self) -> list[tuple[str, str]]:
         """Zones a die may lie in: one's own free zones, the shared ones, the open table."""
         out = []
-        for zid, item in self.scene.zones.items():
+        for zid, item in self.zones_in_order():
             zobj = self.ctl.replica.state.objs[zid]
             if item.role == "zone" and lay.seat_of(zobj) in (None, self.ctl.seat):
                 out.append((zid, str(zobj.props.get("name", zid))))

@@ -28,6 +28,7 @@ class PileDialog(QDialog):
         self.setWindowTitle(title)
         self.fit = fit_window(self, "pile", 360, 420)
         self.list = QListWidget()
+        self.list.setAccessibleName("Cards, top first")
         state = ctl.replica.state
         for n, cid in enumerate(card_ids):  # top first
             obj = state.objs[cid]

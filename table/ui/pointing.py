@@ -1,6 +1,7 @@
 """Declaring by pointing: "click the attacker, then the target" instead of typing ids.
 
-While a question is open the next left click on a piece answers it (the piece is selected so
+While a question is open the next left click on a piece (or Enter on the piece the keyboard
+is on) answers it (the piece is selected so
 the player sees what was chosen); Esc or a right-click gives up. The status bar says what to
 click. The pieces chosen are handed on as object ids, which is what declarations store.
 """
@@ -79,9 +80,15 @@ class Pointer(QObject):
     def _pick(self, event: QMouseEvent) -> None:
         scene: TableScene = self.view.scene()  # type: ignore[assignment]
         item = scene.piece_at(self.view.mapToScene(event.position().toPoint()))
-        obj_id = getattr(item, "obj_id", ROOT) if item is not None else ROOT
-        if obj_id == ROOT or item is None:
-            self.say("Click a piece: " + self.prompts[len(self.chosen)] + "  (Esc: cancel)")
+        self.pick(getattr(item, "obj_id", ROOT) if item is not None else ROOT)
+
+    def pick(self, obj_id: str | None) -> None:
+        """Answer the open question with this piece (a click on it, or Enter on the piece the
+        keyboard is on)."""
+        scene: TableScene = self.view.scene()  # type: ignore[assignment]
+        item = scene.item_for(obj_id) if obj_id is not None and obj_id != ROOT else None
+        if obj_id is None or obj_id == ROOT or item is None:
+            self.say("Choose a piece: " + self.prompts[len(self.chosen)] + "  (Esc: cancel)")
             return
         self.chosen.append(obj_id)
         if len(self.chosen) == 1:

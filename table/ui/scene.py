@@ -14,7 +14,7 @@ from functools import partial
 from typing import Any
 
 from PySide6.QtCore import QRectF, Signal
-from PySide6.QtGui import QBrush, QPixmapCache
+from PySide6.QtGui import QBrush, QColor, QPixmapCache
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsSceneMouseEvent
 
 from table.core.objects import HIDDEN, PUBLIC, ROOT, Obj
@@ -212,11 +212,14 @@ class TableScene(QGraphicsScene, SceneArrange, SceneGestures, ScenePieces, Scene
             if tok is None:
                 tok = self.tokens[obj.id] = TokenItem(obj.id)
                 self.addItem(tok)
-            colour = obj.props.get("colour") or self.ctl.seat_colour(obj.owner)
-            tok.set_look(theme.seat_colour(obj.owner, str(colour or "")),
-                         str(obj.props.get("shape", "disc")), str(obj.props.get("label", "")),
-                         str(obj.props.get("name", obj.id)), dict(obj.counters),
-                         self._token_tag(obj))
+            own = QColor(str(obj.props.get("colour") or ""))  # a piece's own (a hazard's)
+            name = str(obj.props.get("name", obj.id))
+            # a seat's piece says whose it is, not by its colour alone: "P1", "T2"
+            whose = f"{name[:1]}{obj.owner}" if obj.owner is not None else ""
+            tok.set_look(own if own.isValid() else theme.seat_colour(
+                obj.owner, self.ctl.seat_colour(obj.owner)), str(obj.props.get("shape", "disc")),
+                str(obj.props.get("label", "")) or whose, name, dict(obj.counters),
+                self._token_tag(obj))
             tok.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsMovable, not self.ctl.read_only)
         else:
             return
@@ -244,6 +247,10 @@ class TableScene(QGraphicsScene, SceneArrange, SceneGestures, ScenePieces, Scene
             objs = self.state.objs
             return any(objs[c].pos is None for c in objs[container_id].children)
         return True
+
+    def flags_on(self, obj_id: str) -> list[Any]:
+        """The rules-assist flags this piece wears (its badge)."""
+        return list(self._flagged.get(obj_id, ()))
 
     def show_flags(self, by_object: dict[str, list[Any]]) -> None:
         """Badge the cards and tokens the rules assist flagged (and unbadge the rest); the

@@ -10,13 +10,13 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QPointF, QRectF
 
 from table.core.objects import ROOT, Obj
-from table.core.views import known_card
 
 from . import layout as lay
 from . import placement
 from .items.card_item import CardItem
 from .items.token_item import TokenItem
 from .items.zone_item import ZoneItem
+from .seat_outline import hand_sort_key
 
 if TYPE_CHECKING:
     from table.core.state import State
@@ -75,16 +75,10 @@ class SceneArrange:
             self._dirty.add(parent.id)
 
     def _hand_order(self, obj: Obj) -> tuple[str, str, str, str]:
-        """One's own hand, sorted as a player would hold it: by type, then cost, then name.
-
-        The table re-handles a hand in a random order whenever a card enters it (so nobody can
-        follow a card); sorting here keeps the fan steady from one draw to the next.
-        """
-        card = known_card(self.state, self.ctl.replica.knowledge, obj, self.ctl.seat)
-        if card is None:
-            return ("~", "", "", obj.id)
-        face = self.ctl.catalog.face(card)
-        return (face.type, face.corner.rjust(4), face.name, obj.id)
+        """One's own hand, sorted as a player would hold it (seat_outline.hand_sort_key: the
+        keys and the outline go through it in the same order)."""
+        return hand_sort_key(self.state, self.ctl.replica.knowledge, self.ctl.catalog,
+                             self.ctl.seat, obj)
 
     def arrange(self, container_id: str) -> None:
         """Position every piece of a container whose layout depends on the others (order)."""

@@ -81,7 +81,7 @@ class SceneGestures:
         elif item.container_role == "hand":
             play = self.own_play_area()
             if play is not None and lay.seat_of(self.state.objs[where]) == self.ctl.seat:
-                self.drops.drop([item], self.zones[play])
+                self.drops.send([item.obj_id], self.zones[play])
         else:
             self.flip_items([item])
 

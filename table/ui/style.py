@@ -1,8 +1,11 @@
-"""One dark look for every window: Fusion with a dark palette and a little styling."""
+"""One look for every window: Fusion with a dark palette and a little styling, or high
+contrast (black, white, yellow) when that palette is chosen (palettes.py)."""
 from __future__ import annotations
 
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication, QLabel
+
+from . import theme
 
 SHEET = """
 QWidget#start, QWidget#start-page { background: #16241d; }
@@ -26,26 +29,54 @@ QToolBar { spacing: 4px; border-bottom: 1px solid #2c3b33; }
 """
 
 
+# High contrast: black and white, lines two pixels wide, the keyboard's place in yellow
+HIGH_CONTRAST_SHEET = """
+QWidget { background: #000000; color: #ffffff; }
+QLabel#title { font-size: 40px; font-weight: bold; color: #ffffff; }
+QLabel#tagline, QLabel#muted { color: #ffffff; }
+QGroupBox { border: 2px solid #ffffff; border-radius: 8px; margin-top: 14px; padding: 10px;
+            font-weight: bold; }
+QGroupBox::title { subcontrol-origin: margin; left: 10px; padding: 0 4px; }
+QPushButton, QToolButton, QComboBox, QLineEdit, QSpinBox, QTextEdit, QPlainTextEdit,
+QListView, QTreeView, QTabBar::tab { border: 2px solid #ffffff; }
+QPushButton { padding: 6px 14px; border-radius: 5px; background: #000000; color: #ffffff; }
+QPushButton:disabled { color: #b0b0b0; border-color: #b0b0b0; }
+QPushButton:focus, QToolButton:focus, QComboBox:focus, QLineEdit:focus, QSpinBox:focus,
+QListView:focus, QTreeView:focus, QTabBar::tab:focus { border: 3px solid #ffe600; }
+QPushButton#primary { background: #ffe600; color: #000000; font-weight: bold; font-size: 15px; }
+QDockWidget::title { background: #000000; padding: 4px 8px; color: #ffffff;
+                     border-bottom: 2px solid #ffffff; }
+QTabBar::tab { padding: 6px 16px; font-weight: bold; }
+QTabBar::tab:selected { background: #ffe600; color: #000000; }
+QToolBar { spacing: 4px; border-bottom: 2px solid #ffffff; }
+QToolTip { background: #ffffff; color: #000000; border: 2px solid #000000; }
+"""
+
+
 def apply_style(app: QApplication) -> None:
+    """Fusion in the palette now in use (theme.PALETTE): the dark look, or high contrast."""
     app.setStyle("Fusion")
+    hc = theme.PALETTE.widgets
     pal = QPalette()
-    base, text = QColor("#1d2622"), QColor("#e8e8e8")
-    pal.setColor(QPalette.ColorRole.Window, QColor("#1b2420"))
+    base, text = QColor(hc.get("base", "#1d2622")), QColor(hc.get("text", "#e8e8e8"))
+    pal.setColor(QPalette.ColorRole.Window, QColor(hc.get("window", "#1b2420")))
     pal.setColor(QPalette.ColorRole.WindowText, text)
     pal.setColor(QPalette.ColorRole.Base, base)
-    pal.setColor(QPalette.ColorRole.AlternateBase, QColor("#24302a"))
+    pal.setColor(QPalette.ColorRole.AlternateBase, QColor(hc.get("alternate", "#24302a")))
     pal.setColor(QPalette.ColorRole.Text, text)
-    pal.setColor(QPalette.ColorRole.Button, QColor("#2b3731"))
+    pal.setColor(QPalette.ColorRole.Button, QColor(hc.get("button", "#2b3731")))
     pal.setColor(QPalette.ColorRole.ButtonText, text)
-    pal.setColor(QPalette.ColorRole.Highlight, QColor("#c98b2b"))
-    pal.setColor(QPalette.ColorRole.HighlightedText, QColor("#111111"))
+    pal.setColor(QPalette.ColorRole.Highlight, QColor(hc.get("highlight", "#c98b2b")))
+    pal.setColor(QPalette.ColorRole.HighlightedText,
+                 QColor(hc.get("highlighted_text", "#111111")))
     pal.setColor(QPalette.ColorRole.ToolTipBase, QColor("#fffbe6"))
     pal.setColor(QPalette.ColorRole.ToolTipText, QColor("#111111"))
-    pal.setColor(QPalette.ColorRole.PlaceholderText, QColor("#8a968f"))
-    pal.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.ButtonText, QColor("#777"))
-    pal.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.WindowText, QColor("#777"))
+    pal.setColor(QPalette.ColorRole.PlaceholderText, QColor(hc.get("disabled", "#8a968f")))
+    disabled = QColor(hc.get("disabled", "#777"))
+    pal.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.ButtonText, disabled)
+    pal.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.WindowText, disabled)
     app.setPalette(pal)
-    app.setStyleSheet(SHEET)
+    app.setStyleSheet(HIGH_CONTRAST_SHEET if hc else SHEET)
 
 
 def show_error(label: QLabel, text: str) -> None:

@@ -1,6 +1,6 @@
 """The view onto the table: wheel zoom about the cursor, pan, rubber-band selection, context
-menus (right-click, the menu key, Shift+F10), hover zoom (hold Alt or Z), and a fit that follows
-the window's size until the player zooms by hand."""
+menus (right-click; the menu key and Shift+F10 are the table's keys, key_routes.py), hover zoom
+(hold Alt or Z), and a fit that follows the window's size until the player zooms by hand."""
 from __future__ import annotations
 
 from PySide6.QtCore import QPoint, QPointF, Qt, QTimer, Signal
@@ -165,14 +165,14 @@ class TableView(QGraphicsView):
         if self.fitting:  # the window or a dock changed size: use the room there is now
             self.refit()
 
-    # --- context menus: right-click, the menu key, Shift+F10 ------------------------------------
+    # --- context menus: right-click (the menu key and Shift+F10: key_routes.py) ----------------
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:
         at = event.pos() if event.reason() == QContextMenuEvent.Reason.Mouse else \
-            self._keyboard_menu_point()
+            self.keyboard_menu_point()
         self.menuWanted.emit(self.mapToScene(at), self.viewport().mapToGlobal(at))
         event.accept()
 
-    def _keyboard_menu_point(self) -> QPoint:
+    def keyboard_menu_point(self) -> QPoint:
         """The selection's topmost piece, else the piece under the cursor, else the middle."""
         selected = sorted(self.scene().selectedItems(), key=lambda i: -i.zValue())
         if selected:
@@ -263,13 +263,7 @@ class TableView(QGraphicsView):
                 self._show_zoom()
             event.accept()
             return
-        if key == Qt.Key.Key_Menu or (key == Qt.Key.Key_F10 and
-                                      mods == Qt.KeyboardModifier.ShiftModifier):
-            at = self._keyboard_menu_point()
-            self.menuWanted.emit(self.mapToScene(at), self.viewport().mapToGlobal(at))
-            event.accept()
-            return
-        super().keyPressEvent(event)
+        super().keyPressEvent(event)  # the table's own keys (menu key...): key_routes.py
 
     def keyReleaseEvent(self, event: QKeyEvent) -> None:
         if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():

@@ -64,5 +64,6 @@ def _play(args: argparse.Namespace) -> int:
         except ModuleError as err:
             print(str(err), file=sys.stderr)
             return 1
-    return run_app([], game=args.game, seats=args.seats, position=args.position,
-                   module=args.module)
+    # a position or a draft names its own game: --game's default must not open instead
+    game = None if args.position or args.module else args.game
+    return run_app([], game=game, seats=args.seats, position=args.position, module=args.module)

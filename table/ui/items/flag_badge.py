@@ -1,20 +1,19 @@
-"""A rules-assist badge on a card or token: a red (error) or amber (warning) "!" in its corner.
+"""A rules-assist badge on a card or token: a "!" in its corner, on a red octagon (error) or an
+amber triangle (warning): the shape tells them apart without the colour (palettes.py).
 
 The badge is drawn by the item itself, so it moves, rotates and scales with it; its tooltip
 carries the flags' messages, the rule ids and rulebook sections.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QPainter, QPen, QPolygonF
 
 from .. import theme
-
-ERROR = QColor("#d32f2f")
-WARNING = QColor("#f9a825")
 
 
 def severity_of(flags: list[Any]) -> str | None:
@@ -36,8 +35,18 @@ def paint_badge(p: QPainter, corner: QRectF, severity: str) -> None:
     size = 36.0
     rect = QRectF(corner.left() - size / 3, corner.top() - size / 3, size, size)
     p.setPen(QPen(QColor("#1b1b1b"), 1.5))
-    p.setBrush(ERROR if severity == "error" else WARNING)
-    p.drawEllipse(rect)
-    p.setPen(QColor("white") if severity == "error" else QColor("#1b1b1b"))
+    error = severity == "error"
+    p.setBrush(theme.FLAG_ERROR if error else theme.FLAG_WARNING)
+    c, r = rect.center(), size / 2
+    if error:  # an octagon, a stop sign
+        corners = [c + QPointF(r * math.cos(math.radians(22.5 + 45 * i)),
+                               r * math.sin(math.radians(22.5 + 45 * i))) for i in range(8)]
+        text_box = rect
+    else:  # a triangle, point up
+        corners = [QPointF(c.x(), rect.top()), QPointF(rect.right(), rect.bottom() - 3),
+                   QPointF(rect.left(), rect.bottom() - 3)]
+        text_box = rect.adjusted(0, 6, 0, 0)
+    p.drawPolygon(QPolygonF(corners))
+    p.setPen(QColor("white") if error else QColor("#1b1b1b"))
     p.setFont(theme.font(22, bold=True))
-    p.drawText(rect, Qt.AlignmentFlag.AlignCenter, "!")
+    p.drawText(text_box, Qt.AlignmentFlag.AlignCenter, "!")

@@ -62,6 +62,7 @@ class HostDialog(QDialog):
         self.passphrase = QLineEdit()
         self.passphrase.setEchoMode(QLineEdit.EchoMode.Password)
         self.passphrase.setPlaceholderText("optional: players must type it to join")
+        self.passphrase.setAccessibleName("Passphrase")  # its row holds a Show box too
         self.show_pass = QCheckBox("show")
         self.show_pass.toggled.connect(lambda on: self.passphrase.setEchoMode(
             QLineEdit.EchoMode.Normal if on else QLineEdit.EchoMode.Password))

@@ -26,6 +26,7 @@ class InviteDialog(QDialog):
         self.setObjectName("lan-invite-dialog")
         self.ticket = QLineEdit(ticket)
         self.ticket.setObjectName("lan-ticket-text")
+        self.ticket.setAccessibleName("Ticket")
         self.ticket.setReadOnly(True)
         self.ticket.setCursorPosition(0)
         self.copy = QPushButton("Copy")

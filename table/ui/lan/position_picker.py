@@ -16,6 +16,7 @@ class PositionPicker(QWidget):
         super().__init__(parent)
         self.edit = QLineEdit()
         self.edit.setPlaceholderText(hint)
+        self.edit.setAccessibleName("Position file")  # the form's label names the row
         self.choose = QPushButton("Choose…")
         self.choose.clicked.connect(self._choose)
         row = QHBoxLayout(self)

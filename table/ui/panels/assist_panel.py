@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWi
 from table.core.ops import Op
 from table.core.replica import Replica
 
+from .. import theme
 from ..catalog import Catalog
 from ..controller import TableController
 from ..privacy import flag_message
@@ -24,7 +25,7 @@ from ..privacy import flag_message
 if TYPE_CHECKING:
     from .flag_list import FlagList
 
-COLOURS = {"error": "#e74c3c", "warning": "#f1c40f"}
+COLOURS = theme.SEVERITY_COLOURS  # the palette's, kept up to date in place (palettes.py)
 PENDING = "pending"
 MUTED = "#8c8c8c"  # a pending row: its headline and message
 

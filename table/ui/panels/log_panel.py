@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QLineEdit, QListWidget, QListWidgetItem, QVBoxLayo
 from table.core.replica import Replica
 from table.core.timeline import Change
 
+from .. import theme
 from ..controller import TableController
 from ..logtext import LogRenderer
 from ..privacy import flag_message
@@ -57,11 +58,11 @@ class LogPanel(QWidget):
             text = f"{i + 1:>4}  {self.renderer.line(rec, self.ctl.seat)}"
             flags = self.flags_at(i) if self.flags_at is not None else ()
             if flags:
-                text += "  " + " ".join(f"⚑ {f.rule}" for f in flags)
+                text += "  " + " ".join(f"⚑ {f.rule} ({f.severity})" for f in flags)
             item = QListWidgetItem(text)
             if flags:
                 error = any(f.severity == "error" for f in flags)
-                item.setForeground(QColor("#ff6f60" if error else "#ffca28"))
+                item.setForeground(theme.severity_colour("error" if error else "warning"))
                 item.setToolTip("\n".join(f"{f.rule} ({f.section}): {flag_message(self.ctl, f)}"
                                           for f in flags))
             elif rec.void:
