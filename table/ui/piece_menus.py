@@ -169,8 +169,8 @@ class PieceMenus:
             cell = item.cell_at(scene_pos)
             return {"to": zone_id, "pos": list(cell)} if cell is not None else {"to": zone_id}
         k = self.scene.layout.scale.get(zone_id, 1.0)  # a shrunk zone: full-size units
-        return {"to": zone_id, "pos": placement.free_pos(lay.local(rect, k),
-                                                         lay.to_local(scene_pos, rect, k))}
+        pos = placement.free_pos(lay.local(rect, k), lay.to_local(scene_pos, rect, k))
+        return {"to": zone_id, "pos": self.scene.clear_spot(zone_id, pos, lay.DIE)}
 
     def _new_id(self, kind: str) -> str:
         objs = self.ctl.replica.state.objs

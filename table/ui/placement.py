@@ -87,6 +87,29 @@ def grid_spot(rect: QRectF, pos: tuple[float, ...] | None, index: int, is_card: 
     return Spot(c, 0.0, index * 0.01, True, (CELL - 24) / theme.TOKEN)
 
 
+def clear_of(rect: QRectF, pos: list[float], size: float,
+             taken: list[QRectF]) -> list[float]:
+    """`pos` (where a new or sent piece of `size` would lie, stored relative to its zone
+    `rect`), or the nearest place to its right, then below, where it covers none of the pieces
+    already lying there (`taken`, in the same units): a die added where a counter lies is not
+    hidden under it, nor the counter under it."""
+    step = size + 4
+
+    def clear(x: float, y: float) -> bool:
+        box = QRectF(x - size / 2, y - size / 2, size, size)
+        return not any(box.intersects(other) for other in taken)
+
+    for row in range(8):
+        y = min(pos[1] + row * step, rect.height() - size / 2)
+        for col in range(16):
+            x = pos[0] + col * step
+            if x > rect.width() - size / 2:
+                break
+            if clear(x, y):
+                return [round(x, 1), round(y, 1)]
+    return pos
+
+
 def free_pos(rect: QRectF, centre: QPointF) -> list[float]:
     """The stored position of a piece dropped with its centre at `centre`."""
     return [round(centre.x() - rect.left(), 1), round(centre.y() - rect.top(), 1)]

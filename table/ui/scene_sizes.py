@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QRectF
+from PySide6.QtWidgets import QGraphicsItem
 
 from . import layout as lay
 from . import placement
@@ -29,6 +30,7 @@ class SceneSizes:
 
         def rebuild(self) -> None: ...
         def seats_from_here(self) -> list[int]: ...
+        def item_for(self, obj_id: str) -> QGraphicsItem | None: ...
 
     def set_room(self, room: tuple[float, float], min_middle: float = 0.0) -> bool:
         """Lay the table out for a view of `room` (in the own area's units), the middle at
@@ -47,6 +49,24 @@ class SceneSizes:
     def frame_of(self, container_id: str) -> tuple[QRectF | None, float]:
         """Where a container is drawn on the table, and at what size."""
         return self.layout.rects.get(container_id), self.layout.scale.get(container_id, 1.0)
+
+    def clear_spot(self, zone_id: str, pos: list[float], size: float) -> list[float]:
+        """`pos` in a free zone (its stored units), moved on to where a piece of `size` covers
+        no token, die or counter lying there (placement.clear_of)."""
+        rect, k = self.frame_of(zone_id)
+        zone = self.state.objs.get(zone_id)
+        if rect is None or zone is None:
+            return pos
+        box = lay.local(rect, k)
+        taken = []
+        for child in zone.children:
+            item = self.item_for(child)
+            if item is None or self.state.objs[child].kind == "card" or not item.isVisible():
+                continue
+            drawn = item.sceneBoundingRect()
+            top_left = lay.to_local(drawn.topLeft(), rect, k) - box.topLeft()
+            taken.append(QRectF(top_left, drawn.size() / k))
+        return placement.clear_of(box, pos, size, taken)
 
     @staticmethod
     def _shrunk(spot: placement.Spot, rect: QRectF, k: float) -> placement.Spot:
