@@ -38,6 +38,11 @@ EXCLUDED_MODULES = [
     # pyarrow and duckdb can hand results to pandas and Polars): keep them out even when a
     # developer's environment has them.
     "matplotlib", "numpy", "pandas", "PIL", "lxml", "cairosvg", "cairocffi", "polars",
+    # `simulate --cluster` on a Dask cluster is for a Python install with the cluster extra
+    # (pip install 'sandtable[cluster]'); from the bundle it says so. Dask's own dependencies
+    # that nothing else brings go with it.
+    "dask", "distributed", "tornado", "cloudpickle", "toolz", "tlz", "zict", "tblib",
+    "sortedcontainers", "partd", "locket", "fsspec", "psutil", "yaml", "click", "jinja2",
     # The designer's tools (`sandtable dataset`, `report`) use pyarrow's Parquet files and
     # its in-memory tables, and nothing of its remote file systems, RPC (Flight), query
     # engine (Acero, Substrait), datasets, ORC, CUDA, JVM bridge or its own tests.
