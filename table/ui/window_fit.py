@@ -70,16 +70,30 @@ def inside(frame: QRect, area: QRect) -> QRect:
 
 class WindowFit(QObject):
     """Fits one top-level window (see the module's text). `key` names its kind; `default` is
-    its size on a first run, before the player gave it one."""
+    its size on a first run, before the player gave it one.
+
+    It keeps nothing on its Python side: the window is its parent and the key its object name
+    (both kept by Qt), so a fitter whose Python wrapper was collected while its window lives
+    (a dialog its opener did not keep) still works when Qt calls its event filter."""
 
     def __init__(self, window: QWidget, key: str, default: QSize) -> None:
         super().__init__(window)
-        self.window, self.key = window, key
+        self.setObjectName(key)
         saved = store().value(f"{key}/size")
         want = saved if isinstance(saved, QSize) and saved.isValid() else default
         window.resize(want)
         self.clamp()
         window.installEventFilter(self)
+
+    @property
+    def window(self) -> QWidget:
+        parent = self.parent()
+        assert isinstance(parent, QWidget)
+        return parent
+
+    @property
+    def key(self) -> str:
+        return self.objectName()
 
     def clamp(self) -> None:
         """Before the window is shown: its size, shrunk to fit with a frame's room."""
@@ -108,7 +122,7 @@ class WindowFit(QObject):
             store().setValue(f"{self.key}/size", size)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.window:
+        if watched is self.parent():
             if event.type() == QEvent.Type.Show:
                 for delay in SETTLE_MS:
                     QTimer.singleShot(delay, self, self.keep_inside)

@@ -170,7 +170,7 @@ def test_every_field_of_every_dialog_and_panel_has_a_name(qtbot) -> None:  # typ
     module = find_module("gauntlet")
     deck = w.replica.state.cards_in("p1.deck")[:3]
     dialogs = [HostDialog(available_games(), nothing), JoinDialog(nothing, nothing, lambda: None),
-               RejoinDialog(str(ROOT / "x.sandlog"), "T", nothing),
+               RejoinDialog(str(ROOT / "x.sandlog"), "T", nothing, needs_passphrase=True),
                EndGameDialog({1: "A", 2: "B"}, module, w), PrintDialog(module, w),
                ConsentDialog("Bo", "look at your deck", lambda _a: None),
                InviteDialog("ticket", passphrase=True),
