@@ -28,7 +28,8 @@ if [ ! -x .venv/bin/sandtable ] || [ "$(cat "$stamp" 2>/dev/null)" != "$digest" 
     # the machine's python3 (uv never downloads one here); what it installs, each package at
     # its locked version, is shown and kept in .venv/install.log
     log="$(mktemp)"
-    if ! UV_PYTHON_DOWNLOADS=never "$uv" sync --locked --python "$(command -v python3)" 2>&1 \
+    # --inexact: what else this .venv holds (the test tools scripts/test.sh installs) stays
+    if ! UV_PYTHON_DOWNLOADS=never "$uv" sync --locked --inexact --python "$(command -v python3)" 2>&1 \
             | tee "$log"; then
         echo "The install failed (above)." >&2
         exit 1
