@@ -38,6 +38,9 @@ def install_access(w: Any) -> None:
     """Give the table window `w` (a TableWindow, its docks and toolbar made) its keys,
     outline, announcer and View menu."""
     w.keys = KeyRoutes(w)
+    # the card the keys are on is read in the Card panel, as the one under the pointer is
+    w.keys.focus.moved.connect(lambda: w.keys.focus.shown and w.preview.show_card(
+        w.keys.focus.object_id() or ""))
     w.outline = OutlinePanel(w.keys)
     dock = QDockWidget("Table outline", w)
     dock.setObjectName("dock-Table outline")

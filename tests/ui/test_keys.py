@@ -42,6 +42,19 @@ def test_tab_goes_through_the_zones_own_hand_first_then_own_shared_and_the_other
     assert w.statusBar().currentMessage().startswith(seen[-1].name)
 
 
+def test_the_card_the_keys_are_on_is_read_in_the_card_panel(window, qtbot):  # type: ignore[no-untyped-def]
+    """No pointer, no key held: the focused card's name and rules text are in the Card panel."""
+    w = window
+    _keys(qtbot, w, K.Key_Tab)  # the own hand
+    assert w.keys.focus.zone_id == "p1.hand"
+    _keys(qtbot, w, K.Key_Right)
+    first = w.keys.focus.piece_id
+    assert first is not None and w.preview.current == first
+    _keys(qtbot, w, K.Key_Right)
+    second = w.keys.focus.piece_id
+    assert second != first and w.preview.current == second
+
+
 def _ring_pixels(w) -> int:  # type: ignore[no-untyped-def]
     """Pixels the ring makes bright or dark on screen: the table's viewport grabbed with the
     ring, then without it."""
