@@ -29,6 +29,7 @@ from nacl.encoding import RawEncoder
 from nacl.hash import blake2b
 
 from netplay.link.addresses import is_ticket_address
+from netplay.link.quic_calls import drive_calls_inline
 
 log = logging.getLogger(__name__)
 
@@ -254,6 +255,7 @@ class QuicTransport:
     @classmethod
     async def bind(cls, seed: bytes, settings: QuicSettings) -> QuicTransport:
         fast_byte_copy()
+        drive_calls_inline()
         if settings.relay == RELAY_OFF:
             preset, relay = iroh.preset_minimal(), iroh.RelayMode.disabled()
         elif settings.relay == RELAY_DEFAULT:
