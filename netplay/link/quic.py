@@ -29,7 +29,7 @@ from nacl.encoding import RawEncoder
 from nacl.hash import blake2b
 
 from netplay.link.addresses import is_ticket_address
-from netplay.link.quic_calls import drive_calls_inline
+from netplay.link.quic_calls import drive_calls_inline, start_eagerly
 
 log = logging.getLogger(__name__)
 
@@ -141,17 +141,25 @@ class QuicReader:
 
 
 class QuicWriter:
-    """The sending half of a bi-stream, written like an asyncio StreamWriter: ``write`` only
-    buffers; a pump task sends in order. It is its own ``transport`` (buffer size, closing)."""
+    """The sending half of a bi-stream, written like an asyncio StreamWriter. A write with
+    nothing ahead of it goes into the stream at once (as a socket write does); what else is
+    written in the same turn of the loop, or while a call waits for the peer's flow control,
+    is buffered and sent in order by a pump task, one call per turn. It is its own
+    ``transport`` (buffer size, closing)."""
 
     def __init__(self, conn: iroh.Connection, send: iroh.SendStream, remote: str) -> None:
         self._conn, self._send, self.remote = conn, send, remote
+        self._loop = asyncio.get_running_loop()
         self._buffer = bytearray()
         self._wake = asyncio.Event()
         self._drained = asyncio.Event()
         self._drained.set()
         self._closing = False
         self._error: BaseException | None = None
+        self._turn_used = False  # a write went out at once in this turn of the loop
+        self._pump_idle = False
+        self._sending: asyncio.Future[None] | None = None  # a write started at once, waiting
+        self._in_flight = 0  # its size
         self._pump = asyncio.ensure_future(self._run())
         self._closer: asyncio.Task[None] | None = None
 
@@ -160,7 +168,7 @@ class QuicWriter:
         return self
 
     def get_write_buffer_size(self) -> int:
-        return len(self._buffer)
+        return len(self._buffer) + self._in_flight
 
     def is_closing(self) -> bool:
         return self._closing
@@ -173,9 +181,30 @@ class QuicWriter:
             raise ConnectionResetError(str(self._error))
         if self._closing:
             raise ConnectionResetError("QUIC stream is closing")
-        self._buffer += data
-        self._drained.clear()
-        self._wake.set()
+        if self._buffer or self._turn_used or not self._pump_idle or self._sending is not None:
+            self._buffer += data
+            self._drained.clear()
+            self._wake.set()
+            return
+        self._turn_used = True
+        self._loop.call_soon(self._turn_over)
+        try:
+            self._sending = start_eagerly(self._send.write_all(bytes(data)))
+        except Exception as err:  # a reset stream or a lost connection: the next write says so
+            self._failed(err)
+            return
+        if self._sending is not None:  # flow control: the pump finishes it, then sends the rest
+            self._in_flight = len(data)
+            self._drained.clear()
+            self._wake.set()
+
+    def _turn_over(self) -> None:
+        self._turn_used = False
+
+    def _failed(self, err: BaseException) -> None:
+        self._error = ConnectionResetError(f"QUIC stream: {_iroh_reason(err)}")
+        self._buffer.clear()
+        self._drained.set()
 
     async def drain(self) -> None:
         while len(self._buffer) > WRITE_HIGH_WATER or (self._buffer and self._pump.done()):
@@ -188,8 +217,13 @@ class QuicWriter:
     async def _run(self) -> None:
         try:
             while True:
+                self._pump_idle = True
                 await self._wake.wait()
+                self._pump_idle = False
                 self._wake.clear()
+                if self._sending is not None:
+                    await self._sending
+                    self._sending, self._in_flight = None, 0
                 while self._buffer:
                     chunk = bytes(self._buffer)
                     del self._buffer[:]
@@ -199,9 +233,7 @@ class QuicWriter:
                     await self._send.finish()
                     return
         except Exception as err:
-            self._error = ConnectionResetError(f"QUIC stream: {_iroh_reason(err)}")
-            self._buffer.clear()
-            self._drained.set()
+            self._failed(err)
 
     def close(self) -> None:
         """Send what is buffered, end the stream, then close the connection (in a task of its
@@ -229,6 +261,8 @@ class QuicWriter:
         self._closing = True
         self._buffer.clear()
         self._pump.cancel()
+        if self._sending is not None:
+            self._sending.cancel()
         with contextlib.suppress(Exception):
             self._conn.close(0, b"dropped")
 
