@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ctypes
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -29,7 +28,7 @@ from nacl.encoding import RawEncoder
 from nacl.hash import blake2b
 
 from netplay.link.addresses import is_ticket_address
-from netplay.link.quic_calls import drive_calls_inline, start_eagerly
+from netplay.link.quic_calls import drive_calls_inline, fast_bytes, start_eagerly
 
 log = logging.getLogger(__name__)
 
@@ -76,25 +75,6 @@ def usual_port(seed: bytes) -> int:
 def endpoint_secret(seed: bytes) -> bytes:
     """The endpoint's Ed25519 secret, derived from the peer's identity seed (one-way)."""
     return bytes(blake2b(seed, digest_size=32, person=b"sandtable-quic", encoder=RawEncoder))
-
-
-def fast_byte_copy() -> None:
-    """The generated binding copies every bytes argument into Rust memory one byte at a time,
-    in Python (about 0.2 us a byte, a stream write's main cost): copy it with one memmove
-    instead (the same bytes into the same buffer). Left alone for a binding built otherwise."""
-    ffi = getattr(iroh, "iroh_ffi", None)
-    builder = getattr(ffi, "_UniffiRustBufferBuilder", None)
-    if builder is None or not hasattr(builder, "_reserve") or getattr(builder, "fast_copy", False):
-        return
-
-    def write(self: Any, value: bytes) -> None:
-        n = len(value)
-        with self._reserve(n):
-            address = ctypes.cast(self.rbuf.data, ctypes.c_void_p).value
-            ctypes.memmove(address + self.rbuf.len, bytes(value), n)
-
-    builder.write = write
-    builder.fast_copy = True
 
 
 def _iroh_reason(err: BaseException) -> str:
@@ -288,7 +268,7 @@ class QuicTransport:
 
     @classmethod
     async def bind(cls, seed: bytes, settings: QuicSettings) -> QuicTransport:
-        fast_byte_copy()
+        fast_bytes()
         drive_calls_inline()
         if settings.relay == RELAY_OFF:
             preset, relay = iroh.preset_minimal(), iroh.RelayMode.disabled()
