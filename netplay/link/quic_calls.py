@@ -235,23 +235,21 @@ def fast_bytes() -> None:
     builder = getattr(ffi, "_UniffiRustBufferBuilder", None)
     converter = getattr(ffi, "_UniffiFfiConverterBytes", None)
     rust_buffer = getattr(ffi, "_UniffiRustBuffer", None)
-    parts = (builder, converter, rust_buffer)
-    if any(part is None for part in parts) or getattr(converter, "fast_copy", False) \
-            or not all(hasattr(builder, "_reserve") and hasattr(rust_buffer, name)
-                       for name in ("alloc", "free")):
+    if builder is None or converter is None or rust_buffer is None \
+            or getattr(converter, "fast_copy", False) or not hasattr(builder, "_reserve") \
+            or not hasattr(rust_buffer, "alloc"):
         return
     internal_error = getattr(ffi, "InternalError", RuntimeError)
 
     def write(self: Any, value: bytes) -> None:  # a bytes value inside a larger argument
         n = len(value)
         with self._reserve(n):
-            address = ctypes.cast(self.rbuf.data, ctypes.c_void_p).value
-            ctypes.memmove(address + self.rbuf.len, bytes(value), n)
+            ctypes.memmove(_address(self.rbuf) + self.rbuf.len, bytes(value), n)
 
     def lower(value: bytes) -> Any:  # a bytes argument
         n = len(value)
         rbuf = rust_buffer.alloc(_LENGTH + n)
-        address = ctypes.cast(rbuf.data, ctypes.c_void_p).value
+        address = _address(rbuf)
         ctypes.memmove(address, n.to_bytes(_LENGTH, "big"), _LENGTH)
         ctypes.memmove(address + _LENGTH, bytes(value), n)
         rbuf.len = _LENGTH + n
@@ -259,7 +257,7 @@ def fast_bytes() -> None:
 
     def lift(rbuf: Any) -> bytes:  # a bytes result
         try:
-            address = ctypes.cast(rbuf.data, ctypes.c_void_p).value
+            address = _address(rbuf)
             n = int.from_bytes(ctypes.string_at(address, _LENGTH), "big", signed=True) \
                 if rbuf.len >= _LENGTH else -1
             if n < 0 or _LENGTH + n != rbuf.len:
@@ -272,6 +270,11 @@ def fast_bytes() -> None:
     converter.lower = staticmethod(lower)
     converter.lift = staticmethod(lift)
     converter.fast_copy = True
+
+
+def _address(rbuf: Any) -> int:
+    """Where a Rust buffer's bytes are."""
+    return ctypes.cast(rbuf.data, ctypes.c_void_p).value or 0
 
 
 def start_eagerly(coro: Coroutine[Any, Any, None]) -> asyncio.Future[None] | None:
