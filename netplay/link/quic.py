@@ -28,7 +28,8 @@ from nacl.encoding import RawEncoder
 from nacl.hash import blake2b
 
 from netplay.link.addresses import is_ticket_address
-from netplay.link.quic_calls import drive_calls_inline, fast_bytes, start_eagerly
+from netplay.link.quic_bytes import lighten_binding
+from netplay.link.quic_calls import drive_calls_inline, start_eagerly
 
 log = logging.getLogger(__name__)
 
@@ -268,7 +269,7 @@ class QuicTransport:
 
     @classmethod
     async def bind(cls, seed: bytes, settings: QuicSettings) -> QuicTransport:
-        fast_bytes()
+        lighten_binding()
         drive_calls_inline()
         if settings.relay == RELAY_OFF:
             preset, relay = iroh.preset_minimal(), iroh.RelayMode.disabled()

@@ -41,7 +41,6 @@ from typing import Any
 import iroh
 
 _READY = 0  # uniffi's RustFuturePoll values: READY, or MAYBE_READY ("poll again")
-_LENGTH = 4  # the binding's bytes in a Rust buffer: this many bytes of length first
 _CODE_SIZE = 8  # eventfd_write writes its value as 8 bytes (the code in the lowest)
 _LATE_CODE_WAIT = 1.0  # at most this long for the callback of a poll given up (it is due now)
 _INTERNALS = ("_uniffi_rust_call_async", "_uniffi_rust_call_with_error",
@@ -222,59 +221,6 @@ def drive_calls_inline() -> None:
     driver = _Driver(ffi, _eventfd_write())
     ffi.sandtable_driver = driver  # holds the callback Rust calls: kept for good
     setattr(ffi, _INTERNALS[0], driver.call)
-
-
-def fast_bytes() -> None:
-    """Move bytes between Python and Rust with one copy. The generated binding copies every
-    bytes argument into Rust memory one byte at a time, in Python (about 0.2 us a byte), after
-    a 4-byte length written the same way into a buffer it then grows; and reads bytes back
-    through a stream object and two context managers. The same buffers, laid out the same way
-    (a big-endian i32 length, then the bytes), are made and read here with one allocation and
-    ``memmove``/``string_at``. Left alone for a binding built otherwise."""
-    ffi = getattr(iroh, "iroh_ffi", None)
-    builder = getattr(ffi, "_UniffiRustBufferBuilder", None)
-    converter = getattr(ffi, "_UniffiFfiConverterBytes", None)
-    rust_buffer = getattr(ffi, "_UniffiRustBuffer", None)
-    if builder is None or converter is None or rust_buffer is None \
-            or getattr(converter, "fast_copy", False) or not hasattr(builder, "_reserve") \
-            or not hasattr(rust_buffer, "alloc"):
-        return
-    internal_error = getattr(ffi, "InternalError", RuntimeError)
-
-    def write(self: Any, value: bytes) -> None:  # a bytes value inside a larger argument
-        n = len(value)
-        with self._reserve(n):
-            ctypes.memmove(_address(self.rbuf) + self.rbuf.len, bytes(value), n)
-
-    def lower(value: bytes) -> Any:  # a bytes argument
-        n = len(value)
-        rbuf = rust_buffer.alloc(_LENGTH + n)
-        address = _address(rbuf)
-        ctypes.memmove(address, n.to_bytes(_LENGTH, "big"), _LENGTH)
-        ctypes.memmove(address + _LENGTH, bytes(value), n)
-        rbuf.len = _LENGTH + n
-        return rbuf
-
-    def lift(rbuf: Any) -> bytes:  # a bytes result
-        try:
-            address = _address(rbuf)
-            n = int.from_bytes(ctypes.string_at(address, _LENGTH), "big", signed=True) \
-                if rbuf.len >= _LENGTH else -1
-            if n < 0 or _LENGTH + n != rbuf.len:
-                raise internal_error(f"bad bytes buffer from Rust ({rbuf.len} bytes, length {n})")
-            return ctypes.string_at(address + _LENGTH, n)
-        finally:
-            rbuf.free()
-
-    builder.write = write
-    converter.lower = staticmethod(lower)
-    converter.lift = staticmethod(lift)
-    converter.fast_copy = True
-
-
-def _address(rbuf: Any) -> int:
-    """Where a Rust buffer's bytes are."""
-    return ctypes.cast(rbuf.data, ctypes.c_void_p).value or 0
 
 
 def start_eagerly(coro: Coroutine[Any, Any, None]) -> asyncio.Future[None] | None:
