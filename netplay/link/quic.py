@@ -36,6 +36,8 @@ log = logging.getLogger(__name__)
 ALPN = b"sandtable/1"
 RELAY_OFF = "off"
 RELAY_DEFAULT = "default"
+READ_MAX = 64 * 1024  # bytes a read asks for at most
+SMALL_READ = 4 * 1024  # ... and, unless the last read filled its buffer, at first
 WRITE_HIGH_WATER = 256 * 1024  # drain() waits while more than this is buffered
 ACCEPT_STREAM_TIMEOUT = 5.0  # an incoming connection must open its stream this soon
 DRAIN_TIMEOUT = 3.0  # at most this long for the peer to read what a closing stream sent
@@ -103,21 +105,26 @@ def stream_opener(transport: QuicTransport | None, host: str, timeout: float
 
 
 class QuicReader:
-    """The receiving half of a bi-stream, read like an asyncio StreamReader."""
+    """The receiving half of a bi-stream, read like an asyncio StreamReader. The binding
+    allocates and zeroes a buffer of the size asked for on every read: a read asks for a
+    small one unless the last read filled its own (a burst), then for what the caller asked."""
 
     def __init__(self, recv: iroh.RecvStream) -> None:
         self._recv = recv
         self._eof = False
+        self._chunk = SMALL_READ
 
     async def read(self, n: int = -1) -> bytes:
         if self._eof:
             return b""
+        size = min(n if n > 0 else READ_MAX, self._chunk)
         try:
-            data = await self._recv.read(n if n > 0 else 64 * 1024)
+            data = await self._recv.read(size)
         except Exception as err:  # a reset stream or a lost connection
             raise ConnectionResetError(f"QUIC stream: {_iroh_reason(err)}") from None
         if not data:
             self._eof = True
+        self._chunk = READ_MAX if len(data) >= size else SMALL_READ
         return bytes(data)
 
 
