@@ -104,6 +104,25 @@ def stream_opener(transport: QuicTransport | None, host: str, timeout: float
     return open_stream
 
 
+class LoopTurns:
+    """Numbers the turns of the event loop in which someone asks (one callback per such turn,
+    however many writers ask in it)."""
+
+    def __init__(self) -> None:
+        self._count = 0
+        self._counting = False
+
+    def now(self) -> int:
+        if not self._counting:
+            self._counting = True
+            asyncio.get_running_loop().call_soon(self._next)
+        return self._count
+
+    def _next(self) -> None:
+        self._count += 1
+        self._counting = False
+
+
 class QuicReader:
     """The receiving half of a bi-stream, read like an asyncio StreamReader. The binding
     allocates and zeroes a buffer of the size asked for on every read: a read asks for a
@@ -135,16 +154,17 @@ class QuicWriter:
     is buffered and sent in order by a pump task, one call per turn. It is its own
     ``transport`` (buffer size, closing)."""
 
-    def __init__(self, conn: iroh.Connection, send: iroh.SendStream, remote: str) -> None:
+    def __init__(self, conn: iroh.Connection, send: iroh.SendStream, remote: str,
+                 turns: LoopTurns) -> None:
         self._conn, self._send, self.remote = conn, send, remote
-        self._loop = asyncio.get_running_loop()
         self._buffer = bytearray()
         self._wake = asyncio.Event()
         self._drained = asyncio.Event()
         self._drained.set()
         self._closing = False
         self._error: BaseException | None = None
-        self._turn_used = False  # a write went out at once in this turn of the loop
+        self._turns = turns
+        self._sent_in = -1  # the turn of the loop in which a write last went out at once
         self._pump_idle = False
         self._sending: asyncio.Future[None] | None = None  # a write started at once, waiting
         self._in_flight = 0  # its size
@@ -169,13 +189,14 @@ class QuicWriter:
             raise ConnectionResetError(str(self._error))
         if self._closing:
             raise ConnectionResetError("QUIC stream is closing")
-        if self._buffer or self._turn_used or not self._pump_idle or self._sending is not None:
+        turn = self._turns.now()
+        if self._buffer or self._sent_in == turn or not self._pump_idle \
+                or self._sending is not None:
             self._buffer += data
             self._drained.clear()
             self._wake.set()
             return
-        self._turn_used = True
-        self._loop.call_soon(self._turn_over)
+        self._sent_in = turn
         try:
             self._sending = start_eagerly(self._send.write_all(bytes(data)))
         except Exception as err:  # a reset stream or a lost connection: the next write says so
@@ -185,9 +206,6 @@ class QuicWriter:
             self._in_flight = len(data)
             self._drained.clear()
             self._wake.set()
-
-    def _turn_over(self) -> None:
-        self._turn_used = False
 
     def _failed(self, err: BaseException) -> None:
         self._error = ConnectionResetError(f"QUIC stream: {_iroh_reason(err)}")
@@ -273,6 +291,7 @@ class QuicTransport:
         self._connections: set[iroh.Connection] = set()
         self._taking: set[asyncio.Task[None]] = set()  # held: a task nobody holds may vanish
         self._writers: set[QuicWriter] = set()  # so that close() lets their last bytes arrive
+        self._turns = LoopTurns()  # one per endpoint: its writers share one count of turns
 
     @classmethod
     async def bind(cls, seed: bytes, settings: QuicSettings) -> QuicTransport:
@@ -367,7 +386,7 @@ class QuicTransport:
         return QuicReader(bi.recv()), self._writer(conn, bi.send(), remote)
 
     def _writer(self, conn: iroh.Connection, send: iroh.SendStream, remote: str) -> QuicWriter:
-        writer = QuicWriter(conn, send, remote)
+        writer = QuicWriter(conn, send, remote, self._turns)
         self._writers.add(writer)
         if len(self._writers) > 64:  # forget the ones long closed
             self._writers = {w for w in self._writers if w.closer is None or not w.closer.done()}
