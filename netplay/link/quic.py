@@ -167,7 +167,7 @@ class QuicWriter:
         self._sent_in = -1  # the turn of the loop in which a write last went out at once
         self._pump_idle = False
         self._sending: asyncio.Future[None] | None = None  # a write started at once, waiting
-        self._in_flight = 0  # its size
+        self._in_flight = 0  # bytes handed to a call still waiting (the peer's flow control)
         self._pump = asyncio.ensure_future(self._run())
         self._closer: asyncio.Task[None] | None = None
 
@@ -210,10 +210,12 @@ class QuicWriter:
     def _failed(self, err: BaseException) -> None:
         self._error = ConnectionResetError(f"QUIC stream: {_iroh_reason(err)}")
         self._buffer.clear()
+        self._in_flight = 0
         self._drained.set()
 
     async def drain(self) -> None:
-        while len(self._buffer) > WRITE_HIGH_WATER or (self._buffer and self._pump.done()):
+        while self.get_write_buffer_size() > WRITE_HIGH_WATER \
+                or (self._buffer and self._pump.done()):
             if self._error is not None:
                 raise ConnectionResetError(str(self._error))
             await self._drained.wait()
@@ -233,7 +235,9 @@ class QuicWriter:
                 while self._buffer:
                     chunk = bytes(self._buffer)
                     del self._buffer[:]
+                    self._in_flight = len(chunk)
                     await self._send.write_all(chunk)
+                    self._in_flight = 0
                 self._drained.set()
                 if self._closing:
                     await self._send.finish()
