@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import ctypes
+import functools
 import os
 import platform
 import select
@@ -234,9 +235,14 @@ def start_eagerly(coro: Coroutine[Any, Any, None]) -> asyncio.Future[None] | Non
 
 
 async def _resume(coro: Coroutine[Any, Any, None], waiting: asyncio.Future[Any]) -> None:
+    # `waiting` is already the suspended call's own (awaiting it again is refused): wait for
+    # it through a future of this task's, then resume the call
+    loop = asyncio.get_running_loop()
     while True:
+        done: asyncio.Future[None] = loop.create_future()
+        waiting.add_done_callback(functools.partial(_settle, done))
         try:
-            await waiting  # the future the call waits on, awaited on its behalf
+            await done
         except BaseException:  # cancelled: the call is given up (its Rust future freed)
             coro.close()
             raise
@@ -244,3 +250,8 @@ async def _resume(coro: Coroutine[Any, Any, None], waiting: asyncio.Future[Any])
             waiting = coro.send(None)
         except StopIteration:
             return
+
+
+def _settle(done: asyncio.Future[None], _waiting: asyncio.Future[Any]) -> None:
+    if not done.done():
+        done.set_result(None)

@@ -54,20 +54,23 @@ async def _read_exactly(reader: QuicReader, n: int) -> bytes:
 def test_every_byte_arrives_in_order_however_it_was_written() -> None:
     async def scenario() -> None:
         async with _stream() as (writer, reader):
-            frames = [os.urandom(size) for size in (1, 250, 4096, 70_000, 3)]
-            writer.write(frames[0])  # goes out at once
-            await asyncio.sleep(0)
-            for frame in frames[1:]:  # the same turn: sent together, after the first
-                writer.write(frame)
             big = os.urandom(12 * 1024 * 1024)  # past what the peer lets in before reading
-            writer.write(big)
-            writer.write(b"end")
+            writer.write(big)  # goes out at once, and waits for the peer's flow control
+            await asyncio.sleep(0)
+            writer.write(b"after the big one")  # queued behind it
             await asyncio.sleep(0.05)
             assert writer.get_write_buffer_size() > 0  # held back: the link's outbox waits
-            expected = b"".join(frames) + big + b"end"
+            expected = big + b"after the big one"
             assert await _read_exactly(reader, len(expected)) == expected
             await asyncio.wait_for(writer.drain(), 5)
             assert writer.get_write_buffer_size() == 0
+            frames = [os.urandom(size) for size in (1, 250, 4096, 70_000, 3)]
+            writer.write(frames[0])  # goes out at once
+            await asyncio.sleep(0)
+            for frame in frames[1:]:  # one turn of the loop: sent together, after the first
+                writer.write(frame)
+            expected = b"".join(frames)
+            assert await _read_exactly(reader, len(expected)) == expected
 
     run(scenario())
 
