@@ -128,7 +128,11 @@ class _PyWait:
             self.future.set_result(code)
 
 
-class _Driver:
+class CallDriver:
+    """Runs the binding's Rust futures for its generated methods (``call`` takes the place of
+    the binding's own driver): woken through pipes given ``eventfd_write``'s address, else
+    through a Python callback."""
+
     def __init__(self, ffi: Any, eventfd_write: int | None) -> None:
         self.ffi = ffi
         self.original, self.call_with_error, callback_type = (getattr(ffi, name)
@@ -213,13 +217,13 @@ class _Driver:
 
 
 def drive_calls_inline() -> None:
-    """Drive the binding's async calls with :class:`_Driver` (once per process)."""
+    """Drive the binding's async calls with :class:`CallDriver` (once per process)."""
     ffi = getattr(iroh, "iroh_ffi", None)
     if ffi is None or not all(hasattr(ffi, name) for name in (*_INTERNALS, _GLOBAL_LOOP)):
         return
     if getattr(ffi, "sandtable_driver", None) is not None:
         return
-    driver = _Driver(ffi, _eventfd_write())
+    driver = CallDriver(ffi, _eventfd_write())
     ffi.sandtable_driver = driver  # holds the callback Rust calls: kept for good
     setattr(ffi, _INTERNALS[0], driver.call)
 

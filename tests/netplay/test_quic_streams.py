@@ -1,6 +1,8 @@
 """A QUIC bi-stream between two iroh endpoints (relays off, 127.0.0.1) carries every byte in
 order however it was written: at once, several in one turn of the loop, or held back by the
-peer's flow control; a read given up midway leaves the stream readable."""
+peer's flow control; a read given up midway leaves the stream readable. Both ways the binding's
+calls are driven are tested: woken through pipes (64-bit Linux) and through a Python callback
+(elsewhere)."""
 from __future__ import annotations
 
 import asyncio
@@ -8,14 +10,25 @@ import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+import iroh
 import pytest
 
+from netplay.link import quic_calls
 from netplay.link.quic import QuicReader, QuicSettings, QuicTransport, QuicWriter
 from tests.netplay.netplay_testkit import LOOPBACK, run
 
 pytestmark = pytest.mark.socket
 
 QUIC = QuicSettings(relay="off", bind_host=LOOPBACK)
+
+
+@pytest.fixture(params=["pipes", "python callback"])
+def driver(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    quic_calls.drive_calls_inline()
+    if request.param == "python callback":
+        ffi = iroh.iroh_ffi
+        monkeypatch.setattr(ffi, "_uniffi_rust_call_async", quic_calls.CallDriver(ffi, None).call)
+    return str(request.param)
 
 
 @asynccontextmanager
@@ -51,7 +64,7 @@ async def _read_exactly(reader: QuicReader, n: int) -> bytes:
     return bytes(data)
 
 
-def test_every_byte_arrives_in_order_however_it_was_written() -> None:
+def test_every_byte_arrives_in_order_however_it_was_written(driver: str) -> None:
     async def scenario() -> None:
         async with _stream() as (writer, reader):
             big = os.urandom(12 * 1024 * 1024)  # past what the peer lets in before reading
@@ -75,7 +88,7 @@ def test_every_byte_arrives_in_order_however_it_was_written() -> None:
     run(scenario())
 
 
-def test_a_read_given_up_midway_leaves_the_stream_readable() -> None:
+def test_a_read_given_up_midway_leaves_the_stream_readable(driver: str) -> None:
     async def scenario() -> None:
         async with _stream() as (writer, reader):
             for i in range(5):
