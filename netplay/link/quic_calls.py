@@ -163,7 +163,8 @@ class CallDriver:
         loop = asyncio.get_running_loop()
         pipes = self.pipes.get(loop)
         if pipes is None:
-            pipes = self.pipes[loop] = _LoopPipes(loop)
+            with self.lock:  # loops in other threads may make theirs now
+                pipes = self.pipes.setdefault(loop, _LoopPipes(loop))
         pipe = pipes.take(loop)
         pending = False  # a poll's code is still to come
         try:
