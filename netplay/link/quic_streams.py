@@ -30,7 +30,6 @@ def iroh_reason(err: BaseException) -> str:
     return str(err) or type(err).__name__
 
 
-
 class LoopTurns:
     """Numbers the turns of the event loop in which someone asks (one callback per such turn,
     however many writers ask in it)."""
