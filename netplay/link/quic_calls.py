@@ -28,6 +28,7 @@ binding's ``uniffi_set_event_loop`` (from other threads).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ctypes
 import functools
 import os
@@ -192,7 +193,8 @@ class CallDriver:
         if wait.polling and threading.get_ident() == wait.thread:
             wait.code = code  # inside its own poll: read right after the poll returns
         else:
-            wait.loop.call_soon_threadsafe(wait.settle, code)
+            with contextlib.suppress(RuntimeError):  # its loop closed: nobody waits any more
+                wait.loop.call_soon_threadsafe(wait.settle, code)
 
     async def _run_python(self, rust_future: Any, ffi_poll: Any, ffi_complete: Any,
                           ffi_free: Any, lift_func: Any, error_ffi_converter: Any) -> Any:
