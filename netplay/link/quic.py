@@ -1,10 +1,8 @@
 """The internet transport: links over QUIC bi-streams between iroh endpoints.
 
-A link does not care what carries its bytes: :class:`QuicReader` and :class:`QuicWriter` give a
-QUIC bi-stream the slice of the asyncio ``StreamReader``/``StreamWriter`` interface that
-:mod:`netplay.link.link`, :mod:`netplay.link.streams` and :mod:`netplay.link.outbox` use (``read``, ``write``,
-``drain``, ``close``, ``wait_closed``, ``get_extra_info``, ``transport``), so framing, the
-handshake, encryption and everything above run unchanged over either transport.
+A link does not care what carries its bytes: a QUIC bi-stream is read and written like an
+asyncio stream (:mod:`netplay.link.quic_streams`), so framing, the handshake, encryption and
+everything above run unchanged over either transport.
 
 One :class:`QuicTransport` per mesh: an iroh endpoint (its key derived from the peer's identity,
 so its endpoint id survives a restart), one connection and one bi-stream per link. The relay
@@ -18,26 +16,25 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ctypes
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
 
 import iroh
 from nacl.encoding import RawEncoder
 from nacl.hash import blake2b
 
 from netplay.link.addresses import is_ticket_address
+from netplay.link.quic_bytes import lighten_binding
+from netplay.link.quic_calls import drive_calls_inline
+from netplay.link.quic_streams import DRAIN_TIMEOUT, LoopTurns, QuicReader, QuicWriter, iroh_reason
 
 log = logging.getLogger(__name__)
 
 ALPN = b"sandtable/1"
 RELAY_OFF = "off"
 RELAY_DEFAULT = "default"
-WRITE_HIGH_WATER = 256 * 1024  # drain() waits while more than this is buffered
 ACCEPT_STREAM_TIMEOUT = 5.0  # an incoming connection must open its stream this soon
-DRAIN_TIMEOUT = 3.0  # at most this long for the peer to read what a closing stream sent
 
 StreamHandler = Callable[["QuicReader", "QuicWriter", str], Awaitable[None]]
 
@@ -62,7 +59,7 @@ def read_endpoint_ticket(text: str) -> iroh.EndpointAddr:
     try:
         return iroh.EndpointTicket.from_string(text.strip()).endpoint_addr()
     except Exception as err:  # iroh's own error types; the message is what matters
-        raise TicketError(f"not an endpoint ticket ({_iroh_reason(err)})") from None
+        raise TicketError(f"not an endpoint ticket ({iroh_reason(err)})") from None
 
 
 def usual_port(seed: bytes) -> int:
@@ -75,33 +72,6 @@ def usual_port(seed: bytes) -> int:
 def endpoint_secret(seed: bytes) -> bytes:
     """The endpoint's Ed25519 secret, derived from the peer's identity seed (one-way)."""
     return bytes(blake2b(seed, digest_size=32, person=b"sandtable-quic", encoder=RawEncoder))
-
-
-def fast_byte_copy() -> None:
-    """The generated binding copies every bytes argument into Rust memory one byte at a time,
-    in Python (about 0.2 us a byte, a stream write's main cost): copy it with one memmove
-    instead (the same bytes into the same buffer). Left alone for a binding built otherwise."""
-    ffi = getattr(iroh, "iroh_ffi", None)
-    builder = getattr(ffi, "_UniffiRustBufferBuilder", None)
-    if builder is None or not hasattr(builder, "_reserve") or getattr(builder, "fast_copy", False):
-        return
-
-    def write(self: Any, value: bytes) -> None:
-        n = len(value)
-        with self._reserve(n):
-            address = ctypes.cast(self.rbuf.data, ctypes.c_void_p).value
-            ctypes.memmove(address + self.rbuf.len, bytes(value), n)
-
-    builder.write = write
-    builder.fast_copy = True
-
-
-def _iroh_reason(err: BaseException) -> str:
-    message = getattr(err, "message", None)
-    if callable(message):
-        with contextlib.suppress(Exception):
-            return str(message())
-    return str(err) or type(err).__name__
 
 
 def stream_opener(transport: QuicTransport | None, host: str, timeout: float
@@ -120,126 +90,6 @@ def stream_opener(transport: QuicTransport | None, host: str, timeout: float
     return open_stream
 
 
-class QuicReader:
-    """The receiving half of a bi-stream, read like an asyncio StreamReader."""
-
-    def __init__(self, recv: iroh.RecvStream) -> None:
-        self._recv = recv
-        self._eof = False
-
-    async def read(self, n: int = -1) -> bytes:
-        if self._eof:
-            return b""
-        try:
-            data = await self._recv.read(n if n > 0 else 64 * 1024)
-        except Exception as err:  # a reset stream or a lost connection
-            raise ConnectionResetError(f"QUIC stream: {_iroh_reason(err)}") from None
-        if not data:
-            self._eof = True
-        return bytes(data)
-
-
-class QuicWriter:
-    """The sending half of a bi-stream, written like an asyncio StreamWriter: ``write`` only
-    buffers; a pump task sends in order. It is its own ``transport`` (buffer size, closing)."""
-
-    def __init__(self, conn: iroh.Connection, send: iroh.SendStream, remote: str) -> None:
-        self._conn, self._send, self.remote = conn, send, remote
-        self._buffer = bytearray()
-        self._wake = asyncio.Event()
-        self._drained = asyncio.Event()
-        self._drained.set()
-        self._closing = False
-        self._error: BaseException | None = None
-        self._pump = asyncio.ensure_future(self._run())
-        self._closer: asyncio.Task[None] | None = None
-
-    @property
-    def transport(self) -> QuicWriter:
-        return self
-
-    def get_write_buffer_size(self) -> int:
-        return len(self._buffer)
-
-    def is_closing(self) -> bool:
-        return self._closing
-
-    def get_extra_info(self, name: str, default: Any = None) -> Any:
-        return {"quic_remote": self.remote}.get(name, default)
-
-    def write(self, data: bytes) -> None:
-        if self._error is not None:
-            raise ConnectionResetError(str(self._error))
-        if self._closing:
-            raise ConnectionResetError("QUIC stream is closing")
-        self._buffer += data
-        self._drained.clear()
-        self._wake.set()
-
-    async def drain(self) -> None:
-        while len(self._buffer) > WRITE_HIGH_WATER or (self._buffer and self._pump.done()):
-            if self._error is not None:
-                raise ConnectionResetError(str(self._error))
-            await self._drained.wait()
-        if self._error is not None:
-            raise ConnectionResetError(str(self._error))
-
-    async def _run(self) -> None:
-        try:
-            while True:
-                await self._wake.wait()
-                self._wake.clear()
-                while self._buffer:
-                    chunk = bytes(self._buffer)
-                    del self._buffer[:]
-                    await self._send.write_all(chunk)
-                self._drained.set()
-                if self._closing:
-                    await self._send.finish()
-                    return
-        except Exception as err:
-            self._error = ConnectionResetError(f"QUIC stream: {_iroh_reason(err)}")
-            self._buffer.clear()
-            self._drained.set()
-
-    def close(self) -> None:
-        """Send what is buffered, end the stream, then close the connection (in a task of its
-        own: a caller that stops waiting does not leave the connection open)."""
-        if self._closing:
-            return
-        self._closing = True
-        self._wake.set()
-        self._closer = asyncio.ensure_future(self._close())
-
-    async def _close(self) -> None:
-        # QUIC drops what the peer has not acknowledged when a connection closes (TCP would
-        # still deliver it): wait until the peer has read the stream to its end (a bye, the
-        # last ops), bounded, before closing.
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(asyncio.shield(self._pump), DRAIN_TIMEOUT)
-        if self._error is None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._send.stopped(), DRAIN_TIMEOUT)
-        with contextlib.suppress(Exception):
-            self._conn.close(0, b"closed")
-
-    def abort(self) -> None:
-        """Close at once, nothing flushed (what admission does to a connection it drops)."""
-        self._closing = True
-        self._buffer.clear()
-        self._pump.cancel()
-        with contextlib.suppress(Exception):
-            self._conn.close(0, b"dropped")
-
-    @property
-    def closer(self) -> asyncio.Task[None] | None:
-        return self._closer
-
-    async def wait_closed(self) -> None:
-        if self._closer is not None:
-            await asyncio.shield(self._closer)
-
-
 class QuicTransport:
     """One iroh endpoint: dial tickets, hand accepted streams to ``on_stream``."""
 
@@ -250,10 +100,12 @@ class QuicTransport:
         self._connections: set[iroh.Connection] = set()
         self._taking: set[asyncio.Task[None]] = set()  # held: a task nobody holds may vanish
         self._writers: set[QuicWriter] = set()  # so that close() lets their last bytes arrive
+        self._turns = LoopTurns()  # one per endpoint: its writers share one count of turns
 
     @classmethod
     async def bind(cls, seed: bytes, settings: QuicSettings) -> QuicTransport:
-        fast_byte_copy()
+        lighten_binding()
+        drive_calls_inline()
         if settings.relay == RELAY_OFF:
             preset, relay = iroh.preset_minimal(), iroh.RelayMode.disabled()
         elif settings.relay == RELAY_DEFAULT:
@@ -271,13 +123,13 @@ class QuicTransport:
             except Exception as err:
                 if port == ports[-1]:
                     raise OSError(f"cannot open the internet endpoint on UDP port {port}: "
-                                  f"{_iroh_reason(err)}") from None
+                                  f"{iroh_reason(err)}") from None
         for address in settings.external:
             try:
                 await endpoint.add_external_addr(address)
             except Exception as err:
                 await endpoint.close()
-                raise OSError(f"bad external address {address!r}: {_iroh_reason(err)}") from None
+                raise OSError(f"bad external address {address!r}: {iroh_reason(err)}") from None
         if settings.relay != RELAY_OFF:  # wait (a little) for a home relay, so tickets name it
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(endpoint.online(), 5.0)
@@ -299,7 +151,7 @@ class QuicTransport:
             try:
                 incoming = await self.endpoint.accept_next()
             except Exception as err:
-                log.warning("internet endpoint stopped accepting: %s", _iroh_reason(err))
+                log.warning("internet endpoint stopped accepting: %s", iroh_reason(err))
                 return
             if incoming is None:  # the endpoint closed
                 return
@@ -314,7 +166,7 @@ class QuicTransport:
             conn = await asyncio.wait_for(accepting.connect(), ACCEPT_STREAM_TIMEOUT)
             bi = await asyncio.wait_for(conn.accept_bi(), ACCEPT_STREAM_TIMEOUT)
         except Exception as err:  # a stranger that never opened a stream, a bad ALPN
-            log.info("internet connection dropped before its stream: %s", _iroh_reason(err))
+            log.info("internet connection dropped before its stream: %s", iroh_reason(err))
             if conn is not None:
                 with contextlib.suppress(Exception):
                     conn.close(1, b"no stream")
@@ -338,12 +190,12 @@ class QuicTransport:
         except TimeoutError:
             raise ConnectionRefusedError("no internet path to that endpoint (timed out)") from None
         except Exception as err:
-            raise ConnectionRefusedError(f"internet connect failed: {_iroh_reason(err)}") from None
+            raise ConnectionRefusedError(f"internet connect failed: {iroh_reason(err)}") from None
         remote = f"quic:{conn.remote_id().fmt_short()}"
         return QuicReader(bi.recv()), self._writer(conn, bi.send(), remote)
 
     def _writer(self, conn: iroh.Connection, send: iroh.SendStream, remote: str) -> QuicWriter:
-        writer = QuicWriter(conn, send, remote)
+        writer = QuicWriter(conn, send, remote, self._turns)
         self._writers.add(writer)
         if len(self._writers) > 64:  # forget the ones long closed
             self._writers = {w for w in self._writers if w.closer is None or not w.closer.done()}
