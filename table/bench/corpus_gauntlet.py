@@ -168,7 +168,7 @@ def battle(t: Table, run: Run, att: int, de: int, pos: int, number: int, *,
         "winner": winner, "attacker_total": declared[att], "defender_total": declared[de],
         "attacker_die": dice[att], "defender_die": dice[de]}, seat=att)
     _result(t, run, att, de, pos, winner, last_stand)
-    _cleanup(t, att, de)
+    _cleanup(t, att, de, pos)
     act.mark(r, "declare", value="battle-close", seat=att)
     if winner == att and last_stand:
         run.over = att
@@ -206,13 +206,18 @@ def _result(t: Table, run: Run, att: int, de: int, pos: int, winner: int,
         act.mark(t.r, "declare", value="forced-beyond", fields={"seat": de}, seat=de)
 
 
-def _cleanup(t: Table, att: int, de: int) -> None:
-    """Commits to their owners' Graveyards, Battle Hand cards to the Discard Piles (a chosen
-    one to the Graveyard against the Inquisition)."""
+def _cleanup(t: Table, att: int, de: int, pos: int) -> None:
+    """Commits to their owners' Graveyards (Discard Piles where the Territory says so: Sunken
+    Quarry), Battle Hand cards to the Discard Piles (a chosen one to the Graveyard against the
+    Inquisition)."""
+    terr = _territory(t, pos)
+    text = t.card(terr).text if terr is not None and t.card(terr) is not None else ""
+    commit_to = "discard" if "committed from hand here go to the Discard Pile" in text \
+        else "graveyard"
     for s in (att, de):
         other = de if s == att else att
         choice_to = "graveyard" if t.groups.get(other) == "Inquisition" else "discard"
-        for zone, dest in (("commit", "graveyard"), ("battle-choice", choice_to),
+        for zone, dest in (("commit", commit_to), ("battle-choice", choice_to),
                            ("battle-hand", "discard")):
             for h in list(cards_in(t.r, f"p{s}.{zone}")):
                 act.move(t.r, h, f"p{s}.{dest}", face_up=True, seat=s)
