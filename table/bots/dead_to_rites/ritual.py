@@ -126,15 +126,18 @@ class Ritual:
         for handle, card in hand:
             if given >= need:
                 break
-            if card.number("block") <= 0:
-                continue
             bonus = total(self.effects.get(card.id, ()), "interrupt", "bonus")
             cost = card.number("cost")
-            if card.type == "Interrupt" and bonus and tr.favor(view, me) >= cost and need > 2:
+            # played, an Interrupt adds its bonus (paid for); committed, its Block (free)
+            play = card.type == "Interrupt" and bonus > card.number("block") and \
+                tr.favor(view, me) >= cost
+            if card.number("block") <= 0 and not play:
+                continue
+            if play:
                 if cost:
                     yield {"op": "counter", "id": f"p{me}.favor", "add": -cost}
                 yield {"op": "move", "card": handle, "to": POOL, "face_up": True}
-                given += card.number("block") + bonus
+                given += bonus
             else:
                 yield {"op": "move", "card": handle, "to": POOL}
                 given += card.number("block")
