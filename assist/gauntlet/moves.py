@@ -9,7 +9,7 @@ from table.core.timeline import Record
 
 from .facts import Facts
 from .marks import AO_AFTER, AO_BEFORE, AO_USES, CLEANUP
-from .printed import commits_discarded
+from .printed import battle_hand_extra, commits_discarded
 from .rules import add
 from .token_moves import check_token_move
 from .wording import whose
@@ -216,7 +216,7 @@ def _entered_battle(f: Facts, out: list[Flag], to: str, ts: int | None, tk: str,
                 "Hand.", [to])
         else:
             drawn = f.v.count(f"p{ts}.battle-hand") + f.v.count(to)
-            want = int(f.p("battle_hand", 3))
+            want = int(f.p("battle_hand", 3)) + battle_hand_extra(f, b)
             empty = not f.v.count(f"p{ts}.deck") and not f.v.count(f"p{ts}.discard")
             if drawn != want and not (drawn < want and empty):
                 add(out, f, "GAU-BATTLEHAND-DRAW", f"{f.who(ts)}'s Battle Hand had {drawn} "

@@ -134,7 +134,7 @@ def battle(t: Table, run: Run, att: int, de: int, pos: int, number: int, *,
             act.move(r, pick, f"p{s}.commit", face_up=False, seat=s)
             used[s].append(cards_in(r, f"p{s}.commit")[-1])
     for s in (att, de):  # Battle Hands, the attacker first
-        _battle_hand(t, s)
+        _battle_hand(t, s, pos)
         pick = _best(t, cards_in(r, f"p{s}.battle-hand"), s == att)
         if pick is None:
             act.mark(r, "declare", value="commit-declined",
@@ -179,10 +179,12 @@ def battle(t: Table, run: Run, att: int, de: int, pos: int, number: int, *,
     run.wins[winner] = number
 
 
-def _battle_hand(t: Table, seat: int) -> None:
-    """Three cards from the Draw Pile into the Battle Hand (the Discard Pile forms a new Draw
-    Pile when it cannot complete the draw)."""
-    want = int(t.module.rules.get("battle_hand", 3))
+def _battle_hand(t: Table, seat: int, pos: int) -> None:
+    """Three cards from the Draw Pile into the Battle Hand (four at Whispering Wood; the
+    Discard Pile forms a new Draw Pile when it cannot complete the draw)."""
+    terr = _territory(t, pos)
+    text = t.card(terr).text if terr is not None and t.card(terr) is not None else ""
+    want = int(t.module.rules.get("battle_hand", 3)) + ("Battle Hands formed here" in text)
     deck, discard = f"p{seat}.deck", f"p{seat}.discard"
     have = min(want, len(cards_in(t.r, deck)))
     if have:

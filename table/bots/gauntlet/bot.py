@@ -88,16 +88,19 @@ class GauntletBot(Battling, Bot):
         yield from self._turn(view)
 
     def _follow(self, view: SeatView) -> None:
-        """Keep up with who was forced beyond the Gauntlet (a Last Stand needs it)."""
+        """Keep up with who was forced beyond the Gauntlet (a Last Stand needs it): a player
+        leaves the Gauntlet past its own end only by losing a battle (no one withdraws beyond
+        it), so every move of a token onto its off-column position after the setup is one, a
+        counterattack lost from there as much as a final Territory lost."""
         n = gb.positions(view)
         for e in view.log(self._followed):
             if e.declared() == "forced-beyond" and isinstance(e.fields.get("seat"), int):
                 self._forced[int(e.fields["seat"])] = True
             elif e.kind == "move" and str(e.args.get("id", "")).endswith(".token"):
                 seat = int(str(e.args["id"])[1:].split(".")[0])
-                to = str(e.args.get("to", ""))
-                if to != gb.slot(gb.start(seat, n)) and seat in self._forced:
-                    self._forced[seat] = False
+                if seat in self._forced:
+                    to = str(e.args.get("to", ""))
+                    self._forced[seat] = to == gb.slot(gb.start(seat, n))
         self._followed = view.log_size()
 
     def _turn(self, view: SeatView) -> Decision:
