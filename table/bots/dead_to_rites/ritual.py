@@ -74,6 +74,16 @@ class Ritual:
                 return seat
         return r.owner
 
+    def rite_reason(self, view: SeatView, r: RiteRound, seat: int) -> str:
+        """What the Rite on the Altar waits for from `seat` (rite_prompt's answer)."""
+        if seat == r.owner:
+            return "to resolve or block their Rite against the Defense Pool"
+        if self._crowning(view, r) and not self._crowned(view, r, seat):
+            return "to draw 1 card for the Crowning"
+        if seat not in r.passed:
+            return ("to commit cards face down to the Defense Pool, then pass (Declare: Pass)")
+        return "to reveal their committed cards and put them in their discard pile"
+
     def _crowning(self, view: SeatView, r: RiteRound) -> bool:
         return r.card.number("step") >= 4
 

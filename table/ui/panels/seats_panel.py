@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor, QFont
-from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QMenu, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from table.core.objects import HIDDEN
 
@@ -16,6 +16,9 @@ class SeatsPanel(QWidget):
     def __init__(self, ctl: TableController) -> None:
         super().__init__()
         self.ctl = ctl
+        self.hint = "Double-click to play this seat"
+        self.bots: object | None = None  # who plays bots here (seat_bots.py), when anyone does
+        self.menu: QMenu | None = None  # the seat menu while it shows
         self.tree = QTreeWidget()
         self.tree.setHeaderHidden(True)
         self.tree.setRootIsDecorated(False)
@@ -66,7 +69,7 @@ class SeatsPanel(QWidget):
             f = QFont()
             f.setBold(True)
             top.setFont(0, f)
-            top.setToolTip(0, "Double-click to play this seat")
+            top.setToolTip(0, self.hint)
             lines = [f"Hand {sizes[seat][0]} · Deck {sizes[seat][1]}"] + per_seat[seat]
             for line in lines:
                 child = QTreeWidgetItem([line])
