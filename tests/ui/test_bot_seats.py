@@ -9,14 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
-from PySide6.QtGui import QContextMenuEvent, QMouseEvent
+from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QTabBar, QToolButton
+from PySide6.QtWidgets import QApplication
 
-from tests.ui.helpers import cards_in, choose, choose_when_open, click, open_menu
-
-LEFT, RIGHT = Qt.MouseButton.LeftButton, Qt.MouseButton.RightButton
+from tests.ui.helpers import cards_in, choose, click, open_menu
+from tests.ui.seat_menu_kit import click_tab, declare, right_click_seat
 
 
 @pytest.fixture
@@ -40,35 +38,6 @@ def table(qtbot: Any) -> Any:
     qtbot.waitUntil(lambda: QApplication.activeWindow() is w)
     yield w
     w.close()
-
-
-def click_tab(w: Any, text: str) -> None:
-    bar, i = next((b, i) for b in w.findChildren(QTabBar) for i in range(b.count())
-                  if b.tabText(i) == text)
-    QTest.mouseClick(bar, LEFT, pos=bar.tabRect(i).center())
-
-
-def right_click_seat(w: Any, seat: int) -> None:
-    """A right-click on the seat's row of the Seats panel, as the window system sends it."""
-    tree = w.seats.tree
-    item = next(tree.topLevelItem(i) for i in range(tree.topLevelItemCount())
-                if tree.topLevelItem(i).data(0, Qt.ItemDataRole.UserRole) == seat)
-    at = tree.visualItemRect(item).center()
-    vp = tree.viewport()
-    glob = QPointF(vp.mapToGlobal(at))
-    for kind, buttons in ((QEvent.Type.MouseButtonPress, RIGHT),
-                          (QEvent.Type.MouseButtonRelease, Qt.MouseButton.NoButton)):
-        QApplication.sendEvent(vp, QMouseEvent(kind, QPointF(at), glob, RIGHT, buttons,
-                                               Qt.KeyboardModifier.NoModifier))
-    QApplication.sendEvent(vp, QContextMenuEvent(QContextMenuEvent.Reason.Mouse, at,
-                                                 QPoint(int(glob.x()), int(glob.y()))))
-
-
-def declare(w: Any, label: str) -> None:
-    """The toolbar's Declare button, clicked where it is, and an entry of its menu."""
-    button = next(b for b in w.findChildren(QToolButton) if b.text() == "Declare")
-    choose_when_open(label)
-    QTest.mouseClick(button, LEFT, pos=button.rect().center())
 
 
 def test_a_person_adds_three_bots_plays_a_turn_and_gets_it_back(table: Any, qtbot: Any) -> None:

@@ -216,6 +216,8 @@ async def _play_bot(t: Any, args: argparse.Namespace, stop: asyncio.Event) -> No
         await asyncio.sleep(0.05)
     how = await play_bot(t, args.bot, args.seat, stop)
     out(f"BOT DONE {how}")
+    if how == "stopped" and t.replica.state.result is None:  # taken out of its seat
+        t.replica.issue("seat", {"seat": args.seat, "release": True})  # free again
     await _settle(t, stop)
 
 
