@@ -1,5 +1,6 @@
-"""\"Add a bot\" on a seat: right-click a seat in the Seats panel to give it to a bot (an empty
-seat; in hot-seat also a seat a person hands over), or to take a bot's seat back.
+"""\"Add a bot\" on a seat: right-click a seat in the Seats panel (or its tab, hot-seat) to give
+it to a bot (an empty seat; in hot-seat also a seat a person hands over), or to take a bot's
+seat back.
 
 Who runs the bots is the app's business (table/app/table_bots.py plays them in this process at
 a hot-seat table; table/app/lan_bots.py starts each as its own headless peer at a LAN table, so
@@ -7,7 +8,7 @@ it holds only its seat's secrets): the window knows them only as `BotSeats`.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QMenu, QTreeWidgetItem, QWidget
@@ -38,13 +39,36 @@ class BotSeats(Protocol):
 
 
 def install(window: TableWindow, bots: BotSeats) -> None:
-    """The Seats panel's right-click menu for bots, on this window."""
+    """The bots' right-click menu on this window's seats: a seat's row in the Seats panel, and
+    (hot-seat) its tab at the toolbar's end."""
     tree = window.seats.tree
     window.seats.hint = HINT
+    window.seats.bots = bots  # kept alive with the window
     window.seats.refresh()
     tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
     tree.customContextMenuRequested.connect(lambda pos: popup(window, bots, pos))
-    window.seats.bots = bots  # kept alive with the window
+    bar = window.seat_bar
+    bar.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+    bar.customContextMenuRequested.connect(lambda pos: _tab_popup(window, bots, pos))
+    window.ctl.replica.subscribe(lambda change: _rename_tabs(window, change))
+
+
+def _tab_popup(window: TableWindow, bots: BotSeats, pos: QPoint) -> None:
+    bar = window.seat_bar
+    index, seats = bar.tabAt(pos), window.ctl.seats
+    if 0 <= index < len(seats):
+        menu = seat_menu(bar, bots, seats[index], window.ctl.seat_name(seats[index]))
+        window.seats.menu = menu
+        menu.popup(bar.mapToGlobal(pos))
+
+
+def _rename_tabs(window: TableWindow, change: Any) -> None:
+    """A seat's new name (a bot's, or its own again) on its tab."""
+    if window.shut or not any(r.op.kind == "seat" for r in change.records):
+        return
+    bar, seats = window.seat_bar, window.ctl.seats
+    for i, seat in enumerate(seats[:bar.count()]):
+        bar.setTabText(i, window.ctl.seat_name(seat))
 
 
 def popup(window: TableWindow, bots: BotSeats, pos: QPoint) -> QMenu | None:
