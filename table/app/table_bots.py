@@ -143,10 +143,11 @@ class HotSeatBots(QObject):
         if waited is None or waited[0] in self.ctl.hands_off:
             return
         seat, what = waited
+        if what == "to play the turn":  # a turn passing moves the view (follow_turn)
+            return
         if seat != self.ctl.seat:
             self.ctl.set_seat(seat)  # through the curtain, where several people play here
-        if seat != self.window.replica.state.turn.get("seat") or what != "to play the turn":
-            self.ctl.status.emit(f"{self.ctl.seat_name(seat)}: the table waits for you {what}")
+        self.ctl.status.emit(f"{self.ctl.seat_name(seat)}: the table waits for you {what}")
 
     def _refused(self, seat: int, why: str) -> None:
         log.warning("bot of seat %s: %s", seat, why)
