@@ -12,8 +12,8 @@ from typing import Any
 
 async def play_bot(t: Any, name: str, seat: int, stop: asyncio.Event) -> str:
     """Play `seat` until the game ends (returns how) or `stop` is set."""
-    from table.app.commands.headless_peer import perform_entry
     from table.app.commands.log import _namer
+    from table.app.commands.peer_entries import perform_entry
     from table.bots import registry
     from table.bots.api import SeatView
     from table.bots.effects import module_effects

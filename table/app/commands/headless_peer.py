@@ -305,6 +305,7 @@ async def _status_loop(t: Any) -> None:
 async def _play_script(t: Any, path: Path, my_seat: int | None) -> int:
     """Perform a JSON Lines script; returns how many lines failed (each is reported)."""
     from table.app.commands.log import _namer
+    from table.app.commands.peer_entries import perform_entry
 
     namer = _namer(t.replica)
     failures = 0
@@ -332,22 +333,3 @@ async def _play_script(t: Any, path: Path, my_seat: int | None) -> int:
             print(f"{path}:{number}: {error}", file=sys.stderr)
         await asyncio.sleep(0)  # let the network breathe between ops
     return failures
-
-
-async def perform_entry(t: Any, entry: dict[str, Any], namer: Any) -> tuple[bool, str]:
-    """Perform one entry here, or ask the owner of the hidden pile it takes from."""
-    from table.core import actions, jsonform
-
-    try:
-        jsonform.perform(t.replica, entry, namer)
-        return True, ""
-    except jsonform.JsonOpError as err:
-        # another player's hidden pile: its owner's peer performs the entry, if they consent
-        owner = actions.foreign_owner(t.replica, jsonform.source_of(t.replica, entry))
-        if owner is None or t.session.options.watch:
-            return False, str(err)
-    request = {k: v for k, v in entry.items() if k != "seat"}
-    ok, reason = await t.session.request(request, owner)
-    return bool(ok), str(reason)
-
-
