@@ -243,6 +243,22 @@ class Dtr:
                 n += sum(1 for _o, src, _d in moves if src == deck)
         return n
 
+    def left_to_draw(self, seat: int, before: int) -> int:
+        """Cards in the seat's deck and discard pile just before op `before` (what a draw could
+        still take, the discard pile shuffled into a new deck: AMB-DTR-05), counted back from
+        the table as it stands at the op being judged."""
+        piles = (z(seat, "deck"), z(seat, "discard"))
+        n = sum(self.view.count(p) for p in piles)
+        for _i, rec in self.range(before, self.ctx.index + 1):
+            for _o, src, dst in journal_moves(rec):
+                n += (src in piles) - (dst in piles)
+        return n
+
+    def short_draw_ok(self, seat: int, drew: int, need: int, until: int) -> bool:
+        """Fewer cards drawn than asked is right when nothing was left to draw by op `until`
+        (deck and discard pile both empty: a player draws what there is)."""
+        return drew < need and self.left_to_draw(seat, until) == 0
+
     def favor_gain(self, seat: int, start: int, stop: int) -> tuple[int, int]:
         """(sum of increases, sum of decreases) of pN.favor in [start, stop)."""
         fid = z(seat, "favor")

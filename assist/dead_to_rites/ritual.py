@@ -1,6 +1,7 @@
 """The Ritual track: Rites on the Altar, the Defense Pool, blocked and resolved Rites, Paths."""
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from assist.api import Flag, journal_moves
@@ -9,6 +10,8 @@ from table.games.model import Card
 
 from .reader import ALTAR, POOL, Dtr, z, zone_kind, zone_seat
 from .rules import flag
+
+_POOL_BONUS = re.compile(r"\+(\d+) to the Defense Pool total")
 
 
 def _was_top(d: Dtr, obj_id: str, zone: str | None) -> bool:
@@ -128,19 +131,18 @@ def rite_leaves_altar(d: Dtr, obj_id: str, card: Card, dst: str) -> list[Flag]:
     first_commit = pool[0][0] if pool else ctx.index
     # Outcome against the flip
     ward = ward_of(d, obj_id)
-    cards = [d.card(o) for _i, _s, o in pool]
-    if ward is not None and all(c is not None for c in cards):
-        total = sum(c.number("block") for c in cards if c is not None)
-        if (total >= ward) != blocked:
-            should = "blocked" if total >= ward else "resolved"
-            did = "blocked" if blocked else "resolved"
-            out.append(flag(ctx, "DTR-POOL-FLIP-RESULT", f"{d.whose(obj_id)} was {did}, but the "
-                            f"Defense Pool totals {total} against its Ward of {ward}: it is "
-                            f"{should}.", objects=(obj_id,)))
+    total = pool_total(d, placed, ctx.index)
+    if ward is not None and total is not None and (total >= ward) != blocked:
+        should = "blocked" if total >= ward else "resolved"
+        did = "blocked" if blocked else "resolved"
+        out.append(flag(ctx, "DTR-POOL-FLIP-RESULT", f"{d.whose(obj_id)} was {did}, but the "
+                        f"Defense Pool totals {total} against its Ward of {ward}: it is "
+                        f"{should}.", objects=(obj_id,)))
     # Crowning
     if card.number("step") >= 4:
         need = int(d.p("crowning_draw", 1))
-        short = [s for s in d.seats() if s != owner and d.draws(s, placed, first_commit) != need]
+        short = [s for s in d.seats() if s != owner and (drew := d.draws(s, placed, first_commit))
+                 != need and not d.short_draw_ok(s, drew, need, first_commit)]
         if short:
             out.append(flag(ctx, "DTR-CROWNING", f"{d.whose(obj_id)} (Step "
                             f"{card.number('step')}) hit the Altar and "
@@ -149,10 +151,49 @@ def rite_leaves_altar(d: Dtr, obj_id: str, card: Card, dst: str) -> list[Flag]:
     return out
 
 
+def played_interrupt(d: Dtr, rec: Record, obj_id: str, src: str | None) -> bool:
+    """An Interrupt played face up from its player's hand (into the Defense Pool, their discard
+    pile or play area): a play in the window ("any player ... may play Interrupts"), paid as
+    costs.py reads it, not a card committed face down."""
+    seat = d.seat_of(rec)
+    return rec.op.args.get("face_up") is True and seat is not None \
+        and src == z(seat, "hand") and d.is_type(obj_id, "Interrupt")
+
+
+def pool_bonus(card: Card | None) -> int:
+    """What an Interrupt's printed text adds to the Defense Pool total ("Interrupt: +2 to the
+    Defense Pool total." -> 2; any other text adds nothing)."""
+    m = _POOL_BONUS.search(card.text) if card is not None else None
+    return int(m.group(1)) if m else 0
+
+
+def pool_total(d: Dtr, start: int, stop: int) -> int | None:
+    """The Defense Pool total of a Rite placed at `start`, its fate read at `stop`: the Block of
+    every card committed face down, plus what the Interrupts played in the window add (their
+    Block is not counted: they were played, not committed). None: a card is hidden."""
+    total = 0
+    for _i, rec in d.range(start, stop):
+        if rec.op.kind != "move":
+            continue
+        for obj, src, dst in journal_moves(rec):
+            if dst is None:
+                continue
+            card = d.card(obj)
+            if played_interrupt(d, rec, obj, src):
+                total += pool_bonus(card)
+            elif dst == POOL:
+                if card is None:
+                    return None
+                total += card.number("block")
+    return total
+
+
 def check_commit(d: Dtr, obj_id: str, src: str | None) -> list[Flag]:
     ctx = d.ctx
     out: list[Flag] = []
     actor = ctx.seat
+    if played_interrupt(d, ctx.record, obj_id, src):
+        return out  # played, not committed: any player, any time in the window
     rite = rite_on_altar(d)
     owner = d.view.owner_of(rite) if rite else None
     card_owner = d.view.owner_of(obj_id)

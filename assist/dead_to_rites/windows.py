@@ -83,7 +83,7 @@ def dawn_end(d: Dtr, start: int, active: int) -> list[Flag]:
     missing = []
     if gained == 0 and d.favor(active) < d.favor_cap(active):
         missing.append("gain Favor")
-    if drew == 0:
+    if drew == 0 and not d.short_draw_ok(active, drew, 1, d.stop):
         missing.append("draw a card")
     if missing:
         out.append(flag(ctx, "DTR-DAWN-INCOME", f"{who} did not {' or '.join(missing)} at "
@@ -232,7 +232,7 @@ def declarations_end(d: Dtr, w: Closing) -> list[Flag]:
                             objects=(rite, z(owner, "favor")), at=d.ref(i)))
         drew = d.draws(owner, i if placed is None else placed, now)
         need = d.blocked_draw(owner)
-        if drew != need:
+        if drew != need and not d.short_draw_ok(owner, drew, need, now):
             out.append(flag(ctx, "DTR-BLOCKED-DRAW", f"{who} drew {drew} card(s) for their "
                             f"blocked {rite_name}; they draw {need}.",
                             objects=(rite, z(owner, "hand")), at=d.ref(i)))

@@ -9,6 +9,7 @@ from table.core.timeline import Record
 
 from .facts import Facts
 from .marks import AO_AFTER, AO_BEFORE, AO_USES, CLEANUP
+from .printed import battle_hand_extra, commits_discarded
 from .rules import add
 from .token_moves import check_token_move
 from .wording import whose
@@ -101,9 +102,8 @@ def _battle_dest(f: Facts, out: list[Flag], obj: str, card: Any, frm: tuple[int 
     if fk == "battle-hand" and tk == "hand":
         add(out, f, "GAU-BATTLEHAND-SEPARATE", "Battle Hand cards stay separate from the hand.",
             [obj])
-    elif fk == "commit" and (tk not in ("graveyard", "hand") or (tk == "graveyard" and ts != owner)):
-        add(out, f, "GAU-CLEANUP-DEST", "A hand commitment goes to its owner's Graveyard.",
-            [obj])
+    elif fk == "commit":
+        _commit_dest(f, out, obj, ts, tk, owner)
     elif fk == "battle-choice" and tk not in ("battle-hand",):
         _choice_dest(f, out, obj, fs, ts, tk)
     elif fk == "battle-hand" and tk not in ("battle-choice", "commit") and (
@@ -216,7 +216,7 @@ def _entered_battle(f: Facts, out: list[Flag], to: str, ts: int | None, tk: str,
                 "Hand.", [to])
         else:
             drawn = f.v.count(f"p{ts}.battle-hand") + f.v.count(to)
-            want = int(f.p("battle_hand", 3))
+            want = int(f.p("battle_hand", 3)) + battle_hand_extra(f, b)
             empty = not f.v.count(f"p{ts}.deck") and not f.v.count(f"p{ts}.discard")
             if drawn != want and not (drawn < want and empty):
                 add(out, f, "GAU-BATTLEHAND-DRAW", f"{f.who(ts)}'s Battle Hand had {drawn} "
@@ -225,6 +225,17 @@ def _entered_battle(f: Facts, out: list[Flag], to: str, ts: int | None, tk: str,
 
 def _count_moves(f: Facts, frm: str, to: str, since: int) -> int:
     return sum(1 for _, _, a, b in f.moves_between(since) if a == frm and b == to)
+
+
+def _commit_dest(f: Facts, out: list[Flag], obj: str, ts: int | None, tk: str,
+                 owner: int | None) -> None:
+    """A hand commitment goes to its owner's Graveyard, or to their Discard Pile where the
+    contested Territory says so (Sunken Quarry)."""
+    pile = "discard" if commits_discarded(f, f.battle_at(f.h.index), owner) else "graveyard"
+    if tk != "hand" and (tk != pile or ts != owner):
+        where = "Discard Pile (the Territory's text)" if pile == "discard" else "Graveyard"
+        add(out, f, "GAU-CLEANUP-DEST", f"A hand commitment goes to its owner's {where}.",
+            [obj])
 
 
 def _choice_dest(f: Facts, out: list[Flag], obj: str, fs: int | None, ts: int | None,

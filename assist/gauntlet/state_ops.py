@@ -5,6 +5,7 @@ from assist.api import Flag
 
 from .facts import Facts
 from .marks import CAPTURE
+from .printed import printed_gains
 from .rules import add
 from .wording import whose
 
@@ -208,10 +209,11 @@ def _gains_this_turn(f: Facts, cid: str) -> int:
 
 
 def _command_gain(f: Facts, out: list[Flag], seat: int, cid: str) -> None:
-    won = f.won_this_turn(seat)
-    if not won or _gains_this_turn(f, cid) >= 1:
+    allowed = (1 if f.won_this_turn(seat) else 0) + printed_gains(f, seat, "command")
+    if _gains_this_turn(f, cid) + 1 > allowed:
         add(out, f, "GAU-MIL-COMMAND-GAIN", "Command rises by 1 only for the first battle the "
-            "Military player wins in a turn.", [cid])
+            "Military player wins in a turn, and by what an Action card played this turn "
+            "says.", [cid])
 
 
 def _conviction_gain(f: Facts, out: list[Flag], seat: int, cid: str) -> None:
@@ -222,9 +224,10 @@ def _conviction_gain(f: Facts, out: list[Flag], seat: int, cid: str) -> None:
               for m in f.moves_between(b.open_i))
     gains = _gains_this_turn(f, cid) + 1
     normal = 1 if fed else 0
-    if gains > normal + blasphemy:
+    if gains > normal + blasphemy + printed_gains(f, seat, "conviction"):
         add(out, f, "GAU-INQ-CONVICTION-GAIN", "Conviction rises once per turn after a battle "
-            "sends opposing cards to the Graveyard (plus Blasphemy).", [cid])
+            "sends opposing cards to the Graveyard (plus Blasphemy, and what an Action card "
+            "played this turn says).", [cid])
 
 
 def _purge_cost(f: Facts, out: list[Flag], seat: int, cid: str, spent: int) -> None:

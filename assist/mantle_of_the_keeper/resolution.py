@@ -151,20 +151,22 @@ def _check_damage(ctx: OpContext, f: Facts, out: Out, blow: _Blow, t_seat: int) 
     mods = blow.mods
     credit_seat = a_seat
     _, taken = _gains(f, j, stop, f"p{t_seat}.health")
-    if attack is not None and dvalue is not None and not (mods and special):
-        expected = max(0, attack - dvalue)
-        # Health stops at 0 (MAN-HEALTH-RANGE): a lethal blow takes what is left, no more
-        lethal = 0 < taken < expected and (ctx.view.counter(f"p{t_seat}.health") or 0) == 0
-        if taken != expected and not lethal:
-            out.add("MAN-DAMAGE", f"{seat_name(ctx, t_seat)} lost {taken} Health; attack "
-                    f"{attack} - defense {dvalue} = {expected} Successful Damage.",
-                    [f"p{t_seat}.health"], excused=special)
+    expected = max(0, attack - dvalue) if attack is not None and dvalue is not None else None
+    # Health stops at 0 (MAN-HEALTH-RANGE): a lethal blow takes what is left, no more; its
+    # Successful Damage is still the difference (p. 13), and so is the Favor it earns
+    lethal = expected is not None and 0 < taken < expected and \
+        (ctx.view.counter(f"p{t_seat}.health") or 0) == 0
+    damage = expected if lethal and expected is not None else taken
+    if expected is not None and not (mods and special) and taken != expected and not lethal:
+        out.add("MAN-DAMAGE", f"{seat_name(ctx, t_seat)} lost {taken} Health; attack "
+                f"{attack} - defense {dvalue} = {expected} Successful Damage.",
+                [f"p{t_seat}.health"], excused=special)
     per = param(ctx.game, "favor_per_damage", 1)
     if credit_seat is not None:
         got, _ = _gains(f, j, stop, f"p{credit_seat}.favor")
-        if got != taken * per and not (".turret" in attacker and got):
+        if got != damage * per and not (".turret" in attacker and got):
             out.add("MAN-FAVOR-FOR-DAMAGE", f"{seat_name(ctx, credit_seat)} gained {got} Favor "
-                    f"for {taken} Successful Damage: it is {per} Favor per point.",
+                    f"for {damage} Successful Damage: it is {per} Favor per point.",
                     [f"p{credit_seat}.favor"], excused=special)
     d_got, _ = _gains(f, j, stop, f"p{t_seat}.favor")
     bonus = param(ctx.game, "full_defense_bonus", 2)

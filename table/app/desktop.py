@@ -54,6 +54,7 @@ def run_app(argv: list[str], game: str | None = None, seats: int | None = None,
     lan: list[object | None] = []  # the LAN wiring, once made
     if game is not None:
         shell = Shell()
+        _wire_bots(shell)
         shown = _open_game(shell, lan, game, seats)
         if shown is None:
             return 1
@@ -68,6 +69,7 @@ def run_app(argv: list[str], game: str | None = None, seats: int | None = None,
     else:
         loop = _event_loop(app)  # LAN play is wired at once here: its stack needs the loop
         shell = Shell()
+        _wire_bots(shell)
         lan.append(_wire_lan(shell))
         shell.show_start()
         if position is not None or module is not None:
@@ -130,6 +132,13 @@ def _run(app: Any, loop: Any, lan: list[object | None]) -> int:
         if lan_app is not None:
             loop.run_until_complete(lan_app.close_all())  # bounded: it abandons stuck ones
     return 0
+
+
+def _wire_bots(shell: Any) -> None:
+    """"Add a bot" on a hot-seat table's seats (a LAN table's window wires its own)."""
+    from table.app.table_bots import wire
+
+    wire(shell)
 
 
 def _wire_lan(shell: object) -> object | None:

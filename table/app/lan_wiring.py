@@ -26,6 +26,7 @@ from netplay.session.events import PeerInfo, PeersChanged
 from netplay.session.lan_session import SessionOptions
 from table import lan
 from table.app.internet_wiring import invite, with_internet
+from table.app.lan_bots import attach as attach_bots
 from table.app.lan_joining import open_join_dialog
 from table.app.lan_leaving import CLOSE_BOUND, Departures
 from table.app.lan_offers import RejoinOffers, place_of
@@ -272,6 +273,7 @@ class LanApp:
         self.windows[id(t)] = window
         install_owner_requests(window, t)  # another seat's hidden pile: ask its peer
         install_owner_consent(window, t)  # another player asks ours: ask this player
+        attach_bots(window, t)  # "Add a bot" on an empty seat: a peer of its own
         place = place_of(t, self.shell.settings.name)
         if place is not None:  # closed or crashed, the start screen offers it back
             memory.remember(place)

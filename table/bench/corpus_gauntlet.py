@@ -134,7 +134,7 @@ def battle(t: Table, run: Run, att: int, de: int, pos: int, number: int, *,
             act.move(r, pick, f"p{s}.commit", face_up=False, seat=s)
             used[s].append(cards_in(r, f"p{s}.commit")[-1])
     for s in (att, de):  # Battle Hands, the attacker first
-        _battle_hand(t, s)
+        _battle_hand(t, s, pos)
         pick = _best(t, cards_in(r, f"p{s}.battle-hand"), s == att)
         if pick is None:
             act.mark(r, "declare", value="commit-declined",
@@ -168,7 +168,7 @@ def battle(t: Table, run: Run, att: int, de: int, pos: int, number: int, *,
         "winner": winner, "attacker_total": declared[att], "defender_total": declared[de],
         "attacker_die": dice[att], "defender_die": dice[de]}, seat=att)
     _result(t, run, att, de, pos, winner, last_stand)
-    _cleanup(t, att, de)
+    _cleanup(t, att, de, pos)
     act.mark(r, "declare", value="battle-close", seat=att)
     if winner == att and last_stand:
         run.over = att
@@ -179,10 +179,12 @@ def battle(t: Table, run: Run, att: int, de: int, pos: int, number: int, *,
     run.wins[winner] = number
 
 
-def _battle_hand(t: Table, seat: int) -> None:
-    """Three cards from the Draw Pile into the Battle Hand (the Discard Pile forms a new Draw
-    Pile when it cannot complete the draw)."""
-    want = int(t.module.rules.get("battle_hand", 3))
+def _battle_hand(t: Table, seat: int, pos: int) -> None:
+    """Three cards from the Draw Pile into the Battle Hand (four at Whispering Wood; the
+    Discard Pile forms a new Draw Pile when it cannot complete the draw)."""
+    terr = _territory(t, pos)
+    text = t.card(terr).text if terr is not None and t.card(terr) is not None else ""
+    want = int(t.module.rules.get("battle_hand", 3)) + ("Battle Hands formed here" in text)
     deck, discard = f"p{seat}.deck", f"p{seat}.discard"
     have = min(want, len(cards_in(t.r, deck)))
     if have:
@@ -206,13 +208,18 @@ def _result(t: Table, run: Run, att: int, de: int, pos: int, winner: int,
         act.mark(t.r, "declare", value="forced-beyond", fields={"seat": de}, seat=de)
 
 
-def _cleanup(t: Table, att: int, de: int) -> None:
-    """Commits to their owners' Graveyards, Battle Hand cards to the Discard Piles (a chosen
-    one to the Graveyard against the Inquisition)."""
+def _cleanup(t: Table, att: int, de: int, pos: int) -> None:
+    """Commits to their owners' Graveyards (Discard Piles where the Territory says so: Sunken
+    Quarry), Battle Hand cards to the Discard Piles (a chosen one to the Graveyard against the
+    Inquisition)."""
+    terr = _territory(t, pos)
+    text = t.card(terr).text if terr is not None and t.card(terr) is not None else ""
+    commit_to = "discard" if "committed from hand here go to the Discard Pile" in text \
+        else "graveyard"
     for s in (att, de):
         other = de if s == att else att
         choice_to = "graveyard" if t.groups.get(other) == "Inquisition" else "discard"
-        for zone, dest in (("commit", "graveyard"), ("battle-choice", choice_to),
+        for zone, dest in (("commit", commit_to), ("battle-choice", choice_to),
                            ("battle-hand", "discard")):
             for h in list(cards_in(t.r, f"p{s}.{zone}")):
                 act.move(t.r, h, f"p{s}.{dest}", face_up=True, seat=s)

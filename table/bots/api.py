@@ -236,5 +236,13 @@ class Bot(ABC):
         """Card ids whose text this bot met and did not resolve (for the simulation report)."""
         return set()
 
+    def waiting_for(self, view: SeatView) -> tuple[int, str] | None:
+        """The seat the table waits for now, as this bot reads the game's flow, and what for
+        in a player's words ("to commit to the Defense Pool or pass"): what a table with
+        people at it tells the person its bots wait for. None: nothing (the game is over)."""
+        if view.ended or view.turn_seat is None:
+            return None
+        return view.turn_seat, "to play the turn"
+
 
 __all__ = ["API_VERSION", "Bot", "Decision", "Entry", "LogEntry", "SeatView", "Verdict"]

@@ -25,12 +25,13 @@ COLUMN = "effect"
 WHENS = ("action", "battle", "play", "interrupt", "defend", "attack", "destroys")
 # the table actions: draw/discard/expel cards, gain/lose a tracker, deal damage or heal,
 # move a piece, ready/engage, a bonus to a total (battle, attack, defense, Defense Pool),
-# advantage dice, look at the top of one's own Draw Pile
+# advantage dice, look at the top of one's own Draw Pile, negate the opponent's chosen card
 VERBS = ("draw", "discard", "expel", "gain", "lose", "damage", "heal", "move", "ready",
-         "engage", "bonus", "advantage", "peek")
+         "engage", "bonus", "advantage", "peek", "negate")
 NEEDS_WORD = ("gain", "lose")
 NO_NUMBER = ("ready", "engage")  # every other action says how many
-CONDITIONS = ("attacker", "defender", "initiated", "controlled", "enemy", "adjacent")
+CONDITIONS = ("attacker", "defender", "initiated", "controlled", "enemy", "adjacent",
+              "arcane")
 
 _CLAUSE = re.compile(r"^(?P<when>[a-z]+)\s*:\s*(?P<verb>[a-z]+)(?:\s+(?P<n>[+-]?\d+))?"
                      r"(?:\s+(?P<word>[a-z][a-z-]*))?(?:\s+if\s+(?P<cond>[a-z]+))?$")

@@ -79,7 +79,8 @@ class Match:
         self.max_turns = max_turns
         self.replica = new_table(module, len(bots), decks, rng=Rng(seed),
                                  log_path=log_path, peer_id=f"bots{seed:08d}",
-                                 table_id=f"sim-{module.id}-{seed}",
+                                 # a draft's game of the same seed is another table
+                                 table_id=f"sim-{module.id}-{module.content_hash[:12]}-{seed}",
                                  clock=DeterministicClock(seed))
         judge = verdicts(self.replica) if verdicts is not None else None
         self.views = {seat: SeatView(self.replica, module, seat, judge) for seat in self.bots}

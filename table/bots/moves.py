@@ -16,6 +16,17 @@ def declare(name: str, **fields: Any) -> Entry:
     return {"op": "mark", "what": "declare", "value": name, "fields": fields or None}
 
 
+def begun(view: SeatView) -> bool:
+    """Whether this seat has moved since the current phase began. A turn's first phase may be
+    set by whoever passed the turn (a person's End turn marks the next seat's first phase), so
+    a bot finds itself in a phase whose work it has still to do."""
+    start = next((e.index for e in reversed(view.turn_log())
+                  if e.kind == "mark" and e.args.get("what") == "phase"), None)
+    if start is None:
+        return False
+    return any(e.seat == view.seat and e.kind != "mark" for e in view.log(start + 1))
+
+
 def gain(view: SeatView, counter: str, amount: int) -> Decision:
     """Add to a tracker, never past its max or below its min (a gain over a cap is lost)."""
     if not view.exists(counter):
@@ -57,4 +68,4 @@ def draw(view: SeatView, count: int, to: str | None = None, *, reform: bool = Tr
         left -= take
 
 
-__all__ = ["declare", "draw", "gain", "mark_phase", "refill"]
+__all__ = ["begun", "declare", "draw", "gain", "mark_phase", "refill"]

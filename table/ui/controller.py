@@ -85,6 +85,9 @@ class TableController(QObject):
         # actions whose undo (redo) was said to stay: the next Ctrl+Z (redo) goes past them
         self._passed_undos: set[tuple[str, int]] = set()
         self._passed_redos: set[tuple[str, int]] = set()
+        # seats a bot plays here (table/ui/seat_bots.py): no one looks from them, and undo
+        # takes back only the person's own moves
+        self.hands_off: set[int] = set()
         self._stop_hearing = replica.subscribe(self._hear)
 
     def detach(self) -> None:
@@ -130,7 +133,7 @@ class TableController(QObject):
         seat's place (it holds no secret: public information only; its table refuses moves)."""
         if is_watcher(self.replica.state, self.replica.peer_id):
             return sorted(self.replica.state.seats)
-        return sorted(self.replica.my_seats)
+        return sorted(self.replica.my_seats - self.hands_off)
 
     def viewer_mark(self, seat: int | None) -> str:
         """How the seat being looked from is marked: "you" where this peer plays it, "watching"
@@ -156,6 +159,9 @@ class TableController(QObject):
         return self.catalog.seat_colours.get(seat or 0, "")
 
     def set_seat(self, seat: int) -> None:
+        if seat in self.hands_off:
+            self.status.emit(f"{self.seat_name(seat)} is played by a bot")
+            return
         if seat == self.seat or seat not in self.playable_seats:
             return
         self.seat = seat
@@ -218,7 +224,8 @@ class TableController(QObject):
     def undo(self) -> None:
         """Undo the last action (Ctrl+Z; again and again walks further back). Hot-seat: the
         table's last action, whichever seat made it; an End turn (the turn mark and the phase
-        reset after it) goes back as one, and the view returns to the seat whose turn it is.
+        reset after it) goes back as one, and the view returns to the seat whose turn it is;
+        with a bot in a seat, only the seat looked from's own actions (never a bot's).
         What cannot be taken back is said first, and the next Ctrl+Z goes on past it."""
         self._step(undoing.undo_last, "Undone", self._passed_undos, "Ctrl+Z again undoes")
 
@@ -228,7 +235,7 @@ class TableController(QObject):
 
     def _step(self, fn: Callable[..., Op], done: str, passed: set[tuple[str, int]],
               again: str) -> None:
-        hot = self.hot_seat_for(self.replica) and not self.read_only
+        hot = self.hot_seat_for(self.replica) and not self.read_only and not self.hands_off
 
         def step(r: Replica, *, seat: int, **kwargs: Any) -> Op:
             try:

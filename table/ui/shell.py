@@ -38,6 +38,7 @@ class Shell:
         self.on_join: Callable[[], object] | None = None
         self.on_rejoin: Callable[[str], object] | None = None  # a LAN game's log -> rejoin it
         self.on_start_shown: Callable[[], object] | None = None  # the app looks for tables
+        self.on_open: Callable[[TableWindow], object] | None = None  # the app's bots, say
         self.tables: list[TableWindow] = []
         self.replays: list[QWidget] = []
         self.reports: list[QObject] = []  # reports being written (end of a game)
@@ -210,6 +211,8 @@ class Shell:
         log_path = str(getattr(window.replica.log, "path", "") or "")
         if log_path:  # a table played here: its end is shown, with what comes next
             watch_end(window, self._end_actions(window, log_path), log_path)
+        if self.on_open is not None:
+            self.on_open(window)
         window.show()
         geometry_dump.watch(window)
         self._hide_start()

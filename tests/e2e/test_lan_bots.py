@@ -70,3 +70,38 @@ def _assert_own_secrets_only(path: Path, seat: int) -> None:
             assert obj is not None and obj.owner == seat, (handle, obj and obj.owner)
     assert private > 50
     replica.close()
+
+
+def test_a_bot_taken_out_of_its_seat_gives_it_up(tmp_path: Path) -> None:
+    """What "Remove the bot" does at a LAN table (table/app/lan_bots.py): the bot's peer is
+    stopped (SIGTERM), gives its seat up and leaves; the host's table has the seat free."""
+    import asyncio
+
+    from netplay.session.lan_session import SessionOptions
+    from table import lan
+    from table.lan.table import until_changed
+
+    async def scenario() -> None:
+        opts = SessionOptions(interfaces=["127.0.0.1"], announce=False, player_name="Ada")
+        t = await lan.host(lan.module_for("dead-to-rites"), table_name="b", seats=4,
+                           log_path=tmp_path / "host.sandlog", options=opts)
+        bot = None
+        try:
+            await lan.take_seat(t, 1, name="Ada")
+            bot = await asyncio.create_subprocess_exec(
+                *BASE, "join", *COMMON, "--connect", f"127.0.0.1:{t.session.port}", "--seat",
+                "2", "--bot", "dead-to-rites-random", "--log", str(tmp_path / "bot.sandlog"),
+                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+            r = t.replica
+            assert await until_changed(r, lambda: 2 in r.state.seats, timeout=20)  # (3, 4 free)
+            bot.terminate()
+            out, err = await asyncio.wait_for(bot.communicate(), 20)
+            assert bot.returncode == 0 and b"BOT DONE stopped" in out, err[-2000:]
+            assert await until_changed(r, lambda: 2 not in r.state.seats, timeout=10)  # free
+        finally:
+            if bot is not None and bot.returncode is None:
+                bot.kill()
+            await t.close()
+
+    asyncio.run(scenario())
+

@@ -219,6 +219,8 @@ async def _play_bot(t: Any, args: argparse.Namespace, stop: asyncio.Event) -> No
         await asyncio.sleep(0.05)
     how = await play_bot(t, args.bot, args.seat, stop)
     out(f"BOT DONE {how}")
+    if how == "stopped" and t.replica.state.result is None:  # taken out of its seat
+        t.replica.issue("seat", {"seat": args.seat, "release": True})  # free again
     await _settle(t, stop)
 
 
@@ -319,6 +321,7 @@ async def _status_loop(t: Any) -> None:
 async def _play_script(t: Any, path: Path, my_seat: int | None) -> int:
     """Perform a JSON Lines script; returns how many lines failed (each is reported)."""
     from table.app.commands.log import _namer
+    from table.app.commands.peer_entries import perform_entry
 
     namer = _namer(t.replica)
     failures = 0
@@ -346,5 +349,3 @@ async def _play_script(t: Any, path: Path, my_seat: int | None) -> int:
             print(f"{path}:{number}: {error}", file=sys.stderr)
         await asyncio.sleep(0)  # let the network breathe between ops
     return failures
-
-

@@ -1,6 +1,6 @@
-"""One JSON op entry performed by a headless peer (a script's line, a bot's move): here, or by
-the owner of the hidden pile it takes from (asked through the session). Shared by the headless
-peer and the bot peer."""
+"""One op in the JSON form at a LAN table, as a headless peer performs it (a script's line, a
+bot's entry): here, or, when it takes from another seat's hidden pile, asked of that seat's
+peer (which performs it if its player consents)."""
 from __future__ import annotations
 
 from typing import Any

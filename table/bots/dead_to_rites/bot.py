@@ -11,7 +11,7 @@ from typing import Any
 from table.bots.api import Bot, Decision, SeatView
 from table.bots.choosing import Chooser
 from table.bots.effects import total
-from table.bots.moves import declare, draw, gain, mark_phase
+from table.bots.moves import begun, declare, draw, gain, mark_phase
 
 from . import table_read as tr
 from .fights import Fights
@@ -36,6 +36,14 @@ class DeadToRitesBot(Fights, Ritual, Bot):
 
     def _prompt(self, view: SeatView) -> int | None:
         """The seat the table waits for now."""
+        waited = self._awaited(view)
+        return waited[0] if waited is not None else None
+
+    def waiting_for(self, view: SeatView) -> tuple[int, str] | None:
+        return None if view.ended else self._awaited(view)
+
+    def _awaited(self, view: SeatView) -> tuple[int, str] | None:
+        """The seat the table waits for now, and what for."""
         active = view.turn_seat
         if active is None:
             return None
@@ -43,16 +51,17 @@ class DeadToRitesBot(Fights, Ritual, Bot):
         if phase == "Combat":
             seat = self.combat_prompt(view, active)
             if seat is not None:
-                return seat
+                return seat, self.combat_reason(view, seat)
         if phase == "Rite":
             r = tr.rite_round(view)
             if r is not None:
-                return self.rite_prompt(view, r)
+                seat = self.rite_prompt(view, r)
+                return seat, self.rite_reason(view, r, seat)
         if phase == "Dusk":
             for seat in [active, *tr.clockwise(view, active)]:
                 if self._to_clear(view, seat):
-                    return seat
-        return active
+                    return seat, "to clear the damage on their Champions (Dusk)"
+        return active, "to play the turn"
 
     # -- acting ------------------------------------------------------------------------------
     def act(self, view: SeatView) -> Decision:
@@ -74,8 +83,9 @@ class DeadToRitesBot(Fights, Ritual, Bot):
         me = view.seat
         phase = view.phase
         index = tr.PHASES.index(phase) if phase in tr.PHASES else -1
-        if index < 0:
-            yield mark_phase("Dawn")
+        if index < 0 or (index == 0 and not begun(view)):  # Dawn set by the End turn before
+            if index < 0:
+                yield mark_phase("Dawn")
             yield from self._dawn(view)
             index = 0
         if index == 0:

@@ -31,17 +31,32 @@ class Fights:
     def combat_prompt(self, view: SeatView, active: int) -> int | None:
         """Whose part of the fights comes next: a target's strike-back, then the owners of
         destroyed Champions, clockwise from the active player."""
+        striking = self._to_strike_back(view)
+        if striking:
+            return striking[0]
+        for seat in [active, *tr.clockwise(view, active)]:
+            if self._destroyed(view, seat):
+                return seat
+        return None
+
+    def _to_strike_back(self, view: SeatView) -> list[int]:
+        """The owners of attacked Champions still in play that have not struck back, in the
+        order the attacks were declared."""
         struck = {str(e.fields.get("target")) for e in self._declared(view, "strike-back")}
+        out = []
         for e in self._declared(view, "attack"):
             target = str(e.fields.get("target"))
             owner = view.owner(target)
             if target not in struck and owner is not None and view.exists(target) and \
                     view.place(target)[0] == f"p{owner}.play":
-                return owner
-        for seat in [active, *tr.clockwise(view, active)]:
-            if self._destroyed(view, seat):
-                return seat
-        return None
+                out.append(owner)
+        return out
+
+    def combat_reason(self, view: SeatView, seat: int) -> str:
+        """What the fights wait for from `seat` (combat_prompt's answer)."""
+        if seat in self._to_strike_back(view):
+            return "to strike back with their attacked Champion (Declare: Strike back)"
+        return "to put their destroyed Champions in their discard pile"
 
     def fights_open(self, view: SeatView) -> bool:
         return bool(self._destroyed(view, view.seat))

@@ -74,6 +74,16 @@ class Ritual:
                 return seat
         return r.owner
 
+    def rite_reason(self, view: SeatView, r: RiteRound, seat: int) -> str:
+        """What the Rite on the Altar waits for from `seat` (rite_prompt's answer)."""
+        if seat == r.owner:
+            return "to resolve or block their Rite against the Defense Pool"
+        if self._crowning(view, r) and not self._crowned(view, r, seat):
+            return "to draw 1 card for the Crowning"
+        if seat not in r.passed:
+            return ("to commit cards face down to the Defense Pool, then pass (Declare: Pass)")
+        return "to reveal their committed cards and put them in their discard pile"
+
     def _crowning(self, view: SeatView, r: RiteRound) -> bool:
         return r.card.number("step") >= 4
 
@@ -126,15 +136,18 @@ class Ritual:
         for handle, card in hand:
             if given >= need:
                 break
-            if card.number("block") <= 0:
-                continue
             bonus = total(self.effects.get(card.id, ()), "interrupt", "bonus")
             cost = card.number("cost")
-            if card.type == "Interrupt" and bonus and tr.favor(view, me) >= cost and need > 2:
+            # played, an Interrupt adds its bonus (paid for); committed, its Block (free)
+            play = card.type == "Interrupt" and bonus > card.number("block") and \
+                tr.favor(view, me) >= cost
+            if card.number("block") <= 0 and not play:
+                continue
+            if play:
                 if cost:
                     yield {"op": "counter", "id": f"p{me}.favor", "add": -cost}
                 yield {"op": "move", "card": handle, "to": POOL, "face_up": True}
-                given += card.number("block") + bonus
+                given += bonus
             else:
                 yield {"op": "move", "card": handle, "to": POOL}
                 given += card.number("block")

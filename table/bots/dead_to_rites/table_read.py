@@ -108,8 +108,10 @@ def rite_round(view: SeatView) -> RiteRound | None:
 
 
 def pool_total(view: SeatView, r: RiteRound, effects: dict[str, list[object]]) -> int:
-    """The Block of every card revealed into this Rite's Defense Pool (flipped face up, or an
-    Interrupt played face up into it) plus the Interrupts' bonuses."""
+    """The Block of every card committed to this Rite's Defense Pool (read as it is flipped
+    face up), plus what the Interrupts played face up into it add: their bonus, not their
+    Block ("add up the Block values of every committed card"; a played Interrupt is not
+    committed)."""
     from table.bots.effects import Effect, total
 
     got = 0
@@ -120,10 +122,11 @@ def pool_total(view: SeatView, r: RiteRound, effects: dict[str, list[object]]) -
         card = view.card_data(card_id)
         if card is None:
             continue
-        got += card.number("block")
-        if e.kind == "move":  # an Interrupt played into the pool adds its bonus
+        if e.kind == "move":  # an Interrupt played into the pool
             got += total([x for x in effects.get(card_id, ()) if isinstance(x, Effect)],
                          "interrupt", "bonus")
+        else:
+            got += card.number("block")
     return got
 
 

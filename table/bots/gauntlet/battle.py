@@ -60,13 +60,21 @@ class Battling:
                        "condition": "Ran the Gauntlet (won the Last Stand)"}
 
     def _battle_hand_size(self, view: SeatView, b: Battle) -> int:
-        return int(view.rule("battle_hand", 3))
+        """The module's Battle Hand, and what the contested Territory adds (Whispering Wood:
+        `battle: draw 1 battle-hand`)."""
+        n = gb.positions(view)
+        terr = gb.territory_id(view, b.pos) if gb.is_territory(b.pos, n) else None
+        extra = sum(e.amount for e in self.effects.get(terr or "", ())
+                    if e.when == "battle" and e.verb == "draw" and e.word == "battle-hand"
+                    and e.applies(gb.battle_facts(view, b, view.seat)))
+        return int(view.rule("battle_hand", 3)) + int(extra)
 
     def _bonus(self, view: SeatView, b: Battle, card_id: str) -> float:
         facts = gb.battle_facts(view, b, view.seat)
         effects = self.effects.get(card_id, ())
         return total(effects, "battle", "bonus", facts) + \
-            1.5 * total(effects, "battle", "advantage", facts)
+            1.5 * total(effects, "battle", "advantage", facts) + \
+            1.0 * total(effects, "battle", "negate", facts)  # the opponent's choice, undone
 
     def _commit(self, view: SeatView, b: Battle) -> Decision:
         me = view.seat
@@ -85,13 +93,15 @@ class Battling:
             yield {"op": "move", "card": choice[0], "to": f"p{me}.battle-choice"}
 
     def _used(self, view: SeatView, seat: int) -> list[str]:
-        out = []
-        for zone in ("commit", "battle-choice"):
-            for handle in view.ids(f"p{seat}.{zone}"):
-                card = view.card_id(handle)
-                if card is not None:
-                    out.append(card)
-        return out
+        """The cards a side used that count: its commitment and its chosen card, unless the
+        opponent's used cards negate the chosen one (Saboteur: `battle: negate 1`)."""
+        def known(zone: str, who: int) -> list[str]:
+            return [c for h in view.ids(f"p{who}.{zone}") if (c := view.card_id(h)) is not None]
+
+        foe = [*known("commit", other(seat)), *known("battle-choice", other(seat))]
+        negated = sum(total(self.effects.get(c, ()), "battle", "negate") for c in foe)
+        chosen = known("battle-choice", seat)
+        return known("commit", seat) + chosen[min(negated, len(chosen)):]
 
     def _dice(self, view: SeatView, b: Battle) -> Decision:
         me = view.seat

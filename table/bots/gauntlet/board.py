@@ -134,6 +134,10 @@ def battle_facts(view: SeatView, b: Battle, seat: int) -> set[str]:
         facts.add("initiated")
     if controller(view, b.pos) == seat:
         facts.add("controlled")
+    foe = other(seat)
+    if any(card.flag("arcane") for zone in ("commit", "battle-choice")
+           for _, card in view.known(f"p{foe}.{zone}")):
+        facts.add("arcane")  # the opponent used an Arcane card (once revealed)
     return facts
 
 

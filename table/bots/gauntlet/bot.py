@@ -45,6 +45,25 @@ class GauntletBot(Battling, Bot):
                 return False
         return view.turn_seat == view.seat
 
+    def waiting_for(self, view: SeatView) -> tuple[int, str] | None:
+        if view.ended:
+            return None
+        b = gb.open_battle(view)
+        if b is None:
+            return super().waiting_for(view)
+        seat = self._battle_turn(view, b)
+        if seat is None:
+            return None
+        step = next((n for n in (COMMIT, BATTLE_HAND, REVEAL) if (seat, n) not in b.done), None)
+        if step is None:
+            return seat, ("to roll the battle die" if b.winner is None else
+                          "to resolve the battle's result and clean up, then Declare: Battle "
+                          "step 9")
+        what = {COMMIT: "to commit a card from hand face down (or not)",
+                BATTLE_HAND: "to form the Battle Hand and choose a card (or not)",
+                REVEAL: "to reveal the battle's cards"}[step]
+        return seat, f"{what}, then Declare: Battle step {step}"
+
     def _excess_capital(self, view: SeatView, seat: int) -> int:
         """Capital over the Financier's limit (Territories controlled + Treasury value), cut at
         the end of every turn (§13)."""
@@ -88,16 +107,19 @@ class GauntletBot(Battling, Bot):
         yield from self._turn(view)
 
     def _follow(self, view: SeatView) -> None:
-        """Keep up with who was forced beyond the Gauntlet (a Last Stand needs it)."""
+        """Keep up with who was forced beyond the Gauntlet (a Last Stand needs it): a player
+        leaves the Gauntlet past its own end only by losing a battle (no one withdraws beyond
+        it), so every move of a token onto its off-column position after the setup is one, a
+        counterattack lost from there as much as a final Territory lost."""
         n = gb.positions(view)
         for e in view.log(self._followed):
             if e.declared() == "forced-beyond" and isinstance(e.fields.get("seat"), int):
                 self._forced[int(e.fields["seat"])] = True
             elif e.kind == "move" and str(e.args.get("id", "")).endswith(".token"):
                 seat = int(str(e.args["id"])[1:].split(".")[0])
-                to = str(e.args.get("to", ""))
-                if to != gb.slot(gb.start(seat, n)) and seat in self._forced:
-                    self._forced[seat] = False
+                if seat in self._forced:
+                    to = str(e.args.get("to", ""))
+                    self._forced[seat] = to == gb.slot(gb.start(seat, n))
         self._followed = view.log_size()
 
     def _turn(self, view: SeatView) -> Decision:
@@ -105,9 +127,10 @@ class GauntletBot(Battling, Bot):
         phase = view.phase
         steps = list(view.rule("phases", STEPS))
         index = steps.index(phase) if phase in steps else -1
-        if index <= 0 and phase != steps[0]:
-            yield mark_phase(steps[0])
-            yield from self._capture(view)
+        if index <= 0:  # Capture may be set by the End turn before: its work is still ours
+            if phase != steps[0]:
+                yield mark_phase(steps[0])
+            yield from self._capture(view)  # (nothing to do twice: a capture is done once)
             if view.ended:
                 return
             index = 0

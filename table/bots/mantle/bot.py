@@ -9,7 +9,7 @@ from typing import Any
 
 from table.bots.api import Bot, Decision, SeatView
 from table.bots.choosing import Chooser
-from table.bots.moves import declare, gain, mark_phase, refill
+from table.bots.moves import begun, declare, gain, mark_phase, refill
 
 from . import arena as ar
 from .combat import Combat
@@ -45,6 +45,18 @@ class MantleBot(Combat, Placing, Bot):
                 return s
         return view.turn_seat
 
+    def waiting_for(self, view: SeatView) -> tuple[int, str] | None:
+        seat = None if view.ended else self._prompt(view)
+        if seat is None:
+            return None
+        if self.placing_prompt(view) == seat:
+            return seat, "to place a Hazard or their Chosen in the arena"
+        if view.counter(f"p{seat}.health") <= 0:
+            return seat, "to take their Chosen out of the arena"
+        if self.combat_prompt(view) == seat and view.turn_seat != seat:
+            return seat, "to defend (a card with a defense value) or pass (Declare: Pass)"
+        return seat, "to play the turn"
+
     def act(self, view: SeatView) -> Decision:
         me = view.seat
         if self._prompt(view) != me:
@@ -73,8 +85,9 @@ class MantleBot(Combat, Placing, Bot):
                        "condition": "Last Chosen remaining"}
             return
         phase = view.phase
-        if phase not in PHASES:
-            yield mark_phase("Income")
+        if phase not in PHASES or (phase == PHASES[0] and not begun(view)):
+            if phase != PHASES[0]:  # else the End turn before set it
+                yield mark_phase("Income")
             yield from gain(view, f"p{me}.favor", int(view.rule("income_favor", 1)))
             yield from self._draw(view, int(view.rule("income_draw", 1)))
             yield mark_phase("Action")

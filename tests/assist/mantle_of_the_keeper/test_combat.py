@@ -375,8 +375,9 @@ def test_turret_remove_legal() -> None:
     assert g.rules() == []
 
 
-def _lethal(left: int, taken: int) -> Game:
-    """Velya (Health `left`) takes Shem's undefended Heirloom Bow (Attack 5) and loses `taken`."""
+def _lethal(left: int, taken: int, favor: int | None = None) -> Game:
+    """Velya (Health `left`) takes Shem's undefended Heirloom Bow (Attack 5) and loses `taken`;
+    Shem gains `favor` (default: `taken`)."""
     g = Game()
     g.health(3, left - 20)
     since = g.mark()
@@ -385,16 +386,18 @@ def _lethal(left: int, taken: int) -> Game:
     g.declare("attack", 1, target=3, card="Heirloom Bow")
     g.play(1)
     g.health(3, -taken, by=1)
-    g.favor(1, taken)
+    g.favor(1, taken if favor is None else favor)
     g.phase("End of turn")
     g.since = since  # flags count from the attack on
     return g
 
 
 def test_damage_lethal_overkill_legal() -> None:
-    # Health stops at 0 (MAN-HEALTH-RANGE): a 5-point blow on 2 Health takes 2, not a slip
-    g = _lethal(2, 2)
+    # Health stops at 0 (MAN-HEALTH-RANGE): a 5-point blow on 2 Health takes 2, not a slip;
+    # its Successful Damage is still attack - defense, 5, and so is the Favor (p. 13)
+    g = _lethal(2, 2, favor=5)
     assert g.rules() == [], g.describe()
+    assert _lethal(2, 2).rules() == ["MAN-FAVOR-FOR-DAMAGE"]  # the Health lost is not it
 
 
 def test_damage_short_of_lethal_fires() -> None:

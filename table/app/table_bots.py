@@ -1,0 +1,193 @@
+"""Bots at a hot-seat table, in this process: the window's "Add a bot" (table/ui/seat_bots.py)
+seats one in any seat but the last a person plays; it then plays that seat whenever the table
+waits for it (table/bots/table_hands.py), one move every `pace` milliseconds so the people at
+the screen can follow it, through the same JSON op form as the command line's bots. The view
+never passes to a bot's seat (so the curtain never shows for it), undo takes back only the
+person's own moves, and the rules assist judges the bots' moves like anyone's.
+
+`wire(shell)` gives every hot-seat table window the app opens its bots; a LAN table's window
+gets table/app/lan_bots.py's instead (a bot there is a peer of its own).
+"""
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, QTimer
+
+from table.core.errors import CoreError
+from table.ui import seat_bots
+
+if TYPE_CHECKING:
+    from table.bots.table_hands import TableBots
+    from table.ui.main_window import TableWindow
+    from table.ui.shell import Shell
+
+log = logging.getLogger(__name__)
+PACE_MS = 80  # between two of a bot's moves; settings.extra["bot_pace_ms"] changes it
+STRENGTHS = {"heuristic": "plays to win", "random": "any legal move, at random"}
+
+
+def labels(game: str) -> list[tuple[str, str]]:
+    """The installed bots of a game as a player reads them: ("...-heuristic", "Heuristic: plays
+    to win"), the game's own strengths first."""
+    from table.bots.registry import for_game
+
+    out = []
+    for name, cls in for_game(game).items():
+        what = STRENGTHS.get(cls.strength, "")
+        head = (cls.strength or name).capitalize()
+        out.append((name, f"{head}: {what}" if what else head))
+    return sorted(out, key=lambda o: (o[1].split(":")[0] not in ("Heuristic", "Random"), o[1]))
+
+
+class HotSeatBots(QObject):
+    """The bots of one hot-seat table window (seat_bots.BotSeats)."""
+
+    def __init__(self, window: TableWindow, pace_ms: int = PACE_MS) -> None:
+        super().__init__(window)
+        self.window = window
+        self.ctl = window.ctl
+        self.names: dict[int, str] = {}  # the seats' names before their bots took them
+        self._table: TableBots | None = None  # made with the first bot
+        self.timer = QTimer(self)
+        self.timer.setSingleShot(True)
+        self.timer.setInterval(pace_ms)
+        self.timer.timeout.connect(self._tick)
+        self._unsubscribe = window.replica.subscribe(lambda _change: self._wake())
+        window.closed.connect(self.stop)
+
+    # -- seat_bots.BotSeats ------------------------------------------------------------------
+    def choices(self) -> list[tuple[str, str]]:
+        module = self.ctl.catalog.module
+        return labels(module.id) if module is not None else []
+
+    def bot_at(self, seat: int) -> str | None:
+        bot = self._table.bots.get(seat) if self._table is not None else None
+        return bot.name if bot is not None else None
+
+    def why_not(self, seat: int) -> str:
+        if self.ctl.read_only:
+            return "This table is read-only"
+        if self.ctl.catalog.module is None:
+            return "Bots play only a game module's tables"
+        if any(r.op.kind == "end" and r.void is None for r in self.window.replica.records()):
+            return "The game is over"
+        people = [s for s in self.ctl.playable_seats if s != seat]
+        if seat not in self.ctl.playable_seats or not people:
+            return f"{self.ctl.seat_name(seat)} is the last seat a person plays here"
+        return ""
+
+    def add(self, seat: int, name: str) -> None:
+        why = self.why_not(seat)
+        if why:
+            self.ctl.status.emit(why)
+            return
+        from table.bots.effects import EffectError
+        from table.bots.registry import UnknownBot
+        from table.bots.strategy import StrategyError
+
+        try:
+            bot = self._bots().seat(seat, name)
+        except (UnknownBot, EffectError, StrategyError) as err:
+            self.ctl.status.emit(f"Cannot seat the bot: {err}")
+            return
+        before = self.ctl.seat_name(seat)
+        self.names[seat] = before
+        self.ctl.hands_off.add(seat)
+        self._rename(seat, f"{before} (bot)")
+        if self.ctl.seat == seat:  # handed over: the screen passes to a person's seat
+            self.ctl.set_seat(self.ctl.playable_seats[0])
+        self.ctl.status.emit(f"{before} is played by a bot ({bot.strength or bot.name})")
+        self.window.refresh_panels()
+        self._wake()
+
+    def remove(self, seat: int) -> None:
+        if self._table is None or seat not in self._table.bots:
+            return
+        self._table.unseat(seat)
+        self.ctl.hands_off.discard(seat)
+        name = self.names.pop(seat, self.ctl.seat_name(seat))
+        self._rename(seat, name)
+        self.ctl.status.emit(f"{name} is a person's seat again (Ctrl+{seat} plays it)")
+        self.window.refresh_panels()
+
+    # -- playing -----------------------------------------------------------------------------
+    def _bots(self) -> TableBots:
+        if self._table is None:
+            from table.bots.table_hands import TableBots
+
+            module = self.ctl.catalog.module
+            assert module is not None
+            self._table = TableBots(self.window.replica, module, self._refused)
+        return self._table
+
+    def _wake(self) -> None:
+        if self._table is not None and self._table.bots and not self.timer.isActive() \
+                and not self.window.shut:
+            self.timer.start()
+
+    def _tick(self) -> None:
+        if self._table is None or self.window.shut:
+            return
+        if self._table.step():
+            self._wake()  # its next move (the change it made woke it too)
+            return
+        self._tell_whose()
+
+    def _tell_whose(self) -> None:
+        """The bots wait: for a person's answer off their turn (the Defense Pool, a
+        strike-back, a battle step...), the screen passes to that seat and says what for."""
+        assert self._table is not None
+        waited = self._table.waiting_for()
+        if waited is None or waited[0] in self.ctl.hands_off:
+            return
+        seat, what = waited
+        if what == "to play the turn":  # a turn passing moves the view (follow_turn)
+            return
+        if seat != self.ctl.seat:
+            self.ctl.set_seat(seat)  # through the curtain, where several people play here
+        self.ctl.status.emit(f"{self.ctl.seat_name(seat)}: the table waits for you {what}")
+
+    def _refused(self, seat: int, why: str) -> None:
+        log.warning("bot of seat %s: %s", seat, why)
+        self.ctl.status.emit(f"{self.ctl.seat_name(seat)}'s bot stopped: {why}")
+
+    def _rename(self, seat: int, name: str) -> None:
+        replica = self.window.replica
+        try:
+            replica.issue("seat", {"seat": seat, "name": name,
+                                   "colour": self.ctl.seat_colour(seat) or None})
+        except CoreError as err:
+            self.ctl.status.emit(str(err))
+
+    def stop(self) -> None:
+        self.timer.stop()
+        self._unsubscribe()
+
+
+def attach(window: TableWindow) -> HotSeatBots | None:
+    """Give a hot-seat table window its bots (a LAN table's or a read-only one gets none)."""
+    if window.peers_panel is not None or window.ctl.read_only or \
+            window.seats.bots is not None:
+        return None
+    settings = window.settings
+    pace = settings.extra.get("bot_pace_ms", PACE_MS) if settings is not None else PACE_MS
+    bots = HotSeatBots(window, int(pace) if isinstance(pace, int) else PACE_MS)
+    seat_bots.install(window, bots)
+    return bots
+
+
+def wire(shell: Shell) -> None:
+    """Every table window the shell opens gets its bots (hot-seat) from here on."""
+    previous: Any = shell.on_open
+
+    def opened(window: TableWindow) -> None:
+        if previous is not None:
+            previous(window)
+        attach(window)
+
+    shell.on_open = opened
+
+
+__all__ = ["PACE_MS", "HotSeatBots", "attach", "labels", "wire"]
