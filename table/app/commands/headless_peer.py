@@ -14,7 +14,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from .peer_entries import perform_entry
 from .tagging import tag_args
 
 
