@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
+
+from .api import Bot
 
 T = TypeVar("T")
 
@@ -40,3 +42,18 @@ class Chooser:
 
 
 __all__ = ["Chooser"]
+
+
+class ChoosingBot(Bot):
+    """A shipped game's bot: it chooses with a Chooser (at random or by score, as its class's
+    `heuristic` says) and keeps the cards whose text it met and did not resolve."""
+
+    heuristic = True
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.choose = Chooser(self.rnd, self.heuristic)
+        self._unresolved: set[str] = set()
+
+    def unresolved(self) -> set[str]:
+        return set(self._unresolved)

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from table.bots.api import Bot, Decision, SeatView
-from table.bots.choosing import Chooser
+from table.bots.api import Decision, SeatView
+from table.bots.choosing import ChoosingBot
 from table.bots.effects import total
 from table.bots.moves import begun, declare, draw, gain, mark_phase
 
@@ -18,17 +18,9 @@ from .fights import Fights
 from .ritual import Ritual
 
 
-class DeadToRitesBot(Fights, Ritual, Bot):
+class DeadToRitesBot(Fights, Ritual, ChoosingBot):
     game = "dead-to-rites"
     heuristic = True
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.choose = Chooser(self.rnd, self.heuristic)
-        self._unresolved: set[str] = set()
-
-    def unresolved(self) -> set[str]:
-        return set(self._unresolved)
 
     # -- when the table waits for this seat ---------------------------------------------------
     def wants_to_act(self, view: SeatView) -> bool:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from table.bots.api import Bot, Decision, SeatView
-from table.bots.choosing import Chooser
+from table.bots.api import Decision, SeatView
+from table.bots.choosing import ChoosingBot
 from table.bots.effects import Effect, total
 from table.bots.moves import declare, gain, mark_phase
 from table.bots.moves import draw as draw_cards
@@ -19,14 +19,12 @@ from .board import Battle, other
 STEPS = ("Capture", "Draw", "Action (before)", "Movement", "Action (after)", "Cleanup")
 
 
-class GauntletBot(Battling, Bot):
+class GauntletBot(Battling, ChoosingBot):
     game = "gauntlet"
     heuristic = True
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.choose = Chooser(self.rnd, self.heuristic)
-        self._unresolved: set[str] = set()
         self._forced: dict[int, bool] = {1: False, 2: False}
         self._followed = 0
 
@@ -276,8 +274,6 @@ class GauntletBot(Battling, Bot):
             total(effects, "battle", "advantage", ()) * 2 + \
             0.5 * sum(e.amount for e in effects if e.when == "action" and e.verb == "draw"))
 
-    def unresolved(self) -> set[str]:
-        return set(self._unresolved)
 
 
 class RandomGauntletBot(GauntletBot):

@@ -5,10 +5,8 @@ defense against each attack and leaving the arena at 0 Health. The last Chosen s
 `random` takes any legal option, `heuristic` hunts the weakest opponent it can reach."""
 from __future__ import annotations
 
-from typing import Any
-
-from table.bots.api import Bot, Decision, SeatView
-from table.bots.choosing import Chooser
+from table.bots.api import Decision, SeatView
+from table.bots.choosing import ChoosingBot
 from table.bots.moves import begun, declare, gain, mark_phase, refill
 
 from . import arena as ar
@@ -18,17 +16,9 @@ from .setup import Placing
 PHASES = ("Income", "Action", "End of turn")
 
 
-class MantleBot(Combat, Placing, Bot):
+class MantleBot(Combat, Placing, ChoosingBot):
     game = "mantle-of-the-keeper"
     heuristic = True
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.choose = Chooser(self.rnd, self.heuristic)
-        self._unresolved: set[str] = set()
-
-    def unresolved(self) -> set[str]:
-        return set(self._unresolved)
 
     def wants_to_act(self, view: SeatView) -> bool:
         return not view.ended and self._prompt(view) == view.seat
