@@ -79,6 +79,13 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as err:  # an output that cannot be written, a port taken: one line, no trace
+        if args.verbose:
+            raise
+        from table.app.commands import os_error_line
+
+        print(f"sandtable {args.command}: {os_error_line(err)}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

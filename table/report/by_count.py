@@ -23,11 +23,13 @@ def render(ss: list[Session]) -> str:
         lo, hi = wilson(wins, len(games))
         first = (f"{_pct(wins / len(games))} ({_pct(lo)}–{_pct(hi)}, n={len(games)})"
                  if games else "—")
-        verdict = ("above" if lo > 1 / count else "below" if hi < 1 / count else "fair") \
-            if games else ""
+        fair = 1 / count if count else None  # a table closed before any seat was taken
+        verdict = ("above" if lo > fair else "below" if hi < fair else "fair") \
+            if games and fair is not None else ""
         turns = mean_interval([float(s.turns) for s in x])
         minutes = mean_interval([s.minutes for s in x])
-        rows.append([f"{count} players", len(x), len(games), first, _pct(1 / count), verdict,
+        rows.append([f"{count} players" if count else "no seat taken", len(x), len(games), first,
+                     _pct(fair) if fair is not None else "—", verdict,
                      f"{turns[0]:.1f} ({turns[1]:.1f}–{turns[2]:.1f})",
                      f"{minutes[0]:.0f} ({minutes[1]:.0f}–{minutes[2]:.0f})"])
     return ("<h3>First player and game length, per player count</h3><p class=muted>The first "

@@ -179,5 +179,6 @@ def _incomplete(sessions: list[Session]) -> str:
 
 def write(path: str | Path, html: str) -> Path:
     path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)  # `--out reports/june.html` makes its folder
     path.write_text(html, encoding="utf-8")
     return path
