@@ -3,7 +3,9 @@ seats one in any seat but the last a person plays; it then plays that seat whene
 waits for it (table/bots/table_hands.py), one move every `pace` milliseconds so the people at
 the screen can follow it, through the same JSON op form as the command line's bots. The view
 never passes to a bot's seat (so the curtain never shows for it), undo takes back only the
-person's own moves, and the rules assist judges the bots' moves like anyone's.
+person's own moves, and the rules assist judges the bots' moves like anyone's. Who plays a
+bot's seat is in the log's tags (players: "2" -> "<bot> (bot)"), so a resumed game seats its
+bots again and a designer's report names them.
 
 `wire(shell)` gives every hot-seat table window the app opens its bots; a LAN table's window
 gets table/app/lan_bots.py's instead (a bot there is a peer of its own).
@@ -25,6 +27,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 PACE_MS = 80  # between two of a bot's moves; settings.extra["bot_pace_ms"] changes it
+BOT_SUFFIX = " (bot)"  # a bot's seat name and its players tag end with it
 STRENGTHS = {"heuristic": "plays to win", "random": "any legal move, at random"}
 
 
@@ -79,6 +82,24 @@ class HotSeatBots(QObject):
         return ""
 
     def add(self, seat: int, name: str) -> None:
+        self._seat(seat, name)
+
+    def restore(self) -> list[int]:
+        """A resumed table's bots back in their seats: the log's tags name who played each seat,
+        and a bot's entry reads "<bot> (bot)". Returns the seats given back to bots."""
+        known = dict(self.choices())
+        players = self.window.replica.state.tags.get("players") or {}
+        restored = []
+        for key, who in sorted(players.items()):
+            name = who.removesuffix(BOT_SUFFIX) if who.endswith(BOT_SUFFIX) else ""
+            seat = int(key)
+            if name in known and seat in self.window.replica.state.seats and \
+                    self.bot_at(seat) is None and not self.why_not(seat):
+                self._seat(seat, name, restored=True)
+                restored.append(seat)
+        return restored
+
+    def _seat(self, seat: int, name: str, restored: bool = False) -> None:
         why = self.why_not(seat)
         if why:
             self.ctl.status.emit(why)
@@ -93,12 +114,17 @@ class HotSeatBots(QObject):
             self.ctl.status.emit(f"Cannot seat the bot: {err}")
             return
         before = self.ctl.seat_name(seat)
+        if restored:  # the log already names the seat as a bot's
+            before = before.removesuffix(BOT_SUFFIX)
         self.names[seat] = before
         self.ctl.hands_off.add(seat)
-        self._rename(seat, f"{before} (bot)")
+        if not restored:
+            self._rename(seat, f"{before}{BOT_SUFFIX}")
+            self._tag(seat, f"{name}{BOT_SUFFIX}")
         if self.ctl.seat == seat:  # handed over: the screen passes to a person's seat
             self.ctl.set_seat(self.ctl.playable_seats[0])
-        self.ctl.status.emit(f"{before} is played by a bot ({bot.strength or bot.name})")
+        verb = "is played by a bot again" if restored else "is played by a bot"
+        self.ctl.status.emit(f"{before} {verb} ({bot.strength or bot.name})")
         self.window.refresh_panels()
         self._wake()
 
@@ -109,6 +135,7 @@ class HotSeatBots(QObject):
         self.ctl.hands_off.discard(seat)
         name = self.names.pop(seat, self.ctl.seat_name(seat))
         self._rename(seat, name)
+        self._tag(seat, "")
         self.ctl.status.emit(f"{name} is a person's seat again (Ctrl+{seat} plays it)")
         self.window.refresh_panels()
 
@@ -161,6 +188,14 @@ class HotSeatBots(QObject):
         except CoreError as err:
             self.ctl.status.emit(str(err))
 
+    def _tag(self, seat: int, player: str) -> None:
+        """Who plays the seat, in the log's tags (a bot's name, or none): what a resumed table
+        seats its bots from, and what a designer's report slices by."""
+        try:
+            self.window.replica.issue("tag", {"players": {str(seat): player}})
+        except CoreError as err:
+            self.ctl.status.emit(str(err))
+
     def stop(self) -> None:
         self.timer.stop()
         self._unsubscribe()
@@ -175,6 +210,7 @@ def attach(window: TableWindow) -> HotSeatBots | None:
     pace = settings.extra.get("bot_pace_ms", PACE_MS) if settings is not None else PACE_MS
     bots = HotSeatBots(window, int(pace) if isinstance(pace, int) else PACE_MS)
     seat_bots.install(window, bots)
+    bots.restore()  # a resumed game: its bots play on
     return bots
 
 
@@ -190,4 +226,4 @@ def wire(shell: Shell) -> None:
     shell.on_open = opened
 
 
-__all__ = ["PACE_MS", "HotSeatBots", "attach", "labels", "wire"]
+__all__ = ["BOT_SUFFIX", "PACE_MS", "HotSeatBots", "attach", "labels", "wire"]

@@ -119,3 +119,70 @@ def test_a_person_adds_three_bots_plays_a_turn_and_gets_it_back(table: Any, qtbo
     right_click_seat(w, 3)
     choose("Remove the bot from Player 3 (bot)")
     assert state.seats[3].name == "Player 3" and w.ctl.playable_seats == [1, 3]
+
+
+def test_a_resumed_game_seats_its_bots_again(qtbot: Any) -> None:
+    """Bots given two seats, the window closed, "Resume the last game" clicked: the same seats
+    are the bots' again (named once, not "(bot) (bot)"), and they play their turns."""
+    from table.app.table_bots import wire
+    from table.ui.games import available_games
+    from table.ui.settings import Settings
+    from table.ui.shell import Shell
+
+    settings = Settings.load()
+    settings.extra["bot_pace_ms"] = 0
+    shell = Shell(settings)
+    wire(shell)
+    qtbot.addWidget(shell.start)
+    choice = {g.id: g for g in available_games()}["dead-to-rites"]
+    w = shell.play(choice, 4, choice.default_decks[:4])
+    assert w is not None
+    qtbot.addWidget(w)
+    w.resize(1366, 768)
+    qtbot.waitExposed(w)
+    click_tab(w, "Seats")
+    for seat in (2, 3):
+        right_click_seat(w, seat)
+        choose("Add a bot", "Random: any legal move, at random")
+    assert w.ctl.playable_seats == [1, 4]
+    assert w.replica.state.tags["players"] == {"2": "dead-to-rites-random (bot)",
+                                               "3": "dead-to-rites-random (bot)"}
+    w.close()
+    assert shell.start.isVisible() and shell.start.resume.isEnabled()
+    QTest.mouseClick(shell.start.resume, Qt.MouseButton.LeftButton)
+    again = shell.tables[-1]
+    assert again is not w
+    qtbot.addWidget(again)
+    state = again.replica.state
+    assert again.ctl.playable_seats == [1, 4]
+    assert {n: s.name for n, s in state.seats.items()} == {
+        1: "Player 1", 2: "Player 2 (bot)", 3: "Player 3 (bot)", 4: "Player 4"}
+    assert again.seats.bots.bot_at(2) == again.seats.bots.bot_at(3) == "dead-to-rites-random"
+
+    # the person's turn, ended by keys: the two bots play theirs, and seat 4 gets the turn
+    again.resize(1366, 768)
+    qtbot.waitExposed(again)
+    again.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is again)
+    again.view.setFocus()
+    for _ in range(5):
+        QTest.keyClick(again.view, Qt.Key.Key_N)
+    assert state.phase == "Dusk"
+    QTest.keyClick(again, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    for _ in range(12):
+        qtbot.waitUntil(lambda: state.turn["seat"] == 4 or
+                        "waits for you" in again.statusBar().currentMessage(), timeout=10000)
+        if state.turn["seat"] == 4:
+            break
+        declare(again, "Pass (no commit to the Defense Pool)")
+    assert state.turn["seat"] == 4
+    seats_moved = {rec.op.seat for rec in again.replica.records() if rec.op.kind == "mark"
+                   and rec.op.args.get("what") == "phase"}
+    assert {2, 3} <= seats_moved
+
+    # taken back: the tag says nobody, and a resume no longer seats a bot there
+    click_tab(again, "Seats")
+    right_click_seat(again, 2)
+    choose("Remove the bot from Player 2 (bot)")
+    assert state.tags["players"] == {"3": "dead-to-rites-random (bot)"}
+    again.close()
