@@ -35,7 +35,7 @@ from .menus import Menus
 from .panels.assist_panel import make_assist_runner
 from .panels.log_panel import undone_from
 from .scene import TableScene
-from .seat_tabs import grey_out_moves, make_seat_bar, sync_watcher_tabs
+from .seat_tabs import grey_out_moves, make_seat_bar, name_tabs, sync_watcher_tabs
 from .settings import Settings, text_scale
 from .text_size import apply_text_scale, step_text_scale
 from .view import TableView
@@ -293,6 +293,8 @@ class TableWindow(QMainWindow):
 
             follow_module(self)  # a draft changed during play: the cards' new faces
         self.ctl.follow_turn(change.records)  # hot-seat: the view passes (behind the curtain)
+        if any(r.op.kind == "seat" for r in change.records):
+            name_tabs(self)  # a seat's new name on its tab
         if any(r.op.kind in ("undo", "redo") for r in change.records):
             first = 0 if self._pending_first is None else self._pending_first
             self._pending_first = min(first, undone_from(self.replica, change))

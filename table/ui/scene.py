@@ -277,7 +277,18 @@ class TableScene(QGraphicsScene, SceneArrange, SceneGestures, ScenePieces, Scene
 
     def on_change(self, change: Change) -> None:
         self.apply_touched(change.touched)
+        if any(r.op.kind == "seat" for r in change.records):
+            self._rename_seats()
         self.changed_by_ops.emit()
+
+    def _rename_seats(self) -> None:
+        """A seat op names no object: the name plates and the pieces that say whose they are
+        take the seats' names as they are now."""
+        self._configure_areas()
+        for oid in [*self.trackers, *self.dice]:
+            obj = self.state.objs.get(oid)
+            if obj is not None and obj.alive:
+                self._configure_piece(obj)
 
     def apply_touched(self, touched: set[str]) -> None:
         state = self.state

@@ -8,7 +8,7 @@ it holds only its seat's secrets): the window knows them only as `BotSeats`.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QMenu, QTreeWidgetItem, QWidget
@@ -50,7 +50,6 @@ def install(window: TableWindow, bots: BotSeats) -> None:
     bar = window.seat_bar
     bar.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
     bar.customContextMenuRequested.connect(lambda pos: _tab_popup(window, bots, pos))
-    window.ctl.replica.subscribe(lambda change: _rename_tabs(window, change))
 
 
 def _tab_popup(window: TableWindow, bots: BotSeats, pos: QPoint) -> None:
@@ -60,15 +59,6 @@ def _tab_popup(window: TableWindow, bots: BotSeats, pos: QPoint) -> None:
         menu = seat_menu(bar, bots, seats[index], window.ctl.seat_name(seats[index]))
         window.seats.menu = menu
         menu.popup(bar.mapToGlobal(pos))
-
-
-def _rename_tabs(window: TableWindow, change: Any) -> None:
-    """A seat's new name (a bot's, or its own again) on its tab."""
-    if window.shut or not any(r.op.kind == "seat" for r in change.records):
-        return
-    bar, seats = window.seat_bar, window.ctl.seats
-    for i, seat in enumerate(seats[:bar.count()]):
-        bar.setTabText(i, window.ctl.seat_name(seat))
 
 
 def popup(window: TableWindow, bots: BotSeats, pos: QPoint) -> QMenu | None:

@@ -35,6 +35,15 @@ def make_seat_bar(ctl: Any, changed: Callable[[int], None]) -> QTabBar:
     return bar
 
 
+def name_tabs(window: Any) -> None:
+    """The seats' names and colours as they are now on their tabs (a player who joined, a bot
+    that took a seat or gave it back)."""
+    bar, ctl = window.seat_bar, window.ctl
+    for i, seat in enumerate(ctl.seats[:bar.count()]):
+        bar.setTabText(i, ctl.seat_name(seat))
+        bar.setTabTextColor(i, theme.seat_colour(seat, ctl.seat_colour(seat)))
+
+
 WATCHER_TIP = "Watching: pick whose place to look from (only public information is shown)."
 
 

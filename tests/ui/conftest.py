@@ -19,6 +19,19 @@ def _sandtable_home(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-d
     monkeypatch.setenv("SANDTABLE_HOME", str(tmp_path / "home"))
 
 
+@pytest.fixture(autouse=True)
+def _no_window_left_shown() -> None:
+    """A window an earlier test left shown (a start screen shown again when its table closed)
+    would lie over this test's windows offscreen and take the pointer's events: hidden first."""
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    if isinstance(app, QApplication):
+        for widget in app.topLevelWidgets():
+            if widget.isVisible():
+                widget.hide()
+
+
 @pytest.fixture
 def window(qtbot) -> Iterator[object]:  # type: ignore[no-untyped-def]
     from PySide6.QtWidgets import QApplication

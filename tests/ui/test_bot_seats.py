@@ -38,6 +38,7 @@ def table(qtbot: Any) -> Any:
     qtbot.waitUntil(lambda: QApplication.activeWindow() is w)
     yield w
     w.close()
+    shell.start.close()  # closing the table showed the start screen: no window left behind
 
 
 def test_a_person_adds_three_bots_plays_a_turn_and_gets_it_back(table: Any, qtbot: Any) -> None:
@@ -52,6 +53,11 @@ def test_a_person_adds_three_bots_plays_a_turn_and_gets_it_back(table: Any, qtbo
     assert {n: s.name for n, s in state.seats.items()} == {
         1: "Player 1", 2: "Player 2 (bot)", 3: "Player 3 (bot)", 4: "Player 4 (bot)"}
     assert w.ctl.playable_seats == [1]
+    # the new names where the seats show: their name plates on the table, their tabs
+    assert [w.scene.areas[n].name for n in (1, 2, 3, 4)] == [
+        "Player 1", "Player 2 (bot)", "Player 3 (bot)", "Player 4 (bot)"]
+    assert [w.seat_bar.tabText(i) for i in range(w.seat_bar.count())] == [
+        "Player 1", "Player 2 (bot)", "Player 3 (bot)", "Player 4 (bot)"]
     right_click_seat(w, 1)  # the last seat a person plays stays theirs
     menu = open_menu()
     assert "Player 1 is the last seat a person plays here" in \
@@ -119,6 +125,7 @@ def test_a_person_adds_three_bots_plays_a_turn_and_gets_it_back(table: Any, qtbo
     right_click_seat(w, 3)
     choose("Remove the bot from Player 3 (bot)")
     assert state.seats[3].name == "Player 3" and w.ctl.playable_seats == [1, 3]
+    assert w.scene.areas[3].name == "Player 3" and w.seat_bar.tabText(2) == "Player 3"
 
 
 def test_a_resumed_game_seats_its_bots_again(qtbot: Any) -> None:
@@ -186,3 +193,4 @@ def test_a_resumed_game_seats_its_bots_again(qtbot: Any) -> None:
     choose("Remove the bot from Player 2 (bot)")
     assert state.tags["players"] == {"3": "dead-to-rites-random (bot)"}
     again.close()
+    shell.start.close()

@@ -4,7 +4,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import os_error_line
 from .data_tools import check_data_tools
 
 
@@ -102,24 +101,15 @@ def cmd_report(args: argparse.Namespace) -> int:
         return 1
     from table.report.page import write
 
-    try:
-        write(args.out, report.html)
-    except OSError as err:  # a folder that cannot be made or a file that cannot be written
-        print(f"sandtable: cannot write {args.out}: {os_error_line(err)}", file=sys.stderr)
-        return 1
+    write(args.out, report.html)
     print(f"wrote {args.out}: {report.logs} log(s) -> {len(report.sessions)} session(s) in "
           f"{report.seconds:.1f} s (read {report.logs_read} new or changed log(s) into the "
           f"dataset {report.dataset})")
     if args.csv:
         from table.report.build import write_csv
 
-        try:
-            for written in write_csv(report.sessions, args.csv):
-                print(f"wrote {written}")
-        except OSError as err:
-            print(f"sandtable: cannot write the CSV files to {args.csv}: "
-                  f"{os_error_line(err)}", file=sys.stderr)
-            return 1
+        for written in write_csv(report.sessions, args.csv):
+            print(f"wrote {written}")
     for s in report.sessions:
         if s.salvaged or s.damage:
             mode = f"; salvage mode: {s.salvaged} op(s) read past lost op(s)" if s.salvaged \
