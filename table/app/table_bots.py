@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer
 
+from table.bots.registry import BOT_SUFFIX, player_tag, tagged_bot
 from table.core.errors import CoreError
 from table.ui import seat_bots
 
@@ -27,7 +28,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 PACE_MS = 80  # between two of a bot's moves; settings.extra["bot_pace_ms"] changes it
-BOT_SUFFIX = " (bot)"  # a bot's seat name and its players tag end with it
 STRENGTHS = {"heuristic": "plays to win", "random": "any legal move, at random"}
 
 
@@ -91,7 +91,7 @@ class HotSeatBots(QObject):
         players = self.window.replica.state.tags.get("players") or {}
         restored = []
         for key, who in sorted(players.items()):
-            name = who.removesuffix(BOT_SUFFIX) if who.endswith(BOT_SUFFIX) else ""
+            name = tagged_bot(who)
             seat = int(key)
             if name in known and seat in self.window.replica.state.seats and \
                     self.bot_at(seat) is None and not self.why_not(seat):
@@ -120,7 +120,7 @@ class HotSeatBots(QObject):
         self.ctl.hands_off.add(seat)
         if not restored:
             self._rename(seat, f"{before}{BOT_SUFFIX}")
-            self._tag(seat, f"{name}{BOT_SUFFIX}")
+            self._tag(seat, player_tag(name))
         if self.ctl.seat == seat:  # handed over: the screen passes to a person's seat
             self.ctl.set_seat(self.ctl.playable_seats[0])
         verb = "is played by a bot again" if restored else "is played by a bot"
@@ -226,4 +226,4 @@ def wire(shell: Shell) -> None:
     shell.on_open = opened
 
 
-__all__ = ["BOT_SUFFIX", "PACE_MS", "HotSeatBots", "attach", "labels", "wire"]
+__all__ = ["PACE_MS", "HotSeatBots", "attach", "labels", "wire"]

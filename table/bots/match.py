@@ -14,6 +14,7 @@ from table.core.replica import Replica
 from table.core.rng import Rng
 
 from .api import Bot, SeatView, Verdict
+from .registry import player_tag
 
 if TYPE_CHECKING:
     from table.games.model import Deck
@@ -82,6 +83,9 @@ class Match:
                                  # a draft's game of the same seed is another table
                                  table_id=f"sim-{module.id}-{module.content_hash[:12]}-{seed}",
                                  clock=DeterministicClock(seed))
+        # who plays each seat, in the log: the report and the dataset name the bots
+        self.replica.issue("tag", {"players": {str(s): player_tag(b.name)
+                                               for s, b in self.bots.items()}})
         judge = verdicts(self.replica) if verdicts is not None else None
         self.views = {seat: SeatView(self.replica, module, seat, judge) for seat in self.bots}
         self.decks = {s: d.name for s, d in (decks or {}).items()}

@@ -8,6 +8,17 @@ from importlib.metadata import entry_points
 from .api import Bot
 
 GROUP = "sandtable.bots"
+BOT_SUFFIX = " (bot)"  # a log's players tag names a bot's seat "<bot name> (bot)"
+
+
+def player_tag(name: str) -> str:
+    """How a log's tags name the player of a bot's seat."""
+    return f"{name}{BOT_SUFFIX}"
+
+
+def tagged_bot(player: str) -> str:
+    """The bot a players tag names ("" when it names a person)."""
+    return player.removesuffix(BOT_SUFFIX) if player.endswith(BOT_SUFFIX) else ""
 
 
 class UnknownBot(LookupError):

@@ -8,6 +8,7 @@ from table.bots import batch, registry
 from table.bots.api import SeatView
 from table.bots.effects import module_effects
 from table.bots.match import Match
+from table.core.replica import Replica
 
 # Flags the assist raises on legal bot moves, each an assist blind spot (docs/bots.md):
 # Gauntlet's checks read no Territory or card text (Sunken Quarry's commitments to the Discard
@@ -32,6 +33,9 @@ def test_heuristic_against_random_plays_to_the_win_condition(game: str, tmp_path
         assert set(result["flags"]) <= BLIND_SPOTS, result["flags"]
         log = tmp_path / "games" / f"{game}-{result['k']:05d}.sandlog"
         assert log.is_file()
+        # the log names who played each seat: the report and the dataset slice by it
+        tags = Replica.from_log(log).state.tags
+        assert tags["players"] == {str(s): f"{b} (bot)" for s, b in result["bots"].items()}
 
 
 def test_the_same_seed_gives_the_same_games(tmp_path) -> None:

@@ -61,6 +61,8 @@ def test_a_person_gives_a_lan_seat_to_a_bot_and_the_game_plays_to_its_end(  # ty
         await until(lambda: r.state.seats.get(2) is not None and lan.setup_complete(r), 30,
                     "the bot's peer seated and the setup done")
         assert r.state.seats[2].peer != r.peer_id and r.state.seats[2].name == "Random bot"
+        await until(lambda: (r.state.tags.get("players") or {}).get("2") ==
+                    "gauntlet-random (bot)", 10, "the log's tag naming the bot")
         # the bot plays its turns; the person plays theirs: Capture, Draw (a card), End turn
         bot_turns = 0
         while bot_turns < 1 or r.state.turn.get("seat") != 1:

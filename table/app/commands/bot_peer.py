@@ -23,6 +23,7 @@ async def play_bot(t: Any, name: str, seat: int, stop: asyncio.Event) -> str:
                                          effects=module_effects(module.cards))
     view = SeatView(t.replica, module, seat)
     namer = _namer(t.replica)
+    _tag(t, seat, registry.player_tag(name))  # who plays the seat, in every peer's log
     changed = asyncio.Event()
     unsubscribe = t.replica.subscribe(lambda _change: changed.set())
     try:
@@ -40,9 +41,19 @@ async def play_bot(t: Any, name: str, seat: int, stop: asyncio.Event) -> str:
             changed.clear()
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(changed.wait(), 0.5)
+        _tag(t, seat, "")  # taken out: nobody plays the seat now
         return "stopped"
     finally:
         unsubscribe()
+
+
+def _tag(t: Any, seat: int, player: str) -> None:
+    from table.core.errors import CoreError
+
+    try:
+        t.replica.issue("tag", {"players": {str(seat): player}})
+    except CoreError as err:  # a watcher's peer, say: the bot plays on untagged
+        print(f"bot: the seat's tag: {err}", file=sys.stderr)
 
 
 async def _settled(t: Any, timeout: float = 30.0) -> None:
