@@ -17,8 +17,8 @@ from tests.ui.helpers import cards_in, choose, click, open_menu
 from tests.ui.seat_menu_kit import click_tab, declare, right_click_seat
 
 
-@pytest.fixture
-def table(qtbot: Any) -> Any:
+def open_table(qtbot: Any) -> tuple[Any, Any]:
+    """The program's shell (bots wired in as at its start) and a 4-seat Dead to Rites table."""
     from table.app.table_bots import wire
     from table.ui.games import available_games
     from table.ui.settings import Settings
@@ -28,6 +28,7 @@ def table(qtbot: Any) -> Any:
     settings.extra["bot_pace_ms"] = 0  # the bots' moves as fast as the event loop turns
     shell = Shell(settings)
     wire(shell)  # what the program does at its start (table.app.desktop)
+    qtbot.addWidget(shell.start)
     choice = {g.id: g for g in available_games()}["dead-to-rites"]
     w = shell.play(choice, 4, choice.default_decks[:4])
     assert w is not None
@@ -36,9 +37,14 @@ def table(qtbot: Any) -> Any:
     qtbot.waitExposed(w)
     w.activateWindow()
     qtbot.waitUntil(lambda: QApplication.activeWindow() is w)
+    return shell, w
+
+
+@pytest.fixture
+def table(qtbot: Any) -> Any:
+    _shell, w = open_table(qtbot)
     yield w
     w.close()
-    shell.start.close()  # closing the table showed the start screen: no window left behind
 
 
 def test_a_person_adds_three_bots_plays_a_turn_and_gets_it_back(table: Any, qtbot: Any) -> None:
@@ -131,22 +137,7 @@ def test_a_person_adds_three_bots_plays_a_turn_and_gets_it_back(table: Any, qtbo
 def test_a_resumed_game_seats_its_bots_again(qtbot: Any) -> None:
     """Bots given two seats, the window closed, "Resume the last game" clicked: the same seats
     are the bots' again (named once, not "(bot) (bot)"), and they play their turns."""
-    from table.app.table_bots import wire
-    from table.ui.games import available_games
-    from table.ui.settings import Settings
-    from table.ui.shell import Shell
-
-    settings = Settings.load()
-    settings.extra["bot_pace_ms"] = 0
-    shell = Shell(settings)
-    wire(shell)
-    qtbot.addWidget(shell.start)
-    choice = {g.id: g for g in available_games()}["dead-to-rites"]
-    w = shell.play(choice, 4, choice.default_decks[:4])
-    assert w is not None
-    qtbot.addWidget(w)
-    w.resize(1366, 768)
-    qtbot.waitExposed(w)
+    shell, w = open_table(qtbot)
     click_tab(w, "Seats")
     for seat in (2, 3):
         right_click_seat(w, seat)
@@ -193,4 +184,3 @@ def test_a_resumed_game_seats_its_bots_again(qtbot: Any) -> None:
     choose("Remove the bot from Player 2 (bot)")
     assert state.tags["players"] == {"3": "dead-to-rites-random (bot)"}
     again.close()
-    shell.start.close()
