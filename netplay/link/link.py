@@ -138,7 +138,9 @@ class Link:
             reader, writer = await asyncio.wait_for(opening, self.config.connect_timeout)
         except (TimeoutError, OSError) as exc:
             where = f"{host}:{port}" if opener is None else host[:24] + "..."
-            self._fail_before_open(f"connect to {where} failed: {exc or type(exc).__name__}")
+            why = str(exc) or (f"no answer within {self.config.connect_timeout:g} s"
+                               if isinstance(exc, TimeoutError) else type(exc).__name__)
+            self._fail_before_open(f"connect to {where} failed: {why}")
             return False
         tune_socket(writer, self.config.dead_after)
         self.via = writer.get_extra_info("quic_remote")

@@ -72,6 +72,13 @@ def busy(reason: str | None) -> bool:
     return bool(reason) and BUSY_REASON in str(reason)
 
 
+def not_reached_yet(reason: str | None) -> bool:
+    """An internet dial that found no stream to the table (no answer yet, no path yet): worth
+    another try. Not a joiner without an internet endpoint, nor a table that answered."""
+    text = str(reason or "")
+    return text.startswith("connect to ") and "no internet endpoint here" not in text
+
+
 def shed(reason: str | None) -> bool:
     """The table took the connection and closed it before its hello: what a table under a
     flood does to the longest-waiting connections (a wrong passphrase fails later, at auth)."""
@@ -89,10 +96,16 @@ async def dial(t: LanTable, addresses: list[tuple[str, int]], timeout: float) ->
             if await t.session.connect(host_, port) or t.session.mesh.peers():
                 return
         failures = [t.session.mesh.dial_failures.get(a) for a in addresses]
-        if not any(busy(f) or shed(f) for f in failures) or loop.time() + delay > deadline:
+        # A busy table (its handshake slots are full) is there: wait and try again. So is a
+        # path across the internet that is still being found (a dial that timed out, a hole
+        # not yet punched): tried again until the deadline. A table that answered and refused
+        # (a passphrase, a version) is not.
+        unreached = all(port == 0 for _, port in addresses) and all(
+            not_reached_yet(f) for f in failures)
+        if not (unreached or any(busy(f) or shed(f) for f in failures)) or \
+                loop.time() + delay > deadline:
             break
-        # A busy table (its handshake slots are full) is there: wait and try again.
-        log.warning("the table is busy, retrying")
+        log.warning("the table is busy or not reached yet, retrying")
         await asyncio.sleep(delay)
         delay = min(2.0, delay * 2)
     refused = next((f for f in failures if f and is_version_refusal(f)), None)
