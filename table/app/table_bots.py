@@ -52,6 +52,7 @@ class HotSeatBots(QObject):
         self.window = window
         self.ctl = window.ctl
         self.names: dict[int, str] = {}  # the seats' names before their bots took them
+        self.players: dict[int, str] = {}  # and who the log's tags said played them
         self._table: TableBots | None = None  # made with the first bot
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
@@ -119,6 +120,8 @@ class HotSeatBots(QObject):
         self.names[seat] = before
         self.ctl.hands_off.add(seat)
         if not restored:
+            tags = self.window.replica.state.tags.get("players") or {}
+            self.players[seat] = str(tags.get(str(seat), ""))
             self._rename(seat, f"{before}{BOT_SUFFIX}")
             self._tag(seat, player_tag(name))
         if self.ctl.seat == seat:  # handed over: the screen passes to a person's seat
@@ -135,7 +138,7 @@ class HotSeatBots(QObject):
         self.ctl.hands_off.discard(seat)
         name = self.names.pop(seat, self.ctl.seat_name(seat))
         self._rename(seat, name)
-        self._tag(seat, "")
+        self._tag(seat, self.players.pop(seat, ""))
         self.ctl.status.emit(f"{name} is a person's seat again (Ctrl+{seat} plays it)")
         self.window.refresh_panels()
 

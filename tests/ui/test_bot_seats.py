@@ -51,6 +51,7 @@ def test_a_person_adds_three_bots_plays_a_turn_and_gets_it_back(table: Any, qtbo
     w = table
     r, state = w.replica, w.replica.state
     assert state.turn["seat"] == 1 and w.ctl.seat == 1
+    r.issue("tag", {"players": {"3": "Ada"}})  # who sat there (`sandtable new --player 3=Ada`)
     click_tab(w, "Seats")
     for seat in (2, 3, 4):
         right_click_seat(w, seat)
@@ -132,6 +133,8 @@ def test_a_person_adds_three_bots_plays_a_turn_and_gets_it_back(table: Any, qtbo
     choose("Remove the bot from Player 3 (bot)")
     assert state.seats[3].name == "Player 3" and w.ctl.playable_seats == [1, 3]
     assert w.scene.areas[3].name == "Player 3" and w.seat_bar.tabText(2) == "Player 3"
+    assert state.tags["players"] == {"2": "dead-to-rites-heuristic (bot)",
+                                     "3": "Ada", "4": "dead-to-rites-heuristic (bot)"}
 
 
 def test_a_resumed_game_seats_its_bots_again(qtbot: Any) -> None:
