@@ -30,6 +30,14 @@ def drag(view: QGraphicsView, start: QPointF, end: QPointF, *, steps: int = 6,
     _send(view, QEvent.Type.MouseButtonRelease, b, LEFT, Qt.MouseButton.NoButton, mods)
 
 
+def hover(view: QGraphicsView, at: QPointF) -> None:
+    """The pointer moved onto `at` (scene coordinates), no button held: sent to the viewport as
+    the window system hands it on (offscreen, a window an earlier test left behind could
+    otherwise take a move sent through the window system)."""
+    _send(view, QEvent.Type.MouseMove, vp(view, at), Qt.MouseButton.NoButton,
+          Qt.MouseButton.NoButton)
+
+
 def click(view: QGraphicsView, at: QPointF, *, double: bool = False) -> None:
     p = vp(view, at)
     _send(view, QEvent.Type.MouseButtonPress, p, LEFT, LEFT)

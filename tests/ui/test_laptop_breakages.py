@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QApplication, QToolButton
 
 from table.ui.main_window import TableWindow
 from tests.ui.glyphs import blobs
-from tests.ui.helpers import click, drag
+from tests.ui.helpers import click, drag, hover
 from tests.ui.test_legible_table import LAPTOP_WINDOW, measure_cards, open_table, settle
 
 
@@ -120,8 +120,7 @@ def test_the_reading_panel_follows_a_card_played_from_the_hand(qtbot) -> None:  
         assert hand is not None
         cid = w.replica.state.objs[hand].children[0]
         item = w.scene.cards[cid]
-        at = w.view.mapFromScene(item.sceneBoundingRect().center())
-        qtbot.mouseMove(w.view.viewport(), at)
+        hover(w.view, item.sceneBoundingRect().center())
         qtbot.waitUntil(lambda: w.preview.current == cid)
         assert "In your hand" in w.preview.notes.text()
         play = w.scene.own_play_area()

@@ -30,6 +30,7 @@ from table.ui.items.card_item import CardItem
 from table.ui.items.card_marks import CARD_RECT
 from table.ui.main_window import TableWindow
 from tests.ui.glyphs import glyph_height
+from tests.ui.helpers import hover
 
 LAPTOP_WINDOW = (1364, 743)  # 1366x768 less a title bar and border
 USUAL_SEATS = {"gauntlet": 2, "mantle-of-the-keeper": 4, "dead-to-rites": 4}
@@ -160,7 +161,7 @@ def smallest(found: list[Measured]) -> dict[tuple[str, str], int]:
 def rules_text_height(qtbot, w: TableWindow, item: CardItem) -> int:  # type: ignore[no-untyped-def]
     """Point at the card (a real mouse move, no key held) and measure the first letter of its
     rules text in the reading panel."""
-    qtbot.mouseMove(w.view.viewport(), w.view.mapFromScene(item.sceneBoundingRect().center()))
+    hover(w.view, item.sceneBoundingRect().center())
     qtbot.waitUntil(lambda: w.preview.current == item.obj_id)
     QApplication.processEvents()
     label = w.preview.rules
