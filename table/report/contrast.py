@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from . import corrections
 from .balance import Balance, Figure, balances, shifted
@@ -43,6 +43,11 @@ class Difference:
     @property
     def points(self) -> bool:
         return self.a.points
+
+    def reversed(self) -> Difference:
+        """The same difference read the other way (a − b)."""
+        return replace(self, a=self.b, b=self.a, diff=-self.diff, low=-self.high,
+                       high=-self.low)
 
     def shown(self) -> str:
         scale, unit = (100, " pts") if self.points else (1, "")
@@ -74,6 +79,12 @@ class Contrast:
             return None
         return max(both, key=lambda n: (self.balance_a[n].decided + self.balance_b[n].decided,
                                         -n))
+
+    def reversed(self) -> Contrast:
+        """The same comparison read from the other set's side."""
+        return Contrast(self.b, self.a, self.balance_b, self.balance_a,
+                        [d.reversed() for d in self.differences], self.method,
+                        self.group_header, self.noun)
 
     def sentence(self, game: str = "") -> str:
         """The answer: which set is more balanced, by how much, how sure; the first player."""
@@ -149,13 +160,14 @@ def answer(c: Contrast, game: str = "") -> str:
         return (f"{lead}{c.b} and {c.a} cannot be compared on their {group} spread{at}: too "
                 f"few decided sessions of each {group} (at least 5 seat-games each).")
     a, b = spread.a.value, spread.b.value
+    if b > a:  # said from the more balanced set's side, whichever set is the reference
+        return answer(c.reversed(), game)
     noun = f"{c.noun} " if c.noun else ""
     better, worse = (c.b, c.a) if b < a else (c.a, c.b)
     interval = (f"difference {spread.diff * 100:+.0f} points, 95% interval "
                 f"{spread.low * 100:+.0f} to {spread.high * 100:+.0f}")
     if spread.holds and b != a:
-        how = (f"it narrows the {group} spread from {_pts(a)} to {_pts(b)} points" if b < a
-               else f"{noun}{c.b} widens the {group} spread from {_pts(a)} to {_pts(b)} points")
+        how = f"it narrows the {group} spread from {_pts(a)} to {_pts(b)} points"
         text = (f"{lead}{noun}{better} is more balanced than {noun}{worse}{at}: {how} "
                 f"({interval}; holds after {correction})")
     else:
