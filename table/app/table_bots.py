@@ -53,6 +53,7 @@ class HotSeatBots(QObject):
         self.ctl = window.ctl
         self.names: dict[int, str] = {}  # the seats' names before their bots took them
         self.players: dict[int, str] = {}  # and who the log's tags said played them
+        self._told = ""  # the status bar's "waits for you" while it stands
         self._table: TableBots | None = None  # made with the first bot
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
@@ -161,6 +162,9 @@ class HotSeatBots(QObject):
         if self._table is None or self.window.shut:
             return
         if self._table.step():
+            if self._told and self.window.statusBar().currentMessage() == self._told:
+                self.window.statusBar().clearMessage()  # answered: the bots play on
+            self._told = ""
             self._wake()  # its next move (the change it made woke it too)
             return
         self._tell_whose()
@@ -177,7 +181,13 @@ class HotSeatBots(QObject):
             return
         if seat != self.ctl.seat:
             self.ctl.set_seat(seat)  # through the curtain, where several people play here
-        self.ctl.status.emit(f"{self.ctl.seat_name(seat)}: the table waits for you {what}")
+        message = f"{self.ctl.seat_name(seat)}: the table waits for you {what}"
+        # kept until the next message (the person may come to the screen later than 8 s),
+        # and said on the curtain they open first
+        self.window.statusBar().showMessage(message)
+        self._told = message
+        if self.window.curtain.isVisible():
+            self.window.curtain.say(message)
 
     def _refused(self, seat: int, why: str) -> None:
         log.warning("bot of seat %s: %s", seat, why)

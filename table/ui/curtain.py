@@ -48,16 +48,24 @@ class Curtain(QWidget):
         self.setProperty("keeps_focus", True)  # the table's keys wait until it opens
         self.name = ""
         self.colour = QColor("white")
+        self.why = ""  # what the table waits for from the next player, when it says so
         self.hide()
 
     def close_over(self, name: str, colour: QColor) -> None:
-        self.name, self.colour = name, colour
+        self.name, self.colour, self.why = name, colour, ""
         parent = self.parentWidget()
         if parent is not None:
             self.setGeometry(parent.rect())
         self.show()
         self.raise_()
         self.setFocus()
+
+    def say(self, why: str) -> None:
+        """What the table waits for from the player it is passed to (a bot's Rite waits for
+        their answer): under the title, read before the cards show."""
+        self.why = why
+        self.setAccessibleDescription(why)
+        self.update()
 
     def open(self) -> None:
         self.hide()
@@ -71,6 +79,8 @@ class Curtain(QWidget):
         parts = [(theme.font(40, bold=True), self.colour, f"Pass to {self.name}"),
                  (theme.font(18), QColor("#dddddd"),
                   f"{self.name}: click or press Space when you are ready to see your cards.")]
+        if self.why:
+            parts.append((theme.font(18), QColor("#f2d56b"), self.why))
         boxes = [QFontMetricsF(font).boundingRect(QRectF(0, 0, r.width(), 10_000), flags, text)
                  for font, _, text in parts]
         gap = 18.0

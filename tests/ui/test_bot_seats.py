@@ -139,14 +139,15 @@ def test_a_person_adds_three_bots_plays_a_turn_and_gets_it_back(table: Any, qtbo
 
 def test_a_resumed_game_seats_its_bots_again(qtbot: Any) -> None:
     """Bots given two seats, the window closed, "Resume the last game" clicked: the same seats
-    are the bots' again (named once, not "(bot) (bot)"), and they play their turns."""
+    are the bots' again (named once, not "(bot) (bot)"), and they play their turns; what they
+    wait for from a person is said on the curtain that passes the screen to them."""
     shell, w = open_table(qtbot)
     click_tab(w, "Seats")
-    for seat in (2, 3):
+    for seat, bot in ((2, "Heuristic: plays to win"), (3, "Random: any legal move, at random")):
         right_click_seat(w, seat)
-        choose("Add a bot", "Random: any legal move, at random")
+        choose("Add a bot", bot)
     assert w.ctl.playable_seats == [1, 4]
-    assert w.replica.state.tags["players"] == {"2": "dead-to-rites-random (bot)",
+    assert w.replica.state.tags["players"] == {"2": "dead-to-rites-heuristic (bot)",
                                                "3": "dead-to-rites-random (bot)"}
     w.close()
     assert shell.start.isVisible() and shell.start.resume.isEnabled()
@@ -158,7 +159,8 @@ def test_a_resumed_game_seats_its_bots_again(qtbot: Any) -> None:
     assert again.ctl.playable_seats == [1, 4]
     assert {n: s.name for n, s in state.seats.items()} == {
         1: "Player 1", 2: "Player 2 (bot)", 3: "Player 3 (bot)", 4: "Player 4"}
-    assert again.seats.bots.bot_at(2) == again.seats.bots.bot_at(3) == "dead-to-rites-random"
+    assert again.seats.bots.bot_at(2) == "dead-to-rites-heuristic"
+    assert again.seats.bots.bot_at(3) == "dead-to-rites-random"
 
     # the person's turn, ended by keys: the two bots play theirs, and seat 4 gets the turn
     again.resize(1366, 768)
@@ -170,13 +172,23 @@ def test_a_resumed_game_seats_its_bots_again(qtbot: Any) -> None:
         QTest.keyClick(again.view, Qt.Key.Key_N)
     assert state.phase == "Dusk"
     QTest.keyClick(again, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    curtained = 0
     for _ in range(12):
         qtbot.waitUntil(lambda: state.turn["seat"] == 4 or
                         "waits for you" in again.statusBar().currentMessage(), timeout=10000)
         if state.turn["seat"] == 4:
             break
+        told = again.statusBar().currentMessage()
+        if again.curtain.isVisible():  # passed to the other person: the curtain says what for
+            assert again.curtain.why == told and "Defense Pool" in told
+            curtained += 1
+            QTest.keyClick(again.curtain, Qt.Key.Key_Space)
         declare(again, "Pass (no commit to the Defense Pool)")
+        qtbot.waitUntil(lambda told=told: again.statusBar().currentMessage() != told)
     assert state.turn["seat"] == 4
+    # the heuristic bot's first Rite waits for both people's Defense Pool: the curtain passed
+    # the screen to the one who was not looking, saying what for
+    assert curtained >= 1
     seats_moved = {rec.op.seat for rec in again.replica.records() if rec.op.kind == "mark"
                    and rec.op.args.get("what") == "phase"}
     assert {2, 3} <= seats_moved
