@@ -98,6 +98,20 @@ def _paths(inputs: Iterable[str | Path]) -> tuple[list[Path], list[tuple[str, st
     return unique, skipped
 
 
+def empty_inputs(inputs: Iterable[str | Path]) -> list[tuple[str, str]]:
+    """The inputs that hold no log at all (missing, or a folder without one), as (path, why):
+    a dataset built from them would drop every session it has from elsewhere."""
+    out = []
+    for item in inputs:
+        path = Path(item)
+        if path.is_dir():
+            if next((p for p in path.rglob(f"*{LOG_SUFFIX}") if p.is_file()), None) is None:
+                out.append((str(path), f"a folder with no {LOG_SUFFIX} file"))
+        elif not path.is_file():
+            out.append((str(path), "no such file or folder"))
+    return out
+
+
 def find_logs(inputs: Iterable[str | Path]) -> tuple[list[LogFile], list[tuple[str, str]]]:
     """Every log named or found in folders, with the ones that are not logs (or not readable)
     as (path, why): a file named on the command line is tried whatever its name; in a folder

@@ -222,3 +222,19 @@ def test_bad_shard_and_no_input_are_refused(tmp_path, capsys) -> None:  # type: 
     assert main(["dataset", str(tmp_path), "--out", str(tmp_path / "o"), "--shard", "4/3"]) == 2
     assert "--shard '4/3'" in capsys.readouterr().err
     assert main(["dataset", "--out", str(tmp_path / "o")]) == 2
+
+
+def test_a_mistyped_input_leaves_the_dataset_as_it_is(corpus, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """Sessions no longer in the inputs leave the dataset; an input that holds no log at all (a
+    typo, an empty folder) would take every session with it: refused, nothing written."""
+    logs, _fresh = corpus
+    out = tmp_path / "ds"
+    assert main(["dataset", str(logs), "--out", str(out), "--quiet"]) == 0
+    capsys.readouterr()
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    for inputs in ([str(logs) + "-typo"], [str(logs), str(empty)]):
+        assert main(["dataset", *inputs, "--out", str(out), "--quiet"]) == 1
+        err = capsys.readouterr().err
+        assert "Traceback" not in err and "is left as it is" in err
+        assert query(out, "SELECT count(*) FROM sessions")[0][0] == COUNT

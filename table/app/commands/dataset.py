@@ -91,6 +91,14 @@ def cmd_dataset(args: argparse.Namespace) -> int:
         return 2
     if not check_data_tools("dataset"):
         return 2
+    from table.dataset.sources import empty_inputs
+
+    empty = empty_inputs(args.inputs)
+    if empty:  # a mistyped folder must not empty the dataset of its sessions
+        for path, why in empty:
+            print(f"sandtable: {path}: {why}; the dataset at {args.out} is left as it is",
+                  file=sys.stderr)
+        return 1
     if args.inputs and args.cluster:
         from table.bots.cluster import ClusterError
 
