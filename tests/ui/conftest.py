@@ -34,18 +34,12 @@ def _no_window_left_shown() -> None:
 
 @pytest.fixture
 def window(qtbot) -> Iterator[object]:  # type: ignore[no-untyped-def]
-    from PySide6.QtWidgets import QApplication
-
     from table.ui.main_window import TableWindow
     from table.ui.sample import sample_catalog, sample_table
+    from tests.ui.helpers import show_active
 
     w = TableWindow(sample_table(2), sample_catalog())
-    qtbot.addWidget(w)
-    w.resize(1600, 1000)
-    w.show()
-    qtbot.waitExposed(w)
-    w.activateWindow()  # keyboard shortcuts need the active window
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is w)
+    show_active(qtbot, w, (1600, 1000))
     w.view.fit_table()
     w.view.setFocus()
     yield w

@@ -3,9 +3,21 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QMouseEvent, QWheelEvent
-from PySide6.QtWidgets import QApplication, QGraphicsView
+from PySide6.QtWidgets import QApplication, QGraphicsView, QWidget
 
 LEFT = Qt.MouseButton.LeftButton
+
+
+def show_active(qtbot, w: QWidget, size: tuple[int, int]) -> QWidget:  # type: ignore[no-untyped-def]
+    """`w` shown at `size`, exposed and the active window (keyboard shortcuts need it); closed
+    by qtbot after the test."""
+    qtbot.addWidget(w)
+    w.resize(*size)
+    w.show()
+    qtbot.waitExposed(w)
+    w.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is w)
+    return w
 
 
 def vp(view: QGraphicsView, scene_pos: QPointF) -> QPoint:

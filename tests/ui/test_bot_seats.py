@@ -13,7 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from tests.ui.helpers import cards_in, choose, click, open_menu
+from tests.ui.helpers import cards_in, choose, click, open_menu, show_active
 from tests.ui.seat_menu_kit import click_tab, declare, right_click_seat
 
 
@@ -32,11 +32,7 @@ def open_table(qtbot: Any) -> tuple[Any, Any]:
     choice = {g.id: g for g in available_games()}["dead-to-rites"]
     w = shell.play(choice, 4, choice.default_decks[:4])
     assert w is not None
-    qtbot.addWidget(w)
-    w.resize(1366, 768)
-    qtbot.waitExposed(w)
-    w.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is w)
+    show_active(qtbot, w, (1366, 768))
     return shell, w
 
 

@@ -10,12 +10,11 @@ import re
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetricsF
-from PySide6.QtWidgets import QApplication
 
 from table.ui import theme
 from table.ui.card_renderer import fit_text, recording_texts
 from table.ui.items.card_marks import CARD_RECT
-from tests.ui.helpers import cards_in
+from tests.ui.helpers import cards_in, show_active
 
 
 @pytest.fixture
@@ -27,12 +26,7 @@ def dtr(qtbot):  # type: ignore[no-untyped-def]
     choices = {g.id: g for g in available_games()}
     replica, catalog = start_game(choices["dead-to-rites"], 4, rng=Rng(5))
     w = TableWindow(replica, catalog)
-    qtbot.addWidget(w)
-    w.resize(1600, 1000)
-    w.show()
-    qtbot.waitExposed(w)
-    w.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is w)
+    show_active(qtbot, w, (1600, 1000))
     w.view.fit_table()
     w.view.setFocus()
     yield w

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tests.ui.helpers import choose_when_open
+from tests.ui.helpers import choose_when_open, show_active
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -87,12 +87,7 @@ def test_high_contrast_by_keys_paints_the_table_black_and_is_remembered(qtbot, p
 
     settings = Settings()
     w = TableWindow(sample_table(2), sample_catalog(), settings=settings)
-    qtbot.addWidget(w)
-    w.resize(1200, 800)
-    w.show()
-    qtbot.waitExposed(w)
-    w.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is w)
+    show_active(qtbot, w, (1200, 800))
     w.view.setFocus()
     felt = w.view.viewport().grab().toImage().pixelColor(3, 3)
     assert felt.lightness() > 20  # the green felt

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication
 
-from tests.ui.helpers import cards_in, click, drag
+from tests.ui.helpers import cards_in, click, drag, show_active
 
 
 @pytest.fixture
@@ -25,12 +24,7 @@ def dtr(qtbot):  # type: ignore[no-untyped-def]
         pytest.skip("the Dead to Rites module is not available")
     replica, catalog = start_game(choices["dead-to-rites"], 4, rng=Rng(11))
     w = TableWindow(replica, catalog)
-    qtbot.addWidget(w)
-    w.resize(1600, 1000)
-    w.show()
-    qtbot.waitExposed(w)
-    w.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is w)
+    show_active(qtbot, w, (1600, 1000))
     w.view.fit_table()
     w.view.setFocus()
     yield w

@@ -2,19 +2,13 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication
 
 from table.core.rng import Rng
-from tests.ui.helpers import click, drag
+from tests.ui.helpers import click, drag, show_active
 
 
 def _show(qtbot, w):  # type: ignore[no-untyped-def]
-    qtbot.addWidget(w)
-    w.resize(1600, 1000)
-    w.show()
-    qtbot.waitExposed(w)
-    w.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is w)
+    show_active(qtbot, w, (1600, 1000))
     w.view.fit_table()
     return w
 

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QApplication
 
 from table.ui.main_window import TableWindow
 from table.ui.sample import sample_catalog, sample_table
-from tests.ui.helpers import answer_next_dialog, cards_in, choose, click, right_click
+from tests.ui.helpers import answer_next_dialog, cards_in, choose, click, right_click, show_active
 
 
 def _press(qtbot, key, mods=Qt.KeyboardModifier.NoModifier):  # type: ignore[no-untyped-def]
@@ -19,12 +19,7 @@ def _press(qtbot, key, mods=Qt.KeyboardModifier.NoModifier):  # type: ignore[no-
 
 def _open(qtbot) -> TableWindow:  # type: ignore[no-untyped-def]
     w = TableWindow(sample_table(2), sample_catalog())
-    qtbot.addWidget(w)
-    w.resize(1400, 900)
-    w.show()
-    qtbot.waitExposed(w)
-    w.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is w)
+    show_active(qtbot, w, (1400, 900))
     return w
 
 

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QApplication
 
 from table.core import actions
 from table.ui.seat_outline import COUNTERS
-from tests.ui.helpers import click, menu_texts, open_menu
+from tests.ui.helpers import click, menu_texts, open_menu, show_active
 
 K = Qt.Key
 
@@ -258,12 +258,7 @@ def test_a_declaration_by_enter_on_the_pieces_and_a_flag_acknowledged_by_keys(qt
     module = find_module("dead-to-rites")
     replica = new_table(module, 4, rng=Rng(3))
     w = TableWindow(replica, Catalog.from_module(module))
-    qtbot.addWidget(w)
-    w.resize(1400, 900)
-    w.show()
-    qtbot.waitExposed(w)
-    w.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is w)
+    show_active(qtbot, w, (1400, 900))
     w.ctl.set_seat(1)
     w.curtain.hide()
     w.view.setFocus()

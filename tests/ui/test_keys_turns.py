@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from tests.ui.helpers import show_active
 from tests.ui.screen_kit import ROOT, Screen, have_x
 from tests.ui.turn_drivers import TURNS, Keys, Mouse
 
@@ -28,7 +29,7 @@ TURNS_DIR = Path(__file__).parent / "turns"
 def _played(game: str, driver: type, qtbot: Any) -> tuple[str, int, Any]:
     """The turn played on a table window by `driver`: the saved position, the number of ops
     in the log, and the driver (the keys it pressed)."""
-    from PySide6.QtWidgets import QApplication, QGraphicsView
+    from PySide6.QtWidgets import QGraphicsView
 
     from table.games.position import read_position
     from table.games.position_table import start_position
@@ -39,12 +40,7 @@ def _played(game: str, driver: type, qtbot: Any) -> tuple[str, int, Any]:
     position = read_position(TURNS_DIR / f"{game}.toml")
     replica = start_position(position)
     w = TableWindow(replica, Catalog.from_module(position.module))
-    qtbot.addWidget(w)
-    w.resize(1366, 740)
-    w.show()
-    qtbot.waitExposed(w)
-    w.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is w)
+    show_active(qtbot, w, (1366, 740))
     w.view.fit_legible()
     w.view.setFocus()
     # the keys and the ops are the question here, not how the table looks: no repaints

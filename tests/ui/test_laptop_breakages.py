@@ -10,17 +10,12 @@ from PySide6.QtWidgets import QApplication, QToolButton
 
 from table.ui.main_window import TableWindow
 from tests.ui.glyphs import blobs
-from tests.ui.helpers import click, drag, hover
+from tests.ui.helpers import click, drag, hover, show_active
 from tests.ui.test_legible_table import LAPTOP_WINDOW, measure_cards, open_table, settle
 
 
 def _show(qtbot, w, size=LAPTOP_WINDOW):  # type: ignore[no-untyped-def]
-    qtbot.addWidget(w)
-    w.resize(*size)
-    w.show()
-    qtbot.waitExposed(w)
-    w.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is w)
+    show_active(qtbot, w, size)
     return w
 
 

@@ -18,6 +18,7 @@ from table.ui.catalog import Catalog
 from table.ui.games import available_games
 from table.ui.main_window import TableWindow
 from table.ui.view import LEGIBLE_ZOOM
+from tests.ui.helpers import show_active
 
 LAPTOP_WINDOW = (1364, 743)  # 1366x768 less a title bar and border
 GAMES = ["gauntlet", "mantle-of-the-keeper", "dead-to-rites"]
@@ -29,12 +30,7 @@ def _open(qtbot, game: str) -> TableWindow:  # type: ignore[no-untyped-def]
     replica = new_table(module, max(seats, 4 if game == "dead-to-rites" else seats), rng=Rng(5),
                         peer_id="hot", table_id="t")
     w = TableWindow(replica, Catalog.from_module(module))
-    qtbot.addWidget(w)
-    w.resize(*LAPTOP_WINDOW)
-    w.show()
-    qtbot.waitExposed(w)
-    w.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is w)
+    show_active(qtbot, w, LAPTOP_WINDOW)
     qtbot.waitUntil(lambda: w.view.legible and w.view.zoom >= LEGIBLE_ZOOM - 1e-6)
     return w
 

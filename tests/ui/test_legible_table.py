@@ -30,7 +30,7 @@ from table.ui.items.card_item import CardItem
 from table.ui.items.card_marks import CARD_RECT
 from table.ui.main_window import TableWindow
 from tests.ui.glyphs import glyph_height
-from tests.ui.helpers import hover
+from tests.ui.helpers import hover, show_active
 
 LAPTOP_WINDOW = (1364, 743)  # 1366x768 less a title bar and border
 USUAL_SEATS = {"gauntlet": 2, "mantle-of-the-keeper": 4, "dead-to-rites": 4}
@@ -44,12 +44,7 @@ def open_table(qtbot, game: str, size: tuple[int, int] = LAPTOP_WINDOW,  # type:
     replica = new_table(module, seats or USUAL_SEATS[game], rng=Rng(5), peer_id="hot",
                         table_id="t")
     w = TableWindow(replica, Catalog.from_module(module))
-    qtbot.addWidget(w)
-    w.resize(*size)
-    w.show()
-    qtbot.waitExposed(w)
-    w.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is w)
+    show_active(qtbot, w, size)
     qtbot.waitUntil(lambda: w.view.legible)
     settle(qtbot, w)
     return w

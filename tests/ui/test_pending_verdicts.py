@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QApplication
 
-from tests.ui.helpers import cards_in, click, drag
+from tests.ui.helpers import cards_in, click, drag, show_active
 
 
 @pytest.fixture
@@ -25,12 +25,7 @@ def dtr(qtbot):  # type: ignore[no-untyped-def]
     act.mark(replica, "phase", value="Main", seat=1)  # the situation: seat 1's Main, 3 Favor
     act.counter(replica, "p1.favor", value=3, seat=1)
     w = TableWindow(replica, catalog)
-    qtbot.addWidget(w)
-    w.resize(1600, 1000)
-    w.show()
-    qtbot.waitExposed(w)
-    w.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is w)
+    show_active(qtbot, w, (1600, 1000))
     w.view.fit_table()
     w.view.setFocus()
     w.docks["assist"].raise_()

@@ -11,9 +11,10 @@ from collections import Counter
 import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QComboBox, QFileDialog, QMenu, QToolButton
+from PySide6.QtWidgets import QComboBox, QFileDialog, QMenu, QToolButton
 
 from table.ui.print.print_dialog import PrintDialog
+from tests.ui.helpers import show_active
 
 poppler = pytest.mark.skipif(not shutil.which("pdftotext"), reason="needs poppler-utils")
 
@@ -27,12 +28,7 @@ def dtr(qtbot):  # type: ignore[no-untyped-def]
     choices = {g.id: g for g in available_games()}
     replica, catalog = start_game(choices["dead-to-rites"], 4, rng=Rng(3))
     w = TableWindow(replica, catalog)
-    qtbot.addWidget(w)
-    w.resize(1600, 1000)
-    w.show()
-    qtbot.waitExposed(w)
-    w.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is w)
+    show_active(qtbot, w, (1600, 1000))
     yield w
     w.shutdown()
 

@@ -15,7 +15,7 @@ from table.ui.catalog import Catalog
 from table.ui.main_window import TableWindow
 from table.ui.sample import sample_catalog, sample_table
 from table.ui.settings import Settings
-from tests.ui.helpers import cards_in, click
+from tests.ui.helpers import cards_in, click, show_active
 
 LEFT = Qt.MouseButton.LeftButton
 
@@ -27,12 +27,7 @@ def _press(qtbot, key, mods=Qt.KeyboardModifier.NoModifier) -> None:  # type: ig
 
 
 def _show(qtbot, w: TableWindow, size: tuple[int, int] = (1366, 740)) -> TableWindow:  # type: ignore[no-untyped-def]
-    qtbot.addWidget(w)
-    w.resize(*size)
-    w.show()
-    qtbot.waitExposed(w)
-    w.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is w)
+    show_active(qtbot, w, size)
     return w
 
 
