@@ -45,6 +45,8 @@ OpenHandler = Callable[["Link"], bool]
 StreamOpener = Callable[[str, int], Awaitable[tuple[Any, Any]]]
 
 _STOP = object()
+# How a dial that never got a stream to the address begins its reason (a joiner may try again)
+CONNECT_FAILED = "connect to"
 
 
 class Link:
@@ -140,7 +142,7 @@ class Link:
             where = f"{host}:{port}" if opener is None else host[:24] + "..."
             why = str(exc) or (f"no answer within {self.config.connect_timeout:g} s"
                                if isinstance(exc, TimeoutError) else type(exc).__name__)
-            self._fail_before_open(f"connect to {where} failed: {why}")
+            self._fail_before_open(f"{CONNECT_FAILED} {where} failed: {why}")
             return False
         tune_socket(writer, self.config.dead_after)
         self.via = writer.get_extra_info("quic_remote")

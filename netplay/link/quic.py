@@ -35,6 +35,7 @@ ALPN = b"sandtable/1"
 RELAY_OFF = "off"
 RELAY_DEFAULT = "default"
 ACCEPT_STREAM_TIMEOUT = 5.0  # an incoming connection must open its stream this soon
+NO_ENDPOINT = "no internet endpoint here"  # a ticket dialled by a peer that has none open
 
 StreamHandler = Callable[["QuicReader", "QuicWriter", str], Awaitable[None]]
 
@@ -83,8 +84,8 @@ def stream_opener(transport: QuicTransport | None, host: str, timeout: float
 
     async def open_stream(ticket: str, _port: int) -> tuple[QuicReader, QuicWriter]:
         if transport is None:
-            raise ConnectionRefusedError("no internet endpoint here (host or join with "
-                                         "--internet to reach peers over the internet)")
+            raise ConnectionRefusedError(f"{NO_ENDPOINT} (host or join with --internet to "
+                                         "reach peers over the internet)")
         return await transport.open(ticket, timeout)
 
     return open_stream

@@ -73,22 +73,27 @@ def content_hash(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
+def _logs_in(path: Path) -> tuple[list[Path], str]:
+    """The log files an input stands for (itself, or the `.sandlog` files below a folder), and
+    why there is none ("" when there are)."""
+    if path.is_dir():
+        found = sorted(p for p in path.rglob(f"*{LOG_SUFFIX}") if p.is_file())
+        return found, "" if found else f"a folder with no {LOG_SUFFIX} file"
+    if path.is_file():
+        return [path], ""
+    return [], "no such file or folder"
+
+
 def _paths(inputs: Iterable[str | Path]) -> tuple[list[Path], list[tuple[str, str]]]:
     """The files named, and the `.sandlog` files found (recursively) in folders named; each
     once. A folder with no log and a missing input are (path, why)."""
     paths: list[Path] = []
     skipped: list[tuple[str, str]] = []
     for item in inputs:
-        path = Path(item)
-        if path.is_dir():
-            found = sorted(p for p in path.rglob(f"*{LOG_SUFFIX}") if p.is_file())
-            if not found:
-                skipped.append((str(path), f"a folder with no {LOG_SUFFIX} file"))
-            paths.extend(found)
-        elif path.is_file():
-            paths.append(path)
-        else:
-            skipped.append((str(path), "no such file or folder"))
+        found, why = _logs_in(Path(item))
+        if why:
+            skipped.append((str(item), why))
+        paths.extend(found)
     seen: set[Path] = set()
     unique = []
     for path in paths:
@@ -101,15 +106,7 @@ def _paths(inputs: Iterable[str | Path]) -> tuple[list[Path], list[tuple[str, st
 def empty_inputs(inputs: Iterable[str | Path]) -> list[tuple[str, str]]:
     """The inputs that hold no log at all (missing, or a folder without one), as (path, why):
     a dataset built from them would drop every session it has from elsewhere."""
-    out = []
-    for item in inputs:
-        path = Path(item)
-        if path.is_dir():
-            if next((p for p in path.rglob(f"*{LOG_SUFFIX}") if p.is_file()), None) is None:
-                out.append((str(path), f"a folder with no {LOG_SUFFIX} file"))
-        elif not path.is_file():
-            out.append((str(path), "no such file or folder"))
-    return out
+    return [(str(item), why) for item in inputs if (why := _logs_in(Path(item))[1])]
 
 
 def find_logs(inputs: Iterable[str | Path]) -> tuple[list[LogFile], list[tuple[str, str]]]:

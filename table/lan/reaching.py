@@ -9,7 +9,8 @@ import logging
 
 from netplay.discovery.mdns import probe_table_id
 from netplay.discovery.table_search import find_table
-from netplay.link.quic import TicketError
+from netplay.link.link import CONNECT_FAILED
+from netplay.link.quic import NO_ENDPOINT, TicketError
 from netplay.link.table_ticket import read_table_ticket
 from netplay.mesh.admission import BUSY_REASON
 from netplay.protocol.handshake import CLOSED_EARLY, is_version_refusal
@@ -76,7 +77,7 @@ def not_reached_yet(reason: str | None) -> bool:
     """An internet dial that found no stream to the table (no answer yet, no path yet): worth
     another try. Not a joiner without an internet endpoint, nor a table that answered."""
     text = str(reason or "")
-    return text.startswith("connect to ") and "no internet endpoint here" not in text
+    return text.startswith(CONNECT_FAILED) and NO_ENDPOINT not in text
 
 
 def shed(reason: str | None) -> bool:
