@@ -1,8 +1,8 @@
 """A modified client that chooses its own "joint" rolls, written against docs/protocol.md: its own
 msgpack (tests/netplay/independent_msgpack.py), its own op building and signing (nacl), its own
 fair derivation (tests/fairness/test_vectors.py, from the page's text). Only the handshake and
-the frame encryption come from the project (netplay.link.streams), as for the hostile peer of
-tests/netplay.
+the frame encryption come from the project (netplay.link.streams); the encrypted link it
+writes by hand is the hostile peer's (tests/netplay/hostile_peer.py).
 
 Usage: rogue_roller.py --ports P1,P2 --table TABLE_ID --passphrase PW --seat N
 Dials every port on 127.0.0.1, says hello and takes the seat, prints ``ID <peer id>`` and
@@ -29,60 +29,13 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent / "netplay"), str(HERE.parent / "fairness")]
 
-from independent_msgpack import decode, encode  # noqa: E402
+from hostile_peer import DOMAIN, LOOPBACK, RawLink, out  # noqa: E402
+from independent_msgpack import encode  # noqa: E402
 from nacl.signing import SigningKey  # noqa: E402
 from test_vectors import commit_of, faces, seed_of  # noqa: E402
 
 from netplay.link.streams import perform_handshake  # noqa: E402
 from netplay.protocol.identity import Identity  # noqa: E402
-
-DOMAIN = b"sandtable-op-v1"
-LOOPBACK = "127.0.0.1"
-
-
-def out(line: str) -> None:
-    sys.stdout.write(line + "\n")
-    sys.stdout.flush()
-
-
-class Link:
-    """One encrypted link: frames sealed by hand, messages in our own encoding; what the
-    peer says is read (its ids) and otherwise ignored."""
-
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                 cipher: Any, leftover: bytes) -> None:
-        self.reader, self.writer, self.cipher = reader, writer, cipher
-        self.buffer = bytearray(leftover)
-        self.heard: list[dict[str, Any]] = []
-
-    def send_payload(self, payload: bytes) -> None:
-        sealed = self.cipher.seal(payload)
-        self.writer.write(len(sealed).to_bytes(4, "big") + sealed)
-
-    def send_op(self, op_bytes: bytes) -> None:
-        self.send_payload(b"\x82" + encode("t") + encode("op") + encode("op") + op_bytes)
-
-    async def pump(self) -> None:
-        buf = self.buffer
-        try:
-            while True:
-                while len(buf) >= 4 and len(buf) >= 4 + int.from_bytes(buf[:4], "big"):
-                    n = int.from_bytes(buf[:4], "big")
-                    msg = decode(self.cipher.open(bytes(buf[4:4 + n])))
-                    if msg.get("t") == "peers":
-                        self.heard.append(msg)
-                    del buf[:4 + n]
-                data = await self.reader.read(65536)
-                if not data:
-                    return
-                buf += data
-        except (ConnectionError, OSError):
-            return
-
-    async def beat(self) -> None:
-        while True:
-            self.send_payload(encode({"t": "hb"}))
-            await asyncio.sleep(0.5)
 
 
 class Rogue:
@@ -134,7 +87,7 @@ async def main() -> None:
         reader, writer = await asyncio.open_connection(LOOPBACK, int(port))
         done = await perform_handshake(reader, writer, identity, args.table,
                                        args.passphrase or None, True, 0)
-        links.append((done.peer_id, Link(reader, writer, done.cipher, done.leftover)))
+        links.append((done.peer_id, RawLink(reader, writer, done.cipher, done.leftover)))
     tasks = [asyncio.ensure_future(t) for _, link in links for t in (link.pump(), link.beat())]
     rogue = Rogue(identity, args.seat)
     for op in (rogue.op("hello", {"key": rogue.public_hex, "name": "Mallory"}),
