@@ -2,7 +2,8 @@
 """Build the Sandtable desktop bundle (a folder a playtester runs without Python).
 
     python packaging/build.py                 # -> dist/sandtable/
-    python packaging/build.py --archive       # also dist/sandtable-<version>-<os>-<arch>.tar.gz (.zip on Windows)
+    python packaging/build.py --archive       # also dist/sandtable-<version>-<os>-<arch>.tar.gz
+                                              # (.zip on Windows)
     python packaging/build.py --dist DIR --work DIR
     python packaging/build.py --core-wheel W.whl   # ship the compiled core this wheel carries
 
