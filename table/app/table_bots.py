@@ -89,12 +89,13 @@ class HotSeatBots(QObject):
     def restore(self) -> list[int]:
         """A resumed table's bots back in their seats: the log's tags name who played each seat,
         and a bot's entry reads "<bot> (bot)". Returns the seats given back to bots."""
-        known = dict(self.choices())
         players = self.window.replica.state.tags.get("players") or {}
+        wanted = {int(key): tagged_bot(who) for key, who in players.items() if tagged_bot(who)}
+        if not wanted:  # the usual table: the bots' plugins are not even loaded
+            return []
+        known = dict(self.choices())
         restored = []
-        for key, who in sorted(players.items()):
-            name = tagged_bot(who)
-            seat = int(key)
+        for seat, name in sorted(wanted.items()):
             if name in known and seat in self.window.replica.state.seats and \
                     self.bot_at(seat) is None and not self.why_not(seat):
                 self._seat(seat, name, restored=True)
