@@ -99,10 +99,14 @@ def _in_a_window(screen: Screen, app: Any, home: Path, pressed: list[str], ops: 
 
     screen.focus_window("Sandtable")
     end = time.monotonic() + 60
-    while _log_records(home) < 1:  # the table is set up and shown
+    seen = -1
+    # the table set up and shown: its log holds records and no more come (on a busy machine
+    # the first keys could otherwise reach a window still settling its focus)
+    while (now := _log_records(home)) < 1 or now != seen:
         assert app.proc.poll() is None and time.monotonic() < end, \
             "the table window did not open" + screen.stderr_tails()
-        time.sleep(0.1)
+        seen = now
+        time.sleep(0.5)
     screen.keys(*pressed, delay_ms=25)
     end = time.monotonic() + 30
     while (logged := _log_records(home)) < ops:
