@@ -123,6 +123,12 @@ class Mesh:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         if self._server is not None:
+            # An accepted connection no link holds any more is closed here, not left to the
+            # collector (on Python 3.13.0 a transport collected after its server closed raises
+            # out of asyncio's Server._wakeup). close_clients() is new in 3.13.
+            close_clients = getattr(self._server, "close_clients", None)
+            if close_clients is not None:
+                close_clients()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._server.wait_closed(), 2.0)
             self._server = None
