@@ -24,3 +24,14 @@ async def let_go(links: Iterable[Link], graceful: bool) -> None:
             await asyncio.wait_for(link.wait_closed(), CLOSE_WAIT)
         if link.state is not LinkState.CLOSED:
             link.drop_socket()
+
+
+async def close_server(server: asyncio.Server) -> None:
+    """Close the listener and the accepted connections no link holds any more (a handshake
+    given up, a duplicate), waiting up to CLOSE_WAIT. close_clients() is new in Python 3.13."""
+    server.close()
+    close_clients = getattr(server, "close_clients", None)
+    if close_clients is not None:
+        close_clients()
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(server.wait_closed(), CLOSE_WAIT)

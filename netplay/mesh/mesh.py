@@ -42,7 +42,7 @@ from netplay.mesh.events import (
     ReachChanged,
 )
 from netplay.mesh.gossiping import gossip_message, on_peers
-from netplay.mesh.leaving import let_go
+from netplay.mesh.leaving import close_server, let_go
 from netplay.mesh.peerbook import KnownPeer, PeerBook
 from netplay.mesh.redial import redial_loop
 from netplay.mesh.routing import Routes
@@ -123,14 +123,7 @@ class Mesh:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         if self._server is not None:
-            # An accepted connection no link holds any more is closed here, not left to the
-            # collector (on Python 3.13.0 a transport collected after its server closed raises
-            # out of asyncio's Server._wakeup). close_clients() is new in 3.13.
-            close_clients = getattr(self._server, "close_clients", None)
-            if close_clients is not None:
-                close_clients()
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._server.wait_closed(), 2.0)
+            await close_server(self._server)
             self._server = None
         if self.quic is not None:
             await self.quic.close()
