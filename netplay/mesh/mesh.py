@@ -42,7 +42,7 @@ from netplay.mesh.events import (
     ReachChanged,
 )
 from netplay.mesh.gossiping import gossip_message, on_peers
-from netplay.mesh.leaving import close_server, let_go
+from netplay.mesh.leaving import close_server, let_go, stop_accepting
 from netplay.mesh.peerbook import KnownPeer, PeerBook
 from netplay.mesh.redial import redial_loop
 from netplay.mesh.routing import Routes
@@ -115,7 +115,7 @@ class Mesh:
         without a bye, as a crash would)."""
         self._running = False
         if self._server is not None:
-            self._server.close()
+            await stop_accepting(self._server)
         for task in list(self._tasks):
             task.cancel()
         await let_go(self._links.values(), graceful)
