@@ -172,7 +172,7 @@ def answer(c: Contrast, game: str = "") -> str:
                 f"({interval}; holds after {correction})")
     else:
         text = (f"{lead}{noun}{better} looks more balanced than {noun}{worse}{at} ({group} "
-                f"spread {_pts(min(a, b))} against {_pts(max(a, b))} points), but the "
+                f"spread {_pts(b)} against {_pts(a)} points), but the "
                 f"difference ({interval}) does not hold after {correction}: more sessions "
                 f"would tell")
     first = c.find(count, "first") if count is not None else None
