@@ -60,13 +60,13 @@ class LogPanel(QWidget):
             if flags:
                 text += "  " + " ".join(f"⚑ {f.rule} ({f.severity})" for f in flags)
             item = QListWidgetItem(text)
-            # a laptop's narrow panel cuts long lines short: the pointer reads the whole line
-            item.setToolTip(text)
+            # a laptop's narrow panel cuts long lines short: the pointer reads the whole line,
+            # then what the assist flagged there
+            item.setToolTip("\n".join([text] + [
+                f"{f.rule} ({f.section}): {flag_message(self.ctl, f)}" for f in flags]))
             if flags:
                 error = any(f.severity == "error" for f in flags)
                 item.setForeground(theme.severity_colour("error" if error else "warning"))
-                item.setToolTip("\n".join([text] + [
-                    f"{f.rule} ({f.section}): {flag_message(self.ctl, f)}" for f in flags]))
             elif rec.void:
                 item.setForeground(QColor("#999999"))
             elif rec.op.kind == "mark" and rec.op.args.get("what") == "setup":
