@@ -198,6 +198,9 @@ async def _play(t: Any, args: argparse.Namespace, stop: asyncio.Event) -> None:
         waiter.cancel()
         if script_task.done():
             await _draws_settled(t, stop)
+            # the state holding the script's last ops is said first: a reader that has seen
+            # SCRIPT DONE compares peers on it, not on a STATUS line up to a poll behind
+            out(status_line(t))
             out(f"SCRIPT DONE {script_task.result()}")
             if args.exit_after_script is not None and not stop.is_set():
                 await _settle(t, stop)
@@ -308,13 +311,19 @@ async def _status_loop(t: Any) -> None:
                 if status != "connected" or peers.get(info.peer_id) in ("reconnecting", "back"):
                     out(f"PEER {info.peer_id} {status}")
                 peers[info.peer_id] = status
-        r = t.replica
-        state = (sum(r.version_vector().values()), r.public_state_hash(), len(t.session.mesh.peers()),
-                 ",".join(str(s) for s in sorted(r.state.seats)))
-        if state != last:
-            out(f"STATUS {state[0]} {state[1]} {state[2]} {state[3] or '-'}")
-            last = state
+        line = status_line(t)
+        if line != last:
+            out(line)
+            last = line
         await asyncio.sleep(0.1)
+
+
+def status_line(t: Any) -> str:
+    """STATUS <ops held> <public state hash> <peers linked> <seats taken>."""
+    r = t.replica
+    seats = ",".join(str(s) for s in sorted(r.state.seats))
+    return (f"STATUS {sum(r.version_vector().values())} {r.public_state_hash()} "
+            f"{len(t.session.mesh.peers())} {seats or '-'}")
 
 
 async def _play_script(t: Any, path: Path, my_seat: int | None) -> int:
